@@ -1,0 +1,159 @@
+/**
+ * Loading a lab description: YAML text → validated `Lab`, or a `ConfigError` carrying every
+ * problem at once (syntax, schema and cross-field), each with its line, path, value and fix.
+ */
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node as YamlNode } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError, type ConfigProblem, type ProblemAt } from './problems';
+import { checkLab, editDistance } from './rules';
+import { labSchema, type Lab } from './schema';
+
+export function loadLabFile(file: string): Lab {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new ConfigError(file, [{ path: [], message: `cannot read the lab description: ${reason}`, fix: 'pass --config <path to a lab YAML file>' }]);
+  }
+  return parseLab(text, file);
+}
+
+export function parseLab(text: string, file = 'lab.yaml'): Lab {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      file,
+      doc.errors.map((e) => {
+        const pos = e.linePos?.[0];
+        return { path: [], message: `YAML syntax: ${e.message.split('\n')[0]}`, line: pos?.line, column: pos?.col, fix: 'fix the YAML syntax at that line' };
+      }),
+    );
+  }
+  const data = doc.toJS() ?? {};
+  const locate = (problem: ConfigProblem): ProblemAt => {
+    const node = nodeAt(doc.contents as YamlNode | null, problem.path);
+    if (!node?.range) return problem;
+    const pos = lineCounter.linePos(node.range[0]);
+    return { ...problem, line: pos.line, column: pos.col };
+  };
+  const parsed = labSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) {
+    throw new ConfigError(file, sortProblems(parsed.error.issues.flatMap((issue) => fromIssue(issue, data)).map(locate)));
+  }
+  const problems = checkLab(parsed.data);
+  if (problems.length > 0) throw new ConfigError(file, sortProblems(problems.map(locate)));
+  return parsed.data;
+}
+
+function sortProblems(problems: ProblemAt[]): ProblemAt[] {
+  return problems.slice().sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/** The YAML node at a path, or the nearest ancestor that exists (for missing fields). */
+function nodeAt(root: YamlNode | null, path: readonly (string | number)[]): YamlNode | null {
+  let node: YamlNode | null = root;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === segment);
+      if (!pair) return node;
+      node = (pair.value as YamlNode | null) ?? (pair.key as YamlNode);
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as YamlNode | undefined;
+      if (!item) return node;
+      node = item;
+    } else {
+      return node;
+    }
+  }
+  return node;
+}
+
+type Issue = z.core.$ZodIssue;
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = data;
+  for (const s of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[s as string];
+  }
+  return v;
+}
+
+const typeNames: Record<string, string> = { int: 'a whole number', number: 'a number', string: 'text', boolean: 'true or false', array: 'a list', object: 'a mapping' };
+
+function fromIssue(issue: Issue, data: unknown): ConfigProblem[] {
+  const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+  const value = valueAt(data, issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const parent = valueAt(data, issue.path);
+      const known = knownKeysAt(issue.path);
+      return issue.keys.map((key) => {
+        const guess = known.map((k) => ({ k, d: editDistance(key, k) })).sort((a, b) => a.d - b.d)[0];
+        return {
+          path: [...path, key],
+          message: `unknown field "${key}"`,
+          value: (parent as Record<string, unknown> | undefined)?.[key],
+          fix: guess && guess.d <= 3 ? `did you mean "${guess.k}"?` : `remove it; fields allowed here: ${known.join(', ')}`,
+        };
+      });
+    }
+    case 'invalid_type': {
+      if (value === undefined) {
+        return [{ path, message: `missing required field "${String(path[path.length - 1] ?? 'value')}"`, fix: `add it: expected ${typeNames[issue.expected] ?? issue.expected}` }];
+      }
+      const custom = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
+      return [{ path, message: custom ?? `expected ${typeNames[issue.expected] ?? issue.expected}`, value, fix: `write ${typeNames[issue.expected] ?? issue.expected} here` }];
+    }
+    case 'invalid_union':
+      return [{ path, message: issue.message, value, fix: 'see the README section on this field for both forms' }];
+    default:
+      return [{ path, message: issue.message, value, fix: fixFor(issue) }];
+  }
+}
+
+function fixFor(issue: Issue): string | undefined {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'array' ? `list at least ${issue.minimum} item(s)` : `use a value of at least ${issue.minimum}`;
+    case 'too_big':
+      return issue.origin === 'array' ? `list at most ${issue.maximum} item(s)` : `use a value of at most ${issue.maximum}`;
+    case 'invalid_value':
+      return `use one of: ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'url' ? 'write a full URL such as https://pve.lab.example:8006/' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Field names the schema allows at a path, for "did you mean" hints. */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  let schema: unknown = labSchema;
+  for (const segment of path) {
+    schema = unwrap(schema);
+    const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+    if (!def) return [];
+    if (def.type === 'object') schema = (def.shape as Record<string, unknown>)[segment as string];
+    else if (def.type === 'array') schema = def.element;
+    else if (def.type === 'union') schema = (def.options as unknown[])[0];
+    else return [];
+  }
+  schema = unwrap(schema);
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+  if (def?.type === 'union') {
+    return [...new Set((def.options as unknown[]).flatMap((o) => Object.keys(((unwrap(o) as { _zod: { def: { shape?: object } } })._zod.def.shape ?? {}))))];
+  }
+  return def?.type === 'object' ? Object.keys(def.shape as object) : [];
+}
+
+function unwrap(schema: unknown): unknown {
+  let s = schema as { _zod?: { def?: { type?: string; innerType?: unknown } } };
+  while (s?._zod?.def && ['default', 'optional', 'nullable', 'prefault'].includes(s._zod.def.type ?? '')) {
+    s = s._zod.def.innerType as typeof s;
+  }
+  return s;
+}

@@ -1,0 +1,199 @@
+/**
+ * Rules that relate several fields of a lab description: names that must be unique, references
+ * that must resolve, ranges that must not overlap. Each returns every problem it finds.
+ */
+import type { ConfigProblem } from './problems';
+import type { Lab } from './schema';
+import { parseRange, overlaps, type Ipv4Range } from './ip';
+
+function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
+  const seen = new Map<string, number>();
+  const problems: ConfigProblem[] = [];
+  items.forEach((item, i) => {
+    const k = key(item);
+    const first = seen.get(k);
+    if (first === undefined) seen.set(k, i);
+    else
+      problems.push({
+        path: path(i),
+        message: `${what} "${k}" is used twice (first at index ${first})`,
+        value: k,
+        fix: `give each ${what} a unique name`,
+      });
+  });
+  return problems;
+}
+
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(name, c);
+    if (d < bestScore) {
+      bestScore = d;
+      best = c;
+    }
+  }
+  return best !== undefined && bestScore <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+function unknownRef(path: (string | number)[], what: string, name: string, known: readonly string[]): ConfigProblem {
+  const guess = closest(name, known);
+  return {
+    path,
+    message: `unknown ${what} "${name}"`,
+    value: name,
+    fix: guess ? `did you mean "${guess}"? Known: ${known.join(', ')}` : `use one of: ${known.join(', ')}`,
+  };
+}
+
+export function checkLab(lab: Lab): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const instances = lab.proxmox.instances;
+  const instanceNames = instances.map((i) => i.name);
+
+  problems.push(...duplicates(instances, (i) => i.name, (i) => ['proxmox', 'instances', i, 'name'], 'instance'));
+  instances.forEach((instance, ii) => {
+    const base = ['proxmox', 'instances', ii];
+    const nodeNames = instance.nodes.map((n) => n.name);
+    problems.push(...duplicates(instance.nodes, (n) => n.name, (n) => [...base, 'nodes', n, 'name'], 'node'));
+    if ('sourceNode' in instance.template && !nodeNames.includes(instance.template.sourceNode)) {
+      problems.push(unknownRef([...base, 'template', 'sourceNode'], `node of instance ${instance.name}`, instance.template.sourceNode, nodeNames));
+    }
+    if (instance.vmIdRange.end < instance.vmIdRange.start) {
+      problems.push({
+        path: [...base, 'vmIdRange'],
+        message: 'vmIdRange.end is below vmIdRange.start',
+        value: instance.vmIdRange,
+        fix: 'make end at least start, e.g. { start: 9000, end: 9099 }',
+      });
+    }
+    const size = instance.vmIdRange.end - instance.vmIdRange.start + 1;
+    const needed = instance.images.reduce((n, img) => n + (img.nodes?.length ?? instance.nodes.length), 0);
+    if (needed > size && instance.vmIdRange.end >= instance.vmIdRange.start) {
+      problems.push({
+        path: [...base, 'vmIdRange'],
+        message: `the images need ${needed} template VM ids but vmIdRange holds ${size}`,
+        value: instance.vmIdRange,
+        fix: `widen vmIdRange to at least ${needed} ids`,
+      });
+    }
+    problems.push(
+      ...duplicates(instance.images, (img) => img.kubernetesVersion, (i) => [...base, 'images', i, 'kubernetesVersion'], 'image version'),
+    );
+    instance.images.forEach((img, ix) => {
+      (img.nodes ?? []).forEach((n, ni) => {
+        if (!nodeNames.includes(n)) problems.push(unknownRef([...base, 'images', ix, 'nodes', ni], `node of instance ${instance.name}`, n, nodeNames));
+      });
+    });
+  });
+
+  problems.push(...duplicates(lab.tenants, (t) => t.name, (i) => ['tenants', i, 'name'], 'tenant'));
+  lab.tenants.forEach((tenant, ti) => {
+    const base = ['tenants', ti];
+    (tenant.placement.instances ?? []).forEach((name, k) => {
+      if (!instanceNames.includes(name)) problems.push(unknownRef([...base, 'placement', 'instances', k], 'instance', name, instanceNames));
+    });
+    problems.push(...duplicates(tenant.pools, (p) => p.name, (i) => [...base, 'pools', i, 'name'], 'pool'));
+    tenant.pools.forEach((pool, pi) => {
+      const pbase = [...base, 'pools', pi];
+      if (pool.replicas === undefined && pool.autoscaling === undefined) {
+        problems.push({ path: pbase, message: 'a pool needs replicas or autoscaling', fix: 'add "replicas: 3" or "autoscaling: { min: 0, max: 6 }"' });
+      }
+      if (pool.replicas !== undefined && pool.autoscaling !== undefined) {
+        problems.push({
+          path: [...pbase, 'autoscaling'],
+          message: 'a pool has either a fixed replicas count or autoscaling bounds, not both',
+          fix: 'remove replicas (the autoscaler decides) or remove autoscaling',
+        });
+      }
+      if (pool.autoscaling && pool.autoscaling.min > pool.autoscaling.max) {
+        problems.push({
+          path: [...pbase, 'autoscaling', 'min'],
+          message: `autoscaling.min (${pool.autoscaling.min}) is above autoscaling.max (${pool.autoscaling.max})`,
+          value: pool.autoscaling,
+          fix: 'make min at most max',
+        });
+      }
+      if (pool.instance !== undefined && !instanceNames.includes(pool.instance)) {
+        problems.push(unknownRef([...pbase, 'instance'], 'instance', pool.instance, instanceNames));
+      }
+    });
+    const version = tenant.kubernetesVersion;
+    const eligible = tenant.placement.mode === 'Default' ? [instances[0]] : instances.filter((i) => (tenant.placement.instances ?? instanceNames).includes(i.name));
+    const pinned = tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined);
+    for (const instance of instances.filter((i) => eligible.includes(i) || pinned.includes(i.name))) {
+      if (!hasTemplateFor(instance, version)) {
+        problems.push({
+          path: [...base, 'kubernetesVersion'],
+          message: `instance ${instance.name} has no template for ${version}`,
+          value: version,
+          fix: `add an image for ${version} to proxmox.instances[${instances.indexOf(instance)}].images, or set its templateSelector tags to include ${version}, or choose another version`,
+        });
+      }
+    }
+  });
+
+  problems.push(...checkAddresses(lab));
+  return problems;
+}
+
+/** Whether an instance can provide a template for a Kubernetes version. */
+export function hasTemplateFor(instance: Lab['proxmox']['instances'][number], version: string): boolean {
+  if (instance.images.some((img) => img.kubernetesVersion === version)) return true;
+  if ('templateID' in instance.template) return true; // an existing template the operator vouches for
+  return instance.template.templateSelector.matchTags.some((t) => t.toLowerCase() === version.toLowerCase());
+}
+
+function checkAddresses(lab: Lab): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const claimed: { range: Ipv4Range; owner: string; path: (string | number)[] }[] = [];
+  const claim = (text: string, owner: string, path: (string | number)[]) => {
+    const range = parseRange(text);
+    if (!range) return;
+    if (range.first > range.last) {
+      problems.push({ path, message: 'the range ends before it starts', value: text, fix: 'write the lower address first, e.g. 10.0.0.10-10.0.0.50' });
+      return;
+    }
+    const clash = claimed.find((c) => overlaps(c.range, range));
+    if (clash) {
+      problems.push({
+        path,
+        message: `${owner} overlaps ${clash.owner} (${clash.range.text})`,
+        value: text,
+        fix: 'give every tenant node range and the load-balancer pool addresses of their own',
+      });
+    }
+    claimed.push({ range, owner, path });
+  };
+  lab.management.loadBalancer.addresses.forEach((a, i) => claim(a, 'the load-balancer pool', ['management', 'loadBalancer', 'addresses', i]));
+  lab.tenants.forEach((t, ti) => {
+    t.network?.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name}`, ['tenants', ti, 'network', 'addresses', i]));
+  });
+  const vips = new Map<string, string>();
+  lab.tenants.forEach((t, ti) => {
+    const vip = t.vip;
+    if (!vip) return;
+    const other = vips.get(vip);
+    if (other) problems.push({ path: ['tenants', ti, 'vip'], message: `VIP ${vip} is already the VIP of tenant ${other}`, value: vip, fix: 'give each tenant its own VIP, or leave vip out to allocate one' });
+    vips.set(vip, t.name);
+    const at = parseRange(vip);
+    const inNodes = at && claimed.find((c) => c.owner.startsWith('the node range') && overlaps(c.range, at));
+    if (inNodes) problems.push({ path: ['tenants', ti, 'vip'], message: `VIP ${vip} lies in ${inNodes.owner}`, value: vip, fix: 'take the VIP from management.loadBalancer.addresses' });
+  });
+  return problems;
+}
