@@ -27,8 +27,8 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
     throw new ConfigError(
       file,
       doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        return { path: [], message: `YAML syntax: ${e.message.split('\n')[0]}`, line: pos?.line, column: pos?.col, fix: 'fix the YAML syntax at that line' };
+        const pos = lineCounter.linePos(e.pos[0]);
+        return { path: [], message: `YAML syntax: ${e.message.split('\n')[0]}`, line: pos.line, column: pos.col, fix: 'fix the YAML syntax at that line' };
       }),
     );
   }

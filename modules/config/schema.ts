@@ -221,6 +221,16 @@ export const labSchema = z.strictObject({
     instances: z.array(instanceSchema).min(1, { error: 'list at least one Proxmox instance; the first is the default' }),
   }),
   management: managementSchema,
+  capmox: z
+    .strictObject({
+      multiInstance: z
+        .enum(['refuse', 'proposal'], { error: 'capmox.multiInstance is refuse (released CAPMOX) or proposal (a CAPMOX implementing the multi-instance proposal)' })
+        .default('refuse')
+        .describe(
+          'released CAPMOX (v0.9) binds a cluster to one Proxmox API, so tenants whose machines span instances are refused; "proposal" renders them for a CAPMOX that implements the multi-instance proposal (spec.settings.instances)',
+        ),
+    })
+    .default({ multiInstance: 'refuse' }),
   tenants: z.array(tenantSchema).default([]),
 });
 

@@ -1,0 +1,16 @@
+/**
+ * The app `cdktf synth|deploy|diff` runs (see cdktf.json). The lab description comes from
+ * PVEKAAS_CONFIG (default: the example lab); cdktf chooses the output directory and format.
+ */
+import { App } from 'cdktf';
+import { loadLabFile } from '../modules/config/load';
+import { planPlacement } from '../modules/placement';
+import { buildLab } from '../stacks/app';
+import { runCommand } from './lib/cli';
+
+runCommand(() => {
+  const lab = loadLabFile(process.env.PVEKAAS_CONFIG ?? 'examples/lab.yaml');
+  const app = new App();
+  buildLab(app, lab, planPlacement(lab));
+  app.synth();
+});

@@ -1,0 +1,191 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { labJsonSchema } from '../../modules/config/json-schema';
+import { loadLabFile, parseLab } from '../../modules/config/load';
+import { ConfigError, formatPath, type ProblemAt } from '../../modules/config/problems';
+
+const root = join(__dirname, '../..');
+const exampleText = readFileSync(join(root, 'examples/lab.yaml'), 'utf8');
+
+/** The example lab with one change applied, as YAML text. */
+function exampleWith(change: (lab: any) => void): string {
+  const lab = parse(exampleText);
+  change(lab);
+  return stringify(lab);
+}
+
+function problemsOf(text: string): ProblemAt[] {
+  try {
+    parseLab(text, 'lab.yaml');
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).problems;
+  }
+  throw new Error('expected the description to be refused');
+}
+
+function only(text: string): ProblemAt {
+  const problems = problemsOf(text);
+  expect(problems.map((p) => formatPath(p.path))).toHaveLength(1);
+  return problems[0];
+}
+
+describe('the example lab', () => {
+  it('is valid and keeps the default instance first', () => {
+    const lab = loadLabFile(join(root, 'examples/lab.yaml'));
+    expect(lab.proxmox.instances.map((i) => i.name)).toEqual(['pmox-txl', 'pmox-fra']);
+    expect(lab.tenants.map((t) => t.placement.mode).sort()).toEqual(['Default', 'MultiInstance', 'SingleInstance']);
+  });
+
+  it('fills documented defaults', () => {
+    const lab = parseLab(exampleWith((l) => delete l.proxmox.reserve));
+    expect(lab.proxmox.reserve).toEqual({ cpu: 2, memoryMiB: 8192 });
+    expect(lab.tenants[0].placement.mode).toBe('Default');
+    expect(lab.proxmox.instances[1].insecure).toBe(false);
+  });
+});
+
+describe('a malformed lab description', () => {
+  it('reports an unknown field with a did-you-mean fix and its line', () => {
+    const p = only(exampleWith((l) => (l.tenants[0].pools[0] = { ...l.tenants[0].pools[0], replica: 3, replicas: undefined })).replace(/\n\s+replicas: null/, ''));
+    expect(formatPath(p.path)).toBe('tenants[0].pools[0].replica');
+    expect(p.fix).toContain('"replicas"');
+    expect(p.line).toBeGreaterThan(1);
+  });
+
+  it('reports a pool pinned to an instance that does not exist, suggesting the closest', () => {
+    const p = only(exampleWith((l) => (l.tenants[1].pools[0].instance = 'pmox-fr')));
+    expect(formatPath(p.path)).toBe('tenants[1].pools[0].instance');
+    expect(p.value).toBe('pmox-fr');
+    expect(p.fix).toContain('"pmox-fra"');
+  });
+
+  it('reports duplicate instance and tenant names', () => {
+    const problems = problemsOf(
+      exampleWith((l) => {
+        l.proxmox.instances[1].name = 'pmox-txl';
+        l.tenants[2].name = 'tenant-a';
+      }),
+    );
+    const paths = problems.map((p) => formatPath(p.path));
+    expect(paths).toContain('proxmox.instances[1].name');
+    expect(paths).toContain('tenants[2].name');
+  });
+
+  it('reports a template given in both forms', () => {
+    const p = only(exampleWith((l) => (l.proxmox.instances[0].template.templateSelector = { matchTags: ['capi'] })));
+    expect(formatPath(p.path)).toBe('proxmox.instances[0].template');
+    expect(p.message).toContain('exactly one form');
+  });
+
+  it('reports a sourceNode that is not a node of the instance', () => {
+    const p = only(exampleWith((l) => (l.proxmox.instances[0].template.sourceNode = 'pmox-txl-9')));
+    expect(formatPath(p.path)).toBe('proxmox.instances[0].template.sourceNode');
+    expect(p.fix).toContain('pmox-txl-1');
+  });
+
+  it('reports unknown instances in a tenant placement', () => {
+    const p = only(exampleWith((l) => (l.tenants[2].placement.instances = ['pmox-txl', 'pmox-xyz'])));
+    expect(formatPath(p.path)).toBe('tenants[2].placement.instances[1]');
+  });
+
+  it('reports non-positive replicas and sizes', () => {
+    const problems = problemsOf(
+      exampleWith((l) => {
+        l.tenants[0].pools[0].replicas = 0;
+        l.tenants[0].pools[0].size.cpu = -1;
+      }),
+    );
+    expect(problems.map((p) => formatPath(p.path)).sort()).toEqual(['tenants[0].pools[0].replicas', 'tenants[0].pools[0].size.cpu']);
+  });
+
+  it('reports autoscaling min above max', () => {
+    const p = only(exampleWith((l) => (l.tenants[1].pools[0].autoscaling = { min: 7, max: 3 })));
+    expect(formatPath(p.path)).toBe('tenants[1].pools[0].autoscaling.min');
+    expect(p.fix).toBe('make min at most max');
+  });
+
+  it('reports a pool with both replicas and autoscaling, and one with neither', () => {
+    const problems = problemsOf(
+      exampleWith((l) => {
+        l.tenants[1].pools[0].replicas = 2;
+        delete l.tenants[0].pools[0].replicas;
+      }),
+    );
+    expect(problems.map((p) => formatPath(p.path)).sort()).toEqual(['tenants[0].pools[0]', 'tenants[1].pools[0].autoscaling']);
+  });
+
+  it('reports names that are not DNS labels and a bad endpoint', () => {
+    const problems = problemsOf(
+      exampleWith((l) => {
+        l.tenants[0].name = 'Tenant_A';
+        l.proxmox.instances[0].endpoint = 'pmox-txl:8006';
+      }),
+    );
+    expect(problems.map((p) => formatPath(p.path)).sort()).toEqual(['proxmox.instances[0].endpoint', 'tenants[0].name']);
+    expect(problems.find((p) => formatPath(p.path) === 'tenants[0].name')?.value).toBe('Tenant_A');
+  });
+
+  it('reports overlapping node ranges and a VIP inside a node range', () => {
+    const problems = problemsOf(
+      exampleWith((l) => {
+        l.tenants[1].network.addresses = ['10.10.1.50-10.10.1.70'];
+        l.tenants[2].vip = '10.10.3.20';
+      }),
+    );
+    const paths = problems.map((p) => formatPath(p.path));
+    expect(paths).toContain('tenants[1].network.addresses[0]');
+    expect(paths).toContain('tenants[2].vip');
+    expect(problems.find((p) => formatPath(p.path) === 'tenants[1].network.addresses[0]')?.message).toContain('tenant tenant-a');
+  });
+
+  it('reports a Kubernetes version no eligible instance has a template for', () => {
+    const p = only(exampleWith((l) => (l.tenants[1].kubernetesVersion = 'v1.31.2')));
+    expect(formatPath(p.path)).toBe('tenants[1].kubernetesVersion');
+    expect(p.message).toContain('pmox-fra');
+  });
+
+  it('reports a wrongly written Kubernetes version', () => {
+    const p = only(exampleWith((l) => (l.tenants[0].kubernetesVersion = '1.30')));
+    expect(p.message).toContain('v1.30.5');
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const problems = problemsOf('proxmox:\n  instances: [\n');
+    expect(problems[0].message).toMatch(/^YAML syntax/);
+    expect(problems[0].line).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports every problem at once, in file order, in one message with file:line and fixes', () => {
+    const text = exampleWith((l) => {
+      l.proxmox.instances[0].nodes[0].cpu = 'many';
+      l.tenants[2].pools[0].size.memoryMiB = 1001;
+      l.management.loadBalancer.addresses = ['10.4.0.300-10.4.0.1'];
+    });
+    let message = '';
+    try {
+      parseLab(text, 'my-lab.yaml');
+    } catch (e) {
+      message = (e as Error).message;
+      const lines = (e as ConfigError).problems.map((p) => p.line ?? 0);
+      expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    }
+    expect(message).toMatch(/^my-lab\.yaml: 3 problems/);
+    expect(message).toMatch(/my-lab\.yaml:\d+:\d+ {2}proxmox\.instances\[0\]\.nodes\[0\]\.cpu/);
+    expect(message).toContain('tenants[2].pools[0].size.memoryMiB');
+    expect(message).toContain('management.loadBalancer.addresses[0]');
+    expect(message).toContain('fix:');
+    expect(message).not.toMatch(/\n\s+at /);
+  });
+
+  it('names a missing file', () => {
+    expect(() => loadLabFile('/nonexistent/lab.yaml')).toThrow(/no such file/);
+  });
+});
+
+describe('the editor JSON Schema', () => {
+  it('is committed and current (regenerate with npm run json-schema)', () => {
+    expect(readFileSync(join(root, 'schema/lab.schema.json'), 'utf8')).toBe(labJsonSchema());
+  });
+});

@@ -1,0 +1,61 @@
+/** The project's toolchain (scripts/toolchain) as tests use it: paths, environment, and running tofu. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const projectRoot = resolve(__dirname, '../..');
+const toolchainDir = join(projectRoot, '.toolchain');
+
+export interface ProviderPin {
+  source: string;
+  version: string;
+  served?: boolean;
+}
+
+export function providerPins(): Record<string, ProviderPin> {
+  return JSON.parse(readFileSync(join(projectRoot, 'modules/versions/toolchain.json'), 'utf8')).providers;
+}
+
+/** Throws with the fix when the toolchain is not installed: these suites are part of the test command. */
+export function requireToolchain(): void {
+  if (!existsSync(join(toolchainDir, 'bin/tofu')) || !existsSync(join(toolchainDir, 'tofurc'))) {
+    throw new Error('the toolchain is not installed: run `scripts/toolchain install` (the README test command does this)');
+  }
+}
+
+/** Whether the local mirror holds a provider (source like "bpg/proxmox") at a version. */
+export function mirrorHas(source: string, version: string): boolean {
+  return existsSync(join(toolchainDir, 'mirror/registry.opentofu.org', source, version));
+}
+
+export function tofuEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${join(toolchainDir, 'bin')}:${process.env.PATH}`,
+    TF_CLI_CONFIG_FILE: join(toolchainDir, 'tofurc'),
+    TERRAFORM_BINARY_NAME: 'tofu',
+    CHECKPOINT_DISABLE: '1',
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    ...extra,
+  };
+}
+
+export interface TofuResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function tofu(cwd: string, args: string[], env: Record<string, string> = {}): TofuResult {
+  const r = spawnSync(join(toolchainDir, 'bin/tofu'), args, { cwd, env: tofuEnv(env), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Compiles the project once per test process (scripts are run as compiled JS, like the npm scripts). */
+let compiled = false;
+export function compileProject(): void {
+  if (compiled) return;
+  execFileSync(join(projectRoot, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: projectRoot, stdio: 'inherit' });
+  compiled = true;
+}
