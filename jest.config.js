@@ -1,4 +1,8 @@
-/** Unit and synth tests run in-process; the toolchain suites (tofu validate, simulator e2e) live under test/toolchain and test/e2e. */
+/**
+ * One jest run covers every suite: unit and synth tests in-process, and the toolchain suites
+ * (tofu validate, simulator end to end) that need `scripts/toolchain install` first — `npm test`
+ * does that.
+ */
 const tsJest = ['ts-jest', { isolatedModules: true, diagnostics: false }];
 module.exports = {
   testEnvironment: 'node',
@@ -6,4 +10,5 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
