@@ -3,7 +3,8 @@
  * proxmox-<instance> → management → management-config → tenant-<name>.
  * Stack ids are derived from names in the description, never from list positions.
  */
-import type { App } from 'cdktf';
+import type { App, TerraformStack } from 'cdktf';
+import { addStateBackend } from '../constructs/state-backend';
 import type { Lab } from '../modules/config/schema';
 import type { PlacementPlan } from '../modules/placement/types';
 import { ManagementConfigStack } from './management-config-stack';
@@ -19,20 +20,35 @@ export interface LabStacks {
   tenants: Map<string, TenantStack>;
 }
 
-export function buildLab(app: App, lab: Lab, plan: PlacementPlan): LabStacks {
+export interface BuildOptions {
+  /**
+   * The local state directory as seen from a synthesized stack's directory.
+   * @default `../../../<delivery.local.stateDir>` — right when the output directory sits in the project root (cdktf.out)
+   */
+  readonly stateDirFromStack?: string;
+}
+
+export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: BuildOptions = {}): LabStacks {
+  const stateDirFromStack = options.stateDirFromStack ?? `../../../${lab.delivery.local.stateDir}`;
+  const withBackend = <T extends TerraformStack>(stack: T, stackName: string): T => {
+    addStateBackend(stack, { stackName, delivery: lab.delivery, stateDirFromStack });
+    return stack;
+  };
   const instances = new Map<string, ProxmoxInstanceStack>();
   const credentials: Record<string, InstanceCredentials> = {};
   for (const instance of lab.proxmox.instances) {
-    const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan, instance });
+    const name = `proxmox-${instance.name}`;
+    const stack = withBackend(new ProxmoxInstanceStack(app, name, { lab, plan, instance }), name);
     instances.set(instance.name, stack);
     credentials[instance.name] = stack.credentials;
   }
-  const management = new ManagementStack(app, 'management', { lab, plan, credentials });
-  const managementConfig = new ManagementConfigStack(app, 'management-config', { lab, plan });
+  const management = withBackend(new ManagementStack(app, 'management', { lab, plan, credentials }), 'management');
+  const managementConfig = withBackend(new ManagementConfigStack(app, 'management-config', { lab, plan }), 'management-config');
   managementConfig.addDependency(management);
   const tenants = new Map<string, TenantStack>();
   for (const tenant of [...lab.tenants].sort((a, b) => a.name.localeCompare(b.name))) {
-    const stack = new TenantStack(app, `tenant-${tenant.name}`, { lab, plan, tenant });
+    const name = `tenant-${tenant.name}`;
+    const stack = withBackend(new TenantStack(app, name, { lab, plan, tenant }), name);
     stack.addDependency(managementConfig);
     tenants.set(tenant.name, stack);
   }

@@ -149,6 +149,13 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   });
 
   problems.push(...checkAddresses(lab));
+  if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
+    problems.push({
+      path: ['delivery', 'cloud'],
+      message: 'backend is cloud but there is no cloud section',
+      fix: 'add delivery.cloud: { organization: <org>, workspacePrefix: <prefix> }, or use backend: local',
+    });
+  }
   return problems;
 }
 

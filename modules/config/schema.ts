@@ -215,6 +215,30 @@ export const managementSchema = z.strictObject({
     .optional(),
 });
 
+const relativePath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(p), {
+    error: 'stateDir must be relative to the project (synthesized stacks never carry a path of the machine that made them)',
+  });
+
+export const deliverySchema = z
+  .strictObject({
+    backend: z.enum(['local', 'cloud'], { error: 'backend is local or cloud' }).default('local').describe('where each stack keeps its state'),
+    local: z
+      .strictObject({ stateDir: relativePath.default('state').describe('directory for <stack>.tfstate, relative to the project') })
+      .default({ stateDir: 'state' }),
+    cloud: z
+      .strictObject({
+        organization: z.string().min(1),
+        project: z.string().min(1).optional().describe('Terraform Cloud project of the workspaces'),
+        workspacePrefix: dnsLabel('workspacePrefix').describe('workspace names are <prefix>-<stack>'),
+        hostname: z.string().min(1).default('app.terraform.io'),
+      })
+      .optional(),
+  })
+  .describe('state backends: local files (default) or one Terraform Cloud/Enterprise workspace per stack');
+
 export const labSchema = z.strictObject({
   proxmox: z.strictObject({
     reserve: reserveSchema.default({ cpu: 2, memoryMiB: 8192 }),
@@ -232,6 +256,7 @@ export const labSchema = z.strictObject({
     })
     .default({ multiInstance: 'refuse' }),
   tenants: z.array(tenantSchema).default([]),
+  delivery: deliverySchema.default({ backend: 'local', local: { stateDir: 'state' } }),
 });
 
 export type Lab = z.output<typeof labSchema>;
@@ -242,3 +267,4 @@ export type Tenant = Lab['tenants'][number];
 export type Pool = Tenant['pools'][number];
 export type Management = Lab['management'];
 export type PlacementMode = (typeof placementModes)[number];
+export type Delivery = Lab['delivery'];

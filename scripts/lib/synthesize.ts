@@ -5,7 +5,7 @@
  * leaves half-written output.
  */
 import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, cpSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { loadLabFile } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
@@ -38,7 +38,9 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     process.env.SYNTH_HCL_OUTPUT = options.hcl ? 'true' : 'false';
     try {
       const app = new App({ outdir: scratch, hclOutput: options.hcl ?? false, skipValidation: false });
-      buildLab(app, lab, plan);
+      // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
+      const stateDirFromStack = relative(join(out, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
+      buildLab(app, lab, plan, { stateDirFromStack });
       app.synth();
     } finally {
       if (previous === undefined) delete process.env.SYNTH_HCL_OUTPUT;
