@@ -36,6 +36,12 @@ export interface TenantPlan {
   instances: string[];
   /** Why these instances, in a sentence a reviewer can check. */
   reason: string;
+  /**
+   * SingleInstance and MultiInstance only: the eligible instances in the tenant's rendezvous
+   * order (best first). SingleInstance takes the first that holds the whole tenant; MultiInstance
+   * gives the extra machine of an uneven split to the earlier ones.
+   */
+  ranking?: string[];
   ha: { survivesNodeLoss: boolean; survivesInstanceLoss: boolean };
   pools: PoolPlan[];
 }
@@ -50,9 +56,73 @@ export interface NodeUsage {
 }
 
 export interface PlacementPlan {
-  /** Sorted by tenant name. */
+  /** Sorted by tenant name (code-unit order, the same on every platform). */
   tenants: TenantPlan[];
   /** Sorted by instance (in description order), then node name. */
   nodes: NodeUsage[];
   warnings: string[];
+}
+
+/** Where a machine sits: one node of one instance. */
+export interface NodeRef {
+  instance: string;
+  node: string;
+}
+
+/** Machines of one pool that leave one node for another between two plans. */
+export interface MachineMove {
+  tenant: string;
+  pool: string;
+  from: NodeRef;
+  to: NodeRef;
+  replicas: number;
+}
+
+/** Machines of one pool that appear on (added) or disappear from (removed) one node. */
+export interface MachineChange {
+  tenant: string;
+  pool: string;
+  instance: string;
+  node: string;
+  replicas: number;
+}
+
+/** An autoscaled pool's node group whose bounds change (max is the capacity reserved for it). */
+export interface BoundsChange {
+  tenant: string;
+  pool: string;
+  instance: string;
+  node: string;
+  before: { min: number; max: number };
+  after: { min: number; max: number };
+}
+
+/** A tenant that appears, disappears or changes the instances it uses. `null`: absent on that side. */
+export interface TenantChange {
+  name: string;
+  before: string[] | null;
+  after: string[] | null;
+}
+
+/** A pool whose machine size changes: every one of its machines is replaced. */
+export interface PoolResize {
+  tenant: string;
+  pool: string;
+  before: { cpu: number; memoryMiB: number; diskGiB: number };
+  after: { cpu: number; memoryMiB: number; diskGiB: number };
+}
+
+/**
+ * What changes between two plans. Machines of a pool are interchangeable, so on each pool the
+ * machines that leave nodes are paired with those that arrive elsewhere (a move); what is left
+ * over is added or removed. Counts are `replicas` (for autoscaled pools: `min`); changes of the
+ * autoscaler bounds are listed in `bounds`.
+ */
+export interface PlacementDiff {
+  tenants: TenantChange[];
+  moved: MachineMove[];
+  added: MachineChange[];
+  removed: MachineChange[];
+  bounds: BoundsChange[];
+  resized: PoolResize[];
 }

@@ -1,0 +1,533 @@
+/**
+ * Placement: which instance and node every machine of every tenant goes to, decided at synth time.
+ *
+ * Tenants are placed one after another in name order, each pool taking capacity from the nodes
+ * it lands on, so the capacity decisions are reproducible whatever the order of the description.
+ * Choices between instances use the rendezvous ranking of (tenant, instance); choices between
+ * the nodes of an instance use the ranking of (tenant/pool, instance/node). Machines are placed as
+ * counts per slot (see spread.ts), so planning 100k machines costs about what planning 100 does.
+ */
+import type { Lab, PlacementMode, Pool, Tenant } from '../config/schema';
+import { fnv1a, rendezvousWeight } from './hash';
+import { fairShare, spreadCount } from './spread';
+import type { NodePlacement, NodeUsage, PlacementPlan, PoolPlan, TenantPlan } from './types';
+
+/** The lab does not fit its instances; `problems` names every tenant and pool that does not fit. */
+export class PlacementError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(
+      `the lab does not fit its Proxmox instances: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n` +
+        problems.map((p) => `  ${p}`).join('\n'),
+    );
+    this.name = 'PlacementError';
+    this.problems = problems;
+  }
+}
+
+/** Code-unit order: the same on every platform and locale, unlike localeCompare. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface InstanceModel {
+  name: string;
+  hash: number;
+  /** Index in proxmox.instances. */
+  position: number;
+  /** Its nodes are the global node indices first..end-1, sorted by node name. */
+  first: number;
+  end: number;
+}
+
+/** One pool of one tenant, as demand: `count` machines reserve capacity (max for autoscaled). */
+interface PoolDemand {
+  tenant: string;
+  pool: Pool;
+  key: number;
+  count: number;
+  min: number;
+  autoscaled: boolean;
+}
+
+interface PoolDraft {
+  demand: PoolDemand;
+  placements: NodePlacement[];
+  /** Global node index of each placement. */
+  nodes: number[];
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+class Placer {
+  readonly instances: InstanceModel[];
+  readonly instanceByName = new Map<string, InstanceModel>();
+  readonly defaultInstance: InstanceModel;
+  readonly nodeName: string[] = [];
+  readonly nodeHash: number[] = [];
+  readonly nodeInstance: InstanceModel[] = [];
+  readonly capCpu: number[] = [];
+  readonly capMem: number[] = [];
+  readonly freeCpu: Float64Array;
+  readonly freeMem: Float64Array;
+  readonly nodeTenants: NodeUsage['tenants'][] = [];
+  readonly warnings: string[] = [];
+  readonly problems: string[] = [];
+
+  // Scratch space reused by every pool, so the hot path allocates only what it returns.
+  private readonly slotCaps: Float64Array;
+  private readonly slotMax: Float64Array;
+  private readonly slotMin: Float64Array;
+  private readonly weights: Float64Array;
+  private readonly order: Int32Array;
+  private readonly identity: Int32Array;
+  private readonly tenantCpu: Float64Array;
+  private readonly tenantMem: Float64Array;
+
+  constructor(lab: Lab) {
+    const { reserve } = lab.proxmox;
+    this.instances = lab.proxmox.instances.map((instance, position) => {
+      const model: InstanceModel = { name: instance.name, hash: fnv1a(instance.name), position, first: this.nodeName.length, end: 0 };
+      for (const node of [...instance.nodes].sort((a, b) => compareNames(a.name, b.name))) {
+        this.nodeName.push(node.name);
+        this.nodeHash.push(fnv1a(`${instance.name}/${node.name}`));
+        this.nodeInstance.push(model);
+        this.capCpu.push(Math.max(0, node.cpu - reserve.cpu));
+        this.capMem.push(Math.max(0, node.memoryMiB - reserve.memoryMiB));
+        this.nodeTenants.push([]);
+        if (node.cpu <= reserve.cpu || node.memoryMiB <= reserve.memoryMiB) {
+          this.warnings.push(
+            `node ${node.name} of ${instance.name} has ${node.cpu} cpu and ${node.memoryMiB} MiB, not more than the reserve ` +
+              `(${reserve.cpu} cpu, ${reserve.memoryMiB} MiB): no machine can be planned on it`,
+          );
+        }
+      }
+      model.end = this.nodeName.length;
+      this.instanceByName.set(model.name, model);
+      return model;
+    });
+    this.defaultInstance = this.instances[0];
+    const nodes = this.nodeName.length;
+    this.freeCpu = Float64Array.from(this.capCpu);
+    this.freeMem = Float64Array.from(this.capMem);
+    this.tenantCpu = new Float64Array(nodes);
+    this.tenantMem = new Float64Array(nodes);
+    const widest = Math.max(this.instances.length, ...this.instances.map((i) => i.end - i.first));
+    this.slotCaps = new Float64Array(widest);
+    this.slotMax = new Float64Array(widest);
+    this.slotMin = new Float64Array(widest);
+    this.weights = new Float64Array(widest);
+    this.order = new Int32Array(widest);
+    this.identity = Int32Array.from({ length: widest }, (_, i) => i);
+  }
+
+  /** How many more machines of this size the node can take. */
+  private nodeRoom(node: number, cpu: number, memoryMiB: number): number {
+    return Math.min(Math.floor(this.freeCpu[node] / cpu), Math.floor(this.freeMem[node] / memoryMiB));
+  }
+
+  instanceRoom(instance: InstanceModel, cpu: number, memoryMiB: number): number {
+    let room = 0;
+    for (let node = instance.first; node < instance.end; node++) room += this.nodeRoom(node, cpu, memoryMiB);
+    return room;
+  }
+
+  /** The eligible instances in the tenant's rendezvous order, best first (ties by name). */
+  rankInstances(tenantName: string, eligible: InstanceModel[]): InstanceModel[] {
+    const key = fnv1a(tenantName);
+    return eligible
+      .map((instance) => ({ instance, weight: rendezvousWeight(key, instance.hash) }))
+      .sort((a, b) => b.weight - a.weight || compareNames(a.instance.name, b.instance.name))
+      .map((r) => r.instance);
+  }
+
+  /** The instance's nodes (local indices) in the pool's rendezvous order, into `this.order`. */
+  private rankNodes(instance: InstanceModel, poolKey: number): Int32Array {
+    const { weights, order } = this;
+    const count = instance.end - instance.first;
+    for (let i = 0; i < count; i++) {
+      weights[i] = rendezvousWeight(poolKey, this.nodeHash[instance.first + i]);
+      order[i] = i;
+    }
+    // Insertion sort: an instance has a handful of nodes; ties go to the node sorted first by name.
+    for (let i = 1; i < count; i++) {
+      const slot = order[i];
+      const weight = weights[slot];
+      let j = i - 1;
+      while (j >= 0 && (weights[order[j]] < weight || (weights[order[j]] === weight && order[j] > slot))) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = slot;
+    }
+    return order;
+  }
+
+  /**
+   * Places `count` machines (autoscaled: `min` of them guaranteed) of a pool on one instance's
+   * nodes. The caller has checked that the instance has room for `count`.
+   */
+  placeOnInstance(instance: InstanceModel, demand: PoolDemand, count: number, min: number, draft: PoolDraft): void {
+    const { cpu, memoryMiB } = demand.pool.size;
+    const { slotCaps, slotMax, slotMin } = this;
+    const nodes = instance.end - instance.first;
+    for (let i = 0; i < nodes; i++) slotCaps[i] = this.nodeRoom(instance.first + i, cpu, memoryMiB);
+    let ranked: Int32Array | undefined;
+    const rankedNodes = () => (ranked ??= this.rankNodes(instance, demand.key));
+    spreadCount(count, slotCaps, nodes, rankedNodes, slotMax);
+    if (demand.autoscaled) spreadCount(min, slotMax, nodes, rankedNodes, slotMin);
+    let most = 0;
+    for (let i = 0; i < nodes; i++) {
+      const placed = slotMax[i];
+      if (placed > most) most = placed;
+      if (placed === 0) continue;
+      const node = instance.first + i;
+      this.freeCpu[node] -= placed * cpu;
+      this.freeMem[node] -= placed * memoryMiB;
+      draft.nodes.push(node);
+      draft.placements.push(
+        demand.autoscaled
+          ? { instance: instance.name, node: this.nodeName[node], replicas: slotMin[i], min: slotMin[i], max: placed }
+          : { instance: instance.name, node: this.nodeName[node], replicas: placed },
+      );
+    }
+    this.warnUneven(instance, demand, nodes, most);
+  }
+
+  /** Nodes that could hold the pool when empty but got two fewer than another were full. */
+  private warnUneven(instance: InstanceModel, demand: PoolDemand, nodes: number, most: number): void {
+    const { cpu, memoryMiB } = demand.pool.size;
+    const full: string[] = [];
+    for (let i = 0; i < nodes; i++) {
+      const node = instance.first + i;
+      if (this.slotMax[i] < most - 1 && this.capCpu[node] >= cpu && this.capMem[node] >= memoryMiB) full.push(this.nodeName[node]);
+    }
+    if (full.length === 0) return;
+    const counts: string[] = [];
+    for (let i = 0; i < nodes; i++) counts.push(`${this.nodeName[instance.first + i]}: ${this.slotMax[i]}`);
+    this.warnings.push(
+      `tenant ${demand.tenant}, pool ${demand.pool.name}: spread unevenly over the nodes of ${instance.name} (${counts.join(', ')}) ` +
+        `because ${full.join(', ')} ${full.length === 1 ? 'has' : 'have'} no room for more`,
+    );
+  }
+
+  /** Why `demand` does not fit on `tried`: room, need, free capacity and the shortage. */
+  shortage(tried: InstanceModel[], demand: PoolDemand): string {
+    const { cpu, memoryMiB } = demand.pool.size;
+    let freeCpu = 0;
+    let freeMem = 0;
+    let room = 0;
+    for (const instance of tried) {
+      room += this.instanceRoom(instance, cpu, memoryMiB);
+      for (let node = instance.first; node < instance.end; node++) {
+        freeCpu += this.freeCpu[node];
+        freeMem += this.freeMem[node];
+      }
+    }
+    const needCpu = demand.count * cpu;
+    const needMem = demand.count * memoryMiB;
+    const shortCpu = needCpu - freeCpu;
+    const shortMem = needMem - freeMem;
+    const short =
+      shortCpu > 0 && shortMem > 0
+        ? `short of ${shortCpu} cpu and ${shortMem} MiB memory`
+        : shortCpu > 0
+          ? `short of ${shortCpu} cpu`
+          : shortMem > 0
+            ? `short of ${shortMem} MiB memory`
+            : `enough cpu and memory in total, but split over the nodes so that none has room for another whole machine`;
+    const what = demand.autoscaled ? `autoscaling max ${demand.count}` : plural(demand.count, 'machine');
+    return (
+      `${what} of ${cpu} cpu and ${memoryMiB} MiB need ${needCpu} cpu and ${needMem} MiB; ` +
+      `${tried.map((i) => i.name).join(', ')} ${tried.length === 1 ? 'has' : 'have'} ${freeCpu} cpu and ${freeMem} MiB free ` +
+      `after the reserve and earlier placements, room for ${room}: ${short}`
+    );
+  }
+
+  /** Moves the tenant's usage of each node it landed on into that node's tenant list. */
+  recordTenant(tenant: string, drafts: PoolDraft[]): void {
+    const touched: number[] = [];
+    for (const draft of drafts) {
+      const { cpu, memoryMiB } = draft.demand.pool.size;
+      draft.placements.forEach((placement, p) => {
+        const node = draft.nodes[p];
+        const machines = placement.max ?? placement.replicas;
+        if (this.tenantCpu[node] === 0 && this.tenantMem[node] === 0) touched.push(node);
+        this.tenantCpu[node] += machines * cpu;
+        this.tenantMem[node] += machines * memoryMiB;
+      });
+    }
+    for (const node of touched.sort((a, b) => a - b)) {
+      this.nodeTenants[node].push({ name: tenant, cpu: this.tenantCpu[node], memoryMiB: this.tenantMem[node] });
+      this.tenantCpu[node] = 0;
+      this.tenantMem[node] = 0;
+    }
+  }
+
+  /** Instance-level split of a pool over ranked instances; see `spreadCount`. */
+  splitOverInstances(ranking: InstanceModel[], demand: PoolDemand): { max: Float64Array; min: Float64Array; placed: number } {
+    const { cpu, memoryMiB } = demand.pool.size;
+    const caps = new Float64Array(ranking.length);
+    const max = new Float64Array(ranking.length);
+    const min = new Float64Array(ranking.length);
+    ranking.forEach((instance, j) => (caps[j] = this.instanceRoom(instance, cpu, memoryMiB)));
+    const byRank = () => this.identity;
+    const placed = spreadCount(demand.count, caps, ranking.length, byRank, max);
+    if (demand.autoscaled && placed === demand.count) spreadCount(demand.min, max, ranking.length, byRank, min);
+    return { max, min, placed };
+  }
+
+  saveInstance(instance: InstanceModel): { cpu: Float64Array; mem: Float64Array } {
+    return { cpu: this.freeCpu.slice(instance.first, instance.end), mem: this.freeMem.slice(instance.first, instance.end) };
+  }
+
+  restoreInstance(instance: InstanceModel, saved: { cpu: Float64Array; mem: Float64Array }): void {
+    this.freeCpu.set(saved.cpu, instance.first);
+    this.freeMem.set(saved.mem, instance.first);
+  }
+}
+
+function demandOf(tenant: Tenant, pool: Pool): PoolDemand {
+  const autoscaled = pool.autoscaling !== undefined;
+  const count = pool.autoscaling?.max ?? pool.replicas ?? 0;
+  return { tenant: tenant.name, pool, key: fnv1a(`${tenant.name}/${pool.name}`), count, min: pool.autoscaling?.min ?? count, autoscaled };
+}
+
+function newDraft(demand: PoolDemand): PoolDraft {
+  return { demand, placements: [], nodes: [] };
+}
+
+/**
+ * Plans every machine of the lab onto an instance and node. Throws `PlacementError` naming every
+ * tenant and pool that does not fit; a pool that does not fit is left out while the rest is still
+ * planned, so one run reports every shortage.
+ */
+export function planPlacement(lab: Lab): PlacementPlan {
+  const placer = new Placer(lab);
+  const tenants = [...lab.tenants].sort((a, b) => compareNames(a.name, b.name));
+  const tenantPlans = tenants.map((tenant) => planTenant(placer, tenant));
+  if (placer.problems.length > 0) throw new PlacementError(placer.problems);
+
+  const nodes: NodeUsage[] = placer.nodeName.map((name, node) => ({
+    instance: placer.nodeInstance[node].name,
+    node: name,
+    cpu: { capacity: placer.capCpu[node], planned: placer.capCpu[node] - placer.freeCpu[node] },
+    memoryMiB: { capacity: placer.capMem[node], planned: placer.capMem[node] - placer.freeMem[node] },
+    tenants: placer.nodeTenants[node],
+  }));
+  return { tenants: tenantPlans, nodes, warnings: placer.warnings };
+}
+
+function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
+  const mode: PlacementMode = tenant.placement.mode;
+  const pools = [...tenant.pools].sort((a, b) => compareNames(a.name, b.name));
+  const drafts: PoolDraft[] = [];
+  const notes: string[] = [];
+  let ranking: InstanceModel[] | undefined;
+
+  // Pinned pools first: they have no alternative, the others can still go elsewhere.
+  for (const pool of pools.filter((p) => p.instance !== undefined)) {
+    const instance = placer.instanceByName.get(pool.instance as string);
+    const demand = demandOf(tenant, pool);
+    if (!instance) {
+      placer.problems.push(`tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`);
+      continue;
+    }
+    const draft = placeWhole(placer, [instance], demand, `pinned to ${instance.name}`);
+    if (draft) drafts.push(draft);
+    notes.push(`Pool ${pool.name} is pinned to ${instance.name}.`);
+  }
+
+  const free = pools.filter((p) => p.instance === undefined).map((pool) => demandOf(tenant, pool));
+  const machines = free.reduce((n, d) => n + d.count, 0);
+  const countsMax = free.some((d) => d.autoscaled) ? ' (autoscaled pools counted at their max)' : '';
+  let reason: string;
+  if (mode === 'Default') {
+    const home = placer.defaultInstance;
+    if (tenant.placement.instances !== undefined) {
+      placer.warnings.push(
+        `tenant ${tenant.name}: placement.instances is ignored in Default mode, every machine goes to the default instance ${home.name}; ` +
+          `use mode SingleInstance or MultiInstance to choose among instances`,
+      );
+    }
+    for (const demand of free) {
+      const draft = placeWhole(placer, [home], demand, 'Default mode places every machine on the default instance');
+      if (draft) drafts.push(draft);
+    }
+    reason = `Default mode: every machine on the default instance ${home.name} (the first in proxmox.instances).`;
+  } else {
+    ranking = placer.rankInstances(tenant.name, eligibleInstances(placer, tenant));
+    const order = ranking.map((i) => i.name).join(' > ');
+    if (free.length === 0) {
+      reason = `${mode}: every pool is pinned, so the instance ranking (${order}) is not used.`;
+    } else if (mode === 'SingleInstance') {
+      reason = placeSingleInstance(placer, tenant, ranking, free, drafts, machines, countsMax);
+    } else {
+      let limited = false;
+      for (const demand of free) {
+        const result = placeMultiInstance(placer, ranking, demand);
+        if (result === undefined) continue;
+        drafts.push(result.draft);
+        limited ||= result.limited;
+      }
+      reason =
+        `MultiInstance over ${order} (the rendezvous ranking for ${tenant.name}): each pool is split so that instance counts ` +
+        `differ by at most one, the extra machines going to the better-ranked instances` +
+        (limited ? '; capacity limited the split (see the warnings).' : '.');
+    }
+  }
+
+  placer.recordTenant(tenant.name, drafts);
+  const poolPlans = drafts.map(toPoolPlan).sort((a, b) => compareNames(a.name, b.name));
+  const instances = [...new Set(poolPlans.flatMap((p) => p.placements.map((x) => x.instance)))].sort(compareNames);
+  const plan: TenantPlan = {
+    name: tenant.name,
+    mode,
+    instances,
+    reason: [reason, ...notes].join(' '),
+    ha: haVerdict(poolPlans),
+    pools: poolPlans,
+  };
+  if (ranking !== undefined) plan.ranking = ranking.map((i) => i.name);
+  return plan;
+}
+
+function eligibleInstances(placer: Placer, tenant: Tenant): InstanceModel[] {
+  const names = tenant.placement.instances;
+  if (names === undefined) return placer.instances;
+  const eligible: InstanceModel[] = [];
+  for (const name of new Set(names)) {
+    const instance = placer.instanceByName.get(name);
+    if (instance) eligible.push(instance);
+    else placer.problems.push(`tenant ${tenant.name}: placement.instances names unknown instance ${name}`);
+  }
+  return eligible;
+}
+
+/** Places a pool on one instance, or records the problem; `why` says why only that instance. */
+function placeWhole(placer: Placer, [instance]: InstanceModel[], demand: PoolDemand, why: string): PoolDraft | undefined {
+  const { cpu, memoryMiB } = demand.pool.size;
+  if (placer.instanceRoom(instance, cpu, memoryMiB) < demand.count) {
+    placer.problems.push(`tenant ${demand.tenant}, pool ${demand.pool.name} (${why}): does not fit on ${instance.name}: ${placer.shortage([instance], demand)}`);
+    return undefined;
+  }
+  const draft = newDraft(demand);
+  placer.placeOnInstance(instance, demand, demand.count, demand.min, draft);
+  return draft;
+}
+
+function placeSingleInstance(
+  placer: Placer,
+  tenant: Tenant,
+  ranking: InstanceModel[],
+  free: PoolDemand[],
+  drafts: PoolDraft[],
+  machines: number,
+  countsMax: string,
+): string {
+  const order = ranking.map((i) => i.name).join(' > ');
+  const refusals: string[] = [];
+  for (const instance of ranking) {
+    const saved = placer.saveInstance(instance);
+    const tried: PoolDraft[] = [];
+    let refusal: string | undefined;
+    for (const demand of free) {
+      const { cpu, memoryMiB } = demand.pool.size;
+      if (placer.instanceRoom(instance, cpu, memoryMiB) < demand.count) {
+        refusal = `${instance.name}, pool ${demand.pool.name}: ${placer.shortage([instance], demand)}`;
+        break;
+      }
+      const draft = newDraft(demand);
+      placer.placeOnInstance(instance, demand, demand.count, demand.min, draft);
+      tried.push(draft);
+    }
+    if (refusal === undefined) {
+      drafts.push(...tried);
+      if (refusals.length > 0) {
+        placer.warnings.push(
+          `tenant ${tenant.name}: placed on ${instance.name}, not on its better-ranked ${ranking
+            .slice(0, refusals.length)
+            .map((i) => i.name)
+            .join(', ')}, for lack of room (it moves there once room is made): ${refusals.join('; ')}`,
+        );
+      }
+      const passed = refusals.length > 0 ? `; ${ranking.slice(0, refusals.length).map((i) => i.name).join(', ')} lacked room` : '';
+      return (
+        `SingleInstance: the rendezvous ranking of the eligible instances for ${tenant.name} is ${order}; ` +
+        `${instance.name} is the best-ranked that holds all ${plural(machines, 'machine')}${countsMax}${passed}.`
+      );
+    }
+    placer.restoreInstance(instance, saved);
+    refusals.push(refusal);
+  }
+  placer.problems.push(
+    `tenant ${tenant.name} (SingleInstance): no eligible instance holds all its ${plural(machines, 'machine')}${countsMax}; ` +
+      `tried ${order}: ${refusals.map((r) => `on ${r}`).join('; ')}`,
+  );
+  return '';
+}
+
+function placeMultiInstance(placer: Placer, ranking: InstanceModel[], demand: PoolDemand): { draft: PoolDraft; limited: boolean } | undefined {
+  const { max, min, placed } = placer.splitOverInstances(ranking, demand);
+  if (placed < demand.count) {
+    placer.problems.push(
+      `tenant ${demand.tenant}, pool ${demand.pool.name} (MultiInstance): does not fit on ${ranking.map((i) => i.name).join(', ')}: ` +
+        placer.shortage(ranking, demand),
+    );
+    return undefined;
+  }
+  const rankOf = Int32Array.from(ranking, (_, j) => j);
+  const short: string[] = [];
+  const over: string[] = [];
+  ranking.forEach((instance, j) => {
+    const share = fairShare(demand.count, ranking.length, rankOf, j);
+    if (max[j] < share) short.push(`${instance.name} has room for only ${max[j]} of its share of ${share}`);
+    else if (max[j] > share) over.push(`${instance.name} took ${max[j] - share} more`);
+  });
+  if (short.length > 0) {
+    placer.warnings.push(
+      `tenant ${demand.tenant}, pool ${demand.pool.name}: ${short.join(', ')}${demand.autoscaled ? ' (autoscaling max)' : ''}; ${over.join(', ')}`,
+    );
+  }
+  const draft = newDraft(demand);
+  const byName = ranking.map((instance, j) => ({ instance, j })).sort((a, b) => compareNames(a.instance.name, b.instance.name));
+  for (const { instance, j } of byName) {
+    if (max[j] > 0) placer.placeOnInstance(instance, demand, max[j], demand.autoscaled ? min[j] : max[j], draft);
+  }
+  return { draft, limited: short.length > 0 };
+}
+
+function toPoolPlan(draft: PoolDraft): PoolPlan {
+  const { pool, autoscaled, min } = draft.demand;
+  const plan: PoolPlan = {
+    name: pool.name,
+    replicas: autoscaled ? min : draft.demand.count,
+    size: { cpu: pool.size.cpu, memoryMiB: pool.size.memoryMiB, diskGiB: pool.size.diskGiB },
+    placements: draft.placements,
+  };
+  if (pool.autoscaling) plan.autoscaling = { min: pool.autoscaling.min, max: pool.autoscaling.max };
+  if (pool.instance !== undefined) plan.pinned = pool.instance;
+  return plan;
+}
+
+/**
+ * A tenant survives the loss of a node (an instance) when every pool that has machines keeps at
+ * least one after losing any one node (instance). Autoscaled pools count their `min`: the
+ * machines that exist whatever the autoscaler does; a pool with none has nothing to lose.
+ */
+export function haVerdict(pools: PoolPlan[]): TenantPlan['ha'] {
+  let survivesNodeLoss = true;
+  let survivesInstanceLoss = true;
+  for (const pool of pools) {
+    const total = pool.placements.reduce((n, p) => n + p.replicas, 0);
+    if (total === 0) continue;
+    const perInstance = new Map<string, number>();
+    for (const p of pool.placements) {
+      if (p.replicas === total) survivesNodeLoss = false;
+      perInstance.set(p.instance, (perInstance.get(p.instance) ?? 0) + p.replicas);
+    }
+    for (const machines of perInstance.values()) if (machines === total) survivesInstanceLoss = false;
+  }
+  return { survivesNodeLoss, survivesInstanceLoss };
+}

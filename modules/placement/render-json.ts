@@ -1,0 +1,76 @@
+/**
+ * The JSON form of a plan (and optionally a diff): the contract other tools read. Every object is
+ * rebuilt with a fixed key order so the bytes depend only on the plan's content, never on how
+ * its objects were built.
+ */
+import type { NodePlacement, NodeUsage, PlacementDiff, PlacementPlan, PoolPlan, TenantPlan } from './types';
+
+function placementJson(p: NodePlacement) {
+  return { instance: p.instance, node: p.node, replicas: p.replicas, ...(p.max !== undefined ? { min: p.min, max: p.max } : {}) };
+}
+
+function poolJson(pool: PoolPlan) {
+  return {
+    name: pool.name,
+    replicas: pool.replicas,
+    ...(pool.autoscaling ? { autoscaling: { min: pool.autoscaling.min, max: pool.autoscaling.max } } : {}),
+    size: { cpu: pool.size.cpu, memoryMiB: pool.size.memoryMiB, diskGiB: pool.size.diskGiB },
+    ...(pool.pinned !== undefined ? { pinned: pool.pinned } : {}),
+    placements: pool.placements.map(placementJson),
+  };
+}
+
+function tenantJson(tenant: TenantPlan) {
+  return {
+    name: tenant.name,
+    mode: tenant.mode,
+    ha: { survivesNodeLoss: tenant.ha.survivesNodeLoss, survivesInstanceLoss: tenant.ha.survivesInstanceLoss },
+    instances: [...tenant.instances],
+    ...(tenant.ranking ? { ranking: [...tenant.ranking] } : {}),
+    reason: tenant.reason,
+    pools: tenant.pools.map(poolJson),
+  };
+}
+
+function nodeJson(node: NodeUsage) {
+  return {
+    instance: node.instance,
+    node: node.node,
+    cpu: { capacity: node.cpu.capacity, planned: node.cpu.planned },
+    memoryMiB: { capacity: node.memoryMiB.capacity, planned: node.memoryMiB.planned },
+    tenants: node.tenants.map((t) => ({ name: t.name, cpu: t.cpu, memoryMiB: t.memoryMiB })),
+  };
+}
+
+const ref = (r: { instance: string; node: string }) => ({ instance: r.instance, node: r.node });
+const size = (s: { cpu: number; memoryMiB: number; diskGiB: number }) => ({ cpu: s.cpu, memoryMiB: s.memoryMiB, diskGiB: s.diskGiB });
+
+function diffJson(diff: PlacementDiff) {
+  const change = (c: PlacementDiff['added'][number]) => ({ tenant: c.tenant, pool: c.pool, instance: c.instance, node: c.node, replicas: c.replicas });
+  return {
+    tenants: diff.tenants.map((t) => ({ name: t.name, before: t.before && [...t.before], after: t.after && [...t.after] })),
+    moved: diff.moved.map((m) => ({ tenant: m.tenant, pool: m.pool, from: ref(m.from), to: ref(m.to), replicas: m.replicas })),
+    added: diff.added.map(change),
+    removed: diff.removed.map(change),
+    bounds: diff.bounds.map((b) => ({
+      tenant: b.tenant,
+      pool: b.pool,
+      instance: b.instance,
+      node: b.node,
+      before: { min: b.before.min, max: b.before.max },
+      after: { min: b.after.min, max: b.after.max },
+    })),
+    resized: diff.resized.map((r) => ({ tenant: r.tenant, pool: r.pool, before: size(r.before), after: size(r.after) })),
+  };
+}
+
+/** The plan as JSON, 2-space indented with a trailing newline; `diff` adds a "diff" key. */
+export function renderJson(plan: PlacementPlan, diff?: PlacementDiff): string {
+  const document = {
+    tenants: plan.tenants.map(tenantJson),
+    nodes: plan.nodes.map(nodeJson),
+    warnings: [...plan.warnings],
+    ...(diff ? { diff: diffJson(diff) } : {}),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,153 @@
+/** The plan as a report a reviewer reads in a pull request. */
+import { isEmptyDiff } from './diff';
+import { explainHa, explainTenant } from './explain';
+import type { NodeUsage, PlacementDiff, PlacementPlan, TenantPlan } from './types';
+
+/** Memory for people: GiB, with one decimal only when it is not whole. */
+export function formatMiB(mib: number): string {
+  const gib = mib / 1024;
+  return `${Number.isInteger(gib) ? gib : gib.toFixed(1)} GiB`;
+}
+
+function percent(planned: number, capacity: number): string {
+  return capacity === 0 ? '–' : `${Math.round((planned / capacity) * 100)}%`;
+}
+
+/** Table cells: a `|` would end the cell, a newline the row. */
+function cell(text: string | number): string {
+  return String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function table(header: string[], rows: (string | number)[][]): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+}
+
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+
+function tenantMachines(tenant: TenantPlan): string {
+  const min = tenant.pools.reduce((n, p) => n + (p.autoscaling?.min ?? p.replicas), 0);
+  const max = tenant.pools.reduce((n, p) => n + (p.autoscaling?.max ?? p.replicas), 0);
+  return min === max ? String(min) : `${min}..${max}`;
+}
+
+function tenantSection(tenant: TenantPlan): string[] {
+  const ha = explainHa(tenant);
+  const rows: (string | number)[][] = [];
+  for (const pool of tenant.pools) {
+    const size = `${pool.size.cpu} cpu, ${formatMiB(pool.size.memoryMiB)}, ${pool.size.diskGiB} GiB disk`;
+    const label = pool.pinned !== undefined ? `${pool.name} (pinned to ${pool.pinned})` : pool.name;
+    for (const p of pool.placements) {
+      rows.push([label, size, p.instance, p.node, p.max !== undefined ? `${p.min}..${p.max}` : p.replicas]);
+    }
+  }
+  return [
+    `### ${tenant.name} (${tenant.mode})`,
+    '',
+    `**Why:** ${explainTenant(tenant)}`,
+    '',
+    `**HA:** survives the loss of a node: ${ha.node}. Survives the loss of an instance: ${ha.instance}.`,
+    '',
+    ...table(['pool', 'machine size', 'instance', 'node', 'machines (min..max when autoscaled)'], rows),
+    '',
+  ];
+}
+
+function nodeTenants(node: NodeUsage): string {
+  return node.tenants.length === 0 ? '–' : node.tenants.map((t) => `${t.name} ${t.cpu} cpu / ${formatMiB(t.memoryMiB)}`).join(', ');
+}
+
+function diffSection(diff: PlacementDiff): string[] {
+  const lines = ['## Changes against the other description', ''];
+  if (isEmptyDiff(diff)) return [...lines, 'No machine moves, appears or disappears.', ''];
+  if (diff.tenants.length > 0) {
+    const list = (l: string[] | null) => (l === null ? '' : l.length === 0 ? '(no machines)' : l.join(', '));
+    lines.push('### Tenants', '');
+    for (const t of diff.tenants) {
+      if (t.before === null) lines.push(`- ${t.name}: new, on ${list(t.after)}`);
+      else if (t.after === null) lines.push(`- ${t.name}: removed from ${list(t.before)}`);
+      else lines.push(`- ${t.name}: ${list(t.before)} → ${list(t.after)}`);
+    }
+    lines.push('');
+  }
+  if (diff.moved.length > 0) {
+    lines.push('### Machines that move', '');
+    lines.push(
+      ...table(
+        ['tenant', 'pool', 'from', 'to', 'machines'],
+        diff.moved.map((m) => [m.tenant, m.pool, `${m.from.instance}/${m.from.node}`, `${m.to.instance}/${m.to.node}`, m.replicas]),
+      ),
+      '',
+    );
+  }
+  for (const [title, changes] of [
+    ['Machines added', diff.added],
+    ['Machines removed', diff.removed],
+  ] as const) {
+    if (changes.length === 0) continue;
+    lines.push(`### ${title}`, '');
+    lines.push(...table(['tenant', 'pool', 'instance', 'node', 'machines'], changes.map((c) => [c.tenant, c.pool, c.instance, c.node, c.replicas])), '');
+  }
+  if (diff.bounds.length > 0) {
+    lines.push('### Autoscaler bounds that change', '');
+    lines.push(
+      ...table(
+        ['tenant', 'pool', 'instance', 'node', 'before (min..max)', 'after (min..max)'],
+        diff.bounds.map((b) => [b.tenant, b.pool, b.instance, b.node, `${b.before.min}..${b.before.max}`, `${b.after.min}..${b.after.max}`]),
+      ),
+      '',
+    );
+  }
+  if (diff.resized.length > 0) {
+    lines.push('### Pools whose machine size changes (every machine is replaced)', '');
+    const size = (s: { cpu: number; memoryMiB: number; diskGiB: number }) => `${s.cpu} cpu, ${formatMiB(s.memoryMiB)}, ${s.diskGiB} GiB disk`;
+    lines.push(...diff.resized.map((r) => `- ${r.tenant}/${r.pool}: ${size(r.before)} → ${size(r.after)}`), '');
+  }
+  return lines;
+}
+
+/** The report: summary, per tenant why/HA/machines, per node utilisation, warnings, and the diff. */
+export function renderMarkdown(plan: PlacementPlan, diff?: PlacementDiff): string {
+  const instances = [...new Set(plan.nodes.map((n) => n.instance))];
+  const lines = [
+    '# Placement',
+    '',
+    `${plan.tenants.length} tenant${plan.tenants.length === 1 ? '' : 's'} on ${instances.length} instance${instances.length === 1 ? '' : 's'} ` +
+      `(${instances.join(', ')}; the default is ${instances[0]}) with ${plan.nodes.length} node${plan.nodes.length === 1 ? '' : 's'}. ` +
+      'Capacity is per node after the reserve; autoscaled pools hold capacity for their max.',
+    '',
+    '## Tenants',
+    '',
+  ];
+  if (plan.tenants.length === 0) lines.push('No tenants.', '');
+  else {
+    lines.push(
+      ...table(
+        ['tenant', 'mode', 'instances', 'machines', 'survives node loss', 'survives instance loss'],
+        plan.tenants.map((t) => [t.name, t.mode, t.instances.join(', ') || '–', tenantMachines(t), yesNo(t.ha.survivesNodeLoss), yesNo(t.ha.survivesInstanceLoss)]),
+      ),
+      '',
+    );
+    for (const tenant of plan.tenants) lines.push(...tenantSection(tenant));
+  }
+  lines.push('## Nodes', '');
+  lines.push(
+    ...table(
+      ['instance', 'node', 'cpu planned / capacity', 'cpu', 'memory planned / capacity', 'memory', 'tenants'],
+      plan.nodes.map((n) => [
+        n.instance,
+        n.node,
+        `${n.cpu.planned} / ${n.cpu.capacity}`,
+        percent(n.cpu.planned, n.cpu.capacity),
+        `${formatMiB(n.memoryMiB.planned)} / ${formatMiB(n.memoryMiB.capacity)}`,
+        percent(n.memoryMiB.planned, n.memoryMiB.capacity),
+        nodeTenants(n),
+      ]),
+    ),
+    '',
+  );
+  lines.push('## Warnings', '');
+  if (plan.warnings.length === 0) lines.push('None.', '');
+  else lines.push(...plan.warnings.map((w) => `- ${w}`), '');
+  if (diff) lines.push(...diffSection(diff));
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}

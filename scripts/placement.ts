@@ -1,0 +1,111 @@
+/**
+ * `npm run --silent placement -- --config <file> [--format json|markdown|svg] [--against <old lab file>]`
+ *
+ * Prints where every machine of the lab goes (markdown report, JSON contract or SVG picture), and
+ * with --against what changes compared to another description. Exit 0 with the output on stdout;
+ * exit 1 with every problem on stderr and nothing on stdout.
+ */
+import { loadLabFile } from '../modules/config/load';
+import { ConfigError } from '../modules/config/problems';
+import type { Lab } from '../modules/config/schema';
+import { diffPlacement, PlacementError, planPlacement, renderJson, renderMarkdown, renderSvg } from '../modules/placement';
+import type { PlacementPlan } from '../modules/placement';
+
+const USAGE = `usage: npm run --silent placement -- --config <lab file> [--format json|markdown|svg] [--against <old lab file>]
+  --config <file>    the lab description to place
+  --format <format>  markdown (default): a report for a pull request; json: the plan other tools read; svg: a picture
+  --against <file>   also show what changes compared to this (older) description (markdown and json only)`;
+
+const FORMATS = ['json', 'markdown', 'svg'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface Options {
+  config: string;
+  format: Format;
+  against?: string;
+}
+
+/** A mistake of the person running the command: printed without a stack trace. */
+class UsageError extends Error {}
+
+function parseArguments(args: string[]): Options | 'help' {
+  const values: Partial<Record<'config' | 'format' | 'against', string>> = {};
+  const problems: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--help' || arg === '-h') return 'help';
+    const match = /^--(config|format|against)(?:=(.*))?$/.exec(arg);
+    if (!match) {
+      problems.push(arg.startsWith('-') ? `unknown option ${arg}` : `unexpected argument ${arg}`);
+      continue;
+    }
+    const name = match[1] as keyof typeof values;
+    const value = match[2] ?? args[++i];
+    if (value === undefined || (match[2] === undefined && value.startsWith('--'))) {
+      problems.push(`--${name} needs a value`);
+      if (value !== undefined) i--;
+      continue;
+    }
+    if (values[name] !== undefined) problems.push(`--${name} is given twice`);
+    values[name] = value;
+  }
+  if (values.config === undefined) problems.push('--config <lab file> is required');
+  const format = (values.format ?? 'markdown') as Format;
+  if (!FORMATS.includes(format)) problems.push(`--format must be one of ${FORMATS.join(', ')} (got ${values.format})`);
+  if (values.against !== undefined && format === 'svg') problems.push('--against shows changes in markdown and json; the svg has no change view');
+  if (problems.length > 0) throw new UsageError(`${problems.join('\n')}\n${USAGE}`);
+  return { config: values.config as string, format, against: values.against };
+}
+
+/** Loads and places one description; errors name the file they come from. */
+function place(file: string, role: string): PlacementPlan {
+  const lab: Lab = loadLabFile(file);
+  try {
+    return planPlacement(lab);
+  } catch (e) {
+    if (e instanceof PlacementError) {
+      throw new UsageError([`${file}${role}: the lab does not fit its Proxmox instances:`, ...e.problems.map((p) => `  ${p}`)].join('\n'));
+    }
+    throw e;
+  }
+}
+
+function main(args: string[]): number {
+  try {
+    const options = parseArguments(args);
+    if (options === 'help') {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const errors: string[] = [];
+    const attempt = (file: string, role: string): PlacementPlan | undefined => {
+      try {
+        return place(file, role);
+      } catch (e) {
+        if (e instanceof ConfigError || e instanceof UsageError) {
+          errors.push(e.message);
+          return undefined;
+        }
+        throw e;
+      }
+    };
+    const plan = attempt(options.config, '');
+    const before = options.against !== undefined ? attempt(options.against, ' (--against)') : undefined;
+    if (errors.length > 0 || plan === undefined) {
+      process.stderr.write(`${errors.join('\n')}\n`);
+      return 1;
+    }
+    const diff = before !== undefined ? diffPlacement(before, plan) : undefined;
+    const output = options.format === 'json' ? renderJson(plan, diff) : options.format === 'svg' ? renderSvg(plan) : renderMarkdown(plan, diff);
+    process.stdout.write(output);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
