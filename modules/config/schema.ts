@@ -170,6 +170,10 @@ export const tenantSchema = z.strictObject({
   groups: z.array(z.string().min(1)).default([]).describe('groups that may read and scale this tenant'),
 });
 
+const versionPin = (what: string, example: string) => z.string().min(1).optional().describe(`${what} (pinned: ${example}); checked by the version guard`);
+
+const CRON = /^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\S+\s+){4}\S+)$/;
+
 export const managementSchema = z.strictObject({
   kubernetes: z
     .union([
@@ -183,6 +187,11 @@ export const managementSchema = z.strictObject({
     ])
     .default({ configPath: '~/.kube/config' })
     .describe('how Terraform reaches the management cluster'),
+  clusterDomain: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { error: 'clusterDomain is a DNS name such as cluster.local' })
+    .default('cluster.local')
+    .describe("the management cluster's DNS domain; kamaji-etcd's peer names and certificates use it"),
   loadBalancer: z.strictObject({
     addresses: z.array(ipv4Range).min(1, { error: 'loadBalancer.addresses needs at least one range for tenant VIPs' }),
     vlan: z.int().min(1).max(4094).optional(),
@@ -190,27 +199,69 @@ export const managementSchema = z.strictObject({
   }),
   datastore: z
     .strictObject({
+      replicas: z
+        .union([z.literal(1), z.literal(3), z.literal(5)], { error: 'datastore.replicas is 1, 3 or 5 (etcd needs an odd member count)' })
+        .default(3)
+        .describe('kamaji-etcd members, one per management node'),
       size: z.string().regex(/^\d+(Gi|Mi|Ti)$/, { error: 'size is a Kubernetes quantity such as 10Gi' }).default('8Gi'),
-      storageClass: z.string().min(1).default('local-path'),
+      storageClass: z.string().min(1).default('openebs-hostpath').describe('StorageClass of the etcd volumes'),
+      csi: z
+        .enum(['openebs-localpv', 'existing'], { error: 'datastore.csi is openebs-localpv (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)' })
+        .default('openebs-localpv')
+        .describe('openebs-localpv: pvekaas installs OpenEBS LocalPV and creates storageClass; existing: the cluster already has storageClass'),
       backup: z
         .strictObject({
-          schedule: z.string().min(1).default('0 */6 * * *'),
-          retention: positiveInt('backup.retention').default(14),
+          schedule: z.string().regex(CRON, { error: 'schedule is a cron expression such as "0 */6 * * *"' }).default('0 */6 * * *'),
+          retention: positiveInt('backup.retention').default(14).describe('snapshots kept; older ones are deleted after each backup'),
           s3: z.strictObject({
-            endpoint: z.url(),
-            bucket: z.string().min(1),
+            endpoint: z.url({ protocol: /^https?$/, error: 'endpoint is the http(s) URL of the S3-compatible service' }),
+            bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'bucket is an S3 bucket name: 3-63 lowercase letters, digits, dots and dashes' }),
             region: z.string().min(1).default('us-east-1'),
-            prefix: z.string().default('kamaji-etcd/'),
+            prefix: z.string().regex(/^([^/].*\/)?$/, { error: 'prefix is empty or a path ending in "/", e.g. kamaji-etcd/' }).default('kamaji-etcd/'),
           }),
         })
-        .optional(),
+        .optional()
+        .describe('scheduled etcd snapshots of the shared datastore to S3; access keys come from sensitive variables'),
     })
-    .default({ size: '8Gi', storageClass: 'local-path' }),
-  versions: z.record(z.string(), z.string()).default({}).describe('overrides of the pinned versions (see modules/versions)'),
+    .default({ replicas: 3, size: '8Gi', storageClass: 'openebs-hostpath', csi: 'openebs-localpv' }),
+  versions: z
+    .strictObject({
+      clusterApi: versionPin('CAPI core and kubeadm bootstrap provider', 'v1.12.11'),
+      kamajiProvider: versionPin('Kamaji control-plane provider', 'v0.20.0'),
+      proxmoxProvider: versionPin('CAPMOX infrastructure provider', 'v0.9.0'),
+      inClusterIpam: versionPin('in-cluster IPAM provider', 'v1.1.0'),
+      helmAddon: versionPin('CAAPH add-on provider', 'v0.6.2'),
+      clusterApiOperator: versionPin('cluster-api-operator chart', '0.28.0'),
+      certManager: versionPin('cert-manager chart', 'v1.18.3'),
+      kamajiChart: versionPin('Kamaji chart', '0.0.0+latest'),
+      kamajiImage: versionPin('Kamaji image edge tag', '26.8.2-edge'),
+      kamajiImageDigest: versionPin('Kamaji image digest', 'sha256:...'),
+      kamajiEtcd: versionPin('kamaji-etcd chart', '0.17.0'),
+      etcd: versionPin('etcd image', 'v3.6.12'),
+      metallb: versionPin('MetalLB chart', '0.15.3'),
+      localpvProvisioner: versionPin('OpenEBS LocalPV chart', '4.1.1'),
+      kubectl: versionPin('kubectl image of the provider readiness Job', 'v1.34.3'),
+      rclone: versionPin('rclone image of the datastore backup', '1.75.0'),
+    })
+    .default({})
+    .describe('overrides of the pinned versions (see modules/versions and docs/management.md)'),
   mirror: z
     .strictObject({
-      charts: z.string().min(1).optional().describe('OCI or HTTP chart repository replacing every chart repository'),
-      images: z.string().min(1).optional().describe('registry prefix for every image'),
+      charts: z
+        .string()
+        .regex(/^(oci|https?):\/\/\S+$/, { error: 'mirror.charts is an oci:// or http(s):// chart repository' })
+        .optional()
+        .describe('OCI or HTTP chart repository replacing every chart repository'),
+      images: z
+        .string()
+        .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.images is a registry prefix without scheme, e.g. registry.lab.example/mirror' })
+        .optional()
+        .describe('registry prefix for every image: <images>/<source registry>/<path>'),
+      providers: z
+        .string()
+        .regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers' })
+        .optional()
+        .describe('OCI repository prefix of the CAPI provider components (default <images>/capi-providers)'),
     })
     .optional(),
 });

@@ -1,0 +1,55 @@
+/**
+ * Rules about `management:` that relate several fields or need the version table: the version
+ * guard's errors (contract mismatches, `latest`, malformed pins) at the path of the override that
+ * caused them, and mirror settings that only make sense together. Version warnings (build skew,
+ * missing digest) are not problems; the management stack reports them at synth.
+ */
+import { checkVersions, resolveVersions, type VersionKey } from '../versions';
+import type { ConfigProblem } from './problems';
+import type { Lab } from './schema';
+
+const QUANTITY = /^(\d+)(Mi|Gi|Ti)$/;
+const MiB: Record<string, number> = { Mi: 1, Gi: 1024, Ti: 1024 * 1024 };
+
+/** Size in MiB of a quantity such as `10Gi`. */
+export function quantityMiB(quantity: string): number | undefined {
+  const m = QUANTITY.exec(quantity);
+  return m ? Number(m[1]) * MiB[m[2]] : undefined;
+}
+
+export function checkManagement(lab: Lab): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const management = lab.management;
+  const overrides = management.versions as Partial<Record<VersionKey, string>>;
+  for (const finding of checkVersions(resolveVersions(overrides))) {
+    if (finding.severity !== 'error') continue;
+    const overridden = overrides[finding.key] !== undefined;
+    problems.push({
+      path: overridden ? ['management', 'versions', finding.key] : ['management', 'versions'],
+      message: finding.message,
+      ...(overridden ? { value: overrides[finding.key] } : {}),
+      ...(finding.fix ? { fix: finding.fix } : {}),
+    });
+  }
+
+  const mirror = management.mirror;
+  if (mirror?.providers && !mirror.images) {
+    problems.push({
+      path: ['management', 'mirror', 'providers'],
+      message: 'provider components come from the mirror but their images would still come from public registries',
+      value: mirror.providers,
+      fix: 'set mirror.images too (the registry prefix the provider images are copied to)',
+    });
+  }
+
+  const size = quantityMiB(management.datastore.size);
+  if (size !== undefined && size < 1024) {
+    problems.push({
+      path: ['management', 'datastore', 'size'],
+      message: `a ${management.datastore.size} volume is too small for the datastore that holds every tenant`,
+      value: management.datastore.size,
+      fix: 'use at least 1Gi (8Gi or more for real use)',
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,59 @@
+/**
+ * Where the management plane lives: namespaces, release names and the names other stacks refer
+ * to (the CAPMOX credentials Secret per instance, the Kamaji DataStore). Pure data, so tenant
+ * stacks and tests can import it without cdktf.
+ */
+
+/** Namespaces the management stack creates (and owns). */
+export const managementNamespaces = {
+  certManager: 'cert-manager',
+  capiOperator: 'capi-operator-system',
+  /** The Kamaji chart's CRDs hard-code `kamaji-system/kamaji-serving-cert`, so Kamaji must live here. */
+  kamaji: 'kamaji-system',
+  metallb: 'metallb-system',
+  storage: 'openebs',
+} as const;
+
+/** One namespace per Cluster API provider (the operator installs each provider's components there). */
+export const providerNamespaces = {
+  core: 'capi-system',
+  bootstrap: 'capi-kubeadm-bootstrap-system',
+  controlPlane: 'capi-kamaji-system',
+  infrastructure: 'capmox-system',
+  ipam: 'capi-ipam-in-cluster-system',
+  addon: 'caaph-system',
+} as const;
+
+/** Helm release names (Kamaji's is fixed: its CRDs reference `kamaji-system/kamaji-serving-cert`). */
+export const releaseNames = {
+  certManager: 'cert-manager',
+  clusterApiOperator: 'capi-operator',
+  kamaji: 'kamaji',
+  kamajiEtcd: 'kamaji-etcd',
+  metallb: 'metallb',
+  localpvProvisioner: 'localpv-provisioner',
+} as const;
+
+/** The DataStore every tenant control plane uses unless it names another (Kamaji `--datastore`). */
+export const KAMAJI_DATASTORE_NAME = 'default';
+
+/** The kamaji-etcd StatefulSet, its services and certificate Secrets are named after this. */
+export const KAMAJI_ETCD_FULLNAME = 'kamaji-etcd';
+
+/** The namespace of the CAPMOX credentials Secrets (CAPMOX's own namespace). */
+export const CAPMOX_CREDENTIALS_NAMESPACE = providerNamespaces.infrastructure;
+
+/** The label CAPMOX expects on a credentials Secret. */
+export const CAPMOX_SECRET_TYPE_LABEL = { 'platform.ionos.com/secret-type': 'proxmox-credentials' } as const;
+
+/**
+ * The CAPMOX credentials Secret of a Proxmox instance (keys url, token, secret), in
+ * `CAPMOX_CREDENTIALS_NAMESPACE`. A ProxmoxCluster refers to it with
+ * `credentialsRef: { name: capmoxCredentialsSecretName(instance), namespace: CAPMOX_CREDENTIALS_NAMESPACE }`.
+ */
+export function capmoxCredentialsSecretName(instance: string): string {
+  return `capmox-${instance}-credentials`;
+}
+
+/** The MetalLB pool (and its L2Advertisement) holding the tenant VIPs. */
+export const TENANT_VIP_POOL = 'tenant-vips';
