@@ -1,0 +1,510 @@
+/**
+ * The `lab-tenant` ClusterClass and its templates: a Kamaji hosted control plane, a ProxmoxCluster
+ * managed by CAPMOX with an externally managed control plane, and one worker class. Everything
+ * that differs between tenants or machine deployments is a variable, patched into the place where
+ * CAPMOX, Kamaji or kubeadm read it.
+ */
+import { API, type KubernetesObject } from './manifest';
+import { CLUSTER_CLASS_NAME, CLUSTER_CLASS_NAMESPACE, WORKER_CLASS } from './names';
+
+export type MultiInstanceRendering = 'refuse' | 'proposal';
+
+export interface ClusterClassOptions {
+  /** Kamaji DataStore the tenant control planes keep their state in. */
+  dataStoreName: string;
+  /** `proposal` adds the variables and patches for a CAPMOX implementing the multi-instance proposal. */
+  multiInstance: MultiInstanceRendering;
+  /** @default CLUSTER_CLASS_NAMESPACE */
+  namespace?: string;
+}
+
+/** A ClusterClass variable: name, whether each Cluster must set it, and its OpenAPI schema. */
+export interface ClassVariable {
+  name: string;
+  required: boolean;
+  /** Set per machine deployment (topology `variables.overrides`) rather than per Cluster. */
+  perMachineDeployment?: boolean;
+  schema: Record<string, unknown>;
+}
+
+const KUBERNETES_NAME = { type: 'string', minLength: 1, maxLength: 253 };
+const IPV4 = { type: 'string', format: 'ipv4' };
+const PROXMOX_TAG = { type: 'string', pattern: '^(?i)[a-z0-9_][a-z0-9_\\-\\+\\.]*$' };
+const NODE_NAMES = { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } };
+
+const templateSourceSchema = {
+  type: 'object',
+  description:
+    'The VM template CAPMOX clones: sourceNode + templateID, or matchTags (plus the machine deployment\'s Kubernetes version when appendVersionTag is true).',
+  properties: {
+    sourceNode: { type: 'string', minLength: 1 },
+    templateID: { type: 'integer', minimum: 100, maximum: 999999999 },
+    matchTags: { type: 'array', items: PROXMOX_TAG },
+    appendVersionTag: { type: 'boolean' },
+  },
+  'x-kubernetes-validations': [
+    {
+      rule: 'has(self.templateID) == has(self.sourceNode) && has(self.templateID) != has(self.matchTags)',
+      message: 'give either sourceNode and templateID, or matchTags',
+    },
+  ],
+};
+
+/** The variables of the class as released CAPMOX (v0.9) can use them. */
+export function releasedVariables(): ClassVariable[] {
+  return [
+    {
+      name: 'controlPlaneVIP',
+      required: true,
+      schema: { ...IPV4, description: 'Address of the Kamaji LoadBalancer Service (MetalLB) that serves the API server and Konnectivity.' },
+    },
+    {
+      name: 'dnsServiceIP',
+      required: true,
+      schema: { ...IPV4, description: 'ClusterIP of CoreDNS in the tenant cluster, inside the service CIDR; kubelets get it as clusterDNS.' },
+    },
+    {
+      name: 'nodeIPv4Config',
+      required: true,
+      schema: {
+        type: 'object',
+        description: 'Node addresses handed out by the in-cluster IPAM pool CAPMOX creates for the cluster.',
+        required: ['addresses', 'prefix', 'gateway'],
+        properties: {
+          addresses: { type: 'array', minItems: 1, items: { type: 'string', minLength: 7 } },
+          prefix: { type: 'integer', minimum: 1, maximum: 32 },
+          gateway: IPV4,
+        },
+      },
+    },
+    {
+      name: 'dnsServers',
+      required: true,
+      schema: { type: 'array', minItems: 1, items: IPV4, description: 'DNS servers of the worker nodes.' },
+    },
+    {
+      name: 'bridge',
+      required: true,
+      schema: { type: 'string', minLength: 1, description: 'Proxmox bridge of the workers\' net0.' },
+    },
+    {
+      name: 'vlan',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 4094, description: 'VLAN tag of the workers\' net0; untagged when unset.' },
+    },
+    {
+      name: 'proxmoxCredentials',
+      required: true,
+      schema: {
+        type: 'object',
+        description: 'Secret (in the Cluster\'s namespace) with the url, token and secret of the Proxmox API CAPMOX uses.',
+        required: ['name'],
+        properties: { name: KUBERNETES_NAME },
+      },
+    },
+    { name: 'proxmoxTemplate', required: true, schema: templateSourceSchema },
+    {
+      name: 'proxmoxPool',
+      required: true,
+      schema: { type: 'string', minLength: 1, description: 'Proxmox resource pool the worker VMs join (CAPMOX\'s ACLs are on it).' },
+    },
+    {
+      name: 'proxmoxStorage',
+      required: true,
+      schema: { type: 'string', minLength: 1, description: 'Proxmox storage for the cloned disks.' },
+    },
+    {
+      name: 'allowedNodes',
+      required: true,
+      schema: {
+        ...NODE_NAMES,
+        description: 'Proxmox nodes of the cluster; overridden per machine deployment with the nodes of its placement group.',
+      },
+    },
+    {
+      name: 'workerSize',
+      required: false,
+      perMachineDeployment: true,
+      schema: {
+        type: 'object',
+        description: 'Size of the worker VMs of a machine deployment.',
+        required: ['cpu', 'memoryMiB', 'diskGiB'],
+        properties: {
+          cpu: { type: 'integer', minimum: 1 },
+          memoryMiB: { type: 'integer', minimum: 8 },
+          diskGiB: { type: 'integer', minimum: 5 },
+        },
+      },
+    },
+  ];
+}
+
+/** Variables for a CAPMOX implementing the multi-instance proposal (not in any release). */
+export function proposalVariables(): ClassVariable[] {
+  return [
+    {
+      name: 'proxmoxSettings',
+      required: false,
+      schema: {
+        type: 'object',
+        description: 'ProxmoxCluster spec.settings of the multi-instance proposal: the mode and each instance with its nodes, template and credentials.',
+        required: ['mode', 'instances'],
+        properties: {
+          mode: { type: 'string', enum: ['Default', 'SingleInstance', 'MultiInstance'] },
+          instances: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['name', 'nodes', 'template', 'credentialsRef'],
+              properties: {
+                name: { type: 'string', minLength: 1 },
+                nodes: NODE_NAMES,
+                template: {
+                  type: 'object',
+                  properties: {
+                    sourceNode: { type: 'string', minLength: 1 },
+                    templateID: { type: 'integer', minimum: 100, maximum: 999999999 },
+                    templateSelector: {
+                      type: 'object',
+                      required: ['matchTags'],
+                      properties: { matchTags: { type: 'array', minItems: 1, items: PROXMOX_TAG } },
+                    },
+                  },
+                },
+                credentialsRef: { type: 'object', required: ['name'], properties: { name: KUBERNETES_NAME } },
+              },
+            },
+          },
+        },
+      },
+    },
+    {
+      name: 'proxmoxInstance',
+      required: false,
+      perMachineDeployment: true,
+      schema: { type: 'string', minLength: 1, description: 'ProxmoxMachine spec.instance of the proposal: the instance a machine deployment\'s VMs go to.' },
+    },
+  ];
+}
+
+export function classVariables(multiInstance: MultiInstanceRendering): ClassVariable[] {
+  return multiInstance === 'proposal' ? [...releasedVariables(), ...proposalVariables()] : releasedVariables();
+}
+
+export const TEMPLATE_NAMES = {
+  controlPlane: `${CLUSTER_CLASS_NAME}-control-plane`,
+  infrastructureCluster: `${CLUSTER_CLASS_NAME}-proxmox-cluster`,
+  workerMachine: `${CLUSTER_CLASS_NAME}-worker`,
+  workerBootstrap: `${CLUSTER_CLASS_NAME}-worker`,
+};
+
+/** Konnectivity's server port on the control-plane Service (Kamaji's default). */
+export const KONNECTIVITY_PORT = 8132;
+
+/**
+ * CAPMOX sets the machine's providerID from this kubelet flag: cloud-init renders the instance id
+ * (the VM's BIOS UUID) into it, as in CAPMOX's own templates.
+ */
+export const PROVIDER_ID_ARG = { name: 'provider-id', value: "proxmox://'{{ ds.meta_data.instance_id }}'" };
+
+export function clusterClassTemplates(options: ClusterClassOptions): KubernetesObject[] {
+  const namespace = options.namespace ?? CLUSTER_CLASS_NAMESPACE;
+  const controlPlane: KubernetesObject = {
+    apiVersion: API.controlPlane,
+    kind: 'KamajiControlPlaneTemplate',
+    metadata: { name: TEMPLATE_NAMES.controlPlane, namespace },
+    spec: {
+      template: {
+        spec: {
+          dataStoreName: options.dataStoreName,
+          addons: {
+            coreDNS: {},
+            kubeProxy: {},
+            konnectivity: {
+              server: { port: KONNECTIVITY_PORT },
+              // On the host network the agent does not wait for the CNI, so logs, exec and
+              // webhooks reach the workers while the CNI itself is still being installed.
+              agent: { mode: 'DaemonSet', hostNetwork: true, tolerations: [{ operator: 'Exists' }] },
+            },
+          },
+          kubelet: { cgroupfs: 'systemd', preferredAddressTypes: ['InternalIP', 'ExternalIP', 'Hostname'] },
+          network: { serviceType: 'LoadBalancer' },
+        },
+      },
+    },
+  };
+  const infrastructureCluster: KubernetesObject = {
+    apiVersion: API.infrastructure,
+    kind: 'ProxmoxClusterTemplate',
+    metadata: { name: TEMPLATE_NAMES.infrastructureCluster, namespace },
+    spec: {
+      template: {
+        spec: {
+          // Kamaji's provider writes the control-plane endpoint; CAPMOX waits for it.
+          externalManagedControlPlane: true,
+          // The CRD requires a DNS server in the template itself; every Cluster patches its own in
+          // (192.0.2.0/24 is TEST-NET-1, never routed).
+          dnsServers: ['192.0.2.53'],
+        },
+      },
+    },
+  };
+  const workerMachine: KubernetesObject = {
+    apiVersion: API.infrastructure,
+    kind: 'ProxmoxMachineTemplate',
+    metadata: { name: TEMPLATE_NAMES.workerMachine, namespace },
+    spec: {
+      template: {
+        spec: {
+          full: true,
+          numSockets: 1,
+          numCores: 2,
+          memoryMiB: 4096,
+          disks: { bootVolume: { disk: 'scsi0', sizeGb: 20 } },
+          // The CRD requires a template source in the template itself; the proxmoxTemplate
+          // patches replace it (tags) or remove it (source node and id).
+          templateSelector: { matchTags: ['capi'] },
+          network: { networkDevices: [{ name: 'net0', bridge: 'vmbr0', model: 'virtio' }] },
+        },
+      },
+    },
+  };
+  const workerBootstrap: KubernetesObject = {
+    apiVersion: API.bootstrap,
+    kind: 'KubeadmConfigTemplate',
+    metadata: { name: TEMPLATE_NAMES.workerBootstrap, namespace },
+    spec: {
+      template: {
+        spec: {
+          joinConfiguration: {
+            nodeRegistration: {
+              name: '{{ local_hostname }}',
+              kubeletExtraArgs: [PROVIDER_ID_ARG],
+            },
+          },
+        },
+      },
+    },
+  };
+  return [controlPlane, infrastructureCluster, workerMachine, workerBootstrap];
+}
+
+type JsonPatch =
+  | { op: 'add' | 'replace'; path: string; valueFrom: { variable: string } | { template: string } }
+  | { op: 'add' | 'replace'; path: string; value: unknown }
+  | { op: 'remove'; path: string };
+
+interface Selector {
+  apiVersion: string;
+  kind: string;
+  matchResources: { controlPlane?: boolean; infrastructureCluster?: boolean; machineDeploymentClass?: { names: string[] } };
+}
+
+const SELECT = {
+  controlPlane: { apiVersion: API.controlPlane, kind: 'KamajiControlPlaneTemplate', matchResources: { controlPlane: true } },
+  infrastructureCluster: { apiVersion: API.infrastructure, kind: 'ProxmoxClusterTemplate', matchResources: { infrastructureCluster: true } },
+  workerMachine: {
+    apiVersion: API.infrastructure,
+    kind: 'ProxmoxMachineTemplate',
+    matchResources: { machineDeploymentClass: { names: [WORKER_CLASS] } },
+  },
+} satisfies Record<string, Selector>;
+
+interface ClassPatch {
+  name: string;
+  description: string;
+  enabledIf?: string;
+  definitions: { selector: Selector; jsonPatches: JsonPatch[] }[];
+}
+
+const fromVariable = (op: 'add' | 'replace', path: string, variable: string): JsonPatch => ({ op, path, valueFrom: { variable } });
+const fromTemplate = (op: 'add' | 'replace', path: string, template: string): JsonPatch => ({ op, path, valueFrom: { template } });
+
+const MACHINE = '/spec/template/spec';
+
+export function releasedPatches(): ClassPatch[] {
+  return [
+    {
+      name: 'control-plane-vip',
+      description: 'Kamaji exposes the tenant API server and Konnectivity on a LoadBalancer Service with this address; MetalLB announces it.',
+      definitions: [
+        {
+          selector: SELECT.controlPlane,
+          jsonPatches: [
+            fromVariable('add', '/spec/template/spec/network/serviceAddress', 'controlPlaneVIP'),
+            fromTemplate('add', '/spec/template/spec/network/serviceAnnotations', 'metallb.io/loadBalancerIPs: "{{ .controlPlaneVIP }}"'),
+          ],
+        },
+      ],
+    },
+    {
+      name: 'cluster-dns',
+      description: 'CoreDNS Service address, and the clusterDNS the kubelets are configured with.',
+      definitions: [
+        {
+          selector: SELECT.controlPlane,
+          jsonPatches: [
+            fromTemplate('add', '/spec/template/spec/network/dnsServiceIPs', '["{{ .dnsServiceIP }}"]'),
+            fromTemplate('add', '/spec/template/spec/addons/coreDNS/dnsServiceIPs', '["{{ .dnsServiceIP }}"]'),
+          ],
+        },
+      ],
+    },
+    {
+      name: 'node-network',
+      description: 'Node addresses (CAPMOX creates an in-cluster IPAM pool from them) and DNS servers.',
+      definitions: [
+        {
+          selector: SELECT.infrastructureCluster,
+          jsonPatches: [
+            fromVariable('add', '/spec/template/spec/ipv4Config', 'nodeIPv4Config'),
+            fromVariable('add', '/spec/template/spec/dnsServers', 'dnsServers'),
+          ],
+        },
+      ],
+    },
+    {
+      name: 'proxmox-credentials',
+      description: 'The Proxmox API of the tenant\'s instance.',
+      definitions: [{ selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/credentialsRef', 'proxmoxCredentials')] }],
+    },
+    {
+      name: 'allowed-nodes',
+      description: 'Proxmox nodes of the cluster, and of each machine deployment (its placement group).',
+      definitions: [
+        { selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/allowedNodes', 'allowedNodes')] },
+        { selector: SELECT.workerMachine, jsonPatches: [fromVariable('add', `${MACHINE}/allowedNodes`, 'allowedNodes')] },
+      ],
+    },
+    {
+      name: 'worker-network',
+      description: 'Bridge of the workers\' first network device.',
+      definitions: [{ selector: SELECT.workerMachine, jsonPatches: [fromVariable('add', `${MACHINE}/network/networkDevices/0/bridge`, 'bridge')] }],
+    },
+    {
+      name: 'worker-vlan',
+      description: 'VLAN tag of the workers\' first network device.',
+      enabledIf: '{{ if .vlan }}true{{ end }}',
+      definitions: [{ selector: SELECT.workerMachine, jsonPatches: [fromVariable('add', `${MACHINE}/network/networkDevices/0/vlan`, 'vlan')] }],
+    },
+    {
+      name: 'worker-template-by-id',
+      description: 'Clone a fixed template VM: its node and id.',
+      enabledIf: '{{ if .proxmoxTemplate.templateID }}true{{ end }}',
+      definitions: [
+        {
+          selector: SELECT.workerMachine,
+          jsonPatches: [
+            { op: 'remove', path: `${MACHINE}/templateSelector` },
+            fromVariable('add', `${MACHINE}/sourceNode`, 'proxmoxTemplate.sourceNode'),
+            fromVariable('add', `${MACHINE}/templateID`, 'proxmoxTemplate.templateID'),
+          ],
+        },
+      ],
+    },
+    {
+      name: 'worker-template-by-tags',
+      description:
+        'Clone the template VM tagged with these tags; with appendVersionTag also with the machine deployment\'s Kubernetes version, so an upgrade switches the image exactly when CAPI rolls that machine deployment.',
+      enabledIf: '{{ if not .proxmoxTemplate.templateID }}true{{ end }}',
+      definitions: [
+        {
+          selector: SELECT.workerMachine,
+          jsonPatches: [
+            fromTemplate(
+              'add',
+              `${MACHINE}/templateSelector/matchTags`,
+              '{{ if .proxmoxTemplate.appendVersionTag }}{{ append (default list .proxmoxTemplate.matchTags) .builtin.machineDeployment.version | toJson }}{{ else }}{{ .proxmoxTemplate.matchTags | toJson }}{{ end }}',
+            ),
+          ],
+        },
+      ],
+    },
+    {
+      name: 'worker-proxmox-resources',
+      description: 'Resource pool and storage of the worker VMs on the instance.',
+      definitions: [
+        {
+          selector: SELECT.workerMachine,
+          jsonPatches: [fromVariable('add', `${MACHINE}/pool`, 'proxmoxPool'), fromVariable('add', `${MACHINE}/storage`, 'proxmoxStorage')],
+        },
+      ],
+    },
+    {
+      name: 'worker-size',
+      description: 'CPU, memory and boot disk of a machine deployment\'s VMs.',
+      enabledIf: '{{ if .workerSize }}true{{ end }}',
+      definitions: [
+        {
+          selector: SELECT.workerMachine,
+          jsonPatches: [
+            fromVariable('add', `${MACHINE}/numCores`, 'workerSize.cpu'),
+            fromVariable('add', `${MACHINE}/memoryMiB`, 'workerSize.memoryMiB'),
+            fromVariable('add', `${MACHINE}/disks/bootVolume/sizeGb`, 'workerSize.diskGiB'),
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function proposalPatches(): ClassPatch[] {
+  return [
+    {
+      name: 'proxmox-settings',
+      description: 'Multi-instance proposal: the instances the cluster spans, with their nodes, templates and credentials.',
+      enabledIf: '{{ if .proxmoxSettings }}true{{ end }}',
+      definitions: [{ selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/settings', 'proxmoxSettings')] }],
+    },
+    {
+      name: 'worker-instance',
+      description: 'Multi-instance proposal: the instance of a machine deployment\'s VMs.',
+      enabledIf: '{{ if .proxmoxInstance }}true{{ end }}',
+      definitions: [{ selector: SELECT.workerMachine, jsonPatches: [fromVariable('add', `${MACHINE}/instance`, 'proxmoxInstance')] }],
+    },
+  ];
+}
+
+export function clusterClass(options: ClusterClassOptions): KubernetesObject {
+  const namespace = options.namespace ?? CLUSTER_CLASS_NAMESPACE;
+  const ref = (apiVersion: string, kind: string, name: string) => ({ templateRef: { apiVersion, kind, name } });
+  const patches = options.multiInstance === 'proposal' ? [...releasedPatches(), ...proposalPatches()] : releasedPatches();
+  return {
+    apiVersion: API.cluster,
+    kind: 'ClusterClass',
+    metadata: { name: CLUSTER_CLASS_NAME, namespace },
+    spec: {
+      controlPlane: {
+        ...ref(API.controlPlane, 'KamajiControlPlaneTemplate', TEMPLATE_NAMES.controlPlane),
+        // The TenantControlPlane, its Service and its kubeconfig are named after the tenant.
+        naming: { template: '{{ .cluster.name }}' },
+      },
+      infrastructure: ref(API.infrastructure, 'ProxmoxClusterTemplate', TEMPLATE_NAMES.infrastructureCluster),
+      workers: {
+        machineDeployments: [
+          {
+            class: WORKER_CLASS,
+            bootstrap: ref(API.bootstrap, 'KubeadmConfigTemplate', TEMPLATE_NAMES.workerBootstrap),
+            infrastructure: ref(API.infrastructure, 'ProxmoxMachineTemplate', TEMPLATE_NAMES.workerMachine),
+            healthCheck: {
+              checks: {
+                nodeStartupTimeoutSeconds: 1200,
+                unhealthyNodeConditions: [
+                  { type: 'Ready', status: 'False', timeoutSeconds: 300 },
+                  { type: 'Ready', status: 'Unknown', timeoutSeconds: 300 },
+                ],
+              },
+            },
+          },
+        ],
+      },
+      variables: classVariables(options.multiInstance).map((v) => ({
+        name: v.name,
+        required: v.required,
+        schema: { openAPIV3Schema: v.schema },
+      })),
+      patches,
+    },
+  };
+}

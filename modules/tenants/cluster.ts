@@ -1,0 +1,154 @@
+/**
+ * A tenant's CAPI `Cluster`: its topology on the `lab-tenant` class, with the variables the class
+ * declares and one machine deployment per placement group of the plan.
+ */
+import type { Instance, Lab, Tenant } from '../config/schema';
+import type { TenantPlan } from '../placement/types';
+import type { MultiInstanceRendering } from './cluster-class';
+import { autoscalerAnnotations, machineDeployments, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
+import { API, type KubernetesObject } from './manifest';
+import { dnsServiceIP } from './network';
+import {
+  CLUSTER_CLASS_NAME,
+  CLUSTER_CLASS_NAMESPACE,
+  LABEL_CNI,
+  LABEL_TENANT,
+  WORKER_CLASS,
+  clusterName,
+  tenantCredentialsSecretName,
+  tenantNamespace,
+} from './names';
+
+export interface TopologyVariable {
+  name: string;
+  value: unknown;
+}
+
+export interface TenantClusterInput {
+  lab: Lab;
+  tenant: Tenant;
+  plan: TenantPlan;
+  vip: string;
+  rendering: MultiInstanceRendering;
+  /** @default CLUSTER_CLASS_NAMESPACE */
+  classNamespace?: string;
+}
+
+export interface TenantCluster {
+  cluster: KubernetesObject;
+  machineDeployments: MachineDeploymentPlan[];
+  /** Instances the tenant's machines use, in description order; the first is the primary one. */
+  instances: Instance[];
+}
+
+const VERSION_TAG = /^v\d+\.\d+\.\d+$/i;
+
+/** The class's proxmoxTemplate value for an instance: a fixed template, or tags plus the version. */
+export function templateVariable(instance: Instance): Record<string, unknown> {
+  const t = instance.template;
+  if ('templateID' in t) return { sourceNode: t.sourceNode, templateID: t.templateID };
+  const tags = t.templateSelector.matchTags;
+  const plain = tags.filter((tag) => !VERSION_TAG.test(tag));
+  // A version tag in the description stands for "the version of the machines": the class appends
+  // the machine deployment's own version, so upgrades pick the new image when CAPI rolls them.
+  return plain.length === tags.length ? { matchTags: tags } : { matchTags: plain, appendVersionTag: true };
+}
+
+/** The template of an instance in the proposal's `settings.instances[].template` form. */
+function proposalTemplate(instance: Instance, version: string): Record<string, unknown> {
+  const t = instance.template;
+  if ('templateID' in t) return { sourceNode: t.sourceNode, templateID: t.templateID };
+  const tags = t.templateSelector.matchTags.map((tag) => (VERSION_TAG.test(tag) ? version : tag));
+  return { templateSelector: { matchTags: [...new Set(tags)] } };
+}
+
+function instanceVariables(instance: Instance): TopologyVariable[] {
+  return [
+    { name: 'bridge', value: instance.bridge },
+    { name: 'proxmoxTemplate', value: templateVariable(instance) },
+    { name: 'proxmoxPool', value: instance.pools.vms },
+    { name: 'proxmoxStorage', value: instance.storage.disks },
+  ];
+}
+
+export function tenantCluster(input: TenantClusterInput): TenantCluster {
+  const { lab, tenant, plan, vip, rendering } = input;
+  const network = tenant.network as NonNullable<Tenant['network']>;
+  const mds = machineDeployments(plan);
+  const used = new Set(mds.map((md) => md.instance));
+  const instances = lab.proxmox.instances.filter((i) => used.has(i.name));
+  const primary = instances[0];
+  const nodesOn = (instance: string) => [...new Set(mds.filter((md) => md.instance === instance).flatMap((md) => md.nodes))].sort();
+
+  const variables: TopologyVariable[] = [
+    { name: 'controlPlaneVIP', value: vip },
+    { name: 'dnsServiceIP', value: dnsServiceIP(tenant.serviceCIDR) },
+    { name: 'nodeIPv4Config', value: { addresses: network.addresses, prefix: network.prefix, gateway: network.gateway } },
+    { name: 'dnsServers', value: network.dnsServers },
+    ...(network.vlan !== undefined ? [{ name: 'vlan', value: network.vlan }] : []),
+    { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(primary.name) } },
+    ...instanceVariables(primary),
+    { name: 'allowedNodes', value: nodesOn(primary.name) },
+  ];
+  if (rendering === 'proposal') {
+    variables.push({
+      name: 'proxmoxSettings',
+      value: {
+        mode: tenant.placement.mode,
+        instances: instances.map((i) => ({
+          name: i.name,
+          nodes: nodesOn(i.name),
+          template: proposalTemplate(i, tenant.kubernetesVersion),
+          credentialsRef: { name: tenantCredentialsSecretName(i.name) },
+        })),
+      },
+    });
+  }
+
+  const topologyMachineDeployments = mds.map((md) => {
+    const instance = instances.find((i) => i.name === md.instance) as Instance;
+    const overrides: TopologyVariable[] = [
+      { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
+      { name: 'allowedNodes', value: md.nodes },
+      ...(instance.name !== primary.name ? instanceVariables(instance) : []),
+      ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
+    ];
+    const annotations = autoscalerAnnotations(md);
+    return {
+      class: WORKER_CLASS,
+      name: md.name,
+      // Autoscaled machine deployments leave replicas to the autoscaler (a value here would fight it).
+      ...(md.replicas !== undefined ? { replicas: md.replicas } : {}),
+      metadata: {
+        labels: { [LABEL_TENANT]: tenant.name, ...nodeLabels(md) },
+        ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      },
+      variables: { overrides },
+    };
+  });
+
+  const cluster: KubernetesObject = {
+    apiVersion: API.cluster,
+    kind: 'Cluster',
+    metadata: {
+      name: clusterName(tenant),
+      namespace: tenantNamespace(tenant),
+      labels: { [LABEL_TENANT]: tenant.name, [LABEL_CNI]: tenant.cni },
+    },
+    spec: {
+      clusterNetwork: {
+        pods: { cidrBlocks: [tenant.podCIDR] },
+        services: { cidrBlocks: [tenant.serviceCIDR] },
+        serviceDomain: 'cluster.local',
+      },
+      topology: {
+        classRef: { name: CLUSTER_CLASS_NAME, namespace: input.classNamespace ?? CLUSTER_CLASS_NAMESPACE },
+        version: tenant.kubernetesVersion,
+        controlPlane: { replicas: tenant.controlPlane.replicas },
+        variables,
+        workers: { machineDeployments: topologyMachineDeployments },
+      },
+    },
+  };
+  return { cluster, machineDeployments: mds, instances };
+}

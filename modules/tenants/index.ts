@@ -1,0 +1,186 @@
+/**
+ * Everything one tenant becomes in the management cluster, as plain data: the pure half of the
+ * tenant stack. `renderTenant` checks what only the placement plan and the other tenants can tell
+ * (VIPs, instances, address ranges) and throws a `TenantRenderError` listing every problem.
+ */
+import type { ConfigProblem } from '../config/problems';
+import type { Instance, Lab, Tenant } from '../config/schema';
+import type { PlacementPlan } from '../placement/types';
+import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
+import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxCredentialsSecretName } from '../versions/layout';
+import { mirroredRepository } from '../versions/mirror';
+import { autoscalerImageTag, autoscalerValues } from './autoscaler';
+import { tenantCluster } from './cluster';
+import { cniHelmChartProxy } from './cni';
+import { maxMachines, type MachineDeploymentPlan } from './machine-deployments';
+import type { KubernetesObject } from './manifest';
+import { checkMultiInstance } from './multi-instance';
+import {
+  LABEL_TENANT,
+  isReservedNamespace,
+  kubeconfigSecretName,
+  tenantCredentialsSecretName,
+  tenantNamespace,
+} from './names';
+import { checkNodeRangesApart, checkTenantNetwork, requireNetwork } from './network';
+import { TenantRenderError } from './problems';
+import { tenantRole, tenantRoleBinding } from './rbac';
+import { allocateVips, type TenantVip } from './vip';
+
+export { TenantRenderError } from './problems';
+
+/** A copy of an instance's CAPMOX credentials Secret into the tenant namespace. */
+export interface CredentialsCopy {
+  instance: string;
+  /** The management stack's Secret. */
+  source: { name: string; namespace: string };
+  /** The tenant's copy, which its ProxmoxCluster refers to. */
+  target: { name: string; namespace: string };
+  labels: Record<string, string>;
+}
+
+/** One machine deployment of the placement, as the tenant stack reports it. */
+export interface PlacementOutput {
+  machineDeployment: string;
+  pool: string;
+  instance: string;
+  nodes: string[];
+  replicas?: number;
+  min?: number;
+  max?: number;
+}
+
+export interface TenantAutoscaler {
+  name: string;
+  namespace: string;
+  chart: TenantChartPin;
+  repository: string;
+  values: Record<string, unknown>;
+}
+
+export interface TenantRendering {
+  tenant: Tenant;
+  namespace: KubernetesObject;
+  credentials: CredentialsCopy[];
+  role: KubernetesObject;
+  /** Undefined when the tenant lists no groups. */
+  roleBinding?: KubernetesObject;
+  cniProxy: KubernetesObject;
+  cluster: KubernetesObject;
+  machineDeployments: MachineDeploymentPlan[];
+  instances: Instance[];
+  vip: TenantVip;
+  /** Undefined when no pool is autoscaled. */
+  autoscaler?: TenantAutoscaler;
+  placement: PlacementOutput[];
+  /** A command that writes the tenant's kubeconfig to ./<tenant>.kubeconfig. */
+  kubeconfigCommand: string;
+}
+
+function namespaceObject(tenant: Tenant): KubernetesObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: tenantNamespace(tenant), labels: { [LABEL_TENANT]: tenant.name } } };
+}
+
+function kubeconfigCommand(lab: Lab, tenant: Tenant): string {
+  const access = lab.management.kubernetes;
+  const target =
+    'configPath' in access ? `--kubeconfig ${access.configPath}${access.context ? ` --context ${access.context}` : ''} ` : `--server ${access.host} `;
+  return (
+    `kubectl ${target}--namespace ${tenantNamespace(tenant)} get secret ${kubeconfigSecretName(tenant)} ` +
+    `--output jsonpath='{.data.value}' | base64 --decode > ${tenant.name}.kubeconfig`
+  );
+}
+
+export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): TenantRendering {
+  const index = lab.tenants.findIndex((t) => t.name === name);
+  const tenant = lab.tenants[index];
+  const tenantPlan = plan.tenants.find((t) => t.name === name);
+  if (!tenant || !tenantPlan) throw new Error(`tenant ${name} is ${tenant ? 'not in the placement plan' : 'not in the lab description'}`);
+  const problems: ConfigProblem[] = [];
+  const base = ['tenants', index];
+
+  if (isReservedNamespace(tenantNamespace(tenant))) {
+    problems.push({
+      path: [...base, 'name'],
+      message: `tenant ${tenant.name} would live in namespace ${tenantNamespace(tenant)}, which belongs to Kubernetes or the management plane; deleting the tenant would delete it`,
+      value: tenant.name,
+      fix: 'rename the tenant',
+    });
+  }
+  problems.push(...checkNodeRangesApart(lab));
+  const allocation = allocateVips(lab);
+  problems.push(...allocation.problems);
+  problems.push(...requireNetwork(tenant, index));
+  problems.push(...checkMultiInstance(lab, tenant, tenantPlan, index));
+  const autoscaled = tenant.pools.some((p) => p.autoscaling !== undefined);
+  if (autoscaled && !autoscalerImageTag(tenant.kubernetesVersion)) {
+    problems.push({
+      path: [...base, 'kubernetesVersion'],
+      message: `no cluster-autoscaler image is pinned for Kubernetes ${tenant.kubernetesVersion}, and the autoscaler must match the cluster's minor version`,
+      value: tenant.kubernetesVersion,
+      fix: 'add the minor to autoscalerImageTags in modules/versions/cni.ts, or use a pinned minor',
+    });
+  }
+  if (tenantPlan.pools.every((p) => p.placements.length === 0)) {
+    problems.push({ path: [...base, 'pools'], message: `the placement plan puts no machine of tenant ${tenant.name} anywhere`, fix: 'see the placement report' });
+  }
+  if (problems.length > 0) throw new TenantRenderError(problems);
+
+  const vip = allocation.vips.get(tenant.name) as TenantVip;
+  const rendering = lab.capmox.multiInstance;
+  const { cluster, machineDeployments, instances } = tenantCluster({ lab, tenant, plan: tenantPlan, vip: vip.vip, rendering });
+  const networkProblems = checkTenantNetwork({
+    tenant,
+    index,
+    vip: vip.vip,
+    machinesAtMost: maxMachines(machineDeployments) + machineDeployments.length,
+  });
+  if (networkProblems.length > 0) throw new TenantRenderError(networkProblems);
+
+  const namespace = tenantNamespace(tenant);
+  const credentials = instances.map(
+    (i): CredentialsCopy => ({
+      instance: i.name,
+      source: { name: capmoxCredentialsSecretName(i.name), namespace: CAPMOX_CREDENTIALS_NAMESPACE },
+      target: { name: tenantCredentialsSecretName(i.name), namespace },
+      labels: { ...CAPMOX_SECRET_TYPE_LABEL, [LABEL_TENANT]: tenant.name },
+    }),
+  );
+  const mirror = lab.management.mirror;
+  const autoscaler: TenantAutoscaler | undefined = autoscaled
+    ? {
+        name: 'cluster-autoscaler',
+        namespace,
+        chart: autoscalerChart,
+        repository: mirror?.charts ? mirror.charts.replace(/\/+$/, '') : autoscalerChart.repository,
+        values: autoscalerValues(tenant, {
+          imageRepository: mirror?.images ? mirroredRepository(AUTOSCALER_IMAGE_REPOSITORY, mirror) : undefined,
+        }),
+      }
+    : undefined;
+  const placement = machineDeployments.map(
+    (md): PlacementOutput => ({
+      machineDeployment: md.name,
+      pool: md.pool,
+      instance: md.instance,
+      nodes: md.nodes,
+      ...(md.autoscaling ? { min: md.autoscaling.min, max: md.autoscaling.max } : { replicas: md.replicas }),
+    }),
+  );
+  return {
+    tenant,
+    namespace: namespaceObject(tenant),
+    credentials,
+    role: tenantRole(tenant),
+    roleBinding: tenant.groups.length > 0 ? tenantRoleBinding(tenant) : undefined,
+    cniProxy: cniHelmChartProxy(tenant.cni, namespace, mirror),
+    cluster,
+    machineDeployments,
+    instances,
+    vip,
+    autoscaler,
+    placement,
+    kubeconfigCommand: kubeconfigCommand(lab, tenant),
+  };
+}
+

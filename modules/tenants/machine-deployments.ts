@@ -1,0 +1,86 @@
+/**
+ * One machine deployment per placement group of the plan: a pool's machines on one node of one
+ * instance. CAPMOX schedules a machine deployment's VMs over its allowed nodes by free memory, so
+ * only one node per machine deployment keeps the VMs where placement planned them (and the
+ * capacity it reserved for an autoscaled pool's maximum on that node really is there).
+ */
+import type { PoolPlan, TenantPlan } from '../placement/types';
+import { TenantRenderError } from './problems';
+import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, machineDeploymentNames, type PlacementGroupKey } from './names';
+
+export interface MachineDeploymentPlan {
+  /** Topology name, unique in the tenant. */
+  name: string;
+  pool: string;
+  instance: string;
+  /** The allowed nodes of its VMs. */
+  nodes: string[];
+  size: PoolPlan['size'];
+  /** Fixed pools: the machine count. */
+  replicas?: number;
+  /** Autoscaled pools: the autoscaler's bounds for this node group. */
+  autoscaling?: { min: number; max: number };
+}
+
+export const AUTOSCALER_MIN = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+export const AUTOSCALER_MAX = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
+const CAPACITY = 'capacity.cluster-autoscaler.kubernetes.io';
+
+export function machineDeployments(plan: TenantPlan): MachineDeploymentPlan[] {
+  const groups: (PlacementGroupKey & { pool: string; poolPlan: PoolPlan; replicas: number; min?: number; max?: number })[] = [];
+  for (const pool of plan.pools) {
+    for (const p of pool.placements) {
+      groups.push({ pool: pool.name, instance: p.instance, node: p.node, poolPlan: pool, replicas: p.replicas, min: p.min, max: p.max });
+    }
+  }
+  const names = machineDeploymentNames(groups);
+  const result = groups.map((g): MachineDeploymentPlan => {
+    const base = { name: names.get(g) as string, pool: g.pool, instance: g.instance, nodes: [g.node], size: g.poolPlan.size };
+    return g.poolPlan.autoscaling ? { ...base, autoscaling: { min: g.min ?? g.replicas, max: g.max ?? g.replicas } } : { ...base, replicas: g.replicas };
+  });
+  const seen = new Map<string, MachineDeploymentPlan>();
+  for (const md of result) {
+    const other = seen.get(md.name);
+    if (other) {
+      throw new TenantRenderError([
+        {
+          path: ['proxmox', 'instances'],
+          message: `tenant ${plan.name}: the machine deployments of pool ${other.pool} on ${other.instance}/${other.nodes[0]} and of pool ${md.pool} on ${md.instance}/${md.nodes[0]} would both be named ${md.name}`,
+          fix: 'Proxmox node names that differ only in case or punctuation cannot be told apart in Kubernetes names; rename one node in the description',
+        },
+      ]);
+    }
+    seen.set(md.name, md);
+  }
+  return result.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Labels CAPI copies from the machines onto the tenant's Nodes. */
+export function nodeLabels(md: MachineDeploymentPlan): Record<string, string> {
+  return { [LABEL_POOL]: md.pool, [LABEL_INSTANCE]: md.instance, [LABEL_PROXMOX_NODE]: md.nodes[0] };
+}
+
+/**
+ * Autoscaler annotations of an autoscaled machine deployment: its bounds, and the capacity of one
+ * machine, which the autoscaler needs to scale a node group up from zero (CAPMOX does not report
+ * capacity for its templates).
+ */
+export function autoscalerAnnotations(md: MachineDeploymentPlan): Record<string, string> {
+  if (!md.autoscaling) return {};
+  const labels = Object.entries(nodeLabels(md))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  return {
+    [AUTOSCALER_MIN]: String(md.autoscaling.min),
+    [AUTOSCALER_MAX]: String(md.autoscaling.max),
+    [`${CAPACITY}/cpu`]: String(md.size.cpu),
+    [`${CAPACITY}/memory`]: `${md.size.memoryMiB}Mi`,
+    [`${CAPACITY}/ephemeral-disk`]: `${md.size.diskGiB}Gi`,
+    [`${CAPACITY}/labels`]: labels,
+  };
+}
+
+/** The most machines the tenant can have at once: every pool at its maximum. */
+export function maxMachines(mds: readonly MachineDeploymentPlan[]): number {
+  return mds.reduce((n, md) => n + (md.autoscaling ? md.autoscaling.max : (md.replicas ?? 0)), 0);
+}
