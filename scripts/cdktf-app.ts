@@ -7,10 +7,12 @@ import { loadLabFile } from '../modules/config/load';
 import { planPlacement } from '../modules/placement';
 import { buildLab } from '../stacks/app';
 import { runCommand } from './lib/cli';
+import { fixHclOutput } from './lib/hcl-fixups';
 
 runCommand(() => {
   const lab = loadLabFile(process.env.PVEKAAS_CONFIG ?? 'examples/lab.yaml');
   const app = new App();
   buildLab(app, lab, planPlacement(lab));
   app.synth();
+  if (app.hclOutput) fixHclOutput(app.outdir);
 });

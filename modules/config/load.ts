@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigProblem, type ProblemAt } from './problems';
+import { lenientLab } from './lenient';
 import { checkLab, editDistance } from './rules';
 import { labSchema, type Lab } from './schema';
 
@@ -41,7 +42,12 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
   };
   const parsed = labSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
-    throw new ConfigError(file, sortProblems(parsed.error.issues.flatMap((issue) => fromIssue(issue, data)).map(locate)));
+    const schemaProblems = parsed.error.issues.flatMap((issue) => fromIssue(issue, data));
+    // Run the cross-field rules on what can be read, so every problem is reported at once; drop
+    // those at or around a schema problem (they would only repeat it).
+    const near = (a: ConfigProblem['path'], b: ConfigProblem['path']) => a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i]);
+    const crossProblems = checkLab(lenientLab(data)).filter((c) => !schemaProblems.some((s) => near(s.path, c.path)));
+    throw new ConfigError(file, sortProblems([...schemaProblems, ...crossProblems].map(locate)));
   }
   const problems = checkLab(parsed.data);
   if (problems.length > 0) throw new ConfigError(file, sortProblems(problems.map(locate)));

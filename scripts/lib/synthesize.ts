@@ -12,6 +12,7 @@ import type { Lab } from '../../modules/config/schema';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab } from '../../stacks/app';
+import { fixHclOutput } from './hcl-fixups';
 
 export interface SynthOptions {
   config: string;
@@ -46,6 +47,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       if (previous === undefined) delete process.env.SYNTH_HCL_OUTPUT;
       else process.env.SYNTH_HCL_OUTPUT = previous;
     }
+    if (options.hcl) fixHclOutput(scratch);
     writeFileSync(join(scratch, 'placement.json'), renderJson(plan));
     replaceDir(scratch, out);
   } catch (e) {

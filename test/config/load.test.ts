@@ -179,6 +179,23 @@ describe('a malformed lab description', () => {
     expect(message).not.toMatch(/\n\s+at /);
   });
 
+  it('runs the cross-field rules even when the schema fails elsewhere', () => {
+    const problems = problemsOf(
+      exampleWith((l) => {
+        l.proxmox.instances[1].nodes[0].memoryMiB = 'lots';
+        l.tenants[0].pools[0].instance = 'pmox-frx';
+        l.tenants[2].name = 'tenant-a';
+        l.tenants[1].pools[0].size.diskGiB = 1;
+      }),
+    );
+    expect(problems.map((p) => formatPath(p.path)).sort()).toEqual([
+      'proxmox.instances[1].nodes[0].memoryMiB',
+      'tenants[0].pools[0].instance',
+      'tenants[1].pools[0].size.diskGiB',
+      'tenants[2].name',
+    ]);
+  });
+
   it('names a missing file', () => {
     expect(() => loadLabFile('/nonexistent/lab.yaml')).toThrow(/no such file/);
   });
