@@ -365,6 +365,8 @@ function toJsonSchema(s: Schema, inLogic: boolean): Schema {
   else if (!inLogic && !preserve && (s.type === 'object' || s.properties || embedded)) out.additionalProperties = false;
   if (s.items && !Array.isArray(s.items)) out.items = toJsonSchema(s.items, inLogic);
   for (const logic of ['allOf', 'anyOf', 'oneOf'] as const) {
+    // controller-gen writes int-or-string as anyOf [integer, string] as well; intOrString covers it.
+    if (logic === 'anyOf' && out.intOrString) continue;
     if (Array.isArray(s[logic])) out[logic] = s[logic].map((x: Schema) => toJsonSchema(x, true));
   }
   if (s.not) out.not = toJsonSchema(s.not, true);

@@ -1,0 +1,152 @@
+/**
+ * The version table matches the upstream metadata.yaml files in ../shared/crds, and the guard
+ * refuses combinations whose contracts differ while accepting the pinned one.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { crdsDir } from '../../modules/crds';
+import {
+  capiProviders,
+  checkVersions,
+  contractOf,
+  imageInventory,
+  imageRef,
+  pinnedCrdDirs,
+  pinnedVersions,
+  resolveVersions,
+  type CapiProvider,
+  type ManagementVersions,
+} from '../../modules/versions';
+
+const root = crdsDir(resolve(__dirname, '../..'), process.env);
+
+function upstreamSeries(provider: CapiProvider): { major: number; minor: number; contract: string }[] {
+  const doc = parse(readFileSync(join(root, provider.metadataFile), 'utf8'));
+  return (doc.releaseSeries as { major: number; minor: number; contract: string }[])
+    .map(({ major, minor, contract }) => ({ major, minor, contract }))
+    .sort((a, b) => a.major - b.major || a.minor - b.minor);
+}
+
+const errors = (v: ManagementVersions) => checkVersions(v).filter((f) => f.severity === 'error');
+const warnings = (v: ManagementVersions) => checkVersions(v).filter((f) => f.severity === 'warning');
+
+describe('the version table', () => {
+  it.each(capiProviders.map((p) => [p.name, p] as const))('%s: release series and contracts are exactly those of its metadata.yaml', (_name, provider) => {
+    const ours = [...provider.releaseSeries].sort((a, b) => a.major - b.major || a.minor - b.minor);
+    expect(ours).toEqual(upstreamSeries(provider));
+  });
+
+  it.each(capiProviders.map((p) => [p.name, p] as const))('%s: the pinned release is covered by its metadata.yaml', (_name, provider) => {
+    const version = pinnedVersions[provider.versionKey] as string;
+    const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
+    expect(upstreamSeries(provider)).toContainEqual(expect.objectContaining({ major, minor }));
+    expect(contractOf(provider, version)).toBe('v1beta2');
+  });
+
+  it('knows the older Kamaji provider v0.19.0 implements v1beta1 (from v0.20.0\'s metadata.yaml: v0.19.0\'s own file stops at 0.18)', () => {
+    const own = parse(readFileSync(join(root, 'cluster-api-control-plane-provider-kamaji/v0.19.0/metadata.yaml'), 'utf8'));
+    expect(own.releaseSeries.find((s: { minor: number }) => s.minor === 19)).toBeUndefined();
+    const next = parse(readFileSync(join(root, 'cluster-api-control-plane-provider-kamaji/v0.20.0/metadata.yaml'), 'utf8'));
+    const v019 = next.releaseSeries.find((s: { minor: number }) => s.minor === 19);
+    const kamaji = capiProviders.find((p) => p.name === 'kamaji')!;
+    expect(v019.contract).toBe('v1beta1');
+    expect(contractOf(kamaji, 'v0.19.0')).toBe(v019.contract);
+  });
+
+  it('points at CRD directories that exist, one per pinned release', () => {
+    for (const dir of pinnedCrdDirs()) expect(existsSync(join(root, dir))).toBe(true);
+    expect(pinnedCrdDirs()).toContain(`cluster-api/${pinnedVersions.clusterApi}`);
+    expect(pinnedCrdDirs()).toContain(`cluster-api-control-plane-provider-kamaji/${pinnedVersions.kamajiProvider}`);
+    expect(pinnedCrdDirs()).toContain(`cluster-api-provider-proxmox/${pinnedVersions.proxmoxProvider}`);
+    expect(pinnedCrdDirs()).toContain(`cluster-api-ipam-provider-in-cluster/${pinnedVersions.inClusterIpam}`);
+    expect(pinnedCrdDirs()).toContain(`cluster-api-addon-provider-helm/${pinnedVersions.helmAddon}`);
+    expect(pinnedCrdDirs()).toContain(`kamaji/${pinnedVersions.kamajiImage}`);
+    expect(pinnedCrdDirs()).toContain(`metallb/v${pinnedVersions.metallb}`);
+    expect(pinnedCrdDirs()).toContain(`cluster-api-operator/v${pinnedVersions.clusterApiOperator}`);
+  });
+
+  it('pins the versions the issue asks for', () => {
+    expect(pinnedVersions).toMatchObject({
+      clusterApi: 'v1.12.11',
+      kamajiProvider: 'v0.20.0',
+      proxmoxProvider: 'v0.9.0',
+      inClusterIpam: 'v1.1.0',
+      helmAddon: 'v0.6.2',
+      kamajiChart: '0.0.0+latest',
+      kamajiImage: '26.8.2-edge',
+    });
+    expect(pinnedVersions.clusterApiOperator).toMatch(/^0\.28\.\d+$/);
+  });
+
+  it('lists no image by a moving tag', () => {
+    for (const image of imageInventory(pinnedVersions)) {
+      expect(image.tag).not.toMatch(/latest|^dev$|^main$|^master$/);
+      expect(image.repository).toMatch(/^[a-z0-9.-]+\.[a-z]+\//); // registry host spelled out
+    }
+  });
+});
+
+describe('the version guard', () => {
+  it('accepts the pinned combination', () => {
+    expect(errors(pinnedVersions)).toEqual([]);
+  });
+
+  it('warns about the known Kamaji provider build skew (CAPI 1.13 vs core 1.12) and says it is contract-compatible', () => {
+    const kamaji = warnings(pinnedVersions).find((f) => f.key === 'kamajiProvider');
+    expect(kamaji?.message).toMatch(/1\.13/);
+    expect(kamaji?.message).toMatch(/1\.12/);
+    expect(kamaji?.message).toMatch(/contract-compatible/);
+  });
+
+  it('warns that the Kamaji image has no digest while none is recorded, and stops when one is given', () => {
+    expect(warnings(pinnedVersions).map((f) => f.key)).toContain('kamajiImageDigest');
+    const withDigest = resolveVersions({ kamajiImageDigest: `sha256:${'a'.repeat(64)}` });
+    expect(warnings(withDigest).map((f) => f.key)).not.toContain('kamajiImageDigest');
+    expect(imageRef(imageInventory(withDigest).find((i) => i.repository.endsWith('clastix/kamaji'))!)).toBe(`docker.io/clastix/kamaji:26.8.2-edge@sha256:${'a'.repeat(64)}`);
+  });
+
+  it('refuses a Kamaji provider of the v1beta1 contract with a v1beta2 core, naming both sides', () => {
+    const found = errors(resolveVersions({ kamajiProvider: 'v0.19.0' }));
+    expect(found).toHaveLength(1);
+    expect(found[0].key).toBe('kamajiProvider');
+    expect(found[0].message).toContain('kamaji v0.19.0 implements CAPI contract v1beta1');
+    expect(found[0].message).toContain('core cluster-api v1.12.11 implements v1beta2');
+    expect(found[0].fix).toContain('0.20');
+  });
+
+  it('refuses a v1beta1-contract core with v1beta2 providers, naming each provider and the core', () => {
+    const found = errors(resolveVersions({ clusterApi: 'v1.10.4' }));
+    expect(found.map((f) => f.key).sort()).toEqual(['helmAddon', 'inClusterIpam', 'kamajiProvider', 'proxmoxProvider']);
+    for (const f of found) expect(f.message).toContain('core cluster-api v1.10.4 implements v1beta1');
+  });
+
+  it('refuses a release whose contract it cannot know', () => {
+    const found = errors(resolveVersions({ proxmoxProvider: 'v0.10.0' }));
+    expect(found[0].message).toMatch(/cannot tell which CAPI contract proxmox v0\.10\.0 implements/);
+  });
+
+  it('refuses "latest" everywhere except the Kamaji chart\'s only published version', () => {
+    expect(errors(resolveVersions({ metallb: 'latest' })).map((f) => f.key)).toEqual(['metallb']);
+    expect(errors(resolveVersions({ kamajiImage: 'latest' })).map((f) => f.key)).toEqual(['kamajiImage']);
+    expect(errors(resolveVersions({ kamajiChart: '0.0.0+latest' }))).toEqual([]);
+    expect(errors(resolveVersions({ kamajiChart: '1.0.0-latest' })).map((f) => f.key)).toEqual(['kamajiChart']);
+  });
+
+  it('refuses malformed pins', () => {
+    expect(errors(resolveVersions({ certManager: '1.18.3' })).map((f) => f.key)).toEqual(['certManager']);
+    expect(errors(resolveVersions({ kamajiImageDigest: 'sha256:abc' })).map((f) => f.key)).toEqual(['kamajiImageDigest']);
+  });
+
+  it('warns when a compatible provider is built on another CAPI minor, and names both minors', () => {
+    const caaph = warnings(resolveVersions({ helmAddon: 'v0.6.4' })).find((f) => f.key === 'helmAddon' && /built against/.test(f.message));
+    expect(caaph?.message).toContain('CAPI 1.13');
+    expect(caaph?.message).toContain('1.12');
+    expect(errors(resolveVersions({ helmAddon: 'v0.6.4' }))).toEqual([]);
+  });
+
+  it('drops the pinned digest when the Kamaji tag is overridden without a new digest', () => {
+    const v = resolveVersions({ kamajiImage: '26.7.5-edge' });
+    expect(v.kamajiImageDigest).toBeUndefined();
+  });
+});
