@@ -55,7 +55,8 @@ export function tofu(cwd: string, args: string[], env: Record<string, string> = 
 /** Compiles the project once per test process (scripts are run as compiled JS, like the npm scripts). */
 let compiled = false;
 export function compileProject(): void {
-  if (compiled) return;
+  // PVEKAAS_TEST_NO_COMPILE=1 reuses dist/ as it is (for iterating on one suite while other code is mid-edit).
+  if (compiled || process.env.PVEKAAS_TEST_NO_COMPILE) return;
   execFileSync(join(projectRoot, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: projectRoot, stdio: 'inherit' });
   compiled = true;
 }
