@@ -1,7 +1,23 @@
-// STUB: replaced by the tenant stack of issue 6.
-import { TerraformStack } from 'cdktf';
+/**
+ * `tenant-<name>`: one tenant cluster in the management cluster — its namespace, the credentials
+ * of its Proxmox instance, its groups' access, its CNI proxy, its CAPI Cluster on the `lab-tenant`
+ * class, and its cluster-autoscaler when a pool is autoscaled.
+ *
+ * Dependencies make destroy safe: the autoscaler goes first (it would otherwise scale a cluster
+ * that is being deleted), then the Cluster (Terraform waits while CAPI deletes the VMs and Kamaji
+ * the control plane and its VIP), then the CNI proxy, credentials and access, and the namespace last.
+ */
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
+import { CniHelmChartProxy } from '../constructs/cni-helm-chart-proxy';
+import { TenantAccess } from '../constructs/tenant-access';
+import { TenantAutoscaler } from '../constructs/tenant-autoscaler';
+import { TenantCluster } from '../constructs/tenant-cluster';
+import { TenantCredentials } from '../constructs/tenant-credentials';
+import { TenantProviders } from '../constructs/tenant-providers';
 import type { Tenant } from '../modules/config/schema';
+import { renderTenant, type TenantRendering } from '../modules/tenants';
 import type { LabStackProps } from './props';
 
 export interface TenantStackProps extends LabStackProps {
@@ -9,7 +25,51 @@ export interface TenantStackProps extends LabStackProps {
 }
 
 export class TenantStack extends TerraformStack {
-  constructor(scope: Construct, id: string, _props: TenantStackProps) {
+  /** What the stack renders, for reports and tests. */
+  readonly rendering: TenantRendering;
+
+  constructor(scope: Construct, id: string, props: TenantStackProps) {
     super(scope, id);
+    const rendering = renderTenant(props.lab, props.plan, props.tenant.name);
+    this.rendering = rendering;
+    new TenantProviders(this, 'providers', { access: props.lab.management.kubernetes });
+
+    const namespace = new Manifest(this, 'namespace', { manifest: rendering.namespace });
+    const credentials = rendering.credentials.map(
+      (copy) =>
+        new TenantCredentials(this, `credentials-${copy.instance}`, {
+          source: copy.source,
+          target: copy.target,
+          labels: copy.labels,
+          dependsOn: [namespace],
+        }),
+    );
+    new TenantAccess(this, 'access', { role: rendering.role, roleBinding: rendering.roleBinding, dependsOn: [namespace] });
+    const cni = new CniHelmChartProxy(this, `cni-${props.tenant.cni}`, {
+      flavour: props.tenant.cni,
+      namespace: rendering.namespace.metadata.name,
+      mirror: props.lab.management.mirror,
+      dependsOn: [namespace],
+    });
+    const cluster = new TenantCluster(this, 'cluster', {
+      cluster: rendering.cluster,
+      dependsOn: [namespace, ...credentials.map((c) => c.secret), cni.manifest],
+    });
+    if (rendering.autoscaler) {
+      new TenantAutoscaler(this, 'autoscaler', { autoscaler: rendering.autoscaler, dependsOn: [cluster.manifest] });
+    }
+
+    new TerraformOutput(this, 'vip', {
+      value: rendering.vip.vip,
+      description: `control-plane VIP of tenant ${props.tenant.name} (${rendering.vip.source === 'allocated' ? 'allocated from the load-balancer pool' : 'from the description'})`,
+    });
+    new TerraformOutput(this, 'placement', {
+      value: rendering.placement,
+      description: 'instance and nodes of each machine deployment (the proposal\'s status.instances)',
+    });
+    new TerraformOutput(this, 'kubeconfig_command', {
+      value: rendering.kubeconfigCommand,
+      description: 'writes the tenant\'s admin kubeconfig to a file (needs read access to the kubeconfig Secret)',
+    });
   }
 }

@@ -1,0 +1,35 @@
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Construct } from 'constructs';
+import { clusterClass, clusterClassTemplates, type MultiInstanceRendering } from '../modules/tenants/cluster-class';
+import { CLUSTER_CLASS_NAMESPACE } from '../modules/tenants/names';
+import { KAMAJI_DATASTORE_NAME } from '../modules/versions/layout';
+
+export interface LabTenantClusterClassProps {
+  /** `capmox.multiInstance` of the lab: `proposal` adds the multi-instance variables and patches. */
+  readonly multiInstance: MultiInstanceRendering;
+  /** @default KAMAJI_DATASTORE_NAME, the DataStore the management stack creates */
+  readonly dataStoreName?: string;
+  /** Namespace of the class and its templates, created here. @default CLUSTER_CLASS_NAMESPACE */
+  readonly namespace?: string;
+}
+
+/**
+ * The `lab-tenant` ClusterClass, its four templates and their namespace. Tenant Clusters in other
+ * namespaces refer to it with `topology.classRef.namespace`.
+ */
+export class LabTenantClusterClass extends Construct {
+  readonly clusterClass: Manifest;
+
+  constructor(scope: Construct, id: string, props: LabTenantClusterClassProps) {
+    super(scope, id);
+    const namespaceName = props.namespace ?? CLUSTER_CLASS_NAMESPACE;
+    const options = { dataStoreName: props.dataStoreName ?? KAMAJI_DATASTORE_NAME, multiInstance: props.multiInstance, namespace: namespaceName };
+    const namespace = new Manifest(this, 'namespace', {
+      manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaceName } },
+    });
+    const templates = clusterClassTemplates(options).map(
+      (template) => new Manifest(this, `${template.kind}-${template.metadata.name}`, { manifest: template, dependsOn: [namespace] }),
+    );
+    this.clusterClass = new Manifest(this, 'cluster-class', { manifest: clusterClass(options), dependsOn: [namespace, ...templates] });
+  }
+}

@@ -1,0 +1,33 @@
+import { Release } from '@cdktf/provider-helm/lib/release';
+import type { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+import { stringify } from 'yaml';
+import type { TenantAutoscaler as AutoscalerRendering } from '../modules/tenants';
+
+export interface TenantAutoscalerProps {
+  /** Chart, repository and values (modules/tenants/autoscaler.ts). */
+  readonly autoscaler: AutoscalerRendering;
+  /** Installed after these (the tenant's Cluster, whose kubeconfig Secret it mounts). @default none */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/** A tenant's cluster-autoscaler, in the tenant namespace of the management cluster. */
+export class TenantAutoscaler extends Construct {
+  readonly release: Release;
+
+  constructor(scope: Construct, id: string, props: TenantAutoscalerProps) {
+    super(scope, id);
+    const a = props.autoscaler;
+    this.release = new Release(this, 'release', {
+      name: a.name,
+      namespace: a.namespace,
+      repository: a.repository,
+      chart: a.chart.chart,
+      version: a.chart.version,
+      values: [stringify(a.values, { sortMapEntries: true })],
+      wait: true,
+      timeout: 600,
+      dependsOn: props.dependsOn,
+    });
+  }
+}
