@@ -6,6 +6,6 @@ export { planPlacement, PlacementError, haVerdict, compareNames } from './plan';
 export { diffPlacement, isEmptyDiff } from './diff';
 export { explainTenant, explainHa } from './explain';
 export { renderJson } from './render-json';
-export { renderMarkdown } from './render-markdown';
+export { renderMarkdown, renderDiffMarkdown } from './render-markdown';
 export { renderSvg } from './render-svg';
 export type * from './types';

@@ -334,7 +334,7 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
       placer.problems.push(`tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`);
       continue;
     }
-    const draft = placeWhole(placer, [instance], demand, `pinned to ${instance.name}`);
+    const draft = placeWhole(placer, [instance], demand, `pinned to ${instance.name}`, 'pin it elsewhere or unpin it');
     if (draft) drafts.push(draft);
     notes.push(`Pool ${pool.name} is pinned to ${instance.name}.`);
   }
@@ -352,7 +352,7 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
       );
     }
     for (const demand of free) {
-      const draft = placeWhole(placer, [home], demand, 'Default mode places every machine on the default instance');
+      const draft = placeWhole(placer, [home], demand, 'Default mode places every machine on the default instance', 'choose mode SingleInstance or MultiInstance to use other instances');
       if (draft) drafts.push(draft);
     }
     reason = `Default mode: every machine on the default instance ${home.name} (the first in proxmox.instances).`;
@@ -405,11 +405,14 @@ function eligibleInstances(placer: Placer, tenant: Tenant): InstanceModel[] {
   return eligible;
 }
 
-/** Places a pool on one instance, or records the problem; `why` says why only that instance. */
-function placeWhole(placer: Placer, [instance]: InstanceModel[], demand: PoolDemand, why: string): PoolDraft | undefined {
+/** Places a pool on one instance, or records the problem; `why` says why only that instance, `fix` the way out. */
+function placeWhole(placer: Placer, [instance]: InstanceModel[], demand: PoolDemand, why: string, fix: string): PoolDraft | undefined {
   const { cpu, memoryMiB } = demand.pool.size;
   if (placer.instanceRoom(instance, cpu, memoryMiB) < demand.count) {
-    placer.problems.push(`tenant ${demand.tenant}, pool ${demand.pool.name} (${why}): does not fit on ${instance.name}: ${placer.shortage([instance], demand)}`);
+    placer.problems.push(
+      `tenant ${demand.tenant}, pool ${demand.pool.name} (${why}): does not fit on ${instance.name}: ${placer.shortage([instance], demand)}; ` +
+        `fix: add nodes or capacity to ${instance.name}, make the pool smaller, or ${fix}`,
+    );
     return undefined;
   }
   const draft = newDraft(demand);
@@ -463,7 +466,8 @@ function placeSingleInstance(
   }
   placer.problems.push(
     `tenant ${tenant.name} (SingleInstance): no eligible instance holds all its ${plural(machines, 'machine')}${countsMax}; ` +
-      `tried ${order}: ${refusals.map((r) => `on ${r}`).join('; ')}`,
+      `tried ${order}: ${refusals.map((r) => `on ${r}`).join('; ')}; ` +
+      `fix: add nodes or capacity to one of them, make the pools smaller, allow more instances in placement.instances, or use mode MultiInstance`,
   );
   return '';
 }
@@ -473,7 +477,7 @@ function placeMultiInstance(placer: Placer, ranking: InstanceModel[], demand: Po
   if (placed < demand.count) {
     placer.problems.push(
       `tenant ${demand.tenant}, pool ${demand.pool.name} (MultiInstance): does not fit on ${ranking.map((i) => i.name).join(', ')}: ` +
-        placer.shortage(ranking, demand),
+        `${placer.shortage(ranking, demand)}; fix: add nodes or capacity, make the pool smaller, or allow more instances in placement.instances`,
     );
     return undefined;
   }

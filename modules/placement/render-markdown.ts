@@ -56,6 +56,11 @@ function nodeTenants(node: NodeUsage): string {
   return node.tenants.length === 0 ? '–' : node.tenants.map((t) => `${t.name} ${t.cpu} cpu / ${formatMiB(t.memoryMiB)}`).join(', ');
 }
 
+/** Only the changes between two plans, as markdown (the section `renderMarkdown` appends for a diff). */
+export function renderDiffMarkdown(diff: PlacementDiff): string {
+  return `${diffSection(diff).join('\n').replace(/\n+$/, '')}\n`;
+}
+
 function diffSection(diff: PlacementDiff): string[] {
   const lines = ['## Changes against the other description', ''];
   if (isEmptyDiff(diff)) return [...lines, 'No machine moves, appears or disappears.', ''];

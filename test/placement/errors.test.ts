@@ -1,0 +1,95 @@
+/** A lab that does not fit: every tenant and pool that does not is named, with the instances tried and the shortage. */
+import { PlacementError, planPlacement } from '../../modules/placement';
+import { labOf, proposalInstances, type LabSpec, type PoolSpec, type TenantSpec } from './support';
+
+const workers = (replicas: number, cpu = 4, instance?: string): PoolSpec => ({ name: 'workers', replicas, size: { cpu, memoryMiB: 8192 }, instance });
+
+function problemsOf(tenants: TenantSpec[], instances = proposalInstances): string[] {
+  const spec: LabSpec = { reserve: { cpu: 2, memoryMiB: 8192 }, instances, tenants };
+  try {
+    planPlacement(labOf(spec));
+  } catch (e) {
+    expect(e).toBeInstanceOf(PlacementError);
+    expect((e as PlacementError).message).toContain((e as PlacementError).problems.join('\n  '));
+    return (e as PlacementError).problems;
+  }
+  throw new Error('expected the lab not to fit');
+}
+
+describe('placement errors', () => {
+  it('a Default tenant too big for the default instance: need, free, room and the cpu shortage', () => {
+    // pmox-txl: 2 nodes × (32 - 2) cpu = 60 free; 16 × 4 = 64 needed; 7 per node fit, so 14.
+    expect(problemsOf([{ name: 'big', mode: 'Default', pools: [workers(16)] }])).toEqual([
+      'tenant big, pool workers (Default mode places every machine on the default instance): does not fit on pmox-txl: ' +
+        '16 machines of 4 cpu and 8192 MiB need 64 cpu and 131072 MiB; pmox-txl has 60 cpu and 245760 MiB free after the reserve ' +
+        'and earlier placements, room for 14: short of 4 cpu; ' +
+        'fix: add nodes or capacity to pmox-txl, make the pool smaller, or choose mode SingleInstance or MultiInstance to use other instances',
+    ]);
+  });
+
+  it('enough cpu in total but split over nodes: says so instead of inventing a shortage', () => {
+    // 15 × 4 = 60 cpu = exactly the free cpu, yet each node holds only 7 (28 of its 30 cpu).
+    const [problem] = problemsOf([{ name: 'big', mode: 'Default', pools: [workers(15)] }]);
+    expect(problem).toContain('room for 14: enough cpu and memory in total, but split over the nodes so that none has room for another whole machine');
+  });
+
+  it('memory shortage is given in MiB', () => {
+    const [problem] = problemsOf([{ name: 'fat', mode: 'Default', pools: [{ name: 'db', replicas: 3, size: { cpu: 1, memoryMiB: 100 * 1024 } }] }]);
+    // 3 × 102400 = 307200 needed, 245760 free.
+    expect(problem).toContain('short of 61440 MiB memory');
+  });
+
+  it('a SingleInstance tenant that fits nowhere names every instance tried, in ranking order, with the pool that failed on each', () => {
+    // "test" ranks pmox-fra first. pmox-fra: 3 × floor(46 / 8) = 15 machines of 8 cpu; pmox-txl: 2 × 3 = 6.
+    const [problem, ...rest] = problemsOf([{ name: 'test', mode: 'SingleInstance', pools: [workers(2, 8, undefined), { ...workers(20, 8), name: 'more' }] }]);
+    expect(rest).toEqual([]);
+    expect(problem).toMatch(/^tenant test \(SingleInstance\): no eligible instance holds all its 22 machines; tried pmox-fra > pmox-txl: /);
+    expect(problem).toContain('on pmox-fra, pool more: 20 machines of 8 cpu and 8192 MiB need 160 cpu and 163840 MiB; pmox-fra has 138 cpu');
+    // Pools go in name order, so "more" is tried first: room for 15, and 160 - 138 = 22 cpu short.
+    expect(problem).toContain('room for 15: short of 22 cpu');
+    // On pmox-txl it fails too: room for 6, and 160 - 60 = 100 cpu short.
+    expect(problem).toContain('on pmox-txl, pool more: 20 machines of 8 cpu and 8192 MiB need 160 cpu and 163840 MiB; pmox-txl has 60 cpu');
+    expect(problem).toContain('room for 6: short of 100 cpu; fix: add nodes or capacity to one of them');
+  });
+
+  it('a MultiInstance pool that does not fit names the instances it may use and the summed shortage', () => {
+    const problems = problemsOf([{ name: 'wide', mode: 'MultiInstance', instances: ['pmox-txl', 'pmox-fra'], pools: [workers(60)] }]);
+    // Free cpu: 2 × 30 + 3 × 46 = 198; memory 2 × 122880 + 3 × 188416 = 811008 MiB;
+    // 60 × 4 = 240 cpu needed; room 2 × 7 + 3 × 11 = 47.
+    expect(problems).toEqual([expect.stringMatching(/^tenant wide, pool workers \(MultiInstance\): does not fit on pmox-(txl|fra), pmox-(txl|fra): /)]);
+    expect(problems[0]).toContain('198 cpu and 811008 MiB free');
+    expect(problems[0]).toContain('room for 47: short of 42 cpu; fix: add nodes or capacity, make the pool smaller, or allow more instances');
+  });
+
+  it('a pinned pool that does not fit its instance says it is pinned', () => {
+    const [problem] = problemsOf([{ name: 'pinned', mode: 'MultiInstance', pools: [workers(40, 4, 'pmox-fra')] }]);
+    expect(problem).toMatch(/^tenant pinned, pool workers \(pinned to pmox-fra\): does not fit on pmox-fra: /);
+  });
+
+  it('reports every tenant and pool that does not fit in one run, tenants in name order', () => {
+    const problems = problemsOf([
+      { name: 'zeta', mode: 'Default', pools: [workers(100)] },
+      { name: 'alpha', mode: 'Default', pools: [workers(1), { ...workers(200), name: 'huge' }] },
+      { name: 'mid', mode: 'Default', pools: [workers(2)] },
+    ]);
+    expect(problems.map((p) => p.split(':')[0])).toEqual([
+      'tenant alpha, pool huge (Default mode places every machine on the default instance)',
+      'tenant zeta, pool workers (Default mode places every machine on the default instance)',
+    ]);
+  });
+
+  it('an unknown instance in a hand-built lab is a problem, not a crash', () => {
+    const lab = labOf({ instances: proposalInstances, tenants: [{ name: 'x', mode: 'SingleInstance', pools: [workers(1)] }] });
+    lab.tenants[0].placement.instances = ['pmox-nowhere'];
+    lab.tenants[0].pools[0].instance = 'pmox-gone';
+    expect(() => planPlacement(lab)).toThrow(PlacementError);
+    try {
+      planPlacement(lab);
+    } catch (e) {
+      expect((e as PlacementError).problems).toEqual([
+        'tenant x, pool workers: pinned to unknown instance pmox-gone',
+        'tenant x: placement.instances names unknown instance pmox-nowhere',
+      ]);
+    }
+  });
+});
