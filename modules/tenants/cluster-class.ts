@@ -29,7 +29,8 @@ export interface ClassVariable {
 
 const KUBERNETES_NAME = { type: 'string', minLength: 1, maxLength: 253 };
 const IPV4 = { type: 'string', format: 'ipv4' };
-const PROXMOX_TAG = { type: 'string', pattern: '^(?i)[a-z0-9_][a-z0-9_\\-\\+\\.]*$' };
+// CAPMOX's tag pattern without RE2's inline (?i), which JSON Schema validators do not take.
+const PROXMOX_TAG = { type: 'string', pattern: '^[a-zA-Z0-9_][a-zA-Z0-9_\\-\\+\\.]*$' };
 const NODE_NAMES = { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } };
 
 const templateSourceSchema = {

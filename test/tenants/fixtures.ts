@@ -1,0 +1,62 @@
+/** Labs, plans and CRDs shared by the tenant tests. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { loadPinnedCrds, type CrdSet } from '../../modules/crds';
+import { parseLab } from '../../modules/config/load';
+import type { Lab } from '../../modules/config/schema';
+import { planPlacement } from '../../modules/placement';
+import type { PlacementPlan } from '../../modules/placement/types';
+
+export const projectRoot = resolve(__dirname, '../..');
+
+/**
+ * CAPMOX's CRDs write a case-insensitive pattern the Go way, `^(?i)[a-z0-9_]...`, which
+ * JavaScript regular expressions reject. Until modules/crds translates RE2's inline flags, the
+ * tests spell such patterns out (`[a-z]` becomes `[a-zA-Z]`), which accepts the same strings.
+ */
+function withoutInlineFlags(value: any): any {
+  if (Array.isArray(value)) return value.map(withoutInlineFlags);
+  if (value === null || typeof value !== 'object') return value;
+  const out: any = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = k === 'pattern' && typeof v === 'string' && v.includes('(?i)') ? v.replace('(?i)', '').replace(/a-z/g, 'a-zA-Z') : withoutInlineFlags(v);
+  }
+  return out;
+}
+
+let crds: CrdSet | undefined;
+export function pinnedCrds(): CrdSet {
+  if (!crds) {
+    const loaded = loadPinnedCrds(projectRoot, process.env);
+    const fixed = new Map([...loaded.crds].map(([key, crd]) => [key, { ...crd, versions: crd.versions.map((v) => ({ ...v, schema: withoutInlineFlags(v.schema) })) }]));
+    crds = { crds: fixed, validators: new Map(), ajv: loaded.ajv };
+  }
+  return crds;
+}
+
+export const exampleText = readFileSync(resolve(projectRoot, 'examples/lab.yaml'), 'utf8');
+
+export function exampleLab(): Lab {
+  return parseLab(exampleText, 'examples/lab.yaml');
+}
+
+/** The example lab with changes applied to its parsed YAML (before validation). */
+export function labWith(change: (doc: any) => void): Lab {
+  const doc = parse(exampleText);
+  change(doc);
+  return parseLab(stringify(doc), 'test.yaml');
+}
+
+export function planOf(lab: Lab): PlacementPlan {
+  return planPlacement(lab);
+}
+
+/** The "dozen lines" tenant of the docs, added to the example lab. */
+export const smallTenant = {
+  name: 'tenant-d',
+  kubernetesVersion: 'v1.30.5',
+  pools: [{ name: 'workers', autoscaling: { min: 0, max: 4 }, size: { cpu: 2, memoryMiB: 4096, diskGiB: 30 } }],
+  network: { addresses: ['10.10.4.10-10.10.4.40'], prefix: 24, gateway: '10.10.4.1', dnsServers: ['10.10.4.1'] },
+  groups: ['team-d'],
+};
