@@ -207,7 +207,8 @@ class Placer {
     const counts: string[] = [];
     for (let i = 0; i < nodes; i++) counts.push(`${this.nodeName[instance.first + i]}: ${this.slotMax[i]}`);
     this.warnings.push(
-      `tenant ${demand.tenant}, pool ${demand.pool.name}: spread unevenly over the nodes of ${instance.name} (${counts.join(', ')}) ` +
+      `tenant ${demand.tenant}, pool ${demand.pool.name}: spread unevenly over the nodes of ${instance.name} ` +
+        `(${counts.join(', ')}${demand.autoscaled ? ', autoscaling max' : ''}) ` +
         `because ${full.join(', ')} ${full.length === 1 ? 'has' : 'have'} no room for more`,
     );
   }
@@ -224,6 +225,22 @@ class Placer {
         freeCpu += this.freeCpu[node];
         freeMem += this.freeMem[node];
       }
+    }
+    let mostCpu = 0;
+    let mostMem = 0;
+    let oneFits = false;
+    for (const instance of tried) {
+      for (let node = instance.first; node < instance.end; node++) {
+        mostCpu = Math.max(mostCpu, this.capCpu[node]);
+        mostMem = Math.max(mostMem, this.capMem[node]);
+        if (this.capCpu[node] >= cpu && this.capMem[node] >= memoryMiB) oneFits = true;
+      }
+    }
+    if (!oneFits) {
+      return (
+        `one machine of ${cpu} cpu and ${memoryMiB} MiB is larger than any node of ${tried.map((i) => i.name).join(', ')} ` +
+        `(the nodes offer at most ${mostCpu} cpu and at most ${mostMem} MiB after the reserve)`
+      );
     }
     const needCpu = demand.count * cpu;
     const needMem = demand.count * memoryMiB;
@@ -433,6 +450,7 @@ function placeSingleInstance(
   const refusals: string[] = [];
   for (const instance of ranking) {
     const saved = placer.saveInstance(instance);
+    const warningsBefore = placer.warnings.length;
     const tried: PoolDraft[] = [];
     let refusal: string | undefined;
     for (const demand of free) {
@@ -461,7 +479,9 @@ function placeSingleInstance(
         `${instance.name} is the best-ranked that holds all ${plural(machines, 'machine')}${countsMax}${passed}.`
       );
     }
+    // A rejected instance leaves no trace: neither capacity taken nor warnings about its nodes.
     placer.restoreInstance(instance, saved);
+    placer.warnings.length = warningsBefore;
     refusals.push(refusal);
   }
   placer.problems.push(
