@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { loadPinnedCrds, startKubeServer, type KubeServer } from '../support/kube-apiserver';
+import { missingFromServer } from './stack-manifests';
 import { projectRoot } from '../support/toolchain';
 
 let server: KubeServer | undefined;
@@ -71,6 +72,22 @@ describe('the test API server', () => {
     const noTemplate = await client.apply(template({ templateID: undefined, sourceNode: undefined }), { dryRun: true });
     expect(noTemplate.status).toBe(422);
     expect(noTemplate.body.message).toMatch(/Must specify either templateID or templateSelector/);
+  });
+
+  it('refuses, on server-side apply, a field the CRD does not know', async () => {
+    const { client } = requireServer();
+    await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'unknown-fields' } });
+    const pool = {
+      apiVersion: 'metallb.io/v1beta1',
+      kind: 'IPAddressPool',
+      metadata: { name: 'tenant-vips', namespace: 'unknown-fields' },
+      spec: { addresses: ['10.4.0.100-10.4.0.149'], autoAssign: false },
+    };
+    const stored = await client.applyOrThrow(pool);
+    expect(missingFromServer(pool, stored)).toEqual([]);
+    const unknown = await client.apply({ ...pool, spec: { ...pool.spec, notAField: 'x' } });
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.body.message).toMatch(/\.spec\.notAField: field not declared in schema/);
   });
 
   it('finalises a deleted namespace (kube-controller-manager runs)', async () => {

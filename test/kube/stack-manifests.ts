@@ -14,6 +14,10 @@ export interface StackObject {
   object: KubeObject;
   /** Addresses this resource depends on (depends_on plus references in its values). */
   dependsOn: string[];
+  /** The resource's `field_manager.name`, as the provider sends it. @default 'Terraform' */
+  fieldManager: string;
+  /** The resource's `field_manager.force_conflicts`. @default false */
+  forceConflicts: boolean;
 }
 
 export interface UnresolvedValue {
@@ -36,6 +40,7 @@ export interface StackManifests {
 interface TerraformResource {
   manifest?: unknown;
   depends_on?: string[];
+  field_manager?: { name?: string; force_conflicts?: boolean };
   [key: string]: unknown;
 }
 
@@ -153,7 +158,13 @@ export function readStackManifests(stacksDir: string, stack: string): StackManif
     const references = new Set<string>();
     const object = resolveValues(resource.manifest, '', address, resources, references, unresolved) as KubeObject;
     const dependsOn = [...new Set([...(resource.depends_on ?? []), ...references])].sort();
-    objects.push({ address, object, dependsOn });
+    objects.push({
+      address,
+      object,
+      dependsOn,
+      fieldManager: resource.field_manager?.name ?? 'Terraform',
+      forceConflicts: resource.field_manager?.force_conflicts ?? false,
+    });
   }
   return { stack, objects: creationOrder(objects), unresolved, otherResources };
 }
