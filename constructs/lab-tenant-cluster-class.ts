@@ -1,4 +1,5 @@
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Construct } from 'constructs';
 import { clusterClass, clusterClassTemplates, type MultiInstanceRendering } from '../modules/tenants/cluster-class';
 import { CLUSTER_CLASS_NAMESPACE } from '../modules/tenants/names';
@@ -11,6 +12,8 @@ export interface LabTenantClusterClassProps {
   readonly dataStoreName?: string;
   /** Namespace of the class and its templates, created here. @default CLUSTER_CLASS_NAMESPACE */
   readonly namespace?: string;
+  /** The management cluster's kubernetes provider. @default the stack's default kubernetes provider */
+  readonly provider?: KubernetesProvider;
 }
 
 /**
@@ -24,12 +27,14 @@ export class LabTenantClusterClass extends Construct {
     super(scope, id);
     const namespaceName = props.namespace ?? CLUSTER_CLASS_NAMESPACE;
     const options = { dataStoreName: props.dataStoreName ?? KAMAJI_DATASTORE_NAME, multiInstance: props.multiInstance, namespace: namespaceName };
+    const provider = props.provider;
     const namespace = new Manifest(this, 'namespace', {
+      provider,
       manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaceName } },
     });
     const templates = clusterClassTemplates(options).map(
-      (template) => new Manifest(this, `${template.kind}-${template.metadata.name}`, { manifest: template, dependsOn: [namespace] }),
+      (template) => new Manifest(this, `${template.kind}-${template.metadata.name}`, { provider, manifest: template, dependsOn: [namespace] }),
     );
-    this.clusterClass = new Manifest(this, 'cluster-class', { manifest: clusterClass(options), dependsOn: [namespace, ...templates] });
+    this.clusterClass = new Manifest(this, 'cluster-class', { provider, manifest: clusterClass(options), dependsOn: [namespace, ...templates] });
   }
 }

@@ -12,7 +12,7 @@ export interface TenantProvidersProps {
 /**
  * The kubernetes and helm providers of a tenant stack, both pointed at the management cluster.
  * With `host` access the CA certificate and token come from sensitive Terraform variables
- * (`management_cluster_ca_certificate`, `management_token`), never from the synthesized files.
+ * (`management_cluster_ca_certificate`, `management_cluster_token`, the names the management stacks use), never from the synthesized files.
  */
 export class TenantProviders extends Construct {
   readonly kubernetes: KubernetesProvider;
@@ -38,7 +38,7 @@ export class TenantProviders extends Construct {
       sensitive: true,
       description: 'bearer token for the management cluster',
     });
-    token.overrideLogicalId('management_token');
+    token.overrideLogicalId('management_cluster_token');
     const credentials = { host: access.host, clusterCaCertificate: ca.stringValue, token: token.stringValue };
     this.kubernetes = new KubernetesProvider(this, 'kubernetes', credentials);
     this.helm = new HelmProvider(this, 'helm', { kubernetes: credentials });

@@ -147,3 +147,29 @@ describe('tenant Clusters on the class', () => {
     expect(validateManifest(generated.infrastructureCluster, pinnedCrds()).join('\n')).toMatch(/settings/);
   });
 });
+
+describe('the LabTenantClusterClass construct', () => {
+  // Imported here so the pure tests above do not load cdktf.
+  const { Testing, TerraformStack } = require('cdktf');
+  const { LabTenantClusterClass } = require('../../constructs/lab-tenant-cluster-class');
+
+  it('renders the namespace, the four templates and the class, the class after its templates', () => {
+    const app = Testing.app();
+    const stack = new TerraformStack(app, 'management-config');
+    new LabTenantClusterClass(stack, 'lab-tenant', { multiInstance: 'refuse' });
+    const json = JSON.parse(Testing.synth(stack));
+    const manifests = Object.entries(json.resource.kubernetes_manifest) as [string, any][];
+    expect(manifests.map(([, r]) => r.manifest.kind).sort()).toEqual([
+      'ClusterClass',
+      'KamajiControlPlaneTemplate',
+      'KubeadmConfigTemplate',
+      'Namespace',
+      'ProxmoxClusterTemplate',
+      'ProxmoxMachineTemplate',
+    ]);
+    for (const [, r] of manifests) if (r.manifest.kind !== 'Namespace') expect(validateManifest(r.manifest, pinnedCrds())).toEqual([]);
+    const [classId, cc] = manifests.find(([, r]) => r.manifest.kind === 'ClusterClass')!;
+    expect(classId).toBeDefined();
+    expect(cc.depends_on).toHaveLength(5);
+  });
+});

@@ -152,9 +152,9 @@ describe('tenant stack', () => {
       doc.management.kubernetes = { host: 'https://mgmt.lab.example:6443' };
     });
     const { json } = synth(hosted, 'tenant-a');
-    expect(json.variable?.management_token).toMatchObject({ sensitive: true });
-    expect(json.provider.kubernetes[0]).toMatchObject({ host: 'https://mgmt.lab.example:6443', token: '${var.management_token}' });
-    expect(json.provider.helm[0].kubernetes).toMatchObject({ token: '${var.management_token}' });
+    expect(json.variable?.management_cluster_token).toMatchObject({ sensitive: true });
+    expect(json.provider.kubernetes[0]).toMatchObject({ host: 'https://mgmt.lab.example:6443', token: '${var.management_cluster_token}' });
+    expect(json.provider.helm[0].kubernetes).toMatchObject({ token: '${var.management_cluster_token}' });
   });
 
   it('synthesizes a tenant described in a dozen lines, the same bytes every time', () => {
