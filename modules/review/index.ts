@@ -1,0 +1,118 @@
+/**
+ * The pull-request review of a lab change: what the placement moves, what each stack's plan does,
+ * and the warnings a reviewer must not miss. Pure: labs, placement plans and plan JSON in, markdown out.
+ */
+import type { Lab } from '../config/schema';
+import { diffPlacement, renderDiffMarkdown } from '../placement';
+import type { PlacementPlan } from '../placement/types';
+import { summarizePlan, type PlanSummary, type TofuPlanJson } from './plan-json';
+
+export { summarizePlan } from './plan-json';
+export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';
+
+export interface ReviewInput {
+  before: { lab: Lab; plan: PlacementPlan; label: string };
+  after: { lab: Lab; plan: PlacementPlan; label: string };
+  /** `tofu show -json` of each stack's plan, by stack name. */
+  plans?: Record<string, TofuPlanJson>;
+  /** Where the placement picture of the new description is, relative to the comment. */
+  picture?: string;
+}
+
+export interface Review {
+  markdown: string;
+  warnings: string[];
+  stacks: Record<string, PlanSummary>;
+}
+
+const CREDENTIAL_TYPES = new Set(['proxmox_user_token', 'proxmox_virtual_environment_user_token', 'kubernetes_secret', 'kubernetes_secret_v1']);
+const VM_TYPES = new Set(['proxmox_virtual_environment_vm', 'proxmox_vm']);
+
+function versionWarnings(before: Lab, after: Lab): string[] {
+  const warnings: string[] = [];
+  const old = new Map(before.tenants.map((t) => [t.name, t]));
+  for (const tenant of after.tenants) {
+    const was = old.get(tenant.name);
+    if (was && was.kubernetesVersion !== tenant.kubernetesVersion) {
+      warnings.push(`Kubernetes version of tenant ${tenant.name} changes ${was.kubernetesVersion} → ${tenant.kubernetesVersion}: its control plane and every worker are upgraded`);
+    }
+  }
+  const oldVersions: Record<string, string | undefined> = { ...before.management.versions };
+  const newVersions: Record<string, string | undefined> = { ...after.management.versions };
+  const keys = [...new Set([...Object.keys(oldVersions), ...Object.keys(newVersions)])].sort();
+  for (const key of keys) {
+    const a = oldVersions[key];
+    const b = newVersions[key];
+    if (a !== b) warnings.push(`management version ${key} changes ${a ?? '(pinned default)'} → ${b ?? '(pinned default)'}`);
+  }
+  const images = (lab: Lab) => new Set(lab.proxmox.instances.flatMap((i) => i.images.map((img) => `${i.name} ${img.kubernetesVersion}`)));
+  const was = images(before);
+  const is = images(after);
+  for (const img of [...was].filter((x) => !is.has(x)).sort()) warnings.push(`node template ${img.replace(' ', ' for ')} is removed`);
+  return warnings;
+}
+
+function planWarnings(stack: string, summary: PlanSummary): string[] {
+  const warnings: string[] = [];
+  for (const c of summary.changes) {
+    const destroys = c.action === 'delete' || c.action === 'replace';
+    if (VM_TYPES.has(c.type) && destroys) warnings.push(`${stack}: VM ${c.address} is ${c.action === 'replace' ? 'replaced' : 'destroyed'}`);
+    if (CREDENTIAL_TYPES.has(c.type) && c.action !== 'create') warnings.push(`${stack}: credential ${c.address} is ${c.action === 'update' ? 'changed' : c.action === 'replace' ? 'rotated' : 'deleted'}`);
+    if (c.type === 'kubernetes_manifest' && destroys) {
+      const kind = (c.before?.manifest as { kind?: string } | undefined)?.kind;
+      if (kind === 'Cluster') warnings.push(`${stack}: tenant Cluster ${c.address} is ${c.action === 'replace' ? 'replaced' : 'destroyed'} (its VMs and control plane go with it)`);
+    }
+    if (c.type === 'helm_release' && c.action === 'update' && c.before?.version !== c.after?.version) {
+      warnings.push(`${stack}: chart ${String(c.after?.chart ?? c.address)} changes version ${String(c.before?.version)} → ${String(c.after?.version)}`);
+    }
+  }
+  return warnings;
+}
+
+export function review(input: ReviewInput): Review {
+  const { before, after } = input;
+  const diff = diffPlacement(before.plan, after.plan);
+  const warnings: string[] = [];
+  const afterTenants = new Set(after.lab.tenants.map((t) => t.name));
+  for (const t of before.lab.tenants) if (!afterTenants.has(t.name)) warnings.push(`tenant ${t.name} is deleted: its stack tenant-${t.name} must be destroyed (control plane, VMs, VIP, autoscaler)`);
+  const afterInstances = new Set(after.lab.proxmox.instances.map((i) => i.name));
+  for (const i of before.lab.proxmox.instances) if (!afterInstances.has(i.name)) warnings.push(`instance ${i.name} is removed: its stack proxmox-${i.name} must be destroyed`);
+  const oldHa = new Map(before.plan.tenants.map((t) => [t.name, t.ha]));
+  for (const t of after.plan.tenants) {
+    const was = oldHa.get(t.name);
+    if (was?.survivesNodeLoss && !t.ha.survivesNodeLoss) warnings.push(`tenant ${t.name} no longer survives the loss of a node`);
+    if (was?.survivesInstanceLoss && !t.ha.survivesInstanceLoss) warnings.push(`tenant ${t.name} no longer survives the loss of an instance`);
+  }
+  warnings.push(...versionWarnings(before.lab, after.lab));
+  const stacks: Record<string, PlanSummary> = {};
+  for (const stack of Object.keys(input.plans ?? {}).sort()) {
+    stacks[stack] = summarizePlan(input.plans![stack]);
+    warnings.push(...planWarnings(stack, stacks[stack]));
+  }
+  for (const w of after.plan.warnings) if (!before.plan.warnings.includes(w)) warnings.push(`placement: ${w}`);
+
+  const lines = [`## pvekaas review: ${before.label} → ${after.label}`, ''];
+  lines.push('### Must not miss', '');
+  lines.push(...(warnings.length > 0 ? warnings.map((w) => `- ⚠️ ${w}`) : ['Nothing destroyed, rotated, downgraded in HA or version-changed.']), '');
+  lines.push('### Placement', '');
+  const moved = diff.moved.reduce((n, m) => n + m.replicas, 0);
+  const added = diff.added.reduce((n, m) => n + m.replicas, 0);
+  const removed = diff.removed.reduce((n, m) => n + m.replicas, 0);
+  lines.push(`${moved} machine${moved === 1 ? '' : 's'} move, ${added} added, ${removed} removed.`, '');
+  const diffText = renderDiffMarkdown(diff).trim();
+  if (diffText) lines.push(diffText.replace(/^## /gm, '#### ').replace(/^### /gm, '#### '), '');
+  if (input.picture) lines.push(`![placement after the change](${input.picture})`, '');
+  lines.push('### Plans', '');
+  if (!input.plans) lines.push('No plans were given (run with `--plans <dir>` holding `tofu show -json` output per stack).', '');
+  else {
+    lines.push('| stack | add | change | destroy |', '|---|---:|---:|---:|');
+    for (const [stack, s] of Object.entries(stacks)) lines.push(`| ${stack} | ${s.add} | ${s.change} | ${s.destroy} |`);
+    lines.push('');
+    for (const [stack, s] of Object.entries(stacks)) {
+      if (s.changes.length === 0) continue;
+      lines.push(`<details><summary>${stack}: ${s.changes.length} resource change${s.changes.length === 1 ? '' : 's'}</summary>`, '');
+      lines.push(...s.changes.map((c) => `- \`${c.action}\` ${c.address}`), '', '</details>', '');
+    }
+  }
+  return { markdown: `${lines.join('\n').replace(/\n+$/, '')}\n`, warnings, stacks };
+}
