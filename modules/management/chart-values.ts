@@ -1,0 +1,208 @@
+/**
+ * What the management plane's Helm releases and custom resources say, as plain data: chart values
+ * per release, the CAPI operator's provider resources, and the MetalLB pool. The constructs turn
+ * these into Terraform resources; tests validate the custom resources against the pinned CRDs.
+ * Pure: no cdktf, no I/O.
+ */
+import type { Management } from '../config/schema';
+import { capiProviders, managementImages, type CapiProvider, type ImagePin, type ManagementVersions } from '../versions';
+import {
+  KAMAJI_DATASTORE_NAME,
+  KAMAJI_ETCD_FULLNAME,
+  TENANT_VIP_POOL,
+  managementNamespaces,
+  providerNamespaces,
+  releaseNames,
+} from '../versions/layout';
+import { mirroredImage, mirroredRepository, providerComponentsArtifact, type Mirror } from '../versions/mirror';
+
+/** What every builder needs: the lab's `management:` and its effective versions. */
+export interface ManagementSettings {
+  readonly management: Management;
+  readonly versions: ManagementVersions;
+}
+
+/** A Kubernetes object as a plain JSON value. */
+export interface KubernetesObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
+  readonly spec?: Record<string, unknown>;
+}
+
+const OPERATOR_API = 'operator.cluster.x-k8s.io/v1alpha2';
+
+function mirrorOf(s: ManagementSettings): Mirror | undefined {
+  return s.management.mirror;
+}
+
+function image(pin: ImagePin, mirror?: Mirror): { repository: string; tag: string } {
+  const m = mirroredImage(pin, mirror);
+  return { repository: m.repository, tag: m.digest ? `${m.tag}@${m.digest}` : m.tag };
+}
+
+/**
+ * The operator's provider resources, one per CAPI provider. The cluster-api-operator chart renders
+ * exactly these from its values (`capiOperatorValues`); they are built here as objects so the
+ * tests can validate them against the operator's CRDs.
+ */
+export function capiProviderResources(s: ManagementSettings): KubernetesObject[] {
+  const mirror = mirrorOf(s);
+  const images = managementImages(s.versions).capiProviders;
+  return capiProviders.map((provider) => {
+    const spec: Record<string, unknown> = { version: s.versions[provider.versionKey] };
+    if (provider.kind === 'core') {
+      // ClusterClass (the tenants' `lab-tenant` class) needs the topology controller, alpha and off by default.
+      spec.manager = { featureGates: { ClusterTopology: true } };
+    }
+    const artifact = providerComponentsArtifact(provider, mirror);
+    if (artifact) spec.fetchConfig = { oci: artifact };
+    if (mirror?.images) {
+      spec.deployment = { containers: [{ name: 'manager', imageUrl: imageString(images[provider.kind], mirror) }] };
+    }
+    return {
+      apiVersion: OPERATOR_API,
+      kind: provider.operatorKind,
+      metadata: { name: provider.name, namespace: providerNamespaces[provider.kind] },
+      spec,
+    };
+  });
+}
+
+function imageString(pin: ImagePin, mirror?: Mirror): string {
+  const m = mirroredImage(pin, mirror);
+  return `${m.repository}:${m.tag}${m.digest ? `@${m.digest}` : ''}`;
+}
+
+export function certManagerValues(s: ManagementSettings): Record<string, unknown> {
+  const mirror = mirrorOf(s);
+  const images = managementImages(s.versions).certManager;
+  return {
+    crds: { enabled: true, keep: true },
+    image: image(images.controller, mirror),
+    webhook: { image: image(images.webhook, mirror) },
+    cainjector: { image: image(images.cainjector, mirror) },
+    acmesolver: { image: image(images.acmesolver, mirror) },
+    startupapicheck: { image: image(images.startupapicheck, mirror) },
+  };
+}
+
+/** cluster-api-operator values: the operator image and the providers, keyed by chart section and provider name. */
+export function capiOperatorValues(s: ManagementSettings): Record<string, unknown> {
+  const mirror = mirrorOf(s);
+  const values: Record<string, unknown> = {
+    image: { manager: { ...image(managementImages(s.versions).clusterApiOperator.manager, mirror), pullPolicy: 'IfNotPresent' } },
+  };
+  const resources = capiProviderResources(s);
+  capiProviders.forEach((provider: CapiProvider, i) => {
+    const resource = resources[i];
+    // Namespaces are created by Terraform (not by chart hooks, which Helm deletes and recreates on upgrade).
+    values[provider.kind] = { [provider.name]: { namespace: resource.metadata.namespace, createNamespace: false, ...resource.spec } };
+  });
+  return values;
+}
+
+export function kamajiValues(s: ManagementSettings): Record<string, unknown> {
+  const mirror = mirrorOf(s);
+  return {
+    image: { ...image(managementImages(s.versions).kamaji.controller, mirror), pullPolicy: 'IfNotPresent' },
+    defaultDatastoreName: KAMAJI_DATASTORE_NAME,
+    // kamaji-etcd is its own release (kamajiEtcdValues), pinned independently of what the chart bundles.
+    'kamaji-etcd': { deploy: false },
+    telemetry: { disabled: true },
+  };
+}
+
+/** Etcd's backend quota: three quarters of the volume, at most the 8 GiB etcd recommends. */
+export function etcdQuotaBytes(size: string): number {
+  const m = /^(\d+)(Mi|Gi|Ti)$/.exec(size);
+  const bytes = m ? Number(m[1]) * { Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 }[m[2] as 'Mi' | 'Gi' | 'Ti'] : 8 * 2 ** 30;
+  return Math.min(8 * 2 ** 30, Math.floor((bytes * 3) / 4));
+}
+
+export function kamajiEtcdValues(s: ManagementSettings): Record<string, unknown> {
+  const mirror = mirrorOf(s);
+  const images = managementImages(s.versions).kamajiEtcd;
+  const datastore = s.management.datastore;
+  const setupEtcd = image(images.setupEtcdctl, mirror);
+  const setupKubectl = image(images.setupKubectl, mirror);
+  return {
+    fullnameOverride: KAMAJI_ETCD_FULLNAME,
+    replicas: datastore.replicas,
+    clusterDomain: s.management.clusterDomain,
+    image: { ...image(images.etcd, mirror), pullPolicy: 'IfNotPresent' },
+    quotaBackendBytes: String(etcdQuotaBytes(datastore.size)),
+    persistentVolumeClaim: { size: datastore.size, storageClassName: datastore.storageClass, accessModes: ['ReadWriteOnce'] },
+    // One member per node: with node-local volumes, two members on one node lose quorum together.
+    affinity: {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          {
+            labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'kamaji-etcd', 'app.kubernetes.io/instance': releaseNames.kamajiEtcd } },
+            topologyKey: 'kubernetes.io/hostname',
+          },
+        ],
+      },
+    },
+    selfSignedCertificates: { enabled: false },
+    certManager: { enabled: true, issuerRef: { name: 'kamaji-selfsigned-issuer', kind: 'Issuer', group: 'cert-manager.io' } },
+    // Every tenant's control plane points at this DataStore; uninstalling the chart must not delete it.
+    datastore: { enabled: true, name: KAMAJI_DATASTORE_NAME, headless: true, annotations: { 'helm.sh/resource-policy': 'keep' } },
+    jobs: {
+      etcd: { image: setupEtcd.repository, tag: setupEtcd.tag, pullPolicy: 'IfNotPresent' },
+      kubectl: { image: setupKubectl.repository, tag: setupKubectl.tag },
+    },
+  };
+}
+
+export function metallbValues(s: ManagementSettings): Record<string, unknown> {
+  const mirror = mirrorOf(s);
+  const images = managementImages(s.versions).metallb;
+  return {
+    crds: { enabled: true },
+    controller: { image: image(images.controller, mirror) },
+    // L2 only: no FRR container, no frr-k8s.
+    speaker: { image: image(images.speaker, mirror), frr: { enabled: false } },
+    frrk8s: { enabled: false },
+  };
+}
+
+/** OpenEBS LocalPV splits registry (ending in "/") from repository. */
+function splitRegistry(pin: ImagePin, mirror?: Mirror): { registry: string; repository: string; tag: string } {
+  const full = mirroredRepository(pin.repository, mirror);
+  const path = pin.repository.split('/').slice(1).join('/');
+  return { registry: `${full.slice(0, full.length - path.length)}`, repository: path, tag: pin.tag };
+}
+
+export function localpvValues(s: ManagementSettings): Record<string, unknown> {
+  const mirror = mirrorOf(s);
+  const images = managementImages(s.versions).localpvProvisioner;
+  return {
+    localpv: { image: { ...splitRegistry(images.provisioner, mirror), pullPolicy: 'IfNotPresent' } },
+    helperPod: { image: { ...splitRegistry(images.helper, mirror), pullPolicy: 'IfNotPresent' } },
+    hostpathClass: {
+      enabled: true,
+      name: s.management.datastore.storageClass,
+      isDefaultClass: false,
+      // The datastore holds every tenant: a deleted claim must not delete the data with it.
+      reclaimPolicy: 'Retain',
+    },
+    analytics: { enabled: false },
+  };
+}
+
+/** The MetalLB pool of tenant VIPs and its L2 advertisement (management-config stack). */
+export function tenantVipPoolManifests(management: Management): KubernetesObject[] {
+  const lb = management.loadBalancer;
+  const annotations = lb.vlan !== undefined ? { 'pvekaas.dev/vlan': String(lb.vlan) } : undefined;
+  const metadata = { name: TENANT_VIP_POOL, namespace: managementNamespaces.metallb, ...(annotations ? { annotations } : {}) };
+  return [
+    { apiVersion: 'metallb.io/v1beta1', kind: 'IPAddressPool', metadata, spec: { addresses: [...lb.addresses] } },
+    {
+      apiVersion: 'metallb.io/v1beta1',
+      kind: 'L2Advertisement',
+      metadata,
+      spec: { ipAddressPools: [TENANT_VIP_POOL], ...(lb.interfaces.length > 0 ? { interfaces: [...lb.interfaces] } : {}) },
+    },
+  ];
+}
