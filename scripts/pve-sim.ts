@@ -1,0 +1,56 @@
+/**
+ * `npm run --silent pve-sim -- [--config <lab.yaml>] [--instances a,b] [--port <first port>]
+ *   [--task-ms <ms>] [--faults <faults.json>]`
+ *
+ * Runs the Proxmox VE API simulator until Ctrl-C: one https endpoint per instance of the lab
+ * (or the listed ones; a name the lab does not know gets one node `<name>-1`), and prints each
+ * endpoint with its administrator token. See docs/proxmox.md.
+ */
+import { readFileSync } from 'node:fs';
+import { loadLabFile } from '../modules/config/load';
+import { PveSimulator, instanceSpecsFromLab, type FaultSpec, type InstanceSpec } from '../sim';
+import { parseFlags, runCommand, UserError } from './lib/cli';
+
+const usage = 'npm run --silent pve-sim -- [--config examples/lab.yaml] [--instances pmox-txl,pmox-fra] [--port 8006] [--task-ms 250] [--faults faults.json] [--quiet]';
+
+runCommand(async () => {
+  const flags = parseFlags(process.argv.slice(2), { config: 'string', instances: 'string', port: 'string', 'task-ms': 'string', faults: 'string', quiet: 'boolean' }, usage);
+  const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
+  const lab = loadLabFile(config);
+  const names = ((flags.instances as string | undefined) ?? '').split(',').filter(Boolean);
+  const known = new Set(lab.proxmox.instances.map((i) => i.name));
+  const specs: InstanceSpec[] = (names.length ? names : [...known]).map((name) =>
+    known.has(name) ? instanceSpecsFromLab(lab, [name])[0] : { name, nodes: [{ name: `${name}-1`, cpu: 16, memoryMiB: 65536 }] },
+  );
+  const firstPort = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(firstPort) || firstPort < 0 || firstPort > 65535) throw new UserError(`--port must be a port number, got ${String(flags.port)}`);
+  const taskMs = flags['task-ms'] === undefined ? 250 : Number(flags['task-ms']);
+  let faults: FaultSpec | undefined;
+  if (flags.faults) {
+    try {
+      faults = JSON.parse(readFileSync(flags.faults as string, 'utf8')) as FaultSpec;
+    } catch (e) {
+      throw new UserError(`cannot read --faults ${String(flags.faults)}: ${(e as Error).message}`);
+    }
+  }
+  const sim = await PveSimulator.start({
+    instances: specs.map((s, i) => ({ ...s, port: firstPort ? firstPort + i : 0 })),
+    taskDurationMs: taskMs,
+    faults,
+    log: flags.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(`Proxmox VE API simulator (not a real Proxmox): ${sim.names.length} instance(s) from ${config}\n`);
+  for (const name of sim.names) {
+    const s = sim.instance(name);
+    process.stdout.write(`\n  ${name}  ${sim.endpoint(name)}  nodes: ${[...s.nodes.keys()].join(', ')}\n`);
+    process.stdout.write(`    TF_VAR_proxmox_api_token='${sim.adminToken(name)}'\n`);
+    process.stdout.write(`    curl -k -H 'Authorization: PVEAPIToken=${sim.adminToken(name)}' ${sim.endpoint(name)}api2/json/nodes\n`);
+    process.stdout.write(`    curl -k ${sim.endpoint(name)}_sim/state\n`);
+  }
+  process.stdout.write('\nCtrl-C stops it; its state lives in memory only.\n');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await sim.stop();
+});

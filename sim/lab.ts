@@ -1,0 +1,41 @@
+/**
+ * Simulated instances from a lab description: one per Proxmox instance, with its nodes, the
+ * storages and bridge the description names, and the existing template it points at by
+ * `templateID` (so it can be granted to CAPMOX and cloned, like on the real cluster).
+ */
+import type { Instance, Lab } from '../modules/config/schema';
+import { DEFAULT_STORAGES, type InstanceSpec, type SimStorageSpec } from './instance';
+
+export function instanceSpec(instance: Instance): InstanceSpec {
+  const storages = new Map<string, SimStorageSpec>();
+  const add = (s: SimStorageSpec) => {
+    const existing = storages.get(s.id);
+    if (existing) existing.content = [...new Set([...existing.content, ...s.content])].sort();
+    else storages.set(s.id, { ...s, content: [...s.content].sort() });
+  };
+  const [files, disks] = DEFAULT_STORAGES;
+  add({ ...files, id: instance.storage.images });
+  add({ ...disks, id: instance.storage.disks });
+  // CAPMOX writes each machine's bootstrap ISO there: a directory storage holds ISOs, LVM-thin only disks.
+  if (instance.storage.cloudInit !== instance.storage.disks) add({ ...files, id: instance.storage.cloudInit, content: ['images', 'iso', 'snippets'] });
+  const existing = 'templateID' in instance.template ? instance.template : undefined;
+  return {
+    name: instance.name,
+    nodes: instance.nodes.map((n) => ({ name: n.name, cpu: n.cpu, memoryMiB: n.memoryMiB })),
+    storages: [...storages.values()],
+    bridges: [instance.bridge],
+    existingVms: existing
+      ? [{ vmid: existing.templateID, node: existing.sourceNode, name: 'existing-node-template', template: true, tags: ['template'], diskStorage: instance.storage.disks }]
+      : [],
+  };
+}
+
+/** Specs for the named instances of a lab (all when `names` is empty), in the given order. */
+export function instanceSpecsFromLab(lab: Lab, names: string[] = []): InstanceSpec[] {
+  const chosen = names.length > 0 ? names : lab.proxmox.instances.map((i) => i.name);
+  return chosen.map((name) => {
+    const instance = lab.proxmox.instances.find((i) => i.name === name);
+    if (!instance) throw new Error(`the lab has no instance ${name} (it has ${lab.proxmox.instances.map((i) => i.name).join(', ')})`);
+    return instanceSpec(instance);
+  });
+}
