@@ -12,6 +12,16 @@ const encoder = new TextEncoder();
 /** FNV-1a over the UTF-8 bytes of `text`, as an unsigned 32-bit integer. */
 export function fnv1a(text: string): number {
   let hash = FNV_OFFSET;
+  let ascii = true;
+  for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) < 0x80;
+  if (ascii) {
+    // For ASCII, UTF-8 bytes and UTF-16 code units coincide: skip encoding (and its allocation).
+    for (let i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, FNV_PRIME);
+    }
+    return hash >>> 0;
+  }
   for (const byte of encoder.encode(text)) {
     hash ^= byte;
     hash = Math.imul(hash, FNV_PRIME);

@@ -81,7 +81,10 @@ class Placer {
   private readonly slotMin: Float64Array;
   private readonly weights: Float64Array;
   private readonly order: Int32Array;
-  private readonly identity: Int32Array;
+  readonly identity: Int32Array;
+  readonly instanceCaps: Float64Array;
+  readonly instanceMax: Float64Array;
+  readonly instanceMin: Float64Array;
   private readonly tenantCpu: Float64Array;
   private readonly tenantMem: Float64Array;
 
@@ -120,6 +123,9 @@ class Placer {
     this.weights = new Float64Array(widest);
     this.order = new Int32Array(widest);
     this.identity = Int32Array.from({ length: widest }, (_, i) => i);
+    this.instanceCaps = new Float64Array(this.instances.length);
+    this.instanceMax = new Float64Array(this.instances.length);
+    this.instanceMin = new Float64Array(this.instances.length);
   }
 
   /** How many more machines of this size the node can take. */
@@ -282,17 +288,18 @@ class Placer {
     }
   }
 
-  /** Instance-level split of a pool over ranked instances; see `spreadCount`. */
-  splitOverInstances(ranking: InstanceModel[], demand: PoolDemand): { max: Float64Array; min: Float64Array; placed: number } {
+  /**
+   * Instance-level split of a pool over ranked instances (see `spreadCount`), into `instanceMax`
+   * and `instanceMin` by rank; valid until the next call.
+   */
+  splitOverInstances(ranking: InstanceModel[], demand: PoolDemand): number {
     const { cpu, memoryMiB } = demand.pool.size;
-    const caps = new Float64Array(ranking.length);
-    const max = new Float64Array(ranking.length);
-    const min = new Float64Array(ranking.length);
-    ranking.forEach((instance, j) => (caps[j] = this.instanceRoom(instance, cpu, memoryMiB)));
+    const { instanceCaps, instanceMax, instanceMin } = this;
+    ranking.forEach((instance, j) => (instanceCaps[j] = this.instanceRoom(instance, cpu, memoryMiB)));
     const byRank = () => this.identity;
-    const placed = spreadCount(demand.count, caps, ranking.length, byRank, max);
-    if (demand.autoscaled && placed === demand.count) spreadCount(demand.min, max, ranking.length, byRank, min);
-    return { max, min, placed };
+    const placed = spreadCount(demand.count, instanceCaps, ranking.length, byRank, instanceMax);
+    if (demand.autoscaled && placed === demand.count) spreadCount(demand.min, instanceMax, ranking.length, byRank, instanceMin);
+    return placed;
   }
 
   saveInstance(instance: InstanceModel): { cpu: Float64Array; mem: Float64Array } {
@@ -382,8 +389,10 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
       reason = placeSingleInstance(placer, tenant, ranking, free, drafts, machines, countsMax);
     } else {
       let limited = false;
+      const rankedInstances = ranking;
+      const byName = rankedInstances.map((_, j) => j).sort((a, b) => compareNames(rankedInstances[a].name, rankedInstances[b].name));
       for (const demand of free) {
-        const result = placeMultiInstance(placer, ranking, demand);
+        const result = placeMultiInstance(placer, ranking, byName, demand);
         if (result === undefined) continue;
         drafts.push(result.draft);
         limited ||= result.limited;
@@ -492,8 +501,8 @@ function placeSingleInstance(
   return '';
 }
 
-function placeMultiInstance(placer: Placer, ranking: InstanceModel[], demand: PoolDemand): { draft: PoolDraft; limited: boolean } | undefined {
-  const { max, min, placed } = placer.splitOverInstances(ranking, demand);
+function placeMultiInstance(placer: Placer, ranking: InstanceModel[], byName: number[], demand: PoolDemand): { draft: PoolDraft; limited: boolean } | undefined {
+  const placed = placer.splitOverInstances(ranking, demand);
   if (placed < demand.count) {
     placer.problems.push(
       `tenant ${demand.tenant}, pool ${demand.pool.name} (MultiInstance): does not fit on ${ranking.map((i) => i.name).join(', ')}: ` +
@@ -501,25 +510,27 @@ function placeMultiInstance(placer: Placer, ranking: InstanceModel[], demand: Po
     );
     return undefined;
   }
-  const rankOf = Int32Array.from(ranking, (_, j) => j);
-  const short: string[] = [];
-  const over: string[] = [];
-  ranking.forEach((instance, j) => {
-    const share = fairShare(demand.count, ranking.length, rankOf, j);
-    if (max[j] < share) short.push(`${instance.name} has room for only ${max[j]} of its share of ${share}`);
-    else if (max[j] > share) over.push(`${instance.name} took ${max[j] - share} more`);
-  });
-  if (short.length > 0) {
+  const { instanceMax: max, instanceMin: min } = placer;
+  let limited = false;
+  for (let j = 0; j < ranking.length && !limited; j++) limited = max[j] < fairShare(demand.count, ranking.length, placer.identity, j);
+  if (limited) {
+    const short: string[] = [];
+    const over: string[] = [];
+    ranking.forEach((instance, j) => {
+      const share = fairShare(demand.count, ranking.length, placer.identity, j);
+      if (max[j] < share) short.push(`${instance.name} has room for only ${max[j]} of its share of ${share}`);
+      else if (max[j] > share) over.push(`${instance.name} took ${max[j] - share} more`);
+    });
     placer.warnings.push(
       `tenant ${demand.tenant}, pool ${demand.pool.name}: ${short.join(', ')}${demand.autoscaled ? ' (autoscaling max)' : ''}; ${over.join(', ')}`,
     );
   }
   const draft = newDraft(demand);
-  const byName = ranking.map((instance, j) => ({ instance, j })).sort((a, b) => compareNames(a.instance.name, b.instance.name));
-  for (const { instance, j } of byName) {
-    if (max[j] > 0) placer.placeOnInstance(instance, demand, max[j], demand.autoscaled ? min[j] : max[j], draft);
+  // Instances in name order, so that the placements come out sorted.
+  for (const j of byName) {
+    if (max[j] > 0) placer.placeOnInstance(ranking[j], demand, max[j], demand.autoscaled ? min[j] : max[j], draft);
   }
-  return { draft, limited: short.length > 0 };
+  return { draft, limited };
 }
 
 function toPoolPlan(draft: PoolDraft): PoolPlan {
