@@ -137,7 +137,7 @@ export function renderMarkdown(plan: PlacementPlan, diff?: PlacementDiff): strin
   lines.push('## Nodes', '');
   lines.push(
     ...table(
-      ['instance', 'node', 'cpu planned / capacity', 'cpu', 'memory planned / capacity', 'memory', 'tenants'],
+      ['instance', 'node', 'cpu planned / capacity', 'cpu used', 'memory planned / capacity', 'memory used', 'tenants (planned cpu / memory)'],
       plan.nodes.map((n) => [
         n.instance,
         n.node,
