@@ -358,7 +358,7 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
       placer.problems.push(`tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`);
       continue;
     }
-    const draft = placeWhole(placer, [instance], demand, `pinned to ${instance.name}`, 'pin it elsewhere or unpin it');
+    const draft = placeWhole(placer, instance, demand, `pinned to ${instance.name}`, 'pin it elsewhere or unpin it');
     if (draft) drafts.push(draft);
     notes.push(`Pool ${pool.name} is pinned to ${instance.name}.`);
   }
@@ -376,7 +376,7 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
       );
     }
     for (const demand of free) {
-      const draft = placeWhole(placer, [home], demand, 'Default mode places every machine on the default instance', 'choose mode SingleInstance or MultiInstance to use other instances');
+      const draft = placeWhole(placer, home, demand, 'Default mode places every machine on the default instance', 'choose mode SingleInstance or MultiInstance to use other instances');
       if (draft) drafts.push(draft);
     }
     reason = `Default mode: every machine on the default instance ${home.name} (the first in proxmox.instances).`;
@@ -388,19 +388,7 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
     } else if (mode === 'SingleInstance') {
       reason = placeSingleInstance(placer, tenant, ranking, free, drafts, machines, countsMax);
     } else {
-      let limited = false;
-      const rankedInstances = ranking;
-      const byName = rankedInstances.map((_, j) => j).sort((a, b) => compareNames(rankedInstances[a].name, rankedInstances[b].name));
-      for (const demand of free) {
-        const result = placeMultiInstance(placer, ranking, byName, demand);
-        if (result === undefined) continue;
-        drafts.push(result.draft);
-        limited ||= result.limited;
-      }
-      reason =
-        `MultiInstance over ${order} (the rendezvous ranking for ${tenant.name}): each pool is split so that instance counts ` +
-        `differ by at most one, the extra machines going to the better-ranked instances` +
-        (limited ? '; capacity limited the split (see the warnings).' : '.');
+      reason = placeMultiInstanceTenant(placer, tenant, ranking, free, drafts);
     }
   }
 
@@ -432,7 +420,7 @@ function eligibleInstances(placer: Placer, tenant: Tenant): InstanceModel[] {
 }
 
 /** Places a pool on one instance, or records the problem; `why` says why only that instance, `fix` the way out. */
-function placeWhole(placer: Placer, [instance]: InstanceModel[], demand: PoolDemand, why: string, fix: string): PoolDraft | undefined {
+function placeWhole(placer: Placer, instance: InstanceModel, demand: PoolDemand, why: string, fix: string): PoolDraft | undefined {
   const { cpu, memoryMiB } = demand.pool.size;
   if (placer.instanceRoom(instance, cpu, memoryMiB) < demand.count) {
     placer.problems.push(
@@ -499,6 +487,22 @@ function placeSingleInstance(
       `fix: add nodes or capacity to one of them, make the pools smaller, allow more instances in placement.instances, or use mode MultiInstance`,
   );
   return '';
+}
+
+function placeMultiInstanceTenant(placer: Placer, tenant: Tenant, ranking: InstanceModel[], free: PoolDemand[], drafts: PoolDraft[]): string {
+  const byName = ranking.map((_, j) => j).sort((a, b) => compareNames(ranking[a].name, ranking[b].name));
+  let limited = false;
+  for (const demand of free) {
+    const result = placeMultiInstance(placer, ranking, byName, demand);
+    if (result === undefined) continue;
+    drafts.push(result.draft);
+    limited ||= result.limited;
+  }
+  return (
+    `MultiInstance over ${ranking.map((i) => i.name).join(' > ')} (the rendezvous ranking for ${tenant.name}): each pool is split so that ` +
+    `instance counts differ by at most one, the extra machines going to the better-ranked instances` +
+    (limited ? '; capacity limited the split (see the warnings).' : '.')
+  );
 }
 
 function placeMultiInstance(placer: Placer, ranking: InstanceModel[], byName: number[], demand: PoolDemand): { draft: PoolDraft; limited: boolean } | undefined {

@@ -117,4 +117,19 @@ describe('placement errors and warnings on odd labs', () => {
     expect(plan.warnings).toEqual([expect.stringMatching(/^tenant test: placed on pmox-txl, not on its better-ranked pmox-fra, for lack of room .*: pmox-fra, pool b: /)]);
     expect(plan.nodes.filter((n) => n.instance === 'pmox-fra').map((n) => n.cpu.planned)).toEqual([0, 0]);
   });
+
+  it('warns that Default mode ignores placement.instances, and about nodes no bigger than the reserve', () => {
+    const plan = planPlacement(
+      labOf({
+        reserve: { cpu: 2, memoryMiB: 8192 },
+        instances: [...proposalInstances, { name: 'pmox-tiny', nodes: [{ name: 'pmox-tiny-1', cpu: 2, memoryMiB: 65536 }] }],
+        tenants: [{ name: 'shop', mode: 'Default', instances: ['pmox-fra'], pools: [workers(2)] }],
+      }),
+    );
+    expect(plan.tenants[0].instances).toEqual(['pmox-txl']);
+    expect(plan.warnings).toEqual([
+      'node pmox-tiny-1 of pmox-tiny has 2 cpu and 65536 MiB, not more than the reserve (2 cpu, 8192 MiB): no machine can be planned on it',
+      'tenant shop: placement.instances is ignored in Default mode, every machine goes to the default instance pmox-txl; use mode SingleInstance or MultiInstance to choose among instances',
+    ]);
+  });
 });
