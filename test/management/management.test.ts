@@ -11,7 +11,7 @@ import { ManagementStack } from '../../stacks/management-stack';
 import { loadPinnedCrds, validateManifest } from '../../modules/crds';
 import { checkManagement } from '../../modules/config/management-rules';
 import { capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
-import { capiProviders, imageInventory, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
+import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
 import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxCredentialsSecretName } from '../../modules/versions/layout';
 import { planPlacement } from '../../modules/placement';
 import { exampleLab, projectRoot, synthesize, type Synthesized } from './synth';
@@ -263,11 +263,11 @@ describe('an air-gapped lab (management.mirror)', () => {
   it('sets every image the pinned inventory lists to its mirrored copy', () => {
     const text = releasesOf(synth).map((r) => r.values[0]).join('\n') + JSON.stringify(synth.stack('management').resource);
     for (const image of imageInventory(pinnedVersions)) {
-      const path = image.repository.split('/').slice(1).join('/');
-      expect({ image: image.repository, mirrored: text.includes(`${MIRROR.images}/${image.repository}`) || text.includes(`${MIRROR.images}/docker.io/\n`) || text.includes(path) }).toEqual({
-        image: image.repository,
-        mirrored: true,
-      });
+      const [host, ...rest] = image.repository.split('/');
+      const whole = text.includes(`${MIRROR.images}/${image.repository}`);
+      // OpenEBS LocalPV takes registry and repository separately.
+      const split = text.includes(`registry: ${MIRROR.images}/${host}/`) && text.includes(`repository: ${rest.join('/')}`);
+      expect({ image: imageRef(image), mirrored: whole || split, tagged: text.includes(image.tag) }).toEqual({ image: imageRef(image), mirrored: true, tagged: true });
     }
   });
 
