@@ -1,6 +1,7 @@
 /** `npm run --silent validate -- --config <file>`: checks a lab description without synthesizing. */
-import { loadLabFile } from '../modules/config/load';
+import { configErrorAt, loadLabFile } from '../modules/config/load';
 import { planPlacement } from '../modules/placement';
+import { TenantRenderError, renderTenants } from '../modules/tenants';
 import { parseFlags, runCommand } from './lib/cli';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml>';
@@ -10,7 +11,13 @@ runCommand(() => {
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
   const plan = planPlacement(lab);
-  const machines = plan.tenants.reduce((n, t) => n + t.pools.reduce((m, p) => m + p.placements.reduce((k, x) => k + (x.max ?? x.replicas), 0), 0), 0);
+  try {
+    renderTenants(lab, plan);
+  } catch (e) {
+    throw e instanceof TenantRenderError ? configErrorAt(config, e.problems) : e;
+  }
+  let machines = 0;
+  for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;
   process.stdout.write(
     `${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`,
   );

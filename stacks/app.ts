@@ -11,6 +11,7 @@ import { ManagementConfigStack } from './management-config-stack';
 import { ManagementStack } from './management-stack';
 import type { InstanceCredentials } from './props';
 import { ProxmoxInstanceStack } from './proxmox-instance-stack';
+import { renderTenants } from '../modules/tenants';
 import { TenantStack } from './tenant-stack';
 
 export interface LabStacks {
@@ -29,6 +30,8 @@ export interface BuildOptions {
 }
 
 export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: BuildOptions = {}): LabStacks {
+  // Before any stack exists: every tenant problem of the lab at once, or none.
+  const renderings = renderTenants(lab, plan);
   const stateDirFromStack = options.stateDirFromStack ?? `../../../${lab.delivery.local.stateDir}`;
   const withBackend = <T extends TerraformStack>(stack: T, stackName: string): T => {
     addStateBackend(stack, { stackName, delivery: lab.delivery, stateDirFromStack });
@@ -48,7 +51,7 @@ export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: Build
   const tenants = new Map<string, TenantStack>();
   for (const tenant of [...lab.tenants].sort((a, b) => a.name.localeCompare(b.name))) {
     const name = `tenant-${tenant.name}`;
-    const stack = withBackend(new TenantStack(app, name, { lab, plan, tenant }), name);
+    const stack = withBackend(new TenantStack(app, name, { lab, plan, tenant, rendering: renderings.get(tenant.name) }), name);
     stack.addDependency(managementConfig);
     tenants.set(tenant.name, stack);
   }

@@ -22,6 +22,11 @@ import type { LabStackProps } from './props';
 
 export interface TenantStackProps extends LabStackProps {
   readonly tenant: Tenant;
+  /**
+   * The tenant, already rendered (buildLab renders every tenant at once, so all problems are reported together).
+   * @default rendered here from the lab and the plan
+   */
+  readonly rendering?: TenantRendering;
 }
 
 export class TenantStack extends TerraformStack {
@@ -30,7 +35,7 @@ export class TenantStack extends TerraformStack {
 
   constructor(scope: Construct, id: string, props: TenantStackProps) {
     super(scope, id);
-    const rendering = renderTenant(props.lab, props.plan, props.tenant.name);
+    const rendering = props.rendering ?? renderTenant(props.lab, props.plan, props.tenant.name);
     this.rendering = rendering;
     new TenantProviders(this, 'providers', { access: props.lab.management.kubernetes });
 

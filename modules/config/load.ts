@@ -163,3 +163,29 @@ function unwrap(schema: unknown): unknown {
   }
   return s;
 }
+
+/**
+ * Problems found after loading (placement, rendering) pointed at their lines in the description,
+ * as one ConfigError like the loader's own.
+ */
+export function configErrorAt(file: string, problems: ConfigProblem[]): ConfigError {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return new ConfigError(file, problems);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  return new ConfigError(
+    file,
+    sortProblems(
+      problems.map((problem) => {
+        const node = nodeAt(doc.contents as YamlNode | null, problem.path);
+        if (!node?.range) return problem;
+        const pos = lineCounter.linePos(node.range[0]);
+        return { ...problem, line: pos.line, column: pos.col };
+      }),
+    ),
+  );
+}

@@ -91,7 +91,19 @@ function kubeconfigCommand(lab: Lab, tenant: Tenant): string {
   );
 }
 
-export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): TenantRendering {
+/** What every tenant's rendering shares: computed once per lab, not once per tenant. */
+interface LabWide {
+  problems: ConfigProblem[];
+  allocation: ReturnType<typeof allocateVips>;
+}
+
+function labWide(lab: Lab): LabWide {
+  const allocation = allocateVips(lab);
+  return { problems: [...checkNodeRangesApart(lab), ...allocation.problems], allocation };
+}
+
+/** One tenant's rendering, or every problem that keeps it from being rendered. */
+function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide): TenantRendering | ConfigProblem[] {
   const index = lab.tenants.findIndex((t) => t.name === name);
   const tenant = lab.tenants[index];
   const tenantPlan = plan.tenants.find((t) => t.name === name);
@@ -107,9 +119,8 @@ export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): Tenan
       fix: 'rename the tenant',
     });
   }
-  problems.push(...checkNodeRangesApart(lab));
-  const allocation = allocateVips(lab);
-  problems.push(...allocation.problems);
+  const allocation = shared.allocation;
+  if (shared.allocation.problems.length > 0 && !allocation.vips.has(tenant.name)) return problems;
   problems.push(...requireNetwork(tenant, index));
   problems.push(...checkMultiInstance(lab, tenant, tenantPlan, index));
   const autoscaled = tenant.pools.some((p) => p.autoscaling !== undefined);
@@ -124,7 +135,7 @@ export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): Tenan
   if (tenantPlan.pools.every((p) => p.placements.length === 0)) {
     problems.push({ path: [...base, 'pools'], message: `the placement plan puts no machine of tenant ${tenant.name} anywhere`, fix: 'see the placement report' });
   }
-  if (problems.length > 0) throw new TenantRenderError(problems);
+  if (problems.length > 0 || shared.problems.length > 0) return problems;
 
   const vip = allocation.vips.get(tenant.name) as TenantVip;
   const rendering = lab.capmox.multiInstance;
@@ -135,7 +146,7 @@ export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): Tenan
     vip: vip.vip,
     machinesAtMost: maxMachines(machineDeployments) + machineDeployments.length,
   });
-  if (networkProblems.length > 0) throw new TenantRenderError(networkProblems);
+  if (networkProblems.length > 0) return networkProblems;
 
   const namespace = tenantNamespace(tenant);
   const credentials = instances.map(
@@ -184,3 +195,28 @@ export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): Tenan
   };
 }
 
+/** One tenant of a lab, rendered; throws a `TenantRenderError` with every problem. */
+export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): TenantRendering {
+  const shared = labWide(lab);
+  const result = renderOne(lab, plan, name, shared);
+  const problems = Array.isArray(result) ? [...shared.problems, ...result] : shared.problems;
+  if (problems.length > 0) throw new TenantRenderError(problems);
+  return result as TenantRendering;
+}
+
+/**
+ * Every tenant of a lab, rendered, by name. Lab-wide checks (address ranges, VIP allocation) run
+ * once; every problem of every tenant is collected and thrown together in one `TenantRenderError`.
+ */
+export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, TenantRendering> {
+  const shared = labWide(lab);
+  const problems: ConfigProblem[] = [...shared.problems];
+  const renderings = new Map<string, TenantRendering>();
+  for (const tenant of lab.tenants) {
+    const result = renderOne(lab, plan, tenant.name, shared);
+    if (Array.isArray(result)) problems.push(...result);
+    else renderings.set(tenant.name, result);
+  }
+  if (problems.length > 0) throw new TenantRenderError(problems);
+  return renderings;
+}

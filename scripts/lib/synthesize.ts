@@ -7,7 +7,8 @@
 import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, cpSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { App } from 'cdktf';
-import { loadLabFile } from '../../modules/config/load';
+import { configErrorAt, loadLabFile } from '../../modules/config/load';
+import { TenantRenderError } from '../../modules/tenants';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
@@ -52,6 +53,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     replaceDir(scratch, out);
   } catch (e) {
     rmSync(scratch, { recursive: true, force: true });
+    if (e instanceof TenantRenderError) throw configErrorAt(options.config, e.problems);
     throw e;
   }
   const stacks = readdirSync(join(out, 'stacks')).sort();

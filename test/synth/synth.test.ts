@@ -87,8 +87,13 @@ describe('npm run synth', () => {
       for (const [name, v] of Object.entries<{ sensitive?: boolean }>(json.variable ?? {})) {
         if (/token|secret|password|kubeconfig|ca_cert|client_key/.test(name)) expect({ stack, name, sensitive: v.sensitive }).toEqual({ stack, name, sensitive: true });
       }
+      const sensitiveVars = Object.entries<{ sensitive?: boolean }>(json.variable ?? {}).filter(([, v]) => v.sensitive).map(([n]) => n);
+      const carriesSecret = (value: unknown) => {
+        const text = JSON.stringify(value);
+        return /user_token\.[^.}]+\.value|kubernetes_secret[^.}]*\.[^.}]+\.data/.test(text) || sensitiveVars.some((v) => text.includes(`var.${v}`));
+      };
       for (const [name, o] of Object.entries<{ sensitive?: boolean; value: unknown }>(json.output ?? {})) {
-        if (/user_token\.[^.]+\.value|credentials|secret/.test(JSON.stringify(o.value)) || /credential|secret|token/.test(name)) {
+        if (carriesSecret(o.value) || /credential/.test(name)) {
           expect({ stack, name, sensitive: o.sensitive }).toEqual({ stack, name, sensitive: true });
         }
       }
