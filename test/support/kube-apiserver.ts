@@ -237,6 +237,8 @@ export interface KubeServerOptions {
   controllerManager?: boolean;
   /** How long to wait for each component to become ready. @default 120000 */
   readyTimeoutMs?: number;
+  /** Changes the test copy of each CRD before it is installed (e.g. fields of a proposed API). @default none */
+  transformCrd?: (crd: KubeObject) => KubeObject;
 }
 
 function freePort(): Promise<number> {
@@ -461,7 +463,7 @@ export async function startKubeServer(options: KubeServerOptions = {}): Promise<
       );
     }
 
-    const crds = options.crds === false ? [] : await installCrds(api, readyTimeout, logs);
+    const crds = options.crds === false ? [] : await installCrds(api, readyTimeout, logs, options.transformCrd ?? ((crd) => crd));
     return { url, client: api, dir, kubeconfig, crds, logs, stop };
   } catch (e) {
     await stop();
@@ -469,8 +471,8 @@ export async function startKubeServer(options: KubeServerOptions = {}): Promise<
   }
 }
 
-async function installCrds(client: KubeClient, timeoutMs: number, logs: () => string): Promise<string[]> {
-  const crds = loadPinnedCrds();
+async function installCrds(client: KubeClient, timeoutMs: number, logs: () => string, transform: (crd: KubeObject) => KubeObject): Promise<string[]> {
+  const crds = loadPinnedCrds().map(transform);
   const names = crds.map((c) => c.metadata.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate) throw new Error(`two pinned CRD sets define ${duplicate}: pin one of them in pinnedCrdSets`);
