@@ -13,5 +13,5 @@ runCommand(() => {
   const file = flags.hcl ? 'cdk.tf' : 'cdk.tf.json';
   for (const stack of result.stacks) process.stderr.write(`  ${relative(process.cwd(), result.out) || '.'}/stacks/${stack}/${file}\n`);
   process.stderr.write(`synthesized ${result.stacks.length} stacks from ${config}; placement plan in ${relative(process.cwd(), result.out) || '.'}/placement.json\n`);
-  for (const warning of result.plan.warnings) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of [...result.warnings, ...result.plan.warnings]) process.stderr.write(`warning: ${warning}\n`);
 });

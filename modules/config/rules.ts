@@ -5,6 +5,7 @@
 import type { ConfigProblem } from './problems';
 import type { Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
+import { checkManagement } from './management-rules';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
   const seen = new Map<string, number>();
@@ -149,6 +150,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   });
 
   problems.push(...checkAddresses(lab));
+  problems.push(...checkManagement(lab));
   if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
     problems.push({
       path: ['delivery', 'cloud'],

@@ -24,6 +24,8 @@ export interface SynthOptions {
 export interface SynthResult {
   lab: Lab;
   plan: PlacementPlan;
+  /** Warnings a person should read (version skews, pins without digests), besides the plan's. */
+  warnings: string[];
   stacks: string[];
   out: string;
 }
@@ -34,6 +36,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const out = resolve(options.out);
   mkdirSync(dirname(out), { recursive: true });
   const scratch = mkdtempSync(join(dirname(out), '.pvekaas-synth-'));
+  let stacksBuilt: ReturnType<typeof buildLab> | undefined;
   try {
     // cdktf reads the output format from the environment when a stack is constructed.
     const previous = process.env.SYNTH_HCL_OUTPUT;
@@ -42,7 +45,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       const app = new App({ outdir: scratch, hclOutput: options.hcl ?? false, skipValidation: false });
       // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
       const stateDirFromStack = relative(join(out, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
-      buildLab(app, lab, plan, { stateDirFromStack });
+      stacksBuilt = buildLab(app, lab, plan, { stateDirFromStack });
       app.synth();
     } finally {
       if (previous === undefined) delete process.env.SYNTH_HCL_OUTPUT;
@@ -57,7 +60,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     throw e;
   }
   const stacks = readdirSync(join(out, 'stacks')).sort();
-  return { lab, plan, stacks, out };
+  return { lab, plan, stacks, out, warnings: stacksBuilt?.management.warnings ?? [] };
 }
 
 /** Swaps `from` into `to`: other files in `to` (state, .terraform) are kept; stacks/ is replaced whole. */

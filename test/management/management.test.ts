@@ -14,7 +14,7 @@ import { capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../
 import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
 import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxCredentialsSecretName } from '../../modules/versions/layout';
 import { planPlacement } from '../../modules/placement';
-import { exampleLab, projectRoot, synthesize, type Synthesized } from './synth';
+import { exampleLab, exampleLabSchemaOnly, projectRoot, synthesize, type Synthesized } from './synth';
 
 const crds = loadPinnedCrds(projectRoot, process.env);
 const MIRROR = { charts: 'oci://registry.lab.example/charts', images: 'registry.lab.example/mirror' };
@@ -109,11 +109,11 @@ describe('the example lab', () => {
 
   it('sizes the datastore from the description', () => {
     const etcd = valuesOf(releaseNamed(synth, 'kamaji-etcd'));
-    expect(etcd.persistentVolumeClaim).toEqual({ size: '10Gi', storageClassName: 'local-path', accessModes: ['ReadWriteOnce'] });
+    expect(etcd.persistentVolumeClaim).toEqual({ size: '10Gi', storageClassName: 'openebs-hostpath', accessModes: ['ReadWriteOnce'] });
     expect(etcd.replicas).toBe(3);
     expect(Number(etcd.quotaBackendBytes)).toBe(7.5 * 2 ** 30);
     expect(etcd.datastore.name).toBe('default');
-    expect(valuesOf(releaseNamed(synth, 'localpv-provisioner')).hostpathClass.name).toBe('local-path');
+    expect(valuesOf(releaseNamed(synth, 'localpv-provisioner')).hostpathClass.name).toBe('openebs-hostpath');
   });
 
   it('orders the installs with dependsOn', () => {
@@ -364,7 +364,9 @@ describe('other descriptions', () => {
   });
 
   it('refuses at synth a Kamaji provider whose contract differs from the core, naming both', () => {
-    const lab = exampleLab((raw) => (raw.management.versions = { kamajiProvider: 'v0.19.0' }));
+    const edit = (raw: any) => (raw.management.versions = { kamajiProvider: 'v0.19.0' });
+    expect(() => exampleLab(edit)).toThrow(/management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1/);
+    const lab = exampleLabSchemaOnly(edit);
     expect(() => new ManagementStack(new App({ outdir: '/nonexistent' }), 'management', { lab, plan: planPlacement(lab), credentials: {} })).toThrow(
       /management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1, but core cluster-api v1\.12\.11 implements v1beta2/,
     );
@@ -372,7 +374,9 @@ describe('other descriptions', () => {
   });
 
   it('refuses provider components from a mirror while their images come from public registries', () => {
-    const lab = exampleLab((raw) => (raw.management.mirror = { providers: 'registry.lab.example/capi' }));
+    const edit = (raw: any) => (raw.management.mirror = { providers: 'registry.lab.example/capi' });
+    expect(() => exampleLab(edit)).toThrow(/management\.mirror\.providers: provider components come from the mirror/);
+    const lab = exampleLabSchemaOnly(edit);
     expect(checkManagement(lab).map((p) => p.path.join('.'))).toEqual(['management.mirror.providers']);
   });
 

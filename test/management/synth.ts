@@ -1,6 +1,7 @@
 /** Synthesizes a lab with the real App wiring into a scratch directory and reads the stacks back. */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { labSchema } from '../../modules/config/schema';
 import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { parse } from 'yaml';
@@ -18,6 +19,13 @@ export function exampleLab(edit?: (raw: any) => void): Lab {
   const raw = parse(readFileSync(exampleLabFile, 'utf8'));
   edit(raw);
   return parseLab(JSON.stringify(raw), 'examples/lab.yaml (edited)');
+}
+
+/** Like `exampleLab`, with the schema only: no cross-field rules, to test what the stacks do on their own. */
+export function exampleLabSchemaOnly(edit: (raw: any) => void): Lab {
+  const raw = parse(readFileSync(exampleLabFile, 'utf8'));
+  edit(raw);
+  return labSchema.parse(raw);
 }
 
 export interface Synthesized {
