@@ -82,6 +82,9 @@ export class ProxmoxNodeTemplate extends Construct {
       fileName: image.fileName ?? defaultImageFileName(image.kubernetesVersion, image.url),
       ...(image.checksum ? { checksum: image.checksum, checksumAlgorithm: image.checksumAlgorithm ?? 'sha256' } : {}),
       overwrite: true,
+      // A download whose task status was lost still lands on the storage, outside the state; the
+      // next apply must be able to take that file over instead of failing on it forever.
+      overwriteUnmanaged: true,
     });
     this.imageVolume = download.id;
     new VirtualEnvironmentVm(this, 'vm', {

@@ -199,7 +199,7 @@ const REALMS = ['pam', 'pve'];
 
 function user(inst: SimulatedInstance, userid: string) {
   const u = inst.users.get(userid);
-  if (!u) fail(`no such user ('${userid}')`);
+  if (!u) fail(`user '${userid}' does not exist`);
   return u;
 }
 

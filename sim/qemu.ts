@@ -73,7 +73,7 @@ const NIC_MODELS = ['e1000', 'e1000e', 'rtl8139', 'virtio', 'vmxnet3'];
 /** A NIC as PVE writes it: `<model>=<mac>,bridge=...`, whichever form it was given in. */
 export function normalizeNic(text: string, defaultMac: string): { value: string; bridge?: string; tag?: string } {
   const props = parseProperties(text);
-  let model = get(props, 'model');
+  let model = get(props, 'model') ?? (props.head && NIC_MODELS.includes(props.head) ? props.head : undefined);
   let mac = get(props, 'macaddr');
   for (const [k, v] of props.pairs) {
     if (NIC_MODELS.includes(k)) {

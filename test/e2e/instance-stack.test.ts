@@ -1,0 +1,162 @@
+/**
+ * The `proxmox-<instance>` stack as synthesized (no engine needed): what it asks the provider for,
+ * where the secrets come from, and the template VM ids (stable when versions come and go).
+ * The apply against the simulator is in instances.test.ts.
+ */
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Testing } from 'cdktf';
+import fc from 'fast-check';
+import { TemplateIdConflict, templateVmIds } from '../../constructs/proxmox-node-template';
+import { parseLab } from '../../modules/config/load';
+import type { Lab } from '../../modules/config/schema';
+import { ProxmoxInstanceStack } from '../../stacks/proxmox-instance-stack';
+
+const exampleText = readFileSync(join(__dirname, '../../examples/lab.yaml'), 'utf8');
+const emptyPlan = { tenants: [], nodes: [], warnings: [] };
+
+interface Synthesized {
+  provider: { proxmox: Record<string, unknown>[] };
+  variable: Record<string, { sensitive?: boolean; type?: string }>;
+  output: Record<string, { sensitive?: boolean; value: unknown }>;
+  resource: Record<string, Record<string, Record<string, unknown>>>;
+}
+
+function synth(lab: Lab, instanceName: string): Synthesized {
+  const app = Testing.app();
+  const instance = lab.proxmox.instances.find((i) => i.name === instanceName)!;
+  const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan: emptyPlan, instance });
+  return JSON.parse(Testing.synth(stack)) as Synthesized;
+}
+
+const resources = (s: Synthesized, type: string) => Object.values(s.resource[type] ?? {});
+
+describe('the instance stack, synthesized', () => {
+  const lab = parseLab(exampleText);
+  const fra = synth(lab, 'pmox-fra');
+  const txl = synth(lab, 'pmox-txl');
+
+  it('configures the provider from the description and a sensitive variable, without SSH', () => {
+    expect(fra.provider.proxmox).toEqual([{ endpoint: 'https://pmox-fra.lab.example:8006/', insecure: false, api_token: '${var.proxmox_api_token}' }]);
+    expect(fra.variable.proxmox_api_token).toMatchObject({ sensitive: true, type: 'string' });
+  });
+
+  it('outputs the CAPMOX credentials as sensitive, derived from the token resource', () => {
+    expect(fra.output.credentials.sensitive).toBe(true);
+    const value = fra.output.credentials.value as Record<string, string>;
+    expect(value.url).toBe('https://pmox-fra.lab.example:8006');
+    expect(value.token).toMatch(/^\$\{proxmox_user_token\.[^.]+\.id\}$/);
+    expect(value.secret).toMatch(/^\$\{element\(split\("=", proxmox_user_token\.[^.]+\.value\), 1\)\}$/);
+  });
+
+  it('creates a privilege-separated token and the same ACLs for the user and the token', () => {
+    expect(resources(fra, 'proxmox_user_token')).toEqual([expect.objectContaining({ token_name: 'capi', privileges_separation: true })]);
+    const acls = resources(fra, 'proxmox_acl');
+    const forUser = acls.filter((a) => 'user_id' in a).map((a) => `${a.path} ${a.role_id}`);
+    const forToken = acls.filter((a) => 'token_id' in a).map((a) => `${a.path} ${a.role_id}`);
+    expect(forUser.length).toBe(7);
+    expect(forToken).toEqual(forUser);
+  });
+
+  it('builds one tagged template per image and node, and none where the lab names an existing template', () => {
+    const vms = resources(fra, 'proxmox_virtual_environment_vm');
+    expect(vms.map((vm) => [vm.node_name, vm.vm_id, vm.tags, vm.template, vm.started])).toEqual([
+      ['pmox-fra-1', 9027, ['capi', 'v1.30.5'], true, false],
+      ['pmox-fra-2', 9028, ['capi', 'v1.30.5'], true, false],
+      ['pmox-fra-3', 9029, ['capi', 'v1.30.5'], true, false],
+    ]);
+    for (const vm of vms) expect((vm.disk as { import_from: string }[])[0].import_from).toMatch(/^\$\{proxmox_download_file\./);
+    expect(resources(fra, 'proxmox_download_file').map((d) => [d.node_name, d.content_type, d.file_name])).toEqual([
+      ['pmox-fra-1', 'import', 'pvekaas-v1.30.5.qcow2'],
+      ['pmox-fra-2', 'import', 'pvekaas-v1.30.5.qcow2'],
+      ['pmox-fra-3', 'import', 'pvekaas-v1.30.5.qcow2'],
+    ]);
+    expect(resources(txl, 'proxmox_virtual_environment_vm')).toEqual([]);
+    expect(resources(txl, 'proxmox_acl').some((a) => a.path === '/vms/1000' && a.role_id === 'PVETemplateUser')).toBe(true);
+  });
+
+  it('names resources after the lab, not after list positions', () => {
+    const reordered = parseLab(exampleText);
+    const fraInstance = reordered.proxmox.instances.find((i) => i.name === 'pmox-fra')!;
+    fraInstance.nodes.reverse();
+    reordered.proxmox.instances.reverse();
+    expect(synth(reordered, 'pmox-fra')).toEqual(fra);
+  });
+
+  it('synthesizes the same bytes twice', () => {
+    const once = (dir: string) => {
+      const app = new App({ outdir: dir });
+      const instance = lab.proxmox.instances[1];
+      new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan: emptyPlan, instance });
+      app.synth();
+      return readFileSync(join(dir, 'stacks', `proxmox-${instance.name}`, 'cdk.tf.json'), 'utf8');
+    };
+    const [a, b] = [mkdtempSync(join(tmpdir(), 'pvekaas-a-')), mkdtempSync(join(tmpdir(), 'pvekaas-b-'))];
+    try {
+      expect(once(a).replace(a, '')).toEqual(once(b).replace(b, ''));
+    } finally {
+      rmSync(a, { recursive: true, force: true });
+      rmSync(b, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('template VM ids', () => {
+  const range = { start: 9000, end: 9049 };
+  const nodes = ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'];
+  const version = fc.tuple(fc.integer({ min: 20, max: 40 }), fc.integer({ min: 0, max: 20 })).map(([minor, patch]) => `v1.${minor}.${patch}`);
+
+  it('puts each version in its own block of one id per node, in node-name order', () => {
+    const ids = templateVmIds('pmox-fra', range, nodes, ['v1.30.5', 'v1.31.2']);
+    // 50 ids / 3 nodes = 16 slots = 4 minors × 4 patches: v1.30.5 → 2·4+1 = 9, v1.31.2 → 3·4+2 = 14.
+    expect(Object.fromEntries([...ids].map(([v, m]) => [v, Object.fromEntries(m)]))).toEqual({
+      'v1.30.5': { 'pmox-fra-1': 9027, 'pmox-fra-2': 9028, 'pmox-fra-3': 9029 },
+      'v1.31.2': { 'pmox-fra-1': 9042, 'pmox-fra-2': 9043, 'pmox-fra-3': 9044 },
+    });
+  });
+
+  it('keeps every id in the range, unique, and independent of list order (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(version, { maxLength: 6 }), (versions) => {
+        let ids: Map<string, Map<string, number>>;
+        try {
+          ids = templateVmIds('i', range, nodes, versions);
+        } catch (e) {
+          expect(e).toBeInstanceOf(TemplateIdConflict);
+          return;
+        }
+        const all = [...ids.values()].flatMap((m) => [...m.values()]);
+        expect(new Set(all).size).toBe(all.length);
+        for (const id of all) expect(id >= range.start && id <= range.end).toBe(true);
+        const shuffled = templateVmIds('i', range, [...nodes].reverse(), [...versions].reverse());
+        expect(shuffled).toEqual(ids);
+      }),
+    );
+  });
+
+  it('never moves a version when another one is added or removed (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(version, { minLength: 1, maxLength: 5 }), version, (versions, added) => {
+        fc.pre(!versions.includes(added));
+        let before: Map<string, Map<string, number>>;
+        let after: Map<string, Map<string, number>>;
+        try {
+          before = templateVmIds('i', range, nodes, versions);
+          after = templateVmIds('i', range, nodes, [...versions, added]);
+        } catch {
+          return; // a collision is reported at synth instead (next test)
+        }
+        for (const v of versions) expect(after.get(v)).toEqual(before.get(v));
+        const removed = templateVmIds('i', range, nodes, versions.slice(1));
+        for (const v of versions.slice(1)) expect(removed.get(v)).toEqual(before.get(v));
+      }),
+    );
+  });
+
+  it('reports two versions that would share ids, with the fix', () => {
+    expect(() => templateVmIds('pmox-fra', range, nodes, ['v1.30.1', 'v1.30.5'])).toThrow(
+      /instance pmox-fra: images v1\.30\.1 and v1\.30\.5 would share template VM ids 9027-9029 .*drop one of them, or widen vmIdRange/,
+    );
+  });
+});

@@ -1,0 +1,344 @@
+/**
+ * End to end: the example lab's instances plus a third one, each a simulated Proxmox VE on its
+ * own port; every `proxmox-<instance>` stack synthesized like `npm run synth` does, then
+ * `tofu init` + `apply` with the real bpg/proxmox plugin. Checked from the simulator's state:
+ * what landed where, that a second plan is empty, what CAPMOX's token may and may not do, that
+ * destroy leaves nothing, and that with injected faults re-applying converges.
+ *
+ * Needs `scripts/toolchain install` (the README test command runs it first). Without the
+ * toolchain the suite is skipped with the reason — except in CI, where that is an error.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUILTIN_ROLES } from '../../sim';
+import { PveClient } from '../../sim/client';
+import { startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
+import type { InstanceSnapshot } from '../../sim/simulator';
+import { missingToolchain, projectRoot } from '../../sim/toolchain';
+
+const root = projectRoot();
+const missing = missingToolchain(root);
+if (missing && process.env.CI) throw new Error(`the e2e suite must run in CI, but the toolchain is missing: ${missing}`);
+if (missing) process.stderr.write(`test/e2e: SKIPPED — ${missing}\n`);
+const suite = missing ? describe.skip : describe;
+
+const v131Url = 'https://images.lab.example/ubuntu-2404-kube-v1.31.2.raw';
+const v131Sha256 = 'd2a4f1c0b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2';
+
+/** A third instance unlike the example's two: other names for pools, storages and bridge, two versions, per-node images. */
+const third = {
+  name: 'pmox-ber',
+  endpoint: 'https://pmox-ber.lab.example:8006/',
+  nodes: [
+    { name: 'ber-a', cpu: 16, memoryMiB: 65536 },
+    { name: 'ber-b', cpu: 16, memoryMiB: 65536 },
+  ],
+  template: { templateSelector: { matchTags: ['capi', 'v1.31.2'] } },
+  images: [
+    { kubernetesVersion: 'v1.30.5', url: 'https://images.lab.example/ubuntu-2404-kube-v1.30.5.qcow2', nodes: ['ber-a'] },
+    { kubernetesVersion: 'v1.31.2', url: v131Url, checksum: v131Sha256 },
+  ],
+  vmIdRange: { start: 7000, end: 7099 },
+  storage: { disks: 'fast-thin', images: 'images-dir', cloudInit: 'images-dir' },
+  bridge: 'vmbr1',
+  pools: { vms: 'k8s-machines', templates: 'k8s-templates' },
+};
+
+const instances = ['pmox-txl', 'pmox-fra', 'pmox-ber'];
+
+/** What each instance must end up with, written out from the lab (not from the code under test). */
+const expected: Record<string, { vmPool: string; templatePool: string; templateGrant: [string, boolean]; bridge: string; disks: string; cloudInit: string; templates: Record<string, Record<string, number>> }> = {
+  'pmox-txl': { vmPool: 'capi', templatePool: 'templates', templateGrant: ['/vms/1000', false], bridge: 'vmbr0', disks: 'local-lvm', cloudInit: 'local-lvm', templates: {} },
+  'pmox-fra': {
+    vmPool: 'capi',
+    templatePool: 'templates',
+    templateGrant: ['/pool/templates', true],
+    bridge: 'vmbr0',
+    disks: 'local-lvm',
+    cloudInit: 'local-lvm',
+    // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.30.5 → slot (30 mod 4)·4 + (5 mod 4) = 9 → 9027.
+    templates: { 'v1.30.5': { 'pmox-fra-1': 9027, 'pmox-fra-2': 9028, 'pmox-fra-3': 9029 } },
+  },
+  'pmox-ber': {
+    vmPool: 'k8s-machines',
+    templatePool: 'k8s-templates',
+    templateGrant: ['/pool/k8s-templates', true],
+    bridge: 'vmbr1',
+    disks: 'fast-thin',
+    cloudInit: 'images-dir',
+    // 7000–7099 over 2 nodes: 50 slots of 4 minors × 12 patches; v1.30.5 → 2·12+5 = 29 → 7058; v1.31.2 → 3·12+2 = 38 → 7076.
+    templates: { 'v1.30.5': { 'ber-a': 7058 }, 'v1.31.2': { 'ber-a': 7076, 'ber-b': 7077 } },
+  },
+};
+
+function expectedAcl(instance: string): [string, string, boolean][] {
+  const e = expected[instance];
+  return [
+    ['/', 'CapmoxSysAudit', false],
+    ['/nodes', 'CapmoxSysAudit', true],
+    [`/pool/${e.vmPool}`, 'PVEVMAdmin', true],
+    [e.templateGrant[0], 'PVETemplateUser', e.templateGrant[1]],
+    [`/sdn/zones/localnetwork/${e.bridge}`, 'PVESDNUser', true],
+    [`/storage/${e.cloudInit}`, 'PVEDatastoreAdmin', true],
+    [`/storage/${e.disks}`, 'CapmoxDatastoreAllocateSpace', true],
+  ];
+}
+
+const sortAcl = (rows: [string, string, boolean][]) => rows.slice().sort((a, b) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1]));
+
+interface Credentials {
+  url: string;
+  token: string;
+  secret: string;
+}
+
+suite('instance stacks applied to the simulator with the real bpg/proxmox', () => {
+  const work = mkdtempSync(join(tmpdir(), 'pvekaas-e2e-'));
+  let run: SimulatedLab;
+  const cleanState: Record<string, InstanceSnapshot> = {};
+
+  const apply = (name: string) => run.tofu(name, ['apply', '-auto-approve', '-input=false', '-parallelism=6']);
+  const planIsEmpty = async (name: string) => (await run.tofu(name, ['plan', '-detailed-exitcode', '-input=false', '-lock=false'])).code === 0;
+  const output = async <T>(name: string, key: string): Promise<T> => {
+    const res = await run.tofu(name, ['output', '-json', key]);
+    if (res.code !== 0) throw new Error(res.stderr);
+    return JSON.parse(res.stdout) as T;
+  };
+
+  beforeAll(async () => {
+    run = await startSimulatedLab({
+      labText: readFileSync(join(root, 'examples/lab.yaml'), 'utf8'),
+      labFile: 'examples/lab.yaml',
+      work,
+      root,
+      extraInstances: [third],
+      simulator: {
+        taskDurationMs: 150,
+        remoteImages: { [v131Url]: { size: 700 * 1024 ** 2, virtualSize: 4 * 1024 ** 3, checksums: { sha256: v131Sha256 } } },
+      },
+    });
+    await run.init();
+  }, 120_000);
+
+  afterAll(async () => {
+    await run?.sim.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('applies every instance stack', async () => {
+    const results = await Promise.all(instances.map(apply));
+    results.forEach((r, i) => {
+      if (r.code !== 0) throw new Error(`apply proxmox-${instances[i]} failed:\n${r.stderr}\n${r.stdout.slice(-3000)}`);
+    });
+    for (const name of instances) cleanState[name] = run.sim.snapshot(name);
+  }, 180_000);
+
+  it.each(instances)('creates the CAPMOX user, roles, token and ACLs on %s', (name) => {
+    const s = cleanState[name];
+    expect(s.users.map((u) => [u.userid, u.enable])).toEqual([
+      ['capmox@pve', true],
+      ['root@pam', true],
+    ]);
+    expect(s.tokens.filter((t) => t.tokenid.startsWith('capmox@pve')).map((t) => [t.tokenid, t.privsep])).toEqual([['capmox@pve!capi', true]]);
+    expect(s.roles).toEqual({ CapmoxDatastoreAllocateSpace: ['Datastore.AllocateSpace'], CapmoxSysAudit: ['Sys.Audit'] });
+    for (const subject of ['capmox@pve', 'capmox@pve!capi']) {
+      const rows = s.acl.filter((e) => e.ugid === subject).map((e) => [e.path, e.roleid, e.propagate] as [string, string, boolean]);
+      expect({ subject, acl: sortAcl(rows) }).toEqual({ subject, acl: sortAcl(expectedAcl(name)) });
+    }
+    expect(s.pools.map((p) => p.poolid)).toEqual([expected[name].vmPool, expected[name].templatePool].sort());
+  });
+
+  it.each(instances)('builds the tagged templates on the right nodes of %s', (name) => {
+    const s = cleanState[name];
+    const e = expected[name];
+    const built = s.vms.filter((vm) => vm.tags.includes('capi'));
+    const want = Object.entries(e.templates).flatMap(([version, nodes]) => Object.entries(nodes).map(([node, vmid]) => ({ vmid, node, version })));
+    expect(built.map((vm) => ({ vmid: vm.vmid, node: vm.node, version: vm.tags.find((t) => t.startsWith('v1.')) })).sort((a, b) => a.vmid - b.vmid)).toEqual(
+      want.sort((a, b) => a.vmid - b.vmid),
+    );
+    for (const vm of built) {
+      expect({ vmid: vm.vmid, template: vm.template, status: vm.status, pool: vm.pool, tags: vm.tags }).toEqual({
+        vmid: vm.vmid,
+        template: true,
+        status: 'stopped',
+        pool: e.templatePool,
+        tags: ['capi', vm.tags.find((t) => t.startsWith('v1.'))],
+      });
+      expect(vm.config.scsi0).toMatch(new RegExp(`^${e.disks}:base-${vm.vmid}-disk-0,.*size=20G$`));
+      expect(vm.config.net0).toMatch(new RegExp(`,bridge=${e.bridge}(,|$)`));
+      // The image was downloaded to that same node, where the import read it.
+      expect(s.volumes.some((v) => v.node === vm.node && v.content === 'import' && v.volid.includes(vm.tags.find((t) => t.startsWith('v1.'))!))).toBe(true);
+    }
+    if (name === 'pmox-txl') {
+      // templateID: the existing template is kept, nothing is built.
+      expect(s.vms.map((vm) => [vm.vmid, vm.template])).toEqual([[1000, true]]);
+    }
+  });
+
+  it('keeps each instance to its own simulator', () => {
+    expect(cleanState['pmox-txl'].vms.some((vm) => vm.vmid >= 7000)).toBe(false);
+    expect(cleanState['pmox-ber'].vms.some((vm) => vm.vmid >= 9000)).toBe(false);
+    expect(cleanState['pmox-fra'].volumes.some((v) => v.volid.startsWith('fast-thin:'))).toBe(false);
+  });
+
+  it.each(instances)('outputs credentials that authenticate on %s, the template ids and the nodes', async (name) => {
+    const creds = await output<Credentials>(name, 'credentials');
+    expect(creds.url).toBe(run.sim.endpoint(name).replace(/\/$/, ''));
+    expect(creds.token).toBe('capmox@pve!capi');
+    const client = new PveClient(`${creds.url}/`, `${creds.token}=${creds.secret}`);
+    expect((await client.call('GET', '/version')).status).toBe(200);
+    expect(await output(name, 'templates')).toEqual(expected[name].templates);
+    expect(await output(name, 'nodes')).toEqual(run.lab.proxmox.instances.find((i) => i.name === name)!.nodes.map((n) => n.name).sort());
+  });
+
+  it('keeps the API tokens out of the synthesized stacks', () => {
+    for (const name of instances) {
+      const text = readFileSync(join(run.stackDir(name), 'cdk.tf.json'), 'utf8');
+      expect(text).not.toContain(run.sim.adminToken(name).split('=')[1]);
+      expect(text).toContain('"sensitive": true');
+    }
+  });
+
+  it.each(instances)('has nothing left to do on a second plan of %s', async (name) => {
+    expect(await planIsEmpty(name)).toBe(true);
+  });
+
+  it('lets the CAPMOX token do what CAPMOX does, and no more', async () => {
+    const name = 'pmox-fra';
+    const creds = await output<Credentials>(name, 'credentials');
+    const capmox = new PveClient(`${creds.url}/`, `${creds.token}=${creds.secret}`);
+    const inst = run.sim.instance(name);
+    const authid = creds.token;
+
+    // Finds the templates by tags, cluster-wide.
+    const vms = await capmox.call<{ vmid: number; tags?: string; template?: number }[]>('GET', '/cluster/resources', { type: 'vm' });
+    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.30.5').map((v) => v.vmid)).toEqual([9027, 9028, 9029]);
+    // Clones a template into its pool on the template's node, configures, resizes, starts, stops and deletes the machine.
+    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-2/qemu/9028/clone', { newid: 150, name: 'tenant-a-workers-x1', pool: 'capi', full: 1, storage: 'local-lvm' });
+    expect([clone.status, clone.reason]).toEqual([200, 'OK']);
+    expect(await capmox.waitForTask(clone.data)).toBe('OK');
+    expect((await capmox.call('PUT', '/nodes/pmox-fra-2/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0,tag=10', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
+    expect(await capmox.waitForTask((await capmox.call<string>('PUT', '/nodes/pmox-fra-2/qemu/150/resize', { disk: 'scsi0', size: '40G' })).data)).toBe('OK');
+    expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-2/qemu/150/status/start')).data)).toBe('OK');
+    expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-2/qemu/150/status/stop')).data)).toBe('OK');
+    expect(await capmox.waitForTask((await capmox.call<string>('DELETE', '/nodes/pmox-fra-2/qemu/150', { purge: 1 })).data)).toBe('OK');
+
+    // No more: everything else is refused with 403.
+    const refused: [string, string, Record<string, string | number>][] = [
+      ['POST', '/nodes/pmox-fra-2/qemu/9028/clone', { newid: 151, full: 1 }], // outside its pool
+      ['POST', '/nodes/pmox-fra-2/qemu/9028/clone', { newid: 151, full: 1, pool: 'capi', storage: 'local' }], // another storage
+      ['POST', '/nodes/pmox-fra-2/qemu/9028/status/start', {}], // a template
+      ['PUT', '/nodes/pmox-fra-2/qemu/9028/config', { cores: 8 }],
+      ['DELETE', '/nodes/pmox-fra-2/qemu/9028', {}],
+      ['POST', '/access/users', { userid: 'mallory@pve' }],
+      ['PUT', '/access/acl', { path: '/', roles: 'Administrator', tokens: 'capmox@pve!capi' }],
+      ['POST', '/access/roles', { roleid: 'More', privs: 'Sys.Modify' }],
+      ['POST', '/pools', { poolid: 'elsewhere' }],
+      ['POST', '/nodes/pmox-fra-1/storage/local/download-url', { url: 'https://x.example/a.qcow2', content: 'import', filename: 'a.qcow2' }],
+    ];
+    for (const [method, path, params] of refused) {
+      const res = await capmox.call(method, path, params);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 403 });
+    }
+
+    // And the exact privileges it holds where CAPMOX works, from the permission model.
+    const vmAdmin = [...BUILTIN_ROLES.PVEVMAdmin].sort();
+    const held: Record<string, string[]> = {
+      '/': ['Sys.Audit'],
+      '/nodes/pmox-fra-1': ['Sys.Audit'],
+      '/vms/9027': ['VM.Audit', 'VM.Clone'],
+      '/pool/capi': vmAdmin,
+      '/vms/4242': [],
+      '/sdn/zones/localnetwork/vmbr0': ['SDN.Audit', 'SDN.Use'],
+      '/sdn/zones/localnetwork/vmbr0/10': ['SDN.Audit', 'SDN.Use'],
+      '/storage/local-lvm': ['Datastore.Allocate', 'Datastore.AllocateSpace', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
+      '/storage/local': [],
+      '/access': [],
+      '/access/groups': [],
+    };
+    for (const [path, privs] of Object.entries(held)) expect({ path, privs: inst.privileges(authid, path) }).toEqual({ path, privs });
+    expect(run.sim.snapshot(name).vms.map((vm) => vm.vmid)).toEqual([9027, 9028, 9029]);
+  }, 60_000);
+
+  it('leaves nothing behind on destroy', async () => {
+    const results = await Promise.all(instances.map((n) => run.tofu(n, ['destroy', '-auto-approve', '-input=false', '-parallelism=6'])));
+    results.forEach((r, i) => {
+      if (r.code !== 0) throw new Error(`destroy proxmox-${instances[i]} failed:\n${r.stderr}`);
+    });
+    for (const name of instances) expectPristine(run.sim.snapshot(name));
+  }, 120_000);
+
+  it('converges by re-applying when the API fails, stalls and loses tasks', async () => {
+    run.sim.faults.set({
+      seed: 42,
+      routes: [
+        { method: 'POST', path: '^/pools$', status: 500, message: "cfs-lock 'file-user_cfg' error: got lock request timeout", times: 2 },
+        { method: 'PUT', path: '^/access/acl$', errorRate: 0.25, status: 500, message: "cfs-lock 'file-user_cfg' error: got lock request timeout", times: 3 },
+        { method: 'GET', path: '^/nodes/[^/]+/tasks/[^/]+/status$', errorRate: 0.1, status: 596, times: 2 },
+        { method: 'POST', path: '^/nodes/[^/]+/qemu$', latencyMs: 300 },
+      ],
+      tasks: [
+        { type: '^download$', failRate: 1, times: 1, message: 'download failed: 504 Gateway Time-out' },
+        { type: '^qmcreate$', stallMs: 1500, times: 2 },
+      ],
+    });
+    const attempts: Record<string, number[]> = {};
+    const errors: Record<string, string> = {};
+    await Promise.all(
+      instances.map(async (name) => {
+        attempts[name] = [];
+        for (let i = 0; i < 6; i++) {
+          const r = await apply(name);
+          attempts[name].push(r.code);
+          if (r.code === 0) return;
+          errors[name] = `${errors[name] ?? ''}\n--- attempt ${i + 1}:\n${r.stderr.replace(/\x1b\[[0-9;]*m/g, '')}`;
+        }
+      }),
+    );
+    const injected = run.sim.faults.injected.filter((f) => f.kind !== 'latency');
+    run.sim.faults.clear();
+    expect(injected.length).toBeGreaterThan(0);
+    expect(Object.values(attempts).flat()).toContain(1);
+    for (const name of instances) {
+      expect({ name, last: attempts[name].at(-1), errors: attempts[name].at(-1) === 0 ? '' : errors[name] }).toEqual({ name, last: 0, errors: '' });
+      expect({ name, planEmpty: await planIsEmpty(name) }).toEqual({ name, planEmpty: true });
+      expect(comparable(run.sim.snapshot(name))).toEqual(comparable(cleanState[name]));
+    }
+  }, 300_000);
+
+  it('still leaves nothing behind after the faulty run', async () => {
+    const results = await Promise.all(instances.map((n) => run.tofu(n, ['destroy', '-auto-approve', '-input=false', '-parallelism=6'])));
+    results.forEach((r, i) => {
+      if (r.code !== 0) throw new Error(`destroy proxmox-${instances[i]} failed:\n${r.stderr}`);
+    });
+    for (const name of instances) expectPristine(run.sim.snapshot(name));
+  }, 120_000);
+});
+
+/** Only what existed before any apply: root and its token, and the template the lab names by id. */
+function expectPristine(s: InstanceSnapshot): void {
+  expect({ instance: s.name, users: s.users.map((u) => u.userid), tokens: s.tokens.map((t) => t.tokenid), roles: s.roles, acl: s.acl, pools: s.pools }).toEqual({
+    instance: s.name,
+    users: ['root@pam'],
+    tokens: ['root@pam!pvekaas'],
+    roles: {},
+    acl: [],
+    pools: [],
+  });
+  const preexisting = s.name === 'pmox-txl' ? [1000] : [];
+  expect({ instance: s.name, vms: s.vms.map((vm) => vm.vmid), volumes: s.volumes.filter((v) => v.vmid === undefined || !preexisting.includes(v.vmid)).map((v) => v.volid) }).toEqual({
+    instance: s.name,
+    vms: preexisting,
+    volumes: [],
+  });
+}
+
+/** A snapshot without what legitimately differs between two runs (tasks, creation times). */
+function comparable(s: InstanceSnapshot) {
+  return {
+    ...s,
+    tasks: undefined,
+    vms: s.vms.map((vm) => ({ ...vm, config: { ...vm.config, meta: undefined } })),
+  };
+}
