@@ -14,24 +14,38 @@ type StackJson = Record<string, any>;
 
 function baseline(stacks: Record<string, StackJson>): void {
   // Loaded here, not at the top: the floor process must not pay for cdktf.
-  const { App, TerraformStack, TerraformResource, TerraformOutput, TerraformVariable, LocalBackend } = require('cdktf') as typeof import('cdktf');
+  const cdktf = require('cdktf') as typeof import('cdktf');
   const { Manifest } = require('@cdktf/provider-kubernetes/lib/manifest') as typeof import('@cdktf/provider-kubernetes/lib/manifest');
-  const app = new App({ outdir: out, skipValidation: true });
+  const app = new cdktf.App({ outdir: out, skipValidation: true });
+  const copy = (element: { addOverride(path: string, value: unknown): void }, body: Record<string, unknown>) => {
+    for (const [key, value] of Object.entries(body)) if (key !== '//') element.addOverride(key, value);
+  };
   for (const [name, json] of Object.entries(stacks)) {
-    const stack = new TerraformStack(app, name);
-    new LocalBackend(stack, { path: `../../state/${name}.tfstate` });
-    for (const [vname, v] of Object.entries<any>(json.variable ?? {})) new TerraformVariable(stack, vname, { type: v.type, sensitive: v.sensitive });
+    const stack = new cdktf.TerraformStack(app, name);
+    const { backend, ...terraform } = json.terraform ?? {};
+    for (const [type, config] of Object.entries<any>(backend ?? {})) if (type === 'local') new cdktf.LocalBackend(stack, config);
+    stack.addOverride('terraform', terraform);
+    for (const [type, configs] of Object.entries<any[]>(json.provider ?? {})) {
+      for (const config of configs) {
+        const provider = new (class extends cdktf.TerraformProvider {})(stack, `${type}-${config.alias ?? 'default'}`, { terraformResourceType: type });
+        copy(provider, config);
+      }
+    }
+    for (const [vname, v] of Object.entries<any>(json.variable ?? {})) new cdktf.TerraformVariable(stack, vname, { type: v.type, sensitive: v.sensitive, description: v.description, nullable: v.nullable });
+    for (const [type, sources] of Object.entries<any>(json.data ?? {})) {
+      for (const [dname, body] of Object.entries<any>(sources)) copy(new cdktf.TerraformDataSource(stack, dname, { terraformResourceType: type }), body);
+    }
     for (const [type, resources] of Object.entries<any>(json.resource ?? {})) {
       for (const [rname, body] of Object.entries<any>(resources)) {
-        const { '//': _meta, depends_on: _deps, ...attributes } = body;
-        if (type === 'kubernetes_manifest') new Manifest(stack, rname, { manifest: attributes.manifest });
-        else {
-          const resource = new TerraformResource(stack, rname, { terraformResourceType: type });
-          for (const [key, value] of Object.entries(attributes)) resource.addOverride(key, value);
+        if (type === 'kubernetes_manifest') {
+          const { manifest, ...rest } = body;
+          copy(new Manifest(stack, rname, { manifest }), rest);
+        } else {
+          copy(new cdktf.TerraformResource(stack, rname, { terraformResourceType: type }), body);
         }
       }
     }
-    for (const [oname, o] of Object.entries<any>(json.output ?? {})) new TerraformOutput(stack, oname, { value: o.value, sensitive: o.sensitive });
+    for (const [oname, o] of Object.entries<any>(json.output ?? {})) new cdktf.TerraformOutput(stack, oname, { value: o.value, sensitive: o.sensitive, description: o.description });
   }
   app.synth();
 }

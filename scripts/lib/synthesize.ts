@@ -14,6 +14,7 @@ import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab } from '../../stacks/app';
 import { fixHclOutput } from './hcl-fixups';
+import { withoutTokenTraces } from './token-traces';
 
 export interface SynthOptions {
   config: string;
@@ -45,8 +46,10 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       const app = new App({ outdir: scratch, hclOutput: options.hcl ?? false, skipValidation: false });
       // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
       const stateDirFromStack = relative(join(out, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
-      stacksBuilt = buildLab(app, lab, plan, { stateDirFromStack });
-      app.synth();
+      withoutTokenTraces(() => {
+        stacksBuilt = buildLab(app, lab, plan, { stateDirFromStack });
+        app.synth();
+      });
     } finally {
       if (previous === undefined) delete process.env.SYNTH_HCL_OUTPUT;
       else process.env.SYNTH_HCL_OUTPUT = previous;
