@@ -187,3 +187,24 @@ export function missingFromServer(expected: unknown, actual: unknown, path = '')
   if (actual === undefined) return [`${path}: sent ${JSON.stringify(expected)}, the server dropped it (not in the CRD schema?)`];
   return [`${path}: sent ${JSON.stringify(expected)}, the server stored ${JSON.stringify(actual)}`];
 }
+
+/**
+ * The namespaces a stack creates with the typed `kubernetes_namespace_v1` resource (the management
+ * stack does, for the Helm releases and for management-config's objects), as Namespace objects.
+ * Only their metadata matters to the server; a value that is a Terraform expression is refused.
+ */
+export function readStackNamespaces(stacksDir: string, stack: string): KubeObject[] {
+  const json = JSON.parse(readFileSync(join(stacksDir, stack, 'cdk.tf.json'), 'utf8'));
+  const namespaces = (json.resource?.kubernetes_namespace_v1 ?? {}) as Record<string, { metadata?: { name?: string; labels?: object; annotations?: object } }>;
+  return Object.entries(namespaces)
+    .map(([name, resource]) => {
+      const metadata = resource.metadata ?? {};
+      if (ANY_EXPRESSION.test(JSON.stringify(metadata))) {
+        throw new Error(`${stack}: kubernetes_namespace_v1.${name} has metadata only Terraform can compute: ${JSON.stringify(metadata)}`);
+      }
+      const { name: namespace, labels, annotations } = metadata;
+      if (!namespace) throw new Error(`${stack}: kubernetes_namespace_v1.${name} has no metadata.name`);
+      return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) } } as KubeObject;
+    })
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+}
