@@ -7,7 +7,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { InstanceSnapshot } from '../sim';
 import { startSimulatedLab, type SimulatedLab } from '../sim/lab-run';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
@@ -37,7 +37,7 @@ runCommand(async () => {
   const run = await startSimulatedLab({ labText, labFile: config, work, root });
   try {
     const instances = run.lab.proxmox.instances.map((i) => i.name);
-    say(`lab: ${config} — ${instances.length} instance(s), simulated on ${instances.map((n) => run.sim.endpoint(n)).join(', ')}`);
+    say(`lab: ${relative(process.cwd(), config) || config} — ${instances.length} instance(s), simulated on ${instances.map((n) => run.sim.endpoint(n)).join(', ')}`);
     say();
     await run.init();
     const results = await Promise.all(instances.map((name) => applyInstance(run, name)));

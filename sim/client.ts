@@ -20,7 +20,7 @@ export class PveClient {
   ) {}
 
   call<T = unknown>(method: string, path: string, params: Record<string, string | number | boolean> = {}): Promise<PveResponse<T>> {
-    const form = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)])).toString();
+    const form = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)])).toString();
     const inQuery = method === 'GET' || method === 'DELETE';
     const url = new URL(`api2/json${path}${inQuery && form ? `?${form}` : ''}`, this.endpoint);
     return new Promise((resolve, reject) => {
@@ -38,7 +38,7 @@ export class PveClient {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString()));
           res.on('end', () => {
-            const body = text ? (JSON.parse(text) as { data: T; errors?: Record<string, string> }) : ({ data: null } as { data: T });
+            const body: { data: T; errors?: Record<string, string> } = text ? JSON.parse(text) : { data: null };
             resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '', data: body.data, ...(body.errors ? { errors: body.errors } : {}) });
           });
         },
