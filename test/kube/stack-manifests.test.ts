@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withoutConversionWebhook } from '../support/kube-apiserver';
-import { missingFromServer, readStackManifests } from './stack-manifests';
+import { missingFromServer, readStackManifests, readStackNamespaces } from './stack-manifests';
 
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'pvekaas-stack-manifests-'))));
@@ -82,6 +82,26 @@ describe('reading the objects of a stack', () => {
       },
     });
     expect(() => readStackManifests(dir, stack)).toThrow(/dependency cycle among kubernetes_manifest.a, kubernetes_manifest.b/);
+  });
+});
+
+describe('the namespaces a stack creates with kubernetes_namespace_v1', () => {
+  it('become Namespace objects with their labels, sorted by name', () => {
+    const stack = stackWith({
+      kubernetes_namespace_v1: {
+        'namespace-metallb-system': { metadata: { name: 'metallb-system', labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } } },
+        'namespace-capi-system': { metadata: { name: 'capi-system' } },
+      },
+    });
+    expect(readStackNamespaces(dir, stack)).toEqual([
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'capi-system' } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'metallb-system', labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } } },
+    ]);
+  });
+
+  it('refuses metadata only Terraform can compute', () => {
+    const stack = stackWith({ kubernetes_namespace_v1: { ns: { metadata: { name: '${var.namespace}' } } } });
+    expect(() => readStackNamespaces(dir, stack)).toThrow(/kubernetes_namespace_v1.ns has metadata only Terraform can compute/);
   });
 });
 
