@@ -33,7 +33,7 @@ function duplicatesIn(values: unknown, path: (string | number)[], what: string, 
     }
     problems.push({
       path: [...path, i],
-      message: `${what} ${JSON.stringify(value)} is listed twice (first at index ${seen}); ${where} is a set, and the API server refuses an object that repeats an entry`,
+      message: `this ${what} is listed twice (first at index ${seen}); ${where} is a set, and the API server refuses an object that repeats an entry`,
       value,
       fix: 'list it once',
     });
