@@ -7,7 +7,7 @@
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { HelmProvider } from '@cdktf/provider-helm/lib/provider';
-import { Release } from '@cdktf/provider-helm/lib/release';
+import { HelmV3Release as Release } from './helm-v3';
 import { stringify } from 'yaml';
 import { helmCharts, type ChartId, type ManagementVersions } from '../modules/versions';
 import { chartSource, type Mirror } from '../modules/versions/mirror';

@@ -6,7 +6,7 @@
  */
 import { TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
-import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
+import { HelmV3Provider as HelmProvider } from './helm-v3';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import type { Management } from '../modules/config/schema';
 

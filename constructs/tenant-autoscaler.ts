@@ -1,4 +1,4 @@
-import { Release } from '@cdktf/provider-helm/lib/release';
+import { HelmV3Release as Release } from './helm-v3';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';

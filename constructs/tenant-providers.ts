@@ -1,4 +1,4 @@
-import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
+import { HelmV3Provider as HelmProvider } from './helm-v3';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';

@@ -21,7 +21,11 @@ function synth(out: string, hcl: boolean): void {
 
 function requiredProviders(stackDir: string): { source: string; version: string }[] {
   const json = JSON.parse(readFileSync(join(stackDir, 'cdk.tf.json'), 'utf8'));
-  return Object.values(json.terraform?.required_providers ?? {}) as { source: string; version: string }[];
+  // An unqualified source ("helm") means hashicorp/helm, as OpenTofu and Terraform resolve it.
+  return (Object.values(json.terraform?.required_providers ?? {}) as { source: string; version: string }[]).map((p) => ({
+    ...p,
+    source: p.source.includes('/') ? p.source : `hashicorp/${p.source}`,
+  }));
 }
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-validate-'));

@@ -1,0 +1,78 @@
+/**
+ * hashicorp/helm 3.x takes the provider's `kubernetes` and a release's `set`, `set_sensitive` and
+ * `postrender` as nested attributes. The bindings of @cdktf/provider-helm 12.x render them as HCL
+ * blocks; HelmV3Provider and HelmV3Release render attribute values instead, and keep JSON as is.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, TerraformStack } from 'cdktf';
+import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
+import { Release } from '@cdktf/provider-helm/lib/release';
+import { HelmV3Provider, HelmV3Release } from '../../constructs/helm-v3';
+import { fixHcl } from '../../scripts/lib/hcl-fixups';
+
+function synth(hcl: boolean, build: (stack: TerraformStack) => void): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pvekaas-helm-v3-'));
+  const previous = process.env.SYNTH_HCL_OUTPUT;
+  process.env.SYNTH_HCL_OUTPUT = hcl ? 'true' : 'false';
+  try {
+    const app = new App({ outdir: dir, hclOutput: hcl });
+    build(new TerraformStack(app, 'helm'));
+    app.synth();
+    return readFileSync(join(dir, 'stacks/helm', hcl ? 'cdk.tf' : 'cdk.tf.json'), 'utf8');
+  } finally {
+    process.env.SYNTH_HCL_OUTPUT = previous;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const releaseConfig = {
+  name: 'cert-manager',
+  chart: 'cert-manager',
+  repository: 'https://charts.jetstack.io',
+  version: 'v1.18.3',
+  set: [
+    { name: 'crds.enabled', value: 'true' },
+    { name: 'replicaCount', value: '2' },
+  ],
+  setSensitive: [{ name: 'secret', value: '${var.secret}' }],
+  postrender: { binaryPath: '/bin/cat' },
+};
+
+describe('helm 3.x in HCL', () => {
+  it('the stock bindings write blocks (the defect these classes repair)', () => {
+    const hcl = synth(true, (stack) => {
+      new HelmProvider(stack, 'helm', { kubernetes: { configPath: '~/.kube/config' } });
+      new Release(stack, 'release', releaseConfig);
+    });
+    expect(hcl).toMatch(/kubernetes \{/);
+    expect(hcl).toMatch(/\nset \{/);
+  });
+
+  it('writes the provider kubernetes and the release set, set_sensitive and postrender as attributes', () => {
+    const hcl = fixHcl(
+      synth(true, (stack) => {
+        new HelmV3Provider(stack, 'helm', { kubernetes: { configPath: '~/.kube/config', configContext: 'lab' } });
+        new HelmV3Release(stack, 'release', releaseConfig);
+      }),
+    );
+    expect(hcl).toContain('provider "helm" {\n  kubernetes = {\n    config_context = "lab"\n    config_path = "~/.kube/config"\n  }\n}');
+    expect(hcl).not.toMatch(/\b(kubernetes|set|set_sensitive|postrender) \{/);
+    expect(hcl).toMatch(/set = \[\n\s+\{\n\s+name = "crds.enabled"\n\s+value = "true"\n\s+\},\n\s+\{\n\s+name = "replicaCount"\n\s+value = "?2"?\n\s+\},\n\s+\]/);
+    expect(hcl).toMatch(/set_sensitive = \[\n\s+\{\n\s+name = "secret"\n\s+value = "\$\{var.secret\}"/);
+    expect(hcl).toMatch(/postrender = \{\n\s+binary_path = "\/bin\/cat"\n\s+\}/);
+  });
+
+  it('leaves the JSON output as the stock bindings write it', () => {
+    const stock = synth(false, (stack) => {
+      new HelmProvider(stack, 'helm', { kubernetes: { configPath: '~/.kube/config' } });
+      new Release(stack, 'release', releaseConfig);
+    });
+    const v3 = synth(false, (stack) => {
+      new HelmV3Provider(stack, 'helm', { kubernetes: { configPath: '~/.kube/config' } });
+      new HelmV3Release(stack, 'release', releaseConfig);
+    });
+    expect(v3).toBe(stock);
+  });
+});
