@@ -17,7 +17,7 @@ import { ProxmoxProvider } from '../.gen/providers/proxmox/provider';
 import { VirtualEnvironmentPool } from '../.gen/providers/proxmox/virtual-environment-pool';
 import { CapmoxServiceAccount } from '../constructs/proxmox-capmox-service-account';
 import { ProxmoxNodeTemplate, templateVmIds } from '../constructs/proxmox-node-template';
-import type { Instance } from '../modules/config/schema';
+import { imageNodes, type Instance } from '../modules/config/schema';
 import type { InstanceCredentials, LabStackProps } from './props';
 
 export interface ProxmoxInstanceStackProps extends LabStackProps {
@@ -76,7 +76,7 @@ export class ProxmoxInstanceStack extends TerraformStack {
       const ids = templateVmIds(instance.name, instance.vmIdRange, nodeNames, instance.images.map((i) => i.kubernetesVersion));
       for (const image of [...instance.images].sort((a, b) => a.kubernetesVersion.localeCompare(b.kubernetesVersion))) {
         const perNode: Record<string, number> = {};
-        for (const node of [...(image.nodes ?? nodeNames)].sort()) {
+        for (const node of imageNodes(instance, image)) {
           const vmId = ids.get(image.kubernetesVersion)!.get(node)!;
           new ProxmoxNodeTemplate(this, `template-${image.kubernetesVersion}-${node}`, {
             node,

@@ -3,9 +3,10 @@
  * that must resolve, ranges that must not overlap. Each returns every problem it finds.
  */
 import type { ConfigProblem } from './problems';
-import type { Lab } from './schema';
+import { imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
 import { checkManagement } from './management-rules';
+import { checkServerRules } from './server-rules';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
   const seen = new Map<string, number>();
@@ -84,7 +85,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
       });
     }
     const size = instance.vmIdRange.end - instance.vmIdRange.start + 1;
-    const needed = instance.images.reduce((n, img) => n + (img.nodes?.length ?? instance.nodes.length), 0);
+    const needed = instance.images.reduce((n, img) => n + imageNodes(instance, img).length, 0);
     if (needed > size && instance.vmIdRange.end >= instance.vmIdRange.start) {
       problems.push({
         path: [...base, 'vmIdRange'],
@@ -97,6 +98,14 @@ export function checkLab(lab: Lab): ConfigProblem[] {
       ...duplicates(instance.images, (img) => img.kubernetesVersion, (i) => [...base, 'images', i, 'kubernetesVersion'], 'image version'),
     );
     instance.images.forEach((img, ix) => {
+      if ('templateSelector' in instance.template && (img.nodes?.length ?? 1) > 1) {
+        problems.push({
+          path: [...base, 'images', ix, 'nodes'],
+          message: `${img.nodes!.length} templates tagged ${img.kubernetesVersion} on one instance: CAPMOX's templateSelector needs exactly one template to match its tags, and fails on several`,
+          value: img.nodes,
+          fix: 'list one node (and keep VM disks on storage shared by the nodes, so the template clones to each of them)',
+        });
+      }
       (img.nodes ?? []).forEach((n, ni) => {
         if (!nodeNames.includes(n)) problems.push(unknownRef([...base, 'images', ix, 'nodes', ni], `node of instance ${instance.name}`, n, nodeNames));
       });
@@ -151,6 +160,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
 
   problems.push(...checkAddresses(lab));
   problems.push(...checkManagement(lab));
+  problems.push(...checkServerRules(lab));
   if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
     problems.push({
       path: ['delivery', 'cloud'],

@@ -84,10 +84,14 @@ export const imageSchema = z.strictObject({
   checksumAlgorithm: z.enum(['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512']).default('sha256'),
   fileName: z
     .string()
-    .regex(/^[A-Za-z0-9._-]+\.(qcow2|img|raw)$/, { error: 'fileName must end in .qcow2, .img or .raw' })
+    .regex(/^[A-Za-z0-9._-]+\.(qcow2|raw|vmdk)$/, { error: 'fileName must end in .qcow2, .raw or .vmdk (the formats Proxmox imports)' })
     .optional()
     .describe('file name on the storage (default derived from the version)'),
-  nodes: z.array(z.string().min(1)).min(1).optional().describe('nodes that get the template (default: every node of the instance)'),
+  nodes: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe('nodes that get the template (default: one node, the first by name; with templateSelector exactly one, since CAPMOX needs a unique match — put disks on shared storage so it clones to every node)'),
 });
 
 export const instanceSchema = z.strictObject({
@@ -107,9 +111,9 @@ export const instanceSchema = z.strictObject({
     .strictObject({
       disks: z.string().min(1).default('local-lvm').describe('storage for VM disks'),
       images: z.string().min(1).default('local').describe('storage (with content type import) for downloaded cloud images'),
-      cloudInit: z.string().min(1).default('local-lvm').describe('storage for the cloud-init drive (CAPMOX needs PVEDatastoreAdmin on it)'),
+      cloudInit: z.string().min(1).default('local').describe('storage (with content type iso) for the cloud-init ISO CAPMOX writes (it needs PVEDatastoreAdmin on it)'),
     })
-    .default({ disks: 'local-lvm', images: 'local', cloudInit: 'local-lvm' }),
+    .default({ disks: 'local-lvm', images: 'local', cloudInit: 'local' }),
   bridge: z.string().min(1).default('vmbr0').describe('Linux bridge the VMs attach to'),
   pools: z
     .strictObject({
@@ -319,3 +323,10 @@ export type Pool = Tenant['pools'][number];
 export type Management = Lab['management'];
 export type PlacementMode = (typeof placementModes)[number];
 export type Delivery = Lab['delivery'];
+export type Image = Instance['images'][number];
+
+/** The nodes an image becomes a template on: the listed ones, or the first node by name. */
+export function imageNodes(instance: Instance, image: Image): string[] {
+  if (image.nodes) return [...image.nodes].sort();
+  return [instance.nodes.map((n) => n.name).sort()[0]];
+}

@@ -196,6 +196,12 @@ describe('a malformed lab description', () => {
     ]);
   });
 
+  it('refuses several templates for one version where CAPMOX selects templates by tag', () => {
+    const p = only(exampleWith((l) => (l.proxmox.instances[1].images[0].nodes = ['pmox-fra-1', 'pmox-fra-2'])));
+    expect(formatPath(p.path)).toBe('proxmox.instances[1].images[0].nodes');
+    expect(p.message).toContain('templateSelector needs exactly one template');
+  });
+
   it('names a missing file', () => {
     expect(() => loadLabFile('/nonexistent/lab.yaml')).toThrow(/no such file/);
   });

@@ -26,7 +26,7 @@ const suite = missing ? describe.skip : describe;
 const v131Url = 'https://images.lab.example/ubuntu-2404-kube-v1.31.2.raw';
 const v131Sha256 = 'd2a4f1c0b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2';
 
-/** A third instance unlike the example's two: other names for pools, storages and bridge, two versions, per-node images. */
+/** A third instance unlike the example's two: other names for pools, storages and bridge, two versions on different nodes. */
 const third = {
   name: 'pmox-ber',
   endpoint: 'https://pmox-ber.lab.example:8006/',
@@ -37,7 +37,7 @@ const third = {
   template: { templateSelector: { matchTags: ['capi', 'v1.31.2'] } },
   images: [
     { kubernetesVersion: 'v1.30.5', url: 'https://images.lab.example/ubuntu-2404-kube-v1.30.5.qcow2', nodes: ['ber-a'] },
-    { kubernetesVersion: 'v1.31.2', url: v131Url, checksum: v131Sha256 },
+    { kubernetesVersion: 'v1.31.2', url: v131Url, checksum: v131Sha256, nodes: ['ber-b'] },
   ],
   vmIdRange: { start: 7000, end: 7099 },
   storage: { disks: 'fast-thin', images: 'images-dir', cloudInit: 'images-dir' },
@@ -49,16 +49,17 @@ const instances = ['pmox-txl', 'pmox-fra', 'pmox-ber'];
 
 /** What each instance must end up with, written out from the lab (not from the code under test). */
 const expected: Record<string, { vmPool: string; templatePool: string; templateGrant: [string, boolean]; bridge: string; disks: string; cloudInit: string; templates: Record<string, Record<string, number>> }> = {
-  'pmox-txl': { vmPool: 'capi', templatePool: 'templates', templateGrant: ['/vms/1000', false], bridge: 'vmbr0', disks: 'local-lvm', cloudInit: 'local-lvm', templates: {} },
+  'pmox-txl': { vmPool: 'capi', templatePool: 'templates', templateGrant: ['/vms/1000', false], bridge: 'vmbr0', disks: 'local-lvm', cloudInit: 'local', templates: {} },
   'pmox-fra': {
     vmPool: 'capi',
     templatePool: 'templates',
     templateGrant: ['/pool/templates', true],
     bridge: 'vmbr0',
     disks: 'local-lvm',
-    cloudInit: 'local-lvm',
+    cloudInit: 'local',
     // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.30.5 → slot (30 mod 4)·4 + (5 mod 4) = 9 → 9027.
-    templates: { 'v1.30.5': { 'pmox-fra-1': 9027, 'pmox-fra-2': 9028, 'pmox-fra-3': 9029 } },
+    // One template per version (CAPMOX's templateSelector needs a unique match), on the first node by name.
+    templates: { 'v1.30.5': { 'pmox-fra-1': 9027 } },
   },
   'pmox-ber': {
     vmPool: 'k8s-machines',
@@ -68,7 +69,7 @@ const expected: Record<string, { vmPool: string; templatePool: string; templateG
     disks: 'fast-thin',
     cloudInit: 'images-dir',
     // 7000–7099 over 2 nodes: 50 slots of 4 minors × 12 patches; v1.30.5 → 2·12+5 = 29 → 7058; v1.31.2 → 3·12+2 = 38 → 7076.
-    templates: { 'v1.30.5': { 'ber-a': 7058 }, 'v1.31.2': { 'ber-a': 7076, 'ber-b': 7077 } },
+    templates: { 'v1.30.5': { 'ber-a': 7058 }, 'v1.31.2': { 'ber-b': 7077 } },
   },
 };
 
@@ -213,24 +214,24 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
 
     // Finds the templates by tags, cluster-wide.
     const vms = await capmox.call<{ vmid: number; tags?: string; template?: number }[]>('GET', '/cluster/resources', { type: 'vm' });
-    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.30.5').map((v) => v.vmid)).toEqual([9027, 9028, 9029]);
+    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.30.5').map((v) => v.vmid)).toEqual([9027]);
     // Clones a template into its pool on the template's node, configures, resizes, starts, stops and deletes the machine.
-    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-2/qemu/9028/clone', { newid: 150, name: 'tenant-a-workers-x1', pool: 'capi', full: 1, storage: 'local-lvm' });
+    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 150, name: 'tenant-a-workers-x1', pool: 'capi', full: 1, storage: 'local-lvm' });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await capmox.waitForTask(clone.data)).toBe('OK');
-    expect((await capmox.call('PUT', '/nodes/pmox-fra-2/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0,tag=10', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
-    expect(await capmox.waitForTask((await capmox.call<string>('PUT', '/nodes/pmox-fra-2/qemu/150/resize', { disk: 'scsi0', size: '40G' })).data)).toBe('OK');
-    expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-2/qemu/150/status/start')).data)).toBe('OK');
-    expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-2/qemu/150/status/stop')).data)).toBe('OK');
-    expect(await capmox.waitForTask((await capmox.call<string>('DELETE', '/nodes/pmox-fra-2/qemu/150', { purge: 1 })).data)).toBe('OK');
+    expect((await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0,tag=10', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
+    expect(await capmox.waitForTask((await capmox.call<string>('PUT', '/nodes/pmox-fra-1/qemu/150/resize', { disk: 'scsi0', size: '40G' })).data)).toBe('OK');
+    expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/150/status/start')).data)).toBe('OK');
+    expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/150/status/stop')).data)).toBe('OK');
+    expect(await capmox.waitForTask((await capmox.call<string>('DELETE', '/nodes/pmox-fra-1/qemu/150', { purge: 1 })).data)).toBe('OK');
 
     // No more: everything else is refused with 403.
     const refused: [string, string, Record<string, string | number>][] = [
-      ['POST', '/nodes/pmox-fra-2/qemu/9028/clone', { newid: 151, full: 1 }], // outside its pool
-      ['POST', '/nodes/pmox-fra-2/qemu/9028/clone', { newid: 151, full: 1, pool: 'capi', storage: 'local' }], // another storage
-      ['POST', '/nodes/pmox-fra-2/qemu/9028/status/start', {}], // a template
-      ['PUT', '/nodes/pmox-fra-2/qemu/9028/config', { cores: 8 }],
-      ['DELETE', '/nodes/pmox-fra-2/qemu/9028', {}],
+      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1 }], // outside its pool
+      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1, pool: 'capi', storage: 'scratch' }], // another storage
+      ['POST', '/nodes/pmox-fra-1/qemu/9027/status/start', {}], // a template
+      ['PUT', '/nodes/pmox-fra-1/qemu/9027/config', { cores: 8 }],
+      ['DELETE', '/nodes/pmox-fra-1/qemu/9027', {}],
       ['POST', '/access/users', { userid: 'mallory@pve' }],
       ['PUT', '/access/acl', { path: '/', roles: 'Administrator', tokens: 'capmox@pve!capi' }],
       ['POST', '/access/roles', { roleid: 'More', privs: 'Sys.Modify' }],
@@ -252,13 +253,15 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       '/vms/4242': [],
       '/sdn/zones/localnetwork/vmbr0': ['SDN.Audit', 'SDN.Use'],
       '/sdn/zones/localnetwork/vmbr0/10': ['SDN.Audit', 'SDN.Use'],
-      '/storage/local-lvm': ['Datastore.Allocate', 'Datastore.AllocateSpace', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
-      '/storage/local': [],
+      '/storage/local-lvm': ['Datastore.AllocateSpace'],
+      // The cloud-init ISO storage: CAPMOX writes each machine's bootstrap ISO there.
+      '/storage/local': [...BUILTIN_ROLES.PVEDatastoreAdmin].sort(),
+      '/storage/scratch': [],
       '/access': [],
       '/access/groups': [],
     };
     for (const [path, privs] of Object.entries(held)) expect({ path, privs: inst.privileges(authid, path) }).toEqual({ path, privs });
-    expect(run.sim.snapshot(name).vms.map((vm) => vm.vmid)).toEqual([9027, 9028, 9029]);
+    expect(run.sim.snapshot(name).vms.map((vm) => vm.vmid)).toEqual([9027]);
   }, 60_000);
 
   it('leaves nothing behind on destroy', async () => {
