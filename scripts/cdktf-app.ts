@@ -2,6 +2,7 @@
  * The app `cdktf synth|deploy|diff` runs (see cdktf.json). The lab description comes from
  * PVEKAAS_CONFIG (default: the example lab); cdktf chooses the output directory and format.
  */
+import { join, relative, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { loadLabFile } from '../modules/config/load';
 import { planPlacement } from '../modules/placement';
@@ -12,7 +13,9 @@ import { fixHclOutput } from './lib/hcl-fixups';
 runCommand(() => {
   const lab = loadLabFile(process.env.PVEKAAS_CONFIG ?? 'examples/lab.yaml');
   const app = new App();
-  buildLab(app, lab, planPlacement(lab));
+  // The CLI picks the output directory (cdktf.json, --output); the state directory is the lab's, relative to here.
+  const stateDirFromStack = relative(join(app.outdir, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
+  buildLab(app, lab, planPlacement(lab), { stateDirFromStack });
   app.synth();
   if (app.hclOutput) fixHclOutput(app.outdir);
 });
