@@ -202,6 +202,18 @@ describe('a malformed lab description', () => {
     expect(p.message).toContain('templateSelector needs exactly one template');
   });
 
+  it('reports a key given twice, with its line', () => {
+    const problems = problemsOf(exampleText.replace('  reserve: { cpu: 2, memoryMiB: 8192 }', '  reserve: { cpu: 2, memoryMiB: 8192 }\n  reserve: { cpu: 4 }'));
+    expect(problems[0].message).toMatch(/^YAML syntax: .*(unique|duplicate)/i);
+    expect(problems[0].line).toBe(exampleText.split('\n').findIndex((l) => l.startsWith('  reserve:')) + 2);
+  });
+
+  it('reads YAML 1.2: a date-like or yes/no value stays what the schema expects', () => {
+    const p = only(exampleWith((l) => (l.proxmox.instances[0].insecure = 'yes')).replace("insecure: 'yes'", 'insecure: yes'));
+    expect(formatPath(p.path)).toBe('proxmox.instances[0].insecure');
+    expect(p.value).toBe('yes');
+  });
+
   it('names a missing file', () => {
     expect(() => loadLabFile('/nonexistent/lab.yaml')).toThrow(/no such file/);
   });
