@@ -14,7 +14,7 @@
  */
 import { TerraformVariable, type ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { CronJobV1 } from '@cdktf/provider-kubernetes/lib/cron-job-v1';
+import type { CronJobV1 as CronJobV1Type } from '@cdktf/provider-kubernetes/lib/cron-job-v1';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 
@@ -93,6 +93,8 @@ export class EtcdBackupCronJob extends Construct {
       { name: 'ETCDCTL_CERT', value: '/certs/tls.crt' },
       { name: 'ETCDCTL_KEY', value: '/certs/tls.key' },
     ];
+    // Loaded here: the CronJob binding is large, and most labs have no backups configured.
+    const { CronJobV1 } = require('@cdktf/provider-kubernetes/lib/cron-job-v1') as { CronJobV1: typeof CronJobV1Type };
     new CronJobV1(this, 'cron-job', {
       provider: props.provider,
       metadata: { name: this.cronJobName, namespace: props.namespace, labels },

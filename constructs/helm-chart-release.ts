@@ -7,8 +7,7 @@
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { HelmProvider } from '@cdktf/provider-helm/lib/provider';
-import { HelmV3Release as Release } from './helm-v3';
-import { stringify } from 'yaml';
+import { HelmV3Release as Release, helmValues } from './helm-v3';
 import { helmCharts, type ChartId, type ManagementVersions } from '../modules/versions';
 import { chartSource, type Mirror } from '../modules/versions/mirror';
 
@@ -62,7 +61,7 @@ export class HelmChartRelease extends Construct {
       repository: source.repository,
       chart: source.chart,
       version,
-      values: [stringify(props.values, { sortMapEntries: true, lineWidth: 0 })],
+      values: [helmValues(props.values)],
       wait: true,
       waitForJobs: props.waitForJobs ?? false,
       atomic: props.atomic ?? true,

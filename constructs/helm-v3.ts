@@ -10,6 +10,7 @@
  */
 import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { Release } from '@cdktf/provider-helm/lib/release';
+import { dump } from 'js-yaml';
 
 type HclAttributes = Record<string, { value: unknown; isBlock?: boolean; type?: string; storageClassType?: string } | undefined>;
 
@@ -37,4 +38,12 @@ export class HelmV3Release extends Release {
   protected synthesizeHclAttributes(): { [name: string]: any } {
     return asNestedAttributes(super.synthesizeHclAttributes(), this.synthesizeAttributes(), RELEASE_NESTED_ATTRIBUTES);
   }
+}
+
+/**
+ * A release's values as one YAML document with sorted keys, so plans show stable, readable diffs.
+ * js-yaml: the `yaml` package's stringify costs a fifth of a 1000-tenant synth.
+ */
+export function helmValues(values: unknown): string {
+  return dump(values, { sortKeys: true, lineWidth: -1, noRefs: true });
 }

@@ -1,7 +1,6 @@
-import { HelmV3Release as Release } from './helm-v3';
+import { HelmV3Release as Release, helmValues } from './helm-v3';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { stringify } from 'yaml';
 import type { TenantAutoscaler as AutoscalerRendering } from '../modules/tenants';
 
 export interface TenantAutoscalerProps {
@@ -24,7 +23,7 @@ export class TenantAutoscaler extends Construct {
       repository: a.repository,
       chart: a.chart.chart,
       version: a.chart.version,
-      values: [stringify(a.values, { sortMapEntries: true })],
+      values: [helmValues(a.values)],
       wait: true,
       timeout: 600,
       dependsOn: props.dependsOn,
