@@ -3,7 +3,8 @@
  * (tofu validate, simulator end to end) that need `scripts/toolchain install` first — `npm test`
  * does that.
  */
-const tsJest = ['ts-jest', { isolatedModules: true, diagnostics: false }];
+// Transpile only (tsconfig has isolatedModules); `npm test` type-checks the project with tsc first.
+const tsJest = ['ts-jest', { diagnostics: false }];
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': tsJest },
