@@ -7,6 +7,7 @@ import { imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
 import { checkManagement } from './management-rules';
 import { checkServerRules } from './server-rules';
+import { TemplateIdConflict, templateVmIds } from './template-ids';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
   const seen = new Map<string, number>();
@@ -97,6 +98,17 @@ export function checkLab(lab: Lab): ConfigProblem[] {
     problems.push(
       ...duplicates(instance.images, (img) => img.kubernetesVersion, (i) => [...base, 'images', i, 'kubernetesVersion'], 'image version'),
     );
+    if (!('templateID' in instance.template) && instance.images.length > 0 && instance.vmIdRange.end >= instance.vmIdRange.start) {
+      try {
+        templateVmIds(instance.name, instance.vmIdRange, nodeNames, instance.images.map((img) => img.kubernetesVersion));
+      } catch (e) {
+        if (!(e instanceof TemplateIdConflict)) throw e;
+        for (const problem of e.problems) {
+          const [message, fix] = problem.split(/; (?=drop one|widen)/);
+          problems.push({ path: [...base, 'vmIdRange'], message, value: instance.vmIdRange, fix: fix ?? 'widen vmIdRange' });
+        }
+      }
+    }
     instance.images.forEach((img, ix) => {
       if ('templateSelector' in instance.template && (img.nodes?.length ?? 1) > 1) {
         problems.push({

@@ -214,6 +214,19 @@ describe('a malformed lab description', () => {
     expect(p.value).toBe('yes');
   });
 
+  it('reports two image versions that would share template VM ids, at the range', () => {
+    const p = only(
+      exampleWith((l) => {
+        l.proxmox.instances[1].images.push({ ...l.proxmox.instances[1].images[0], kubernetesVersion: 'v1.30.1' });
+        l.proxmox.instances[1].template.templateSelector.matchTags = ['capi'];
+      }),
+    );
+    expect(formatPath(p.path)).toBe('proxmox.instances[1].vmIdRange');
+    expect(p.message).toContain('images v1.30.1 and v1.30.5 would share template VM ids');
+    expect(p.fix).toMatch(/^drop one of them, or widen vmIdRange/);
+    expect(p.line).toBeGreaterThan(1);
+  });
+
   it('names a missing file', () => {
     expect(() => loadLabFile('/nonexistent/lab.yaml')).toThrow(/no such file/);
   });
