@@ -48,8 +48,10 @@ export const CAPMOX_SECRET_TYPE_LABEL = { 'platform.ionos.com/secret-type': 'pro
 
 /**
  * The CAPMOX credentials Secret of a Proxmox instance (keys url, token, secret), in
- * `CAPMOX_CREDENTIALS_NAMESPACE`. A ProxmoxCluster refers to it with
- * `credentialsRef: { name: capmoxCredentialsSecretName(instance), namespace: CAPMOX_CREDENTIALS_NAMESPACE }`.
+ * `CAPMOX_CREDENTIALS_NAMESPACE`. ProxmoxClusters do not refer to it across namespaces: CAPMOX
+ * sets an ownerReference from the ProxmoxCluster to its Secret, which Kubernetes only honours
+ * within one namespace, so each tenant stack copies it into the tenant's namespace (see
+ * modules/tenants, `tenantCredentialsSecretName`).
  */
 export function capmoxCredentialsSecretName(instance: string): string {
   return `capmox-${instance}-credentials`;
