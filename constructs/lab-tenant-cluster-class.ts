@@ -1,4 +1,4 @@
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { KubernetesManifest as Manifest } from './kubernetes-manifest';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Construct } from 'constructs';
 import { clusterClass, clusterClassTemplates, type MultiInstanceRendering } from '../modules/tenants/cluster-class';

@@ -5,7 +5,7 @@
  * tests validate exactly what is rendered.
  */
 import { Construct } from 'constructs';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { KubernetesManifest as Manifest } from './kubernetes-manifest';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import type { Management } from '../modules/config/schema';
 import { tenantVipPoolManifests } from '../modules/management/chart-values';

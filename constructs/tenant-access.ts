@@ -1,4 +1,4 @@
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { KubernetesManifest as Manifest } from './kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { KubernetesObject } from '../modules/tenants/manifest';

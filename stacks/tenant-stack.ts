@@ -7,7 +7,7 @@
  * that is being deleted), then the Cluster (Terraform waits while CAPI deletes the VMs and Kamaji
  * the control plane and its VIP), then the CNI proxy, credentials and access, and the namespace last.
  */
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { KubernetesManifest as Manifest } from '../constructs/kubernetes-manifest';
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { CniHelmChartProxy } from '../constructs/cni-helm-chart-proxy';

@@ -1,7 +1,8 @@
 /**
  * Repairs for cdktf 0.21's HCL output, applied to every `cdk.tf` right after synthesis:
- * - `depends_on` entries are rendered as quoted strings, which OpenTofu and Terraform accept only
- *   with a "Quoted references are deprecated" warning; they are written as bare references.
+ * - `depends_on` entries and a resource's `provider` are rendered as quoted strings, which
+ *   OpenTofu and Terraform accept only with a "Quoted references are deprecated" warning; they are
+ *   written as bare references.
  * - the file is indented by nesting depth (cdktf writes every line flush left), so a reviewer can
  *   read it in a pull request.
  */
@@ -44,6 +45,7 @@ export function fixHcl(text: string): string {
     if (/^depends_on = \[$/.test(line)) inDependsOn = true;
     else if (inDependsOn && /^\]/.test(line)) inDependsOn = false;
     else if (inDependsOn) line = line.replace(/^"([A-Za-z0-9_.\-[\]]+)"(,?)$/, '$1$2');
+    else if (depth > 0) line = line.replace(/^provider = "([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?)"$/, 'provider = $1');
     const code = structural(line);
     const opens = (code.match(/[{[(]/g) ?? []).length;
     const closes = (code.match(/[}\])]/g) ?? []).length;

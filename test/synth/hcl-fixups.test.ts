@@ -7,6 +7,12 @@ describe('the HCL repairs', () => {
     expect(out).not.toContain('"proxmox_virtual_environment_pool.pool-capi"');
   });
 
+  it('writes a resource provider as a bare reference, and leaves provider blocks alone', () => {
+    const out = fixHcl('provider "kubernetes" {\nconfig_path = "x"\n}\nresource "kubernetes_manifest" "m" {\nprovider = "kubernetes"\n}\n');
+    expect(out).toContain('provider "kubernetes" {');
+    expect(out).toContain('  provider = kubernetes\n');
+  });
+
   it('leaves quoted strings elsewhere alone, braces inside strings included', () => {
     const text = 'locals {\nx = [\n"a.b",\n"${var.x} {"\n]\n}\n';
     expect(fixHcl(text)).toBe('locals {\n  x = [\n    "a.b",\n    "${var.x} {"\n  ]\n}\n');

@@ -57,6 +57,15 @@ describe('tofu validate with the real providers', () => {
     }
   });
 
+  // tofu parses HCL without provider schemas: every stack's HCL must at least be well-formed.
+  for (const stack of stacks) {
+    it(`${stack} (hcl): parses (tofu fmt)`, () => {
+      const r = tofu(join(hclOut, 'stacks', stack), ['fmt', '-write=false', '-list=false', '-no-color', 'cdk.tf']);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    });
+  }
+
   for (const stack of stacks) {
     const providers = requiredProviders(join(jsonOut, 'stacks', stack));
     const missing = providers.filter((p) => !mirrorHas(p.source, p.version));
