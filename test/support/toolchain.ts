@@ -2,6 +2,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { toolchainEnv } from '../../sim/toolchain';
 
 export const projectRoot = resolve(__dirname, '../..');
 const toolchainDir = join(projectRoot, '.toolchain');
@@ -28,17 +29,11 @@ export function mirrorHas(source: string, version: string): boolean {
   return existsSync(join(toolchainDir, 'mirror/registry.opentofu.org', source, version));
 }
 
+/** The environment `scripts/toolchain env` sets up (tofu on PATH, the offline mirror), plus extras. */
+let toolchain: NodeJS.ProcessEnv | undefined;
 export function tofuEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    PATH: `${join(toolchainDir, 'bin')}:${process.env.PATH}`,
-    TF_CLI_CONFIG_FILE: join(toolchainDir, 'tofurc'),
-    TERRAFORM_BINARY_NAME: 'tofu',
-    CHECKPOINT_DISABLE: '1',
-    TF_IN_AUTOMATION: '1',
-    TF_INPUT: '0',
-    ...extra,
-  };
+  toolchain ??= toolchainEnv(projectRoot);
+  return { ...toolchain, TF_INPUT: '0', ...extra };
 }
 
 export interface TofuResult {
