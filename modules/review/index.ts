@@ -100,7 +100,9 @@ export function review(input: ReviewInput): Review {
   const removed = diff.removed.reduce((n, m) => n + m.replicas, 0);
   lines.push(`${moved} machine${moved === 1 ? '' : 's'} move, ${added} added, ${removed} removed.`, '');
   const diffText = renderDiffMarkdown(diff).trim();
-  if (diffText) lines.push(diffText.replace(/^## /gm, '#### ').replace(/^### /gm, '#### '), '');
+  // The diff's own title repeats this section's; its subsections become this section's.
+  const body = diffText.replace(/^##? [^\n]*\n+/, '').replace(/^### /gm, '#### ').trim();
+  if (body) lines.push(body, '');
   if (input.picture) lines.push(`![placement after the change](${input.picture})`, '');
   lines.push('### Plans', '');
   if (!input.plans) lines.push('No plans were given (run with `--plans <dir>` holding `tofu show -json` output per stack).', '');
