@@ -3,11 +3,12 @@
  * state in a temp directory, the management stack's helm_release resources as cdk.tf.json gives
  * them, and a local HTTP chart repository of minimal charts that record what they receive.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { load } from 'js-yaml';
+import { parseDocument } from 'yaml';
 import { projectRoot } from '../support/toolchain';
 
 export const helmBinary = join(projectRoot, '.toolchain/bin/helm');
@@ -224,4 +225,16 @@ export interface ReceivedRecord {
 
 export function parseRecord(data: Record<string, string>): ReceivedRecord {
   return { release: data.release, namespace: data.namespace, chart: data.chart, chartVersion: data.chartVersion, values: load(data.values) };
+}
+
+/** Synthesizes the example lab with `management.mirror.charts` set to `mirrorUrl`; returns the stacks directory. */
+export function synthWithChartMirror(work: string, mirrorUrl: string): string {
+  const document = parseDocument(readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8'));
+  document.setIn(['management', 'mirror', 'charts'], mirrorUrl);
+  const labFile = join(work, 'lab.yaml');
+  writeFileSync(labFile, String(document));
+  const out = join(work, 'out');
+  const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], { cwd: projectRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`synth of the example lab with a chart mirror failed (${r.status}):\n${r.stderr}`);
+  return join(out, 'stacks');
 }

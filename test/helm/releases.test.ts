@@ -6,13 +6,11 @@
  * what Helm gave them. The suite installs every release in the order its depends_on implies,
  * checks that each got the values pvekaas rendered, then uninstalls everything.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { load } from 'js-yaml';
-import { parseDocument } from 'yaml';
 import { loadLabFile } from '../../modules/config/load';
 import { helmCharts, resolveVersions } from '../../modules/versions';
 import { requireKubeBinaries, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
@@ -27,6 +25,7 @@ import {
   RECORD_SUFFIX,
   requireHelm,
   serveDirectory,
+  synthWithChartMirror,
   type StackRelease,
 } from './chart-mirror';
 
@@ -73,15 +72,9 @@ beforeAll(async () => {
   mirrorUrl = repository.url;
 
   // The example lab as a user would write it for an air-gapped site: only the chart mirror added.
-  const document = parseDocument(readFileSync(exampleLab, 'utf8'));
-  document.setIn(['management', 'mirror', 'charts'], `${mirrorUrl}/`);
-  const labFile = join(work, 'lab.yaml');
-  writeFileSync(labFile, String(document));
-  const out = join(work, 'out');
-  const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], { cwd: projectRoot, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`synth of the example lab with a chart mirror failed (${r.status}):\n${r.stderr}`);
-  releases = readStackReleases(join(out, 'stacks'), 'management');
-  namespaces = readStackNamespaces(join(out, 'stacks'), 'management');
+  const stacks = synthWithChartMirror(work, `${mirrorUrl}/`);
+  releases = readStackReleases(stacks, 'management');
+  namespaces = readStackNamespaces(stacks, 'management');
 
   helm = new HelmCli(join(work, 'helm'));
   await buildChartRepository(helm, work, repoDir, mirrorUrl, releases);

@@ -5,16 +5,14 @@
  * mirror, with exactly the values pvekaas rendered — clusterapi mode against the tenant's
  * kubeconfig Secret, auto-discovery of this cluster only.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { parseDocument } from 'yaml';
 import { autoscalerChart } from '../../modules/versions/cni';
 import { requireKubeBinaries, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
-import { compileProject, projectRoot } from '../support/toolchain';
-import { buildChartRepository, HelmCli, parseRecord, readStackReleases, RECORD_SUFFIX, requireHelm, serveDirectory, type StackRelease } from './chart-mirror';
+import { compileProject } from '../support/toolchain';
+import { buildChartRepository, HelmCli, parseRecord, readStackReleases, RECORD_SUFFIX, requireHelm, serveDirectory, synthWithChartMirror, type StackRelease } from './chart-mirror';
 
 const MIRROR_PATH = '/charts';
 let work: string;
@@ -33,18 +31,12 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'pvekaas-helm-tenants-'));
   const repoDir = join(work, 'repository');
   repository = await serveDirectory(repoDir, MIRROR_PATH);
-  const document = parseDocument(readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8'));
-  document.setIn(['management', 'mirror', 'charts'], repository.url);
-  const labFile = join(work, 'lab.yaml');
-  writeFileSync(labFile, String(document));
-  const out = join(work, 'out');
-  const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], { cwd: projectRoot, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`synth of the example lab with a chart mirror failed (${r.status}):\n${r.stderr}`);
-  for (const stack of readdirSync(join(out, 'stacks')).filter((s) => s.startsWith('tenant-')).sort()) {
-    const stackReleases = readStackReleases(join(out, 'stacks'), stack);
+  const stacks = synthWithChartMirror(work, repository.url);
+  for (const stack of readdirSync(stacks).filter((s) => s.startsWith('tenant-')).sort()) {
+    const stackReleases = readStackReleases(stacks, stack);
     if (stackReleases.length === 0) continue;
     releases.set(stack, stackReleases[0]);
-    const json = JSON.parse(readFileSync(join(out, 'stacks', stack, 'cdk.tf.json'), 'utf8'));
+    const json = JSON.parse(readFileSync(join(stacks, stack, 'cdk.tf.json'), 'utf8'));
     const manifests = Object.values(json.resource.kubernetes_manifest as Record<string, { manifest: KubeObject }>).map((m) => m.manifest);
     namespaces.set(stack, manifests.find((m) => m.kind === 'Namespace')!);
   }

@@ -3,29 +3,13 @@
  * `postrender` as nested attributes. The bindings of @cdktf/provider-helm 12.x render them as HCL
  * blocks; HelmV3Provider and HelmV3Release render attribute values instead, and keep JSON as is.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, TerraformStack } from 'cdktf';
 import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { Release } from '@cdktf/provider-helm/lib/release';
 import { HelmV3Provider, HelmV3Release } from '../../constructs/helm-v3';
 import { fixHcl } from '../../scripts/lib/hcl-fixups';
+import { synthStack } from '../support/synth-stack';
 
-function synth(hcl: boolean, build: (stack: TerraformStack) => void): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pvekaas-helm-v3-'));
-  const previous = process.env.SYNTH_HCL_OUTPUT;
-  process.env.SYNTH_HCL_OUTPUT = hcl ? 'true' : 'false';
-  try {
-    const app = new App({ outdir: dir, hclOutput: hcl });
-    build(new TerraformStack(app, 'helm'));
-    app.synth();
-    return readFileSync(join(dir, 'stacks/helm', hcl ? 'cdk.tf' : 'cdk.tf.json'), 'utf8');
-  } finally {
-    process.env.SYNTH_HCL_OUTPUT = previous;
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const synth = synthStack;
 
 const releaseConfig = {
   name: 'cert-manager',

@@ -2,28 +2,12 @@
  * kubernetes_manifest in HCL: cdktf 0.21's map renderer turns lists inside a manifest into maps of
  * indices with unquoted values; KubernetesManifest writes the exact HCL expression instead.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, TerraformStack } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { KubernetesManifest, hclExpression } from '../../constructs/kubernetes-manifest';
+import { synthStack } from '../support/synth-stack';
 
-function synth(hcl: boolean, build: (stack: TerraformStack) => void): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pvekaas-manifest-'));
-  const previous = process.env.SYNTH_HCL_OUTPUT;
-  process.env.SYNTH_HCL_OUTPUT = hcl ? 'true' : 'false';
-  try {
-    const app = new App({ outdir: dir, hclOutput: hcl, skipValidation: true });
-    build(new TerraformStack(app, 'k'));
-    app.synth();
-    return readFileSync(join(dir, 'stacks/k', hcl ? 'cdk.tf' : 'cdk.tf.json'), 'utf8');
-  } finally {
-    process.env.SYNTH_HCL_OUTPUT = previous;
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const synth = synthStack;
 
 const manifest = {
   apiVersion: 'v1',
