@@ -30,7 +30,9 @@ export class LabTenantClusterClass extends Construct {
     const provider = props.provider;
     const namespace = new Manifest(this, 'namespace', {
       provider,
-      manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaceName } },
+      // A label, like every namespace pvekaas makes: an apply that sets no field leaves the object
+      // without managed fields, and the next apply would then bump it once for nothing.
+      manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaceName, labels: { 'app.kubernetes.io/managed-by': 'pvekaas' } } },
     });
     const templates = clusterClassTemplates(options).map(
       (template) => new Manifest(this, `${template.kind}-${template.metadata.name}`, { provider, manifest: template, dependsOn: [namespace] }),
