@@ -59,26 +59,8 @@ export const ALL_PRIVILEGES = [
 
 export type Privilege = (typeof ALL_PRIVILEGES)[number];
 
-const VM_ADMIN: Privilege[] = [
-  'VM.Allocate',
-  'VM.Audit',
-  'VM.Backup',
-  'VM.Clone',
-  'VM.Config.CDROM',
-  'VM.Config.CPU',
-  'VM.Config.Cloudinit',
-  'VM.Config.Disk',
-  'VM.Config.HWType',
-  'VM.Config.Memory',
-  'VM.Config.Network',
-  'VM.Config.Options',
-  'VM.Console',
-  'VM.Migrate',
-  'VM.Monitor',
-  'VM.PowerMgmt',
-  'VM.Snapshot',
-  'VM.Snapshot.Rollback',
-];
+// PVEVMAdmin holds every VM privilege there is; derived, so the two lists cannot drift apart.
+const VM_ADMIN: readonly Privilege[] = ALL_PRIVILEGES.filter((p) => p.startsWith('VM.'));
 
 /** The predefined roles of PVE 8 ("special": they cannot be changed or deleted). */
 export const BUILTIN_ROLES: Record<string, readonly Privilege[]> = {

@@ -407,6 +407,16 @@ function knownSeries(provider: CapiProvider): string {
  * Warnings: a provider built against another CAPI minor than the core, a missing Kamaji digest,
  * an override whose CRDs pvekaas has not validated against.
  */
+/** A provider release whose series its metadata.yaml does not list: its contract is unknown. */
+function unknownContract(provider: (typeof capiProviders)[number], version: string): VersionFinding {
+  return {
+    severity: 'error',
+    key: provider.versionKey,
+    message: `cannot tell which CAPI contract ${provider.name} ${version} implements: its release series is not in ${provider.metadataFile} (known: ${knownSeries(provider)})`,
+    fix: `add the metadata.yaml of ${provider.name} ${version} to ../shared/crds and its release series to modules/versions, or use ${pinnedVersions[provider.versionKey]}`,
+  };
+}
+
 export function checkVersions(versions: ManagementVersions): VersionFinding[] {
   const findings: VersionFinding[] = [];
   for (const key of versionKeys) {
@@ -430,24 +440,12 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
   const coreVersion = versions[core.versionKey] as string;
   const coreContract = contractOf(core, coreVersion);
   const coreMinor = capiMinorOf(core, coreVersion);
-  if (coreContract === undefined) {
-    findings.push({
-      severity: 'error',
-      key: core.versionKey,
-      message: `cannot tell which CAPI contract ${core.name} ${coreVersion} implements: its release series is not in ${core.metadataFile} (known: ${knownSeries(core)})`,
-      fix: `add the metadata.yaml of ${core.name} ${coreVersion} to ../shared/crds and its release series to modules/versions, or use ${pinnedVersions.clusterApi}`,
-    });
-  }
+  if (coreContract === undefined) findings.push(unknownContract(core, coreVersion));
   for (const provider of capiProviders.slice(1)) {
     const version = versions[provider.versionKey] as string;
     const contract = contractOf(provider, version);
     if (contract === undefined) {
-      findings.push({
-        severity: 'error',
-        key: provider.versionKey,
-        message: `cannot tell which CAPI contract ${provider.name} ${version} implements: its release series is not in ${provider.metadataFile} (known: ${knownSeries(provider)})`,
-        fix: `add its metadata.yaml to ../shared/crds and its release series to modules/versions, or use ${pinnedVersions[provider.versionKey]}`,
-      });
+      findings.push(unknownContract(provider, version));
     } else if (coreContract !== undefined && contract !== coreContract) {
       const matching = provider.releaseSeries.filter((s) => s.contract === coreContract).map((s) => `${s.major}.${s.minor}`);
       findings.push({
