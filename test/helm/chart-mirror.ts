@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { load } from 'js-yaml';
 import { parseDocument } from 'yaml';
+import { startKubeServer, type KubeServer } from '../support/kube-apiserver';
 import { projectRoot } from '../support/toolchain';
 
 export const helmBinary = join(projectRoot, '.toolchain/bin/helm');
@@ -237,4 +238,15 @@ export function synthWithChartMirror(work: string, mirrorUrl: string): string {
   const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], { cwd: projectRoot, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`synth of the example lab with a chart mirror failed (${r.status}):\n${r.stderr}`);
   return join(out, 'stacks');
+}
+
+/**
+ * The Helm tier's servers: the chart repository built from `charts` and served at `url`, and an
+ * API server without CRDs or controllers (releases only create plain objects); returns helm
+ * pointed at that server.
+ */
+export async function startHelmTier(work: string, repoDir: string, url: string, charts: readonly { chart: string; version: string }[]): Promise<{ server: KubeServer; helm: HelmCli }> {
+  await buildChartRepository(new HelmCli(join(work, 'helm')), work, repoDir, url, charts);
+  const server = await startKubeServer({ crds: false, controllerManager: false });
+  return { server, helm: new HelmCli(join(work, 'helm'), server.kubeconfig) };
 }

@@ -6,18 +6,18 @@
  * what Helm gave them. The suite installs every release in the order its depends_on implies,
  * checks that each got the values pvekaas rendered, then uninstalls everything.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { load } from 'js-yaml';
 import { loadLabFile } from '../../modules/config/load';
 import { helmCharts, resolveVersions } from '../../modules/versions';
-import { requireKubeBinaries, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
+import { requireKubeBinaries, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { compileProject, projectRoot } from '../support/toolchain';
+import { started, tearDown } from '../support/lifecycle';
 import { readStackNamespaces } from '../kube/stack-manifests';
 import {
-  buildChartRepository,
   HelmCli,
   installOrder,
   parseRecord,
@@ -26,6 +26,7 @@ import {
   requireHelm,
   serveDirectory,
   synthWithChartMirror,
+  startHelmTier,
   type StackRelease,
 } from './chart-mirror';
 
@@ -57,10 +58,7 @@ function mergeValues(documents: readonly unknown[]): Record<string, unknown> {
   return documents.reduce<Record<string, unknown>>((acc, d) => merge(acc, (d ?? {}) as Record<string, unknown>), {});
 }
 
-function requireServer(): KubeServer {
-  if (!server) throw new Error('the test API server did not start (see the beforeAll error)');
-  return server;
-}
+const requireServer = (): KubeServer => started(server);
 
 beforeAll(async () => {
   requireHelm();
@@ -76,18 +74,10 @@ beforeAll(async () => {
   releases = readStackReleases(stacks, 'management');
   namespaces = readStackNamespaces(stacks, 'management');
 
-  helm = new HelmCli(join(work, 'helm'));
-  await buildChartRepository(helm, work, repoDir, mirrorUrl, releases);
-
-  server = await startKubeServer({ crds: false, controllerManager: false });
-  helm = new HelmCli(join(work, 'helm'), server.kubeconfig);
+  ({ server, helm } = await startHelmTier(work, repoDir, mirrorUrl, releases));
 }, 180000);
 
-afterAll(async () => {
-  await server?.stop();
-  await repository?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
-}, 60000);
+afterAll(() => tearDown(work, server, repository), 60000);
 
 describe('the management stack Helm releases, installed by helm from a local chart mirror', () => {
   it('renders one release per pinned chart, each at its pinned version, all from the mirror', () => {

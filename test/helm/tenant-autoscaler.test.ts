@@ -5,14 +5,15 @@
  * mirror, with exactly the values pvekaas rendered — clusterapi mode against the tenant's
  * kubeconfig Secret, auto-discovery of this cluster only.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { autoscalerChart } from '../../modules/versions/cni';
-import { requireKubeBinaries, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
+import { requireKubeBinaries, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { compileProject } from '../support/toolchain';
-import { buildChartRepository, HelmCli, parseRecord, readStackReleases, RECORD_SUFFIX, requireHelm, serveDirectory, synthWithChartMirror, type StackRelease } from './chart-mirror';
+import { started, tearDown } from '../support/lifecycle';
+import { HelmCli, parseRecord, readStackReleases, RECORD_SUFFIX, requireHelm, serveDirectory, startHelmTier, synthWithChartMirror, type StackRelease } from './chart-mirror';
 
 const MIRROR_PATH = '/charts';
 let work: string;
@@ -40,17 +41,10 @@ beforeAll(async () => {
     const manifests = Object.values(json.resource.kubernetes_manifest as Record<string, { manifest: KubeObject }>).map((m) => m.manifest);
     namespaces.set(stack, manifests.find((m) => m.kind === 'Namespace')!);
   }
-  helm = new HelmCli(join(work, 'helm'));
-  await buildChartRepository(helm, work, repoDir, repository.url, [...releases.values()]);
-  server = await startKubeServer({ crds: false, controllerManager: false });
-  helm = new HelmCli(join(work, 'helm'), server.kubeconfig);
+  ({ server, helm } = await startHelmTier(work, repoDir, repository.url, [...releases.values()]));
 }, 180000);
 
-afterAll(async () => {
-  await server?.stop();
-  await repository?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
-}, 60000);
+afterAll(() => tearDown(work, server, repository), 60000);
 
 describe('the tenants cluster-autoscaler releases, installed by helm from a local chart mirror', () => {
   it('exist exactly for the tenants with autoscaled pools, one each, pinned, from the mirror', () => {
@@ -66,7 +60,7 @@ describe('the tenants cluster-autoscaler releases, installed by helm from a loca
   });
 
   it('install into the tenant namespace and get exactly the values pvekaas rendered', async () => {
-    const { client } = server!;
+    const { client } = started(server);
     for (const [stack, release] of releases) {
       const namespace = namespaces.get(stack)!;
       expect(release.namespace).toBe(namespace.metadata.name);

@@ -8,7 +8,7 @@
  * modules/config/server-rules.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -19,6 +19,7 @@ import { labSchema, type Lab } from '../../modules/config/schema';
 import { checkServerRules, INT32_MAX } from '../../modules/config/server-rules';
 import { describeObject, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { compileProject, projectRoot } from '../support/toolchain';
+import { started, tearDown } from '../support/lifecycle';
 import { tenantObjects, withProposalFields, type ServerBoundObject } from './tenant-objects';
 
 const exampleText = readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8');
@@ -45,15 +46,9 @@ beforeAll(async () => {
   server = await startKubeServer({ transformCrd: withProposalFields });
 }, 300000);
 
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-}, 60000);
+afterAll(() => tearDown(work, server), 60000);
 
-function requireServer(): KubeServer {
-  if (!server) throw new Error('the test API server did not start (see the beforeAll error)');
-  return server;
-}
+const requireServer = (): KubeServer => started(server);
 
 /**
  * What the server says to a tenant's objects: the namespace by server-side dry run, everything

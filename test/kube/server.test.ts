@@ -10,17 +10,15 @@ import { join } from 'node:path';
 import { loadPinnedCrds, startKubeServer, type KubeServer } from '../support/kube-apiserver';
 import { missingFromServer } from './stack-manifests';
 import { projectRoot } from '../support/toolchain';
+import { started, tearDown } from '../support/lifecycle';
 
 let server: KubeServer | undefined;
 beforeAll(async () => {
   server = await startKubeServer();
 }, 300000);
-afterAll(async () => server?.stop(), 60000);
+afterAll(() => tearDown(undefined, server), 60000);
 
-function requireServer(): KubeServer {
-  if (!server) throw new Error('the test API server did not start (see the beforeAll error)');
-  return server;
-}
+const requireServer = (): KubeServer => started(server);
 
 const pins = JSON.parse(readFileSync(join(projectRoot, 'modules/versions/toolchain.json'), 'utf8')).kubernetes;
 

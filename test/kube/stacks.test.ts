@@ -9,13 +9,14 @@
  * puts objects into them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { loadLabFile } from '../../modules/config/load';
 import { describeObject, requireKubeBinaries, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { compileProject, projectRoot } from '../support/toolchain';
+import { started, tearDown } from '../support/lifecycle';
 import { missingFromServer, readStackManifests, readStackNamespaces, type StackManifests } from './stack-manifests';
 
 const labFile = join(projectRoot, 'examples/lab.yaml');
@@ -91,15 +92,9 @@ beforeAll(async () => {
   for (const ns of namespaces.body.items as KubeObject[]) builtinNamespaces.add(ns.metadata.name);
 }, 300000);
 
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-}, 60000);
+afterAll(() => tearDown(work, server), 60000);
 
-function requireServer(): KubeServer {
-  if (!server) throw new Error('the test API server did not start (see the beforeAll error)');
-  return server;
-}
+const requireServer = (): KubeServer => started(server);
 
 describe('the example lab against a real API server', () => {
   it('renders objects for management-config and every tenant stack, with every value known at synth', () => {
