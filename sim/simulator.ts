@@ -183,7 +183,7 @@ export class PveSimulator {
       const match = findRoute(method, path);
       if (!match) throw new PveError(501, `Method '${method} /api2/json${path}' not implemented`);
       const params = { ...Object.fromEntries(url.searchParams), ...parseBody(body, req.headers['content-type']) };
-      const data = match.route.handler({ inst: state, authid, params, at: match.at });
+      const data = match.handler({ inst: state, authid, params, at: match.at });
       send(res, 200, { data: data ?? null });
     } catch (e) {
       const error = e instanceof PveError ? e : new PveError(500, (e as Error).message);

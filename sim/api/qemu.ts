@@ -1,0 +1,398 @@
+/**
+ * QEMU VMs: create, config, power, resize, template, clone, destroy (`/nodes/{node}/qemu/...`).
+ */
+import { PveError, badParams, fail } from '../errors';
+import { formatSize, macFor, parseSize, type SimulatedInstance, type Vm, type Volume } from '../instance';
+import { DRIVE_KEY, NET_KEY, configDigest, configJson, get, normalizeNic, normalizeTags, parseProperties, printProperties, privilegeForKey, without } from '../qemu';
+import { removeAclEntries } from './access';
+import { pool } from './pools';
+import { flag, int, list, nonEmpty, required, type AddRoute, type Call } from './router';
+
+function vmListEntry(inst: SimulatedInstance, vm: Vm) {
+  return nonEmpty({
+    vmid: vm.vmid,
+    name: vm.config.get('name'),
+    status: vm.status,
+    template: inst.isTemplate(vm) ? 1 : undefined,
+    tags: vm.config.get('tags'),
+    lock: vm.lock,
+    cpus: Number(vm.config.get('cores') ?? 1) * Number(vm.config.get('sockets') ?? 1),
+    maxmem: Number(vm.config.get('memory') ?? 512) * 1024 ** 2,
+    maxdisk: inst.volumes.filter((v) => v.vmid === vm.vmid).reduce((s, v) => s + v.size, 0),
+    uptime: vm.status === 'running' && vm.startedAt ? Math.floor((Date.now() - vm.startedAt) / 1000) : 0,
+  });
+}
+
+function vmid(at: Record<string, string>): number {
+  if (!/^\d+$/.test(at.vmid)) badParams({ vmid: `type check ('integer') failed - got '${at.vmid}'` });
+  return Number(at.vmid);
+}
+
+/** Checks what a new or changed drive needs and returns the work that allocates it. */
+function planDrive(inst: SimulatedInstance, authid: string, node: string, id: number, key: string, value: string): (allocated: Volume[]) => string {
+  const props = parseProperties(value, 'file');
+  const file = props.head ?? '';
+  const media = get(props, 'media');
+  if (file === 'none' || file === 'cdrom' || (media === 'cdrom' && !/:cloudinit$/.test(file))) {
+    return () => printProperties(file, without(props, 'size'));
+  }
+  const [storage, rest] = file.split(':');
+  if (rest === undefined) badParams({ [key]: `invalid volume '${file}'` });
+  inst.storage(node, storage);
+  inst.require(authid, `/storage/${storage}`, ['Datastore.AllocateSpace']);
+  const options = without(props, 'import-from', 'size', 'format', 'file');
+  if (rest === 'cloudinit') {
+    return (allocated) => {
+      const v = inst.allocateDisk(node, storage, id, 4 * 1024 ** 2);
+      v.volid = `${storage}:vm-${id}-cloudinit`;
+      allocated.push(v);
+      return printProperties(v.volid, [...without(props, 'media', 'size', 'format'), ['media', 'cdrom']]);
+    };
+  }
+  const importFrom = get(props, 'import-from');
+  if (importFrom) {
+    const [srcStorage] = importFrom.split(':');
+    inst.storage(node, srcStorage);
+    inst.requireAny(authid, `/storage/${srcStorage}`, ['Datastore.Audit', 'Datastore.AllocateSpace']);
+    const source = inst.findVolume(node, importFrom);
+    if (!source) fail(`${key}: volume '${importFrom}' does not exist on node '${node}'`);
+    if (!['import', 'images'].includes(source.content)) fail(`${key}: '${importFrom}' is not an importable disk image`);
+    return (allocated) => {
+      const v = inst.allocateDisk(node, storage, id, source.virtualSize ?? source.size);
+      allocated.push(v);
+      return printProperties(v.volid, [...options, ['size', formatSize(v.size)]]);
+    };
+  }
+  if (/^\d+(\.\d+)?$/.test(rest)) {
+    const gib = Number(rest);
+    if (gib <= 0) badParams({ [key]: `invalid size '${rest}' for a new disk` });
+    return (allocated) => {
+      const v = inst.allocateDisk(node, storage, id, Math.ceil(gib * 1024 ** 3));
+      allocated.push(v);
+      return printProperties(v.volid, [...options, ['size', formatSize(v.size)]]);
+    };
+  }
+  const existing = inst.findVolume(node, file);
+  if (!existing) fail(`${key}: volume '${file}' does not exist`);
+  return () => printProperties(file, [...options, ['size', formatSize(existing.size)]]);
+}
+
+function checkBridge(inst: SimulatedInstance, authid: string, key: string, bridge: string | undefined, tag: string | undefined): void {
+  if (!bridge) return;
+  if (!inst.bridges.includes(bridge)) fail(`${key}: bridge '${bridge}' does not exist`);
+  const path = `/sdn/zones/localnetwork/${bridge}${tag ? `/${tag}` : ''}`;
+  if (!inst.can(authid, path, ['SDN.Use'])) throw new PveError(403, `Permission check failed (${path}, SDN.Use)`);
+}
+
+function updateConfig(call: Call, asTask: boolean): unknown {
+  const { inst, authid, at, params } = call;
+  const vm = inst.vm(at.node, vmid(at));
+  if (vm.lock && !flag(params.skiplock)) fail(`VM is locked (${vm.lock})`);
+  if (params.digest && params.digest !== configDigest(vm.config)) fail('detected modified configuration - file changed by other user? Try again.');
+  const changes = Object.entries(params).filter(([k]) => !['digest', 'skiplock', 'delete', 'revert', 'background_delay', 'node', 'vmid'].includes(k));
+  const deletions = list(params.delete);
+  for (const key of [...changes.map(([k]) => k), ...deletions]) inst.require(authid, `/vms/${vm.vmid}`, [privilegeForKey(key)]);
+  const drives: [string, (allocated: Volume[]) => string][] = [];
+  for (const [key, value] of changes) {
+    if (DRIVE_KEY.test(key)) drives.push([key, planDrive(inst, authid, at.node, vm.vmid, key, value)]);
+    else if (NET_KEY.test(key)) {
+      const previous = vm.config.get(key);
+      const previousMac = previous ? /^[a-z0-9]+=([0-9A-Fa-f:]{17})/.exec(previous)?.[1] : undefined;
+      const nic = normalizeNic(value, previousMac ?? macFor(vm.vmid, Number(key.slice(3))));
+      checkBridge(inst, authid, key, nic.bridge, nic.tag);
+    }
+  }
+  const apply = () => {
+    const allocated: Volume[] = [];
+    for (const [key, value] of changes) {
+      if (DRIVE_KEY.test(key)) continue;
+      if (NET_KEY.test(key)) {
+        const previous = vm.config.get(key);
+        const previousMac = previous ? /^[a-z0-9]+=([0-9A-Fa-f:]{17})/.exec(previous)?.[1] : undefined;
+        vm.config.set(key, normalizeNic(value, previousMac ?? macFor(vm.vmid, Number(key.slice(3)))).value);
+      } else vm.config.set(key, key === 'tags' ? normalizeTags(value) : value);
+    }
+    for (const [key, allocate] of drives) {
+      const before = vm.config.get(key)?.split(',')[0];
+      const value = allocate(allocated);
+      const after = value.split(',')[0];
+      if (before && before !== after && before.includes(':')) {
+        let n = 0;
+        while (vm.config.has(`unused${n}`)) n++;
+        vm.config.set(`unused${n}`, before);
+      }
+      vm.config.set(key, value);
+    }
+    for (const key of deletions) {
+      const value = vm.config.get(key);
+      if (value && DRIVE_KEY.test(key) && value.includes(':') && !/media=cdrom/.test(value)) {
+        let n = 0;
+        while (vm.config.has(`unused${n}`)) n++;
+        vm.config.set(`unused${n}`, value.split(',')[0]);
+      } else if (key.startsWith('unused') && value) {
+        const v = inst.findVolume(vm.node, value);
+        if (v) inst.removeVolume(v);
+      }
+      vm.config.delete(key);
+    }
+  };
+  if (!asTask) {
+    apply();
+    return null;
+  }
+  return inst.startTask(at.node, 'qmconfig', String(vm.vmid), authid, () => {
+    apply();
+  });
+}
+
+function power(action: 'start' | 'stop' | 'shutdown' | 'reboot' | 'reset'): (call: Call) => string {
+  return ({ inst, authid, at, params }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.PowerMgmt']);
+    if (vm.lock && !flag(params.skiplock)) fail(`VM is locked (${vm.lock})`);
+    if (action === 'start' && inst.isTemplate(vm)) fail("you can't start a vm if it's a template");
+    if ((action === 'reboot' || action === 'reset' || action === 'shutdown') && vm.status !== 'running') fail(`VM ${vm.vmid} not running`);
+    const type = { start: 'qmstart', stop: 'qmstop', shutdown: 'qmshutdown', reboot: 'qmreboot', reset: 'qmreset' }[action];
+    return inst.startTask(at.node, type, String(vm.vmid), authid, () => {
+      if (action === 'start') {
+        if (vm.status === 'running') throw new Error(`VM ${vm.vmid} already running`);
+        vm.status = 'running';
+        vm.startedAt = Date.now();
+      } else if (action === 'stop' || action === 'shutdown') {
+        vm.status = 'stopped';
+        delete vm.startedAt;
+      }
+    });
+  };
+}
+
+export function registerQemu(route: AddRoute): void {
+  route('GET', '/nodes/{node}/qemu', ({ inst, authid, at }) => {
+    inst.node(at.node);
+    return [...inst.vms.values()]
+      .filter((vm) => vm.node === at.node && inst.can(authid, `/vms/${vm.vmid}`, ['VM.Audit']))
+      .sort((a, b) => a.vmid - b.vmid)
+      .map((vm) => vmListEntry(inst, vm));
+  });
+
+  route('POST', '/nodes/{node}/qemu', ({ inst, authid, at, params }) => {
+    inst.node(at.node);
+    const id = int(params, 'vmid', { min: 100, max: 999999999, required: true })!;
+    const poolid = params.pool;
+    if (poolid) {
+      pool(inst, poolid);
+      if (!inst.can(authid, `/vms/${id}`, ['VM.Allocate']) && !inst.can(authid, `/pool/${poolid}`, ['VM.Allocate'])) {
+        throw new PveError(403, `Permission check failed (/vms/${id}, VM.Allocate)`);
+      }
+    } else {
+      inst.require(authid, `/vms/${id}`, ['VM.Allocate']);
+    }
+    const existing = inst.vms.get(id);
+    if (existing) fail(`VM ${id} already exists on node '${existing.node}'`);
+    const config = new Map<string, string>();
+    const drives: [string, (allocated: Volume[]) => string][] = [];
+    for (const [key, value] of Object.entries(params)) {
+      if (['vmid', 'pool', 'node', 'start', 'unique', 'live-restore', 'archive', 'force', 'storage'].includes(key)) continue;
+      if (DRIVE_KEY.test(key)) drives.push([key, planDrive(inst, authid, at.node, id, key, value)]);
+      else if (NET_KEY.test(key)) {
+        const nic = normalizeNic(value, macFor(id, Number(key.slice(3))));
+        checkBridge(inst, authid, key, nic.bridge, nic.tag);
+        config.set(key, nic.value);
+      } else if (key === 'tags') config.set(key, normalizeTags(value));
+      else if (key === 'delete' || key === 'digest') continue;
+      else config.set(key, value);
+    }
+    if (!config.has('name')) config.set('name', `VM${id}`);
+    config.set('meta', `creation-qemu=9.2.0,ctime=${Math.floor(Date.now() / 1000)}`);
+    const vm: Vm = { vmid: id, node: at.node, config, status: 'stopped', lock: 'create' };
+    inst.vms.set(id, vm);
+    if (poolid) inst.pools.get(poolid)!.vms.add(id);
+    return inst.startTask(at.node, 'qmcreate', String(id), authid, () => {
+      const allocated: Volume[] = [];
+      try {
+        for (const [key, allocate] of drives) vm.config.set(key, allocate(allocated));
+      } catch (e) {
+        for (const v of allocated) inst.removeVolume(v);
+        inst.vms.delete(id);
+        for (const p of inst.pools.values()) p.vms.delete(id);
+        throw new Error(`unable to create VM ${id} - ${(e as Error).message}`);
+      }
+      delete vm.lock;
+      return allocated.map((v) => `  ${v.volid} (${formatSize(v.size)}) allocated`);
+    });
+  });
+
+  route('GET', '/nodes/{node}/qemu/{vmid}', ({ inst, authid, at }) => {
+    inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${at.vmid}`, ['VM.Audit']);
+    return ['config', 'pending', 'status', 'resize', 'template', 'clone'].map((subdir) => ({ subdir }));
+  });
+
+  route('GET', '/nodes/{node}/qemu/{vmid}/config', ({ inst, authid, at }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Audit']);
+    return { ...configJson(vm.config), ...(vm.lock ? { lock: vm.lock } : {}) };
+  });
+
+  route('GET', '/nodes/{node}/qemu/{vmid}/pending', ({ inst, authid, at }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Audit']);
+    return Object.entries(configJson(vm.config))
+      .filter(([k]) => k !== 'digest')
+      .map(([key, value]) => ({ key, value }));
+  });
+
+  route('PUT', '/nodes/{node}/qemu/{vmid}/config', (call) => updateConfig(call, false));
+  route('POST', '/nodes/{node}/qemu/{vmid}/config', (call) => updateConfig(call, true));
+
+  route('GET', '/nodes/{node}/qemu/{vmid}/status', ({ inst, at }) => {
+    inst.vm(at.node, vmid(at));
+    return ['current', 'start', 'stop', 'shutdown', 'reboot'].map((subdir) => ({ subdir }));
+  });
+
+  route('GET', '/nodes/{node}/qemu/{vmid}/status/current', ({ inst, authid, at }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Audit']);
+    const entry = vmListEntry(inst, vm);
+    return {
+      ...entry,
+      qmpstatus: vm.status,
+      agent: /(^|,)(enabled=)?1(,|$)/.test(vm.config.get('agent') ?? '') ? 1 : 0,
+      ha: { managed: 0 },
+      ...(inst.isTemplate(vm) ? { template: 1 } : {}),
+      ...(vm.status === 'running' ? { pid: 40000 + vm.vmid } : {}),
+    };
+  });
+
+  for (const action of ['start', 'stop', 'shutdown', 'reboot', 'reset'] as const) route('POST', `/nodes/{node}/qemu/{vmid}/status/${action}`, power(action));
+
+  route('PUT', '/nodes/{node}/qemu/{vmid}/resize', ({ inst, authid, at, params }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Config.Disk']);
+    const disk = required(params, 'disk');
+    const sizeText = required(params, 'size');
+    if (vm.lock && !flag(params.skiplock)) fail(`VM is locked (${vm.lock})`);
+    const value = vm.config.get(disk);
+    if (!value || !DRIVE_KEY.test(disk)) fail(`disk '${disk}' does not exist`);
+    const props = parseProperties(value, 'file');
+    const volume = inst.findVolume(vm.node, props.head ?? '');
+    if (!volume) fail(`disk '${disk}' has no volume`);
+    inst.require(authid, `/storage/${volume.storage}`, ['Datastore.AllocateSpace']);
+    const wanted = sizeText.startsWith('+') ? volume.size + parseSize(sizeText.slice(1)) : parseSize(sizeText);
+    if (wanted < volume.size) fail(`shrinking disks is not supported`);
+    return inst.startTask(at.node, 'resize', String(vm.vmid), authid, () => {
+      if (wanted > volume.size) inst.ensureRoom(vm.node, volume.storage, wanted - volume.size, `unable to resize ${disk}`);
+      volume.size = wanted;
+      vm.config.set(disk, printProperties(props.head, [...without(props, 'size'), ['size', formatSize(wanted)]]));
+      return [`resized ${disk} to ${formatSize(wanted)}`];
+    });
+  });
+
+  route('POST', '/nodes/{node}/qemu/{vmid}/template', ({ inst, authid, at, params }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Allocate']);
+    if (vm.lock) fail(`VM is locked (${vm.lock})`);
+    if (vm.status === 'running') fail("you can't convert a VM to template if VM is running");
+    return inst.startTask(at.node, 'qmtemplate', String(vm.vmid), authid, () => {
+      const renamed: string[] = [];
+      for (const [key, value] of vm.config) {
+        if (!DRIVE_KEY.test(key) || (params.disk && key !== params.disk)) continue;
+        const props = parseProperties(value, 'file');
+        const volume = props.head ? inst.findVolume(vm.node, props.head) : undefined;
+        if (!volume || !volume.volid.includes(`vm-${vm.vmid}-disk-`)) continue;
+        const base = volume.volid.replace(`vm-${vm.vmid}-disk-`, `base-${vm.vmid}-disk-`);
+        renamed.push(`${volume.volid} -> ${base}`);
+        volume.volid = base;
+        vm.config.set(key, printProperties(base, props.pairs));
+      }
+      vm.config.set('template', '1');
+      return renamed.map((r) => `  renamed ${r}`);
+    });
+  });
+
+  route('POST', '/nodes/{node}/qemu/{vmid}/clone', ({ inst, authid, at, params }) => {
+    const source = inst.vm(at.node, vmid(at));
+    const newid = int(params, 'newid', { min: 100, max: 999999999, required: true })!;
+    inst.require(authid, `/vms/${source.vmid}`, ['VM.Clone']);
+    const poolid = params.pool;
+    if (poolid) {
+      pool(inst, poolid);
+      if (!inst.can(authid, `/vms/${newid}`, ['VM.Allocate']) && !inst.can(authid, `/pool/${poolid}`, ['VM.Allocate'])) {
+        throw new PveError(403, `Permission check failed (/vms/${newid}, VM.Allocate)`);
+      }
+    } else {
+      inst.require(authid, `/vms/${newid}`, ['VM.Allocate']);
+    }
+    const existing = inst.vms.get(newid);
+    if (existing) fail(`VM ${newid} already exists on node '${existing.node}'`);
+    const target = params.target ?? source.node;
+    inst.node(target);
+    const full = flag(params.full, !inst.isTemplate(source));
+    if (!full && !inst.isTemplate(source)) fail('linked clone feature is only available for templates');
+    const disks = [...source.config].filter(([k, v]) => DRIVE_KEY.test(k) && !/media=cdrom/.test(v));
+    for (const [, value] of disks) {
+      const volume = inst.findVolume(source.node, value.split(',')[0]);
+      const targetStorage = params.storage ?? volume?.storage;
+      if (volume && target !== source.node && !inst.storages.get(volume.storage)?.shared && !params.storage) {
+        fail(`can't clone VM to node '${target}' (VM uses local storage)`);
+      }
+      if (targetStorage) inst.require(authid, `/storage/${targetStorage}`, ['Datastore.AllocateSpace']);
+    }
+    for (const [key, value] of source.config) {
+      if (NET_KEY.test(key)) {
+        const nic = normalizeNic(value, macFor(newid, Number(key.slice(3))));
+        checkBridge(inst, authid, key, nic.bridge, nic.tag);
+      }
+    }
+    const config = new Map<string, string>();
+    for (const [key, value] of source.config) {
+      if (key === 'template' || key === 'meta') continue;
+      if (NET_KEY.test(key)) {
+        const rest = value.replace(/^([a-z0-9]+)=[0-9A-Fa-f:]{17}/, '$1');
+        config.set(key, normalizeNic(rest, macFor(newid, Number(key.slice(3)))).value);
+      } else config.set(key, value);
+    }
+    if (params.name) config.set('name', params.name);
+    if (params.description) config.set('description', params.description);
+    const vm: Vm = { vmid: newid, node: target, config, status: 'stopped', lock: 'clone' };
+    inst.vms.set(newid, vm);
+    if (poolid) inst.pools.get(poolid)!.vms.add(newid);
+    return inst.startTask(source.node, 'qmclone', String(source.vmid), authid, () => {
+      const allocated: Volume[] = [];
+      try {
+        for (const [key, value] of disks) {
+          const props = parseProperties(value, 'file');
+          const volume = inst.findVolume(source.node, props.head ?? '');
+          if (!volume) continue;
+          const v = inst.allocateDisk(target, params.storage ?? volume.storage, newid, volume.size);
+          allocated.push(v);
+          vm.config.set(key, printProperties(v.volid, [...without(props, 'size'), ['size', formatSize(v.size)]]));
+        }
+      } catch (e) {
+        for (const v of allocated) inst.removeVolume(v);
+        inst.vms.delete(newid);
+        for (const p of inst.pools.values()) p.vms.delete(newid);
+        throw e;
+      }
+      delete vm.lock;
+      return [`create ${full ? 'full' : 'linked'} clone of drive(s) of VM ${source.vmid} to VM ${newid}`];
+    });
+  });
+
+  route('DELETE', '/nodes/{node}/qemu/{vmid}', ({ inst, authid, at, params }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Allocate']);
+    if (vm.lock && !flag(params.skiplock)) fail(`VM is locked (${vm.lock})`);
+    if (vm.status === 'running') fail(`VM ${vm.vmid} is running - destroy failed`);
+    if (flag(vm.config.get('protection'))) fail(`can't remove VM ${vm.vmid} - protection mode enabled`);
+    vm.lock = 'destroyed';
+    return inst.startTask(at.node, 'qmdestroy', String(vm.vmid), authid, () => {
+      const removed = inst.volumes.filter((v) => v.vmid === vm.vmid && (v.node === vm.node || v.node === undefined));
+      for (const v of removed) inst.removeVolume(v);
+      for (const p of inst.pools.values()) p.vms.delete(vm.vmid);
+      if (flag(params.purge)) removeAclEntries(inst, (e) => e.path === `/vms/${vm.vmid}`);
+      inst.vms.delete(vm.vmid);
+      return removed.map((v) => `  removed ${v.volid}`);
+    });
+  });
+}
