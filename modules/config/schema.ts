@@ -4,6 +4,7 @@
  * rules that relate several fields (unique names, references) live in `rules.ts`.
  */
 import { z } from 'zod';
+import { URL_CREDENTIAL_FIX, urlCredentialProblem } from './safety';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const K8S_VERSION = /^v1\.(\d+)\.(\d+)$/;
@@ -12,6 +13,40 @@ const IPV4_RANGE_OR_CIDR =
   /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})(-((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|\/(3[0-2]|[12]?\d))?$/;
 const CIDR = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})\/(3[0-2]|[12]?\d)$/;
 const PROXMOX_TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/i;
+
+// Safe alphabets for the names that land in stacks, Proxmox ACL paths and Kubernetes objects: no
+// '/', no '..' path segment, nothing Terraform or a shell would interpret (see safety.ts).
+/** A Proxmox storage id (PVE's own pattern). */
+const PVE_STORAGE = /^[a-z][a-z0-9._-]*[a-z0-9]$/;
+/** A Proxmox resource pool id: PVE allows letters, digits, '.', '-', '_'; pvekaas asks for a letter or digit first. */
+const PVE_POOL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+/** A Linux network interface (bridge) name: at most 15 characters. */
+const INTERFACE = /^[A-Za-z][A-Za-z0-9_.-]{0,14}$/;
+/** A Kubernetes group or kubeconfig context name: no spaces, quotes, '$', '{', '%' or '\\'. */
+const IDENTITY = /^[A-Za-z0-9][A-Za-z0-9._@:\/+=-]{0,252}$/;
+/** A file path: letters, digits and . _ ~ / + @ = : , - and spaces (it is shell-quoted where it is printed). */
+const FILE_PATH = /^[A-Za-z0-9._~\/+@=:,-][A-Za-z0-9._~\/+@=:, -]{0,1023}$/;
+/** A version, tag or digest pin. */
+const VERSION_PIN = /^[A-Za-z0-9][A-Za-z0-9._+:@-]{0,127}$/;
+const DNS_NAME_PORT = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:\d{1,5})?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/** The largest 32-bit signed integer: CAPMOX and Kubernetes keep sizes and counts as int32. */
+export const INT32_MAX = 2147483647;
+
+const storageId = (what: string) =>
+  z.string().regex(PVE_STORAGE, {
+    error: `${what} must be a Proxmox storage id: a lowercase letter first, then lowercase letters, digits, '.', '-' or '_' (no '/')`,
+  });
+const poolId = (what: string) =>
+  z.string().regex(PVE_POOL, { error: `${what} must be a Proxmox pool id: letters, digits, '.', '-' or '_', a letter or digit first, at most 40 characters (no '/')` });
+
+/** An http(s) URL without credentials in it (users, passwords, secret query parameters). */
+const urlWithoutCredentials = (base: z.ZodType<string>) =>
+  base.superRefine((value, ctx) => {
+    const problem = urlCredentialProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `this URL must not carry credentials: ${problem}`, params: { fix: URL_CREDENTIAL_FIX } });
+  });
 
 const dnsLabel = (what: string) =>
   z
@@ -22,6 +57,10 @@ const dnsLabel = (what: string) =>
 
 const positiveInt = (what: string) =>
   z.int({ error: `${what} must be a whole number` }).positive({ error: `${what} must be greater than 0` });
+
+/** A positive whole number that CAPMOX or Kubernetes stores as a 32-bit integer. */
+const positiveInt32 = (what: string, where: string) =>
+  positiveInt(what).max(INT32_MAX, { error: `${what} is at most ${INT32_MAX}: ${where} is a 32-bit number` });
 
 const nonNegativeInt = (what: string) =>
   z.int({ error: `${what} must be a whole number` }).nonnegative({ error: `${what} must be 0 or more` });
@@ -46,8 +85,8 @@ export const reserveSchema = z
 
 export const nodeSchema = z.strictObject({
   name: z.string().min(1, { error: 'a node needs a name: the Proxmox node name, e.g. pmox-txl-1' }).describe('Proxmox node name'),
-  cpu: positiveInt('node cpu').describe('plannable vCPUs of the node'),
-  memoryMiB: positiveInt('node memoryMiB').describe('plannable memory of the node in MiB'),
+  cpu: positiveInt32('node cpu', 'a node\'s vCPU count').describe('plannable vCPUs of the node'),
+  memoryMiB: positiveInt32('node memoryMiB', 'a node\'s memory in MiB').describe('plannable memory of the node in MiB'),
 });
 
 export const templateSchema = z
@@ -75,7 +114,7 @@ export const templateSchema = z
 /** A node image built into a template by the instance stack (see the instance stack docs). */
 export const imageSchema = z.strictObject({
   kubernetesVersion: kubernetesVersion.describe('Kubernetes version the image is built for; the template is tagged with it'),
-  url: z.url({ protocol: /^https?$/, error: 'the image url must be an http(s) URL of a cloud image' }).describe('cloud image URL, downloaded by Proxmox'),
+  url: urlWithoutCredentials(z.url({ protocol: /^https?$/, error: 'the image url must be an http(s) URL of a cloud image' })).describe('cloud image URL, downloaded by Proxmox'),
   checksum: z
     .string()
     .regex(/^[a-f0-9]{32,128}$/, { error: 'the checksum is the hex digest of the image' })
@@ -96,9 +135,9 @@ export const imageSchema = z.strictObject({
 
 export const instanceSchema = z.strictObject({
   name: dnsLabel('an instance name').describe('name of the Proxmox VE cluster (instance), unique'),
-  endpoint: z
-    .url({ protocol: /^https?$/, error: 'endpoint must be the URL of the Proxmox API, e.g. https://pve.lab.example:8006/' })
-    .describe('Proxmox API endpoint, without /api2/json'),
+  endpoint: urlWithoutCredentials(
+    z.url({ protocol: /^https?$/, error: 'endpoint must be the URL of the Proxmox API, e.g. https://pve.lab.example:8006/' }),
+  ).describe('Proxmox API endpoint, without /api2/json (https; http only with a warning)'),
   insecure: z.boolean().default(false).describe('skip TLS verification of the endpoint'),
   nodes: z.array(nodeSchema).min(1, { error: 'an instance needs at least one node' }),
   template: templateSchema,
@@ -109,19 +148,25 @@ export const instanceSchema = z.strictObject({
     .describe('VM ids the instance stack uses for the templates it builds'),
   storage: z
     .strictObject({
-      disks: z.string().min(1).default('local-lvm').describe('storage for VM disks'),
-      images: z.string().min(1).default('local').describe('storage (with content type import) for downloaded cloud images'),
-      cloudInit: z.string().min(1).default('local').describe('storage (with content type iso) for the cloud-init ISO CAPMOX writes (it needs PVEDatastoreAdmin on it)'),
+      disks: storageId('storage.disks').default('local-lvm').describe('storage for VM disks'),
+      images: storageId('storage.images').default('local').describe('storage (with content type import) for downloaded cloud images'),
+      cloudInit: storageId('storage.cloudInit')
+        .default('local')
+        .describe('storage (with content type iso) for the cloud-init ISO CAPMOX writes (it may allocate and delete its own ISOs there, nothing else)'),
     })
     .default({ disks: 'local-lvm', images: 'local', cloudInit: 'local' }),
-  bridge: z.string().min(1).default('vmbr0').describe('Linux bridge the VMs attach to'),
+  bridge: z
+    .string()
+    .regex(INTERFACE, { error: "bridge must be a Linux interface name: a letter first, then letters, digits, '.', '-' or '_', at most 15 characters" })
+    .default('vmbr0')
+    .describe('Linux bridge the VMs attach to'),
   pools: z
     .strictObject({
-      vms: z.string().min(1).default('capi'),
-      templates: z.string().min(1).default('templates'),
+      vms: poolId('pools.vms').default('capi').describe('prefix of the per-tenant pools of CAPMOX VMs: <vms>-<tenant>'),
+      templates: poolId('pools.templates').default('templates'),
     })
     .default({ vms: 'capi', templates: 'templates' })
-    .describe('Proxmox resource pools for CAPMOX VMs and for templates'),
+    .describe('Proxmox resource pools: one per tenant for its VMs (<vms>-<tenant>), one for templates'),
 });
 
 export const poolSchema = z
@@ -133,13 +178,25 @@ export const poolSchema = z
       .optional()
       .describe('cluster-autoscaler bounds; capacity is reserved for max'),
     size: z.strictObject({
-      cpu: positiveInt('size.cpu'),
-      memoryMiB: positiveInt('size.memoryMiB').multipleOf(8, { error: 'size.memoryMiB must be a multiple of 8 (CAPMOX requires it)' }),
-      diskGiB: z.int().min(5, { error: 'size.diskGiB must be at least 5 (CAPMOX bootVolume minimum)' }),
+      cpu: positiveInt32('size.cpu', "CAPMOX's numCores"),
+      memoryMiB: positiveInt32('size.memoryMiB', "CAPMOX's memoryMiB").multipleOf(8, { error: 'size.memoryMiB must be a multiple of 8 (CAPMOX requires it)' }),
+      diskGiB: z
+        .int({ error: 'size.diskGiB must be a whole number' })
+        .min(5, { error: 'size.diskGiB must be at least 5 (CAPMOX bootVolume minimum)' })
+        .max(INT32_MAX, { error: `size.diskGiB is at most ${INT32_MAX}: CAPMOX's bootVolume sizeGb is a 32-bit number` }),
     }),
     instance: z.string().min(1).optional().describe('pin every machine of this pool to this instance'),
   })
   .describe('A group of identical worker machines');
+
+/** Node addresses of a tenant's workers on an instance: CAPMOX's in-cluster IPAM pool, gateway, DNS, VLAN. */
+export const nodeNetworkSchema = z.strictObject({
+  addresses: z.array(ipv4Range).min(1, { error: 'network.addresses needs at least one range for the node IPs' }),
+  prefix: z.int().min(1).max(32),
+  gateway: ipv4,
+  dnsServers: z.array(ipv4).min(1),
+  vlan: z.int().min(1).max(4094).optional(),
+});
 
 export const placementModes = ['Default', 'SingleInstance', 'MultiInstance'] as const;
 
@@ -158,23 +215,40 @@ export const tenantSchema = z.strictObject({
     .default({ replicas: 2 })
     .describe('Kamaji control plane pods in the management cluster'),
   vip: ipv4.optional().describe('control-plane VIP; default: allocated from management.loadBalancer.addresses'),
-  network: z
-    .strictObject({
-      addresses: z.array(ipv4Range).min(1, { error: 'network.addresses needs at least one range for the node IPs' }),
-      prefix: z.int().min(1).max(32),
-      gateway: ipv4,
-      dnsServers: z.array(ipv4).min(1),
-      vlan: z.int().min(1).max(4094).optional(),
-    })
+  network: nodeNetworkSchema.optional().describe('node IPs for the workers (CAPMOX in-cluster IPAM)'),
+  networks: z
+    .record(z.string().min(1), nodeNetworkSchema)
     .optional()
-    .describe('node IPs for the workers (CAPMOX in-cluster IPAM)'),
+    .describe(
+      'capmox.multiInstance secondary-clusters only: the node network of each instance, by instance name (separate Proxmox clusters rarely share one L2 range); an instance without an entry uses network',
+    ),
   podCIDR: cidr.default('10.244.0.0/16'),
   serviceCIDR: cidr.default('10.96.0.0/12'),
   cni: z.enum(['cilium', 'calico']).default('cilium'),
-  groups: z.array(z.string().min(1)).default([]).describe('groups that may read and scale this tenant'),
+  groups: z
+    .array(
+      z
+        .string()
+        .regex(IDENTITY, { error: "a group name is letters, digits and . _ @ : / + = -, starting with a letter or digit" })
+        .refine((g) => !/^system:/i.test(g), {
+          error: 'a "system:" group is Kubernetes\' own (system:authenticated is everyone who can log in, system:masters the cluster admins); granting it this tenant\'s access would open its admin kubeconfig to them',
+          params: { fix: 'name the group of the people who run this tenant, e.g. team-d' },
+        }),
+    )
+    .default([])
+    .describe('groups that may read and scale this tenant (no system: groups)'),
+  quota: z
+    .strictObject({ cpu: positiveInt('quota.cpu'), memoryMiB: positiveInt('quota.memoryMiB') })
+    .optional()
+    .describe('most vCPUs and memory the tenant may reserve, every pool at its max (checked before synth)'),
 });
 
-const versionPin = (what: string, example: string) => z.string().min(1).optional().describe(`${what} (pinned: ${example}); checked by the version guard`);
+const versionPin = (what: string, example: string) =>
+  z
+    .string()
+    .regex(VERSION_PIN, { error: 'a version is letters, digits and . _ + : @ -, e.g. v1.12.10 or sha256:<digest>' })
+    .optional()
+    .describe(`${what} (pinned: ${example}); checked by the version guard`);
 
 const CRON = /^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\S+\s+){4}\S+)$/;
 
@@ -182,11 +256,14 @@ export const managementSchema = z.strictObject({
   kubernetes: z
     .union([
       z.strictObject({
-        configPath: z.string().min(1).describe('kubeconfig path, relative to the working directory of the deploy'),
-        context: z.string().min(1).optional(),
+        configPath: z
+          .string()
+          .regex(FILE_PATH, { error: "configPath is a file path: letters, digits, spaces and . _ ~ / + @ = : , -" })
+          .describe('kubeconfig path, relative to the working directory of the deploy'),
+        context: z.string().regex(IDENTITY, { error: 'context is a kubeconfig context name: letters, digits and . _ @ : / + = -' }).optional(),
       }),
       z.strictObject({
-        host: z.url({ protocol: /^https$/ }).describe('API server URL; CA and token come from sensitive variables'),
+        host: urlWithoutCredentials(z.url({ protocol: /^https$/ })).describe('API server URL; CA and token come from sensitive variables'),
       }),
     ])
     .default({ configPath: '~/.kube/config' })
@@ -199,7 +276,7 @@ export const managementSchema = z.strictObject({
   loadBalancer: z.strictObject({
     addresses: z.array(ipv4Range).min(1, { error: 'loadBalancer.addresses needs at least one range for tenant VIPs' }),
     vlan: z.int().min(1).max(4094).optional(),
-    interfaces: z.array(z.string().min(1)).default([]),
+    interfaces: z.array(z.string().regex(INTERFACE, { error: 'an interface is a Linux interface name, e.g. eth0' })).default([]),
   }),
   datastore: z
     .strictObject({
@@ -208,7 +285,11 @@ export const managementSchema = z.strictObject({
         .default(3)
         .describe('kamaji-etcd members, one per management node'),
       size: z.string().regex(/^\d+(Gi|Mi|Ti)$/, { error: 'size is a Kubernetes quantity such as 10Gi' }).default('8Gi'),
-      storageClass: z.string().min(1).default('openebs-hostpath').describe('StorageClass of the etcd volumes'),
+      storageClass: z
+        .string()
+        .regex(DNS_SUBDOMAIN, { error: 'storageClass is a Kubernetes object name: lowercase letters, digits, - and .' })
+        .default('openebs-hostpath')
+        .describe('StorageClass of the etcd volumes'),
       csi: z
         .enum(['openebs-localpv', 'existing'], { error: 'datastore.csi is openebs-localpv (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)' })
         .default('openebs-localpv')
@@ -218,10 +299,14 @@ export const managementSchema = z.strictObject({
           schedule: z.string().regex(CRON, { error: 'schedule is a cron expression such as "0 */6 * * *"' }).default('0 */6 * * *'),
           retention: positiveInt('backup.retention').default(14).describe('snapshots kept; older ones are deleted after each backup'),
           s3: z.strictObject({
-            endpoint: z.url({ protocol: /^https?$/, error: 'endpoint is the http(s) URL of the S3-compatible service' }),
+            endpoint: urlWithoutCredentials(z.url({ protocol: /^https?$/, error: 'endpoint is the http(s) URL of the S3-compatible service' })),
             bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'bucket is an S3 bucket name: 3-63 lowercase letters, digits, dots and dashes' }),
-            region: z.string().min(1).default('us-east-1'),
-            prefix: z.string().regex(/^([^/].*\/)?$/, { error: 'prefix is empty or a path ending in "/", e.g. kamaji-etcd/' }).default('kamaji-etcd/'),
+            region: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'region is letters, digits, - and _, e.g. us-east-1' }).default('us-east-1'),
+            prefix: z
+              .string()
+              .regex(/^([A-Za-z0-9_.-]+\/)*$/, { error: 'prefix is empty or a path ending in "/" of letters, digits, _ . -, e.g. kamaji-etcd/' })
+              .refine((p) => !p.split('/').some((s) => s === '.' || s === '..'), { error: 'prefix must not have a "." or ".." segment' })
+              .default('kamaji-etcd/'),
           }),
         })
         .optional()
@@ -230,7 +315,7 @@ export const managementSchema = z.strictObject({
     .default({ replicas: 3, size: '8Gi', storageClass: 'openebs-hostpath', csi: 'openebs-localpv' }),
   versions: z
     .strictObject({
-      clusterApi: versionPin('CAPI core and kubeadm bootstrap provider', 'v1.12.11'),
+      clusterApi: versionPin('CAPI core and kubeadm bootstrap provider', 'v1.12.10'),
       kamajiProvider: versionPin('Kamaji control-plane provider', 'v0.20.0'),
       proxmoxProvider: versionPin('CAPMOX infrastructure provider', 'v0.9.0'),
       inClusterIpam: versionPin('in-cluster IPAM provider', 'v1.1.0'),
@@ -251,19 +336,19 @@ export const managementSchema = z.strictObject({
     .describe('overrides of the pinned versions (see modules/versions and docs/management.md)'),
   mirror: z
     .strictObject({
-      charts: z
-        .string()
-        .regex(/^(oci|https?):\/\/\S+$/, { error: 'mirror.charts is an oci:// or http(s):// chart repository' })
+      charts: urlWithoutCredentials(
+        z.string().regex(/^(oci|https?):\/\/\S+$/, { error: 'mirror.charts is an oci:// or http(s):// chart repository' }),
+      )
         .optional()
         .describe('OCI or HTTP chart repository replacing every chart repository'),
-      images: z
-        .string()
-        .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.images is a registry prefix without scheme, e.g. registry.lab.example/mirror' })
+      images: urlWithoutCredentials(
+        z.string().regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.images is a registry prefix without scheme, e.g. registry.lab.example/mirror' }),
+      )
         .optional()
         .describe('registry prefix for every image: <images>/<source registry>/<path>'),
-      providers: z
-        .string()
-        .regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers' })
+      providers: urlWithoutCredentials(
+        z.string().regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers' }),
+      )
         .optional()
         .describe('OCI repository prefix of the CAPI provider components (default <images>/capi-providers)'),
     })
@@ -275,7 +360,12 @@ const relativePath = z
   .min(1)
   .refine((p) => !p.startsWith('/') && !p.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(p), {
     error: 'stateDir must be relative to the project (synthesized stacks never carry a path of the machine that made them)',
-  });
+  })
+  .refine((p) => !p.split(/[\\/]/).includes('..'), {
+    error: 'stateDir must stay inside the project: a ".." segment leads out of it',
+    params: { fix: 'name a directory inside the project, e.g. state' },
+  })
+  .refine((p) => /^[A-Za-z0-9._/-]+$/.test(p), { error: 'stateDir is a relative path of letters, digits and . _ - /' });
 
 export const deliverySchema = z
   .strictObject({
@@ -285,10 +375,14 @@ export const deliverySchema = z
       .default({ stateDir: 'state' }),
     cloud: z
       .strictObject({
-        organization: z.string().min(1),
-        project: z.string().min(1).optional().describe('Terraform Cloud project of the workspaces'),
+        organization: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'organization is a Terraform Cloud organization name: letters, digits, - and _' }),
+        project: z
+          .string()
+          .regex(/^[A-Za-z0-9_][A-Za-z0-9 _-]{0,39}$/, { error: 'project is a Terraform Cloud project name: letters, digits, spaces, - and _' })
+          .optional()
+          .describe('Terraform Cloud project of the workspaces'),
         workspacePrefix: dnsLabel('workspacePrefix').describe('workspace names are <prefix>-<stack>'),
-        hostname: z.string().min(1).default('app.terraform.io'),
+        hostname: z.string().regex(DNS_NAME_PORT, { error: 'hostname is a DNS name (and port), e.g. app.terraform.io' }).default('app.terraform.io'),
       })
       .optional(),
   })
@@ -303,10 +397,13 @@ export const labSchema = z.strictObject({
   capmox: z
     .strictObject({
       multiInstance: z
-        .enum(['refuse', 'proposal'], { error: 'capmox.multiInstance is refuse (released CAPMOX) or proposal (a CAPMOX implementing the multi-instance proposal)' })
+        .enum(['refuse', 'proposal', 'secondary-clusters'], {
+          error:
+            'capmox.multiInstance is refuse (released CAPMOX), secondary-clusters (released CAPMOX, one secondary CAPI Cluster per extra instance) or proposal (a CAPMOX implementing the multi-instance proposal)',
+        })
         .default('refuse')
         .describe(
-          'released CAPMOX (v0.9) binds a cluster to one Proxmox API, so tenants whose machines span instances are refused; "proposal" renders them for a CAPMOX that implements the multi-instance proposal (spec.settings.instances)',
+          'released CAPMOX (v0.9) binds a cluster to one Proxmox API, so tenants whose machines span instances are refused; "secondary-clusters" renders them on released CAPMOX with one secondary CAPI Cluster per extra instance whose workers join the tenant\'s one control plane; "proposal" renders them for a CAPMOX that implements the multi-instance proposal (spec.settings.instances)',
         ),
     })
     .default({ multiInstance: 'refuse' }),
@@ -324,6 +421,7 @@ export type Management = Lab['management'];
 export type PlacementMode = (typeof placementModes)[number];
 export type Delivery = Lab['delivery'];
 export type Image = Instance['images'][number];
+export type NodeNetwork = z.output<typeof nodeNetworkSchema>;
 
 /** The nodes an image becomes a template on: the listed ones, or the first node by name. */
 export function imageNodes(instance: Instance, image: Image): string[] {

@@ -1,6 +1,7 @@
 /**
  * CustomResourceDefinitions and manifest validation: every custom resource pvekaas renders is
- * checked against the pinned upstream CRDs (../shared/crds) before anything reaches a cluster.
+ * checked against the pinned upstream CRDs (the tree `scripts/toolchain install crds` lays out in
+ * `.toolchain/crds` from the pinned Go modules) before anything reaches a cluster.
  *
  * Stable API (management and tenant stacks' tests use it; keep it):
  *
@@ -24,7 +25,7 @@
  * - CEL rules (`x-kubernetes-validations`) are NOT checked here; `uncheckedRules` lists the ones
  *   that apply to a manifest (a later issue runs them in a real API server).
  * - `crdsDir(projectRoot, env)` resolves the CRD tree: `$PVEKAAS_CRDS_DIR` if set (CI), else
- *   `../shared/crds` next to the project. Only scripts and tests call it.
+ *   `.toolchain/crds` in the project. Only scripts and tests call it.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -71,10 +72,10 @@ export interface CelRule {
   readonly message?: string;
 }
 
-/** The CRD tree: `$PVEKAAS_CRDS_DIR` (relative to the project root) if set, else `<project>/../shared/crds`. */
+/** The CRD tree: `$PVEKAAS_CRDS_DIR` (relative to the project root) if set, else `<project>/.toolchain/crds`. */
 export function crdsDir(projectRoot: string, env: Readonly<Record<string, string | undefined>> = {}): string {
   const override = env.PVEKAAS_CRDS_DIR;
-  return override ? resolve(projectRoot, override) : resolve(projectRoot, '..', 'shared', 'crds');
+  return override ? resolve(projectRoot, override) : resolve(projectRoot, '.toolchain', 'crds');
 }
 
 /** The CRDs of everything the pinned management plane installs (see modules/versions). */
@@ -108,7 +109,7 @@ function yamlFiles(dir: string): string[] {
   try {
     entries = readdirSync(dir).sort();
   } catch (e) {
-    throw new Error(`cannot read the CRD directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (set PVEKAAS_CRDS_DIR to the CRD tree)`);
+    throw new Error(`cannot read the CRD directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (run scripts/toolchain install crds, or set PVEKAAS_CRDS_DIR to the CRD tree)`);
   }
   return entries.flatMap((entry) => {
     const path = join(dir, entry);

@@ -54,8 +54,9 @@ export type ManagementVersions = { readonly [K in Exclude<VersionKey, 'kamajiIma
 
 /**
  * The pinned defaults. Why each one:
- * - clusterApi v1.12.11: newest 1.12 patch; CAPMOX v0.9.0 requires CAPI 1.12 (its go.mod pins 1.12.9;
- *   the CRDs of 1.12.8, 1.12.9 and 1.12.11 are byte-identical).
+ * - clusterApi v1.12.10: the 1.12 patch the lab twin runs for real (the newest the Go module proxy
+ *   serves; v1.12.9, which CAPMOX v0.9.0's go.mod names, and v1.12.11 are not served). CAPMOX v0.9.0
+ *   requires CAPI 1.12; the CRDs of 1.12.8-1.12.11 are byte-identical.
  * - kamajiProvider v0.20.0: first release serving KamajiControlPlane v1alpha2 (contract v1beta2); built on CAPI 1.13.
  * - proxmoxProvider v0.9.0 (CAPMOX, API v1alpha2), inClusterIpam v1.1.0 (what CAPMOX v0.9.0 is built and tested with).
  * - helmAddon v0.6.2: last CAAPH release built on CAPI 1.12 (v0.6.3+ moved to 1.13).
@@ -70,7 +71,7 @@ export type ManagementVersions = { readonly [K in Exclude<VersionKey, 'kamajiIma
  * - kubectl v1.34.3 (provider readiness Job), rclone 1.75.0 (datastore backup upload).
  */
 export const pinnedVersions: ManagementVersions = {
-  clusterApi: 'v1.12.11',
+  clusterApi: 'v1.12.10',
   kamajiProvider: 'v0.20.0',
   proxmoxProvider: 'v0.9.0',
   inClusterIpam: 'v1.1.0',
@@ -119,14 +120,14 @@ export interface CapiProvider {
   readonly componentsFile: string;
   /** Its controller image, without tag (the tag is the provider version). */
   readonly managerImage: string;
-  /** From the provider's metadata.yaml (file path relative to ../shared/crds). */
+  /** From the provider's metadata.yaml (file path relative to the CRD tree, modules/crds `crdsDir`). */
   readonly releaseSeries: readonly ReleaseSeries[];
   readonly metadataFile: string;
   /** CAPI minor each known release is built against (its go.mod `sigs.k8s.io/cluster-api`). */
   readonly builtAgainst: Readonly<Record<string, string>>;
   /** Why a known build skew against core 1.12 is harmless. */
   readonly knownSkew?: Readonly<Record<string, string>>;
-  /** CRDs of the pinned version, relative to ../shared/crds. */
+  /** CRDs of the pinned version, relative to the CRD tree. */
   readonly crdDir?: string;
 }
 
@@ -149,9 +150,9 @@ export const capiProviders: readonly CapiProvider[] = [
     componentsFile: 'core-components.yaml',
     managerImage: 'registry.k8s.io/cluster-api/cluster-api-controller',
     releaseSeries: series(1, { ...range(0, 10, 'v1beta1'), 11: 'v1beta2', 12: 'v1beta2' }),
-    metadataFile: 'cluster-api/v1.12.11/metadata.yaml',
+    metadataFile: 'cluster-api/v1.12.10/metadata.yaml',
     builtAgainst: {},
-    crdDir: 'cluster-api/v1.12.11',
+    crdDir: 'cluster-api/v1.12.10',
   },
   {
     kind: 'bootstrap',
@@ -164,7 +165,7 @@ export const capiProviders: readonly CapiProvider[] = [
     componentsFile: 'bootstrap-components.yaml',
     managerImage: 'registry.k8s.io/cluster-api/kubeadm-bootstrap-controller',
     releaseSeries: series(1, { ...range(0, 10, 'v1beta1'), 11: 'v1beta2', 12: 'v1beta2' }),
-    metadataFile: 'cluster-api/v1.12.11/metadata.yaml',
+    metadataFile: 'cluster-api/v1.12.10/metadata.yaml',
     builtAgainst: {},
   },
   {
@@ -256,14 +257,14 @@ export const helmCharts = {
 } as const satisfies Record<string, HelmChartPin>;
 export type ChartId = keyof typeof helmCharts;
 
-/** CRDs (relative to ../shared/crds) of the pinned non-provider components. */
+/** CRDs (relative to the CRD tree) of the pinned non-provider components. */
 export const componentCrdDirs = {
   clusterApiOperator: 'cluster-api-operator/v0.28.0',
   kamaji: 'kamaji/26.8.2-edge',
   metallb: 'metallb/v0.15.3',
 } as const;
 
-/** Every CRD directory the pinned management plane installs, relative to ../shared/crds. */
+/** Every CRD directory the pinned management plane installs, relative to the CRD tree. */
 export function pinnedCrdDirs(): string[] {
   const dirs = [...capiProviders.map((p) => p.crdDir).filter((d): d is string => d !== undefined), ...Object.values(componentCrdDirs)];
   return [...new Set(dirs)].sort();
@@ -358,7 +359,7 @@ export interface VersionFinding {
 const SEMVER_V = /^v\d+\.\d+\.\d+$/;
 const SEMVER = /^\d+\.\d+\.\d+$/;
 const formats: Record<VersionKey, { pattern: RegExp; example: string }> = {
-  clusterApi: { pattern: SEMVER_V, example: 'v1.12.11' },
+  clusterApi: { pattern: SEMVER_V, example: 'v1.12.10' },
   kamajiProvider: { pattern: SEMVER_V, example: 'v0.20.0' },
   proxmoxProvider: { pattern: SEMVER_V, example: 'v0.9.0' },
   inClusterIpam: { pattern: SEMVER_V, example: 'v1.1.0' },
@@ -477,7 +478,7 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
     findings.push({ severity: 'warning', key: 'kamajiImageDigest', message: KAMAJI_DIGEST_NOTE });
   }
   const validatedAgainst: [VersionKey, string][] = [
-    ['clusterApi', 'cluster-api v1.12.11'],
+    ['clusterApi', 'cluster-api v1.12.10'],
     ['kamajiProvider', 'the Kamaji provider v0.20.0'],
     ['proxmoxProvider', 'CAPMOX v0.9.0'],
     ['inClusterIpam', 'in-cluster IPAM v1.1.0'],

@@ -2,7 +2,7 @@
  * CRD loading and manifest validation: strict like server-side field validation, against the
  * pinned upstream CRDs and against small CRDs written here to pin down each rule.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -25,8 +25,18 @@ describe('the pinned CRDs', () => {
     expect(new Set(kinds).size).toBe(kinds.length);
   });
 
-  it('refuse the whole tree, which holds two Kamaji provider releases, naming both files', () => {
-    expect(() => loadCrds(crdsDir(projectRoot, process.env))).toThrow(/KamajiControlPlane\.controlplane\.cluster\.x-k8s\.io is defined twice: in .*v0\.19\.0.* and in .*v0\.20\.0/);
+  it('refuse two releases of one kind, naming both files', () => {
+    const two = mkdtempSync(join(tmpdir(), 'pvekaas-crds-'));
+    const kcp = join(crdsDir(projectRoot, process.env), 'cluster-api-control-plane-provider-kamaji/v0.20.0/controlplane.cluster.x-k8s.io_kamajicontrolplanes.yaml');
+    for (const release of ['v0.19.0', 'v0.20.0']) {
+      mkdirSync(join(two, release));
+      writeFileSync(join(two, release, 'kcp.yaml'), readFileSync(kcp));
+    }
+    try {
+      expect(() => loadCrds(two)).toThrow(/KamajiControlPlane\.controlplane\.cluster\.x-k8s\.io is defined twice: in .*v0\.19\.0.* and in .*v0\.20\.0/);
+    } finally {
+      rmSync(two, { recursive: true, force: true });
+    }
   });
 
   it('accept a valid MetalLB pool', () => {
@@ -68,7 +78,7 @@ describe('the pinned CRDs', () => {
   });
 
   it('list the CEL rules that apply instead of pretending to check them', () => {
-    const provider = { apiVersion: 'operator.cluster.x-k8s.io/v1alpha2', kind: 'CoreProvider', metadata: { name: 'cluster-api', namespace: 'capi-system' }, spec: { version: 'v1.12.11', fetchConfig: { oci: 'r.example/x' } } };
+    const provider = { apiVersion: 'operator.cluster.x-k8s.io/v1alpha2', kind: 'CoreProvider', metadata: { name: 'cluster-api', namespace: 'capi-system' }, spec: { version: 'v1.12.10', fetchConfig: { oci: 'r.example/x' } } };
     expect(validateManifest(provider, pinned)).toEqual([]);
     const rules = uncheckedRules(provider, pinned);
     expect(rules).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'spec.fetchConfig', message: 'Must specify one and only one of {oci, url, selector}' })]));
@@ -197,8 +207,8 @@ describe('validation rules, on CRDs written for the test', () => {
     expect(() => loadCrds(join(dir, 'missing'))).toThrow(/cannot read the CRD directory .*missing.*PVEKAAS_CRDS_DIR/);
   });
 
-  it('resolves the CRD tree from PVEKAAS_CRDS_DIR relative to the project, or ../shared/crds', () => {
-    expect(crdsDir('/p/main', {})).toBe('/p/shared/crds');
+  it('resolves the CRD tree from PVEKAAS_CRDS_DIR relative to the project, or .toolchain/crds', () => {
+    expect(crdsDir('/p/main', {})).toBe('/p/main/.toolchain/crds');
     expect(crdsDir('/p/main', { PVEKAAS_CRDS_DIR: 'ci/crds' })).toBe('/p/main/ci/crds');
     expect(crdsDir('/p/main', { PVEKAAS_CRDS_DIR: '/abs/crds' })).toBe('/abs/crds');
   });

@@ -1,7 +1,7 @@
 /**
  * A real Kubernetes API server for tests: etcd, kube-apiserver and kube-controller-manager from
  * the toolchain (scripts/toolchain install), on loopback with random free ports, state in a temp
- * directory, and the pinned upstream CRDs from ../shared/crds installed (CRDs only: no webhooks,
+ * directory, and the pinned upstream CRDs from the CRD tree (.toolchain/crds) installed (CRDs only: no webhooks,
  * no controllers of their own). See docs/kube-tier.md.
  *
  *   const server = await startKubeServer();   // in beforeAll, with a generous timeout
@@ -15,6 +15,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { crdsDir } from '../../modules/crds';
+import { pinnedCrdDirs } from '../../modules/versions';
 import { projectRoot } from './toolchain';
 
 const toolchainBin = join(projectRoot, '.toolchain/bin');
@@ -31,23 +33,10 @@ export function requireKubeBinaries(): void {
   }
 }
 
-/**
- * The CRD sets installed, as `<project>/<tag>` under ../shared/crds: the versions pvekaas targets.
- * The Kamaji control-plane provider's v0.19.0 is kept there for reference only and defines the same
- * CRD names as v0.20.0, so it is not installed.
- */
-export const pinnedCrdSets = [
-  'cluster-api/v1.12.11',
-  'cluster-api-provider-proxmox/v0.9.0',
-  'cluster-api-ipam-provider-in-cluster/v1.1.0',
-  'cluster-api-control-plane-provider-kamaji/v0.20.0',
-  'kamaji/26.8.2-edge',
-  'metallb/v0.15.3',
-  'cluster-api-operator/v0.28.0',
-  'cluster-api-addon-provider-helm/v0.6.2',
-] as const;
+/** The CRD sets installed: those of the pinned management plane (modules/versions), from the CRD tree. */
+export const pinnedCrdSets = pinnedCrdDirs();
 
-export const crdRoot = join(projectRoot, '../shared/crds');
+export const crdRoot = crdsDir(projectRoot, process.env);
 
 export interface KubeObject {
   apiVersion: string;
@@ -61,7 +50,7 @@ export function loadPinnedCrds(): KubeObject[] {
   const crds: KubeObject[] = [];
   for (const set of pinnedCrdSets) {
     const dir = join(crdRoot, set);
-    if (!existsSync(dir)) throw new Error(`pinned CRDs not found: ${dir} (the shared/ folder must sit beside the project)`);
+    if (!existsSync(dir)) throw new Error(`pinned CRDs not found: ${dir} (run `scripts/toolchain install crds`)`);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
       for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
         const object = doc.toJS() as KubeObject | null;
@@ -231,7 +220,7 @@ export interface KubeServer {
 }
 
 export interface KubeServerOptions {
-  /** Install the pinned CRDs from ../shared/crds. @default true */
+  /** Install the pinned CRDs from the CRD tree. @default true */
   crds?: boolean;
   /** Run kube-controller-manager (namespace finalisation, garbage collection). @default true */
   controllerManager?: boolean;
