@@ -7,6 +7,8 @@
  */
 import { loadLabFile } from '../modules/config/load';
 import { ConfigError } from '../modules/config/problems';
+import { errorMessage } from './lib/cli';
+import { placementConfigError } from './lib/placement-problems';
 import type { Lab } from '../modules/config/schema';
 import { diffPlacement, PlacementError, planPlacement, renderJson, renderMarkdown, renderSvg } from '../modules/placement';
 import type { PlacementPlan } from '../modules/placement';
@@ -64,7 +66,8 @@ function place(file: string, role: string): PlacementPlan {
     return planPlacement(lab);
   } catch (e) {
     if (e instanceof PlacementError) {
-      throw new UsageError([`${file}${role}: the lab does not fit its Proxmox instances:`, ...e.problems.map((p) => `  ${p}`)].join('\n'));
+      const located = placementConfigError(file, lab, e.problems);
+      throw new UsageError(located.message.replace(/^([^\n]*?): (\d+ problems?) in the lab description/, `$1${role}: the lab does not fit its Proxmox instances ($2)`));
     }
     throw e;
   }
@@ -104,8 +107,14 @@ function main(args: string[]): number {
       process.stderr.write(`${e.message}\n`);
       return 1;
     }
-    throw e;
+    // Anything else (a file that cannot be read, a bug): one line, no stack trace.
+    process.stderr.write(`${errorMessage(e)}\n`);
+    return 1;
   }
 }
 
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  // A reader that closes the pipe early (placement | head): stop quietly, exit code 1.
+  if (e.code === 'EPIPE') process.exit(1);
+});
 process.exitCode = main(process.argv.slice(2));

@@ -1,8 +1,10 @@
 /** `npm run --silent validate -- --config <file>`: checks a lab description without synthesizing. */
 import { configErrorAt, loadLabFile } from '../modules/config/load';
-import { planPlacement } from '../modules/placement';
+import { PlacementError, planPlacement } from '../modules/placement';
+import { labWarnings } from '../modules/config/safety';
 import { TenantRenderError, renderTenants } from '../modules/tenants';
 import { parseFlags, runCommand } from './lib/cli';
+import { placementConfigError } from './lib/placement-problems';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml>';
 
@@ -10,7 +12,12 @@ runCommand(() => {
   const flags = parseFlags(process.argv.slice(2), { config: 'string' }, usage);
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
-  const plan = planPlacement(lab);
+  let plan;
+  try {
+    plan = planPlacement(lab);
+  } catch (e) {
+    throw e instanceof PlacementError ? placementConfigError(config, lab, e.problems) : e;
+  }
   try {
     renderTenants(lab, plan);
   } catch (e) {
@@ -21,5 +28,5 @@ runCommand(() => {
   process.stdout.write(
     `${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`,
   );
-  for (const warning of plan.warnings) process.stdout.write(`warning: ${warning}\n`);
+  for (const warning of [...labWarnings(lab), ...plan.warnings]) process.stdout.write(`warning: ${warning}\n`);
 });

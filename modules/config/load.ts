@@ -2,24 +2,58 @@
  * Loading a lab description: YAML text → validated `Lab`, or a `ConfigError` carrying every
  * problem at once (syntax, schema and cross-field), each with its line, path, value and fix.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { CORE_SCHEMA, load as loadYaml, type YAMLException } from 'js-yaml';
-import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node as YamlNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigProblem, type ProblemAt } from './problems';
 import { lenientLab } from './lenient';
 import { checkLab, editDistance } from './rules';
+import { MAX_LAB_BYTES, checkShape, checkStrings } from './safety';
 import { labSchema, type Lab } from './schema';
 
 export function loadLabFile(file: string): Lab {
-  let text: string;
+  return parseLab(readLabText(file), file);
+}
+
+/**
+ * The text of a lab file, read safely: a regular file only (a FIFO or a device such as /dev/zero
+ * is refused at once, never waited on or read without end), at most `MAX_LAB_BYTES`.
+ */
+export function readLabText(file: string): string {
+  const refuse = (message: string, fix = 'pass --config <path to a lab YAML file>') => new ConfigError(file, [{ path: [], message, fix }]);
+  let fd: number;
   try {
-    text = readFileSync(file, 'utf8');
+    // O_NONBLOCK: opening a FIFO without a writer returns at once instead of blocking.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new ConfigError(file, [{ path: [], message: `cannot read the lab description: ${reason}`, fix: 'pass --config <path to a lab YAML file>' }]);
+    const code = (e as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code ?? 'unreadable';
+    throw refuse(`cannot read the lab description: ${reason}`);
   }
-  return parseLab(text, file);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const kind = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : stat.isSocket() ? 'a socket' : 'not a regular file';
+      throw refuse(`cannot read the lab description: it is ${kind}, not a regular file`);
+    }
+    if (stat.size > MAX_LAB_BYTES) {
+      throw refuse(`the lab description is ${stat.size} bytes, more than the ${MAX_LAB_BYTES} a lab may have (1000 tenants take about 0.7 MiB)`, 'split the lab, or check that --config names the right file');
+    }
+    // Read at most one byte past the limit: a file that grows while it is read is still bounded.
+    const buffer = Buffer.alloc(Math.min(stat.size, MAX_LAB_BYTES) + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length === buffer.length) break;
+    }
+    if (length > MAX_LAB_BYTES) throw refuse(`the lab description is more than ${MAX_LAB_BYTES} bytes`, 'split the lab, or check that --config names the right file');
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -28,15 +62,32 @@ export function loadLabFile(file: string): Lab {
  * parsed again with `yaml`, whose syntax tree gives each problem its line and column.
  */
 export function parseLab(text: string, file = 'lab.yaml'): Lab {
+  if (text.length > MAX_LAB_BYTES) {
+    throw new ConfigError(file, [{ path: [], message: `the lab description is more than ${MAX_LAB_BYTES} bytes`, fix: 'split the lab' }]);
+  }
   let data: unknown;
   try {
     data = loadYaml(text, { schema: CORE_SCHEMA, filename: file }) ?? {};
   } catch (e) {
+    if (!(e instanceof Error) || e.name !== 'YAMLException') {
+      // js-yaml recurses per nesting level: only absurd nesting gets here (a RangeError).
+      throw new ConfigError(file, [{ path: [], message: 'YAML syntax: the data nests too deeply to be read', fix: 'remove the nested lists or mappings' }]);
+    }
     throw syntaxError(text, file, e as YAMLException);
   }
+  // Before anything walks the data: no cycles, bounded depth and alias expansion.
+  const shape = checkShape(data);
+  if (shape) throw shapeError(text, file, shape);
+  // Every string, whatever field it is in: no Terraform template sequences, control characters
+  // or unbounded lengths. A schema problem at the same path would only repeat it.
+  const stringProblems = checkStrings(data);
+  const flagged = new Set(stringProblems.map((p) => JSON.stringify(p.path)));
   const parsed = labSchema.safeParse(data, { reportInput: true });
-  if (!parsed.success) {
-    const schemaProblems = parsed.error.issues.flatMap((issue) => fromIssue(issue, data));
+  if (!parsed.success || stringProblems.length > 0) {
+    const schemaProblems = [
+      ...stringProblems,
+      ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => fromIssue(issue, data))).filter((p) => !flagged.has(JSON.stringify(p.path))),
+    ];
     // Run the cross-field rules on what can be read, so every problem is reported at once; drop
     // those at or around a schema problem (they would only repeat it).
     const near = (a: ConfigProblem['path'], b: ConfigProblem['path']) => a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i]);
@@ -46,6 +97,30 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
   const problems = checkLab(parsed.data);
   if (problems.length > 0) throw locatedError(text, file, problems);
   return parsed.data;
+}
+
+/** A shape problem (cycle, depth, alias expansion) at the line of the first alias in the file. */
+function shapeError(text: string, file: string, problem: ReturnType<typeof checkShape> & object): ConfigError {
+  const lineCounter = new LineCounter();
+  let line: number | undefined;
+  let column: number | undefined;
+  try {
+    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+    if (problem.kind === 'depth') {
+      const node = nodeAt(doc.contents as YamlNode | null, problem.path);
+      if (node?.range) ({ line, col: column } = lineCounter.linePos(node.range[0]));
+    } else {
+      visit(doc, {
+        Alias(_key, node) {
+          if (node.range) ({ line, col: column } = lineCounter.linePos(node.range[0]));
+          return visit.BREAK;
+        },
+      });
+    }
+  } catch {
+    // The position is a help, not a must.
+  }
+  return new ConfigError(file, [{ path: problem.path, message: problem.message, fix: problem.fix, line, column }]);
 }
 
 /** Every syntax error `yaml` finds, with its line; js-yaml's own when `yaml` finds none. */
@@ -151,6 +226,8 @@ function fromIssue(issue: Issue, data: unknown): ConfigProblem[] {
 
 function fixFor(issue: Issue): string | undefined {
   switch (issue.code) {
+    case 'custom':
+      return typeof issue.params?.fix === 'string' ? issue.params.fix : 'change the value as the message says';
     case 'too_small':
       return issue.origin === 'array' ? `list at least ${issue.minimum} item(s)` : `use a value of at least ${issue.minimum}`;
     case 'too_big':
@@ -158,7 +235,7 @@ function fixFor(issue: Issue): string | undefined {
     case 'invalid_value':
       return `use one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
-      return issue.format === 'url' ? 'write a full URL such as https://pve.lab.example:8006/' : undefined;
+      return issue.format === 'url' ? 'write a full URL such as https://pve.lab.example:8006/' : 'write the value in the form the message describes';
     default:
       return undefined;
   }
@@ -199,7 +276,7 @@ function unwrap(schema: unknown): unknown {
 export function configErrorAt(file: string, problems: ConfigProblem[]): ConfigError {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readLabText(file);
   } catch {
     return new ConfigError(file, problems);
   }

@@ -36,19 +36,80 @@ export function parseFlags(argv: string[], spec: FlagSpec, usage: string): Recor
   return out;
 }
 
-/** Runs a command's body; user errors go to stderr with exit code 1. */
+/**
+ * Runs a command's body. Whatever happens, the command ends with a message on stderr and exit
+ * code 1, never a stack trace: user errors are printed as they are, failed file operations as
+ * what could not be done to which path, anything else as an internal error with its message only
+ * (`PVEKAAS_DEBUG=1` prints the stack). A reader that closes the pipe early (`validate | head`)
+ * ends the command quietly with exit code 1 instead of an EPIPE trace.
+ */
 export function runCommand(body: () => Promise<void> | void): void {
+  guardStreams();
   Promise.resolve()
     .then(body)
-    .catch((e: unknown) => {
-      if (e instanceof ConfigError || e instanceof UsageError || e instanceof UserError || isUserFacing(e)) {
-        process.stderr.write(`${(e as Error).message}\n`);
-        process.exitCode = 1;
-        return;
+    .catch((e: unknown) => fail(e));
+}
+
+let guarded = false;
+
+function guardStreams(): void {
+  if (guarded) return;
+  guarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') {
+        // The reader is gone: nothing more can be said on this stream.
+        if (stream === process.stdout) writeError('stopped: the output pipe was closed by its reader (broken pipe)');
+        process.exit(1);
       }
-      process.stderr.write(`internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exitCode = 2;
+      fail(e);
     });
+  }
+  const fatal = (e: unknown) => {
+    fail(e);
+    process.exit(1);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+}
+
+function writeError(text: string): void {
+  try {
+    process.stderr.write(`${text}\n`);
+  } catch {
+    // stderr is gone too: the exit code says it.
+  }
+}
+
+/** The one-line (or, for problem lists, several-line) message for any error, and exit code 1. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof ConfigError || e instanceof UsageError || e instanceof UserError || isUserFacing(e)) return (e as Error).message;
+  const sys = e as NodeJS.ErrnoException & { dest?: string };
+  if (e instanceof Error && typeof sys.code === 'string' && typeof sys.syscall === 'string') {
+    const what = systemCodes[sys.code] ?? sys.code;
+    return `cannot ${sys.syscall}${sys.path ? ` ${sys.path}` : ''}${sys.dest ? ` -> ${sys.dest}` : ''}: ${what}`;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return `internal error (please report, with the command that caused it): ${message.split('\n')[0].slice(0, 500)}\n(set PVEKAAS_DEBUG=1 for the stack trace)`;
+}
+
+const systemCodes: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EISDIR: 'it is a directory',
+  EEXIST: 'it already exists',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+  ENOTEMPTY: 'the directory is not empty',
+  EMFILE: 'too many open files',
+};
+
+function fail(e: unknown): void {
+  writeError(errorMessage(e));
+  if (process.env.PVEKAAS_DEBUG === '1' && e instanceof Error && e.stack) writeError(e.stack);
+  process.exitCode = 1;
 }
 
 /** Errors from the pure modules that carry a list of problems for the user (placement, rendering). */

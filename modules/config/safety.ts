@@ -1,0 +1,194 @@
+/**
+ * What makes a lab description safe to read and to render, whatever its author wrote:
+ *   - bounded reading: a size limit on the file, a limit on how far YAML aliases expand and how
+ *     deep the data nests (an alias "bomb" of a few KiB would otherwise expand to gigabytes);
+ *   - no Terraform template syntax in any string: `${…}` and `%{…}` would be evaluated by tofu
+ *     wherever the string lands in a stack (JSON or HCL), e.g. to print a sensitive variable;
+ *   - no control characters and no string longer than a lab field ever needs;
+ *   - no credentials inside URLs (they would be copied in clear into stacks, HCL and READMEs);
+ *   - warnings for what is allowed but weak: `http://` endpoints, `insecure: true`.
+ * Pure: no I/O.
+ */
+import type { ConfigProblem } from './problems';
+import type { Lab } from './schema';
+
+/** The largest lab file read (bytes). A lab of 1000 tenants is about 0.7 MiB. */
+export const MAX_LAB_BYTES = 8 * 1024 * 1024;
+
+/** How many values YAML aliases may add beyond those written out in the file. */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/** How deep mappings and lists may nest (a lab needs about 8 levels). */
+export const MAX_DEPTH = 64;
+
+/** The longest string any field takes (URLs included). */
+export const MAX_STRING = 2048;
+
+/** Terraform's template sequences: an interpolation and a directive. */
+const TEMPLATE_SEQUENCE = /\$\{|%\{/;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+export interface ShapeProblem {
+  kind: 'cycle' | 'depth' | 'expansion';
+  path: (string | number)[];
+  message: string;
+  fix: string;
+}
+
+/**
+ * Checks the shape of parsed YAML data before anything walks it: no cycles (a YAML anchor used
+ * inside itself), no nesting deeper than `MAX_DEPTH`, and aliases that add at most
+ * `MAX_ALIAS_EXPANSION` values. Shared objects are counted once per use, memoized, so the check
+ * itself takes time linear in the file, not in the expansion.
+ */
+export function checkShape(data: unknown): ShapeProblem | undefined {
+  const size = new Map<object, number>();
+  const inProgress = new Set<object>();
+  let unique = 0;
+  let problem: ShapeProblem | undefined;
+  const visit = (value: unknown, path: (string | number)[]): number => {
+    if (problem) return 0;
+    if (value === null || typeof value !== 'object') return 1;
+    const known = size.get(value);
+    if (known !== undefined) return known;
+    if (inProgress.has(value)) {
+      problem = {
+        kind: 'cycle',
+        path,
+        message: 'a YAML alias refers to the anchor it sits in, so the value would be infinite',
+        fix: 'use the alias outside the anchored value, or write the value out',
+      };
+      return 0;
+    }
+    if (path.length > MAX_DEPTH) {
+      problem = {
+        kind: 'depth',
+        path: path.slice(0, 8),
+        message: `the data nests more than ${MAX_DEPTH} levels deep (a lab description needs about 8)`,
+        fix: 'remove the nested lists or mappings',
+      };
+      return 0;
+    }
+    inProgress.add(value);
+    unique++;
+    let total = 1;
+    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (typeof child !== 'object' || child === null) unique++;
+      total += visit(child, [...path, key]);
+      if (problem) break;
+    }
+    inProgress.delete(value);
+    size.set(value, total);
+    return total;
+  };
+  const total = visit(data, []);
+  if (problem) return problem;
+  if (total - unique > MAX_ALIAS_EXPANSION) {
+    return {
+      kind: 'expansion',
+      path: [],
+      message: `YAML aliases expand the description from ${unique} to ${total} values (at most ${MAX_ALIAS_EXPANSION} more than written are allowed)`,
+      fix: 'write the repeated values out, or use fewer nested aliases',
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Every string of the description (mapping keys too) that Terraform would not take literally, or
+ * that no field needs: template sequences, control characters, and strings longer than
+ * `MAX_STRING`. Runs on the raw data, so it covers every field, whatever road it takes into a stack.
+ */
+export function checkStrings(data: unknown): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const visit = (value: unknown, path: (string | number)[]) => {
+    if (typeof value === 'string') {
+      const problem = stringProblem(value);
+      if (problem) problems.push({ path, ...problem });
+      return;
+    }
+    if (value === null || typeof value !== 'object' || path.length > MAX_DEPTH) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, [...path, i]));
+      return;
+    }
+    for (const [key, v] of Object.entries(value)) {
+      const problem = stringProblem(key);
+      if (problem) problems.push({ path: [...path, key], ...problem, message: `the field name: ${problem.message}` });
+      visit(v, [...path, key]);
+    }
+  };
+  visit(data, []);
+  return problems;
+}
+
+function stringProblem(text: string): Omit<ConfigProblem, 'path'> | undefined {
+  if (text.length > MAX_STRING) {
+    return { message: `${text.length} characters: no field of a lab description takes more than ${MAX_STRING}`, value: text, fix: 'shorten it' };
+  }
+  const template = TEMPLATE_SEQUENCE.exec(text);
+  if (template) {
+    return {
+      message: `"${template[0]}" starts a Terraform template sequence, which tofu would evaluate wherever this value lands in a stack`,
+      value: text,
+      fix: 'remove it: no field of a lab description takes Terraform expressions (secrets come from sensitive variables, never from the description)',
+    };
+  }
+  if (CONTROL.test(text)) {
+    return { message: 'contains a control or text-direction character', value: text, fix: 'remove the invisible character (retype the value)' };
+  }
+  return undefined;
+}
+
+/** Query parameters that carry a secret (AWS pre-signed URLs, tokens, passwords). */
+const SECRET_QUERY = /^(x-amz-signature|x-amz-credential|x-amz-security-token|signature|sig|token|access_token|api_key|apikey|key|secret|password|passwd|pass|auth)$/i;
+
+/**
+ * Why a URL must not be in the description, or undefined when it may be: a user or password
+ * (`https://user:pass@host/`) or a query parameter that carries a secret.
+ */
+export function urlCredentialProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // The scheme-less forms (mirror.images) are checked by their own pattern.
+    return /^[^/]*@/.test(text) ? 'it holds a user or password before "@"' : undefined;
+  }
+  if (url.username !== '' || url.password !== '') return 'it holds a user or password ("user:password@host")';
+  for (const key of url.searchParams.keys()) if (SECRET_QUERY.test(key)) return `its query parameter "${key}" carries a secret`;
+  return undefined;
+}
+
+/** The fix for a URL with credentials, per field. */
+export const URL_CREDENTIAL_FIX =
+  'remove the credentials from the URL: the description is not secret (it lands in stacks, HCL and workspace READMEs); pass them through the sensitive variables (docs/management.md lists them)';
+
+/** Allowed, but worth a word: plaintext API traffic and skipped TLS verification. */
+export function labWarnings(lab: Lab): string[] {
+  const warnings: string[] = [];
+  for (const instance of lab.proxmox.instances) {
+    if (instance.endpoint.toLowerCase().startsWith('http://')) {
+      warnings.push(
+        `proxmox instance ${instance.name}: endpoint ${instance.endpoint} is plain http: the administrator and CAPMOX tokens would cross the network unencrypted; use https`,
+      );
+    }
+    if (instance.insecure) {
+      warnings.push(
+        `proxmox instance ${instance.name}: insecure: true skips TLS verification, so anyone between you and ${instance.endpoint} can read the API tokens; install a trusted certificate on the instance and drop insecure`,
+      );
+    }
+  }
+  const s3 = lab.management.datastore.backup?.s3;
+  if (s3 && s3.endpoint.toLowerCase().startsWith('http://')) {
+    warnings.push(`management.datastore.backup.s3.endpoint ${s3.endpoint} is plain http: the S3 keys and the etcd snapshots (every tenant's secrets) would cross the network unencrypted; use https`);
+  }
+  const charts = lab.management.mirror?.charts;
+  if (charts && charts.toLowerCase().startsWith('http://')) {
+    warnings.push(`management.mirror.charts ${charts} is plain http: charts could be replaced in transit; use https or oci://`);
+  }
+  return warnings;
+}
