@@ -49,6 +49,69 @@ export interface InjectedFault {
   what: string;
 }
 
+/** Bounds that keep a fault spec from freezing the simulator (issue 13: a regex could). */
+export const MAX_PATTERN = 200;
+const MAX_SUBJECT = 512;
+const MAX_FAULTS = 100;
+
+/**
+ * A pattern that cannot backtrack catastrophically: bounded length, no backreferences or
+ * lookarounds, and no quantified group that itself holds a quantifier (`(a+)+`, `(a|aa)*`'s kin
+ * `(x*)*`) — the star height stays 1, so matching a bounded path stays fast.
+ */
+function safePattern(value: unknown, where: string, problems: string[]): RegExp {
+  const never = /$^/;
+  if (typeof value !== 'string') {
+    problems.push(`${where} must be a string (a regular expression)`);
+    return never;
+  }
+  if (value.length > MAX_PATTERN) {
+    problems.push(`${where} is ${value.length} characters long; at most ${MAX_PATTERN}`);
+    return never;
+  }
+  if (/\\[1-9]|\\k<|\(\?<?[=!]/.test(value)) {
+    problems.push(`${where}: backreferences and lookarounds are not allowed (got ${JSON.stringify(value)})`);
+    return never;
+  }
+  if (nestedQuantifier(value)) {
+    problems.push(`${where}: a quantified group that contains a quantifier can take exponential time; rewrite ${JSON.stringify(value)} without nesting (e.g. (a+)+ → a+)`);
+    return never;
+  }
+  try {
+    return new RegExp(value);
+  } catch (e) {
+    problems.push(`${where}: ${(e as Error).message}`);
+    return never;
+  }
+}
+
+/** Whether a group holding a quantifier (or an alternation) is itself quantified. */
+function nestedQuantifier(pattern: string): boolean {
+  const stack: { quantified: boolean }[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      // Skip a character class.
+      i++;
+      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (c === '(') stack.push({ quantified: false });
+    else if (c === ')') {
+      const group = stack.pop();
+      const next = pattern[i + 1];
+      const quantifiedAfter = next === '*' || next === '+' || next === '?' || next === '{';
+      if (group?.quantified && quantifiedAfter && next !== '?') return true;
+      if (group?.quantified && stack.length) stack[stack.length - 1].quantified = true;
+    } else if ((c === '*' || c === '+' || c === '{' || c === '|') && stack.length) stack[stack.length - 1].quantified = true;
+  }
+  return false;
+}
+
 export class FaultPlan {
   private routes: (RouteFault & { fired: number; re: RegExp })[] = [];
   private tasks: (TaskFault & { fired: number; re: RegExp })[] = [];
@@ -60,10 +123,24 @@ export class FaultPlan {
     this.set(spec);
   }
 
+  /** Replaces the plan; refuses (naming every problem) a spec with unsafe or invalid patterns. */
   set(spec: FaultSpec): void {
-    this.routes = (spec.routes ?? []).map((f) => ({ ...f, fired: 0, re: new RegExp(f.path) }));
-    this.tasks = (spec.tasks ?? []).map((f) => ({ ...f, fired: 0, re: new RegExp(f.type) }));
-    this.state = (spec.seed ?? 1) >>> 0 || 1;
+    const problems: string[] = [];
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new Error('a fault spec is an object: { routes?: [...], tasks?: [...], seed?: number }');
+    const routes = Array.isArray(spec.routes) ? spec.routes : spec.routes === undefined ? [] : (problems.push('routes must be a list'), []);
+    const tasks = Array.isArray(spec.tasks) ? spec.tasks : spec.tasks === undefined ? [] : (problems.push('tasks must be a list'), []);
+    if (routes.length + tasks.length > MAX_FAULTS) problems.push(`at most ${MAX_FAULTS} faults (got ${routes.length + tasks.length})`);
+    const compiled = <T>(list: T[], field: 'path' | 'type', where: string) =>
+      list.slice(0, MAX_FAULTS).map((f, i) => {
+        const re = safePattern((f as Record<string, unknown>)[field], `${where}[${i}].${field}`, problems);
+        return { ...f, fired: 0, re };
+      });
+    const r = compiled(routes, 'path', 'routes');
+    const k = compiled(tasks, 'type', 'tasks');
+    if (problems.length) throw new Error(`invalid fault spec: ${problems.join('; ')}`);
+    this.routes = r as (RouteFault & { fired: number; re: RegExp })[];
+    this.tasks = k as (TaskFault & { fired: number; re: RegExp })[];
+    this.state = (Number(spec.seed ?? 1) >>> 0) || 1;
   }
 
   clear(): void {
@@ -88,7 +165,7 @@ export class FaultPlan {
     let latencyMs = 0;
     let error: { status: number; message: string } | undefined;
     for (const f of this.routes) {
-      if ((f.instance && f.instance !== instance) || (f.method && f.method.toUpperCase() !== method) || !f.re.test(path)) continue;
+      if ((f.instance && f.instance !== instance) || (f.method && f.method.toUpperCase() !== method) || !f.re.test(path.slice(0, MAX_SUBJECT))) continue;
       if (f.latencyMs) {
         latencyMs = Math.max(latencyMs, f.latencyMs);
         this.injected.push({ instance, kind: 'latency', what: `${method} ${path} +${f.latencyMs}ms` });
@@ -107,7 +184,7 @@ export class FaultPlan {
   /** The exit status to fail a task with, or undefined to let it run. */
   taskFailure(instance: string, type: string): string | undefined {
     for (const f of this.tasks) {
-      if ((f.instance && f.instance !== instance) || !f.re.test(type) || !f.failRate) continue;
+      if ((f.instance && f.instance !== instance) || !f.re.test(type.slice(0, MAX_SUBJECT)) || !f.failRate) continue;
       if (f.times !== undefined && f.fired >= f.times) continue;
       if (this.random() < f.failRate) {
         f.fired++;
@@ -122,7 +199,7 @@ export class FaultPlan {
   /** Extra time a task is held, 'forever' until released, or undefined. */
   taskStall(instance: string, type: string): number | 'forever' | undefined {
     for (const f of this.tasks) {
-      if ((f.instance && f.instance !== instance) || !f.re.test(type) || f.stallMs === undefined) continue;
+      if ((f.instance && f.instance !== instance) || !f.re.test(type.slice(0, MAX_SUBJECT)) || f.stallMs === undefined) continue;
       if (f.times !== undefined && f.fired >= f.times) continue;
       if (!f.failRate) f.fired++;
       this.injected.push({ instance, kind: 'task-stall', what: `${type}: ${f.stallMs === 'forever' ? 'held until released' : `+${f.stallMs}ms`}` });

@@ -49,6 +49,8 @@ export interface InstanceSpec {
   existingVms?: SimExistingVm[];
   /** Secret of the `root@pam!pvekaas` administrator token. @default a random UUID */
   adminTokenSecret?: string;
+  /** Password of root@pam for ticket login (`POST /access/ticket`). @default a random UUID */
+  rootPassword?: string;
 }
 
 /** An image "on the internet": what Proxmox would find behind a URL. */
@@ -73,6 +75,8 @@ export interface Volume {
   virtualSize?: number;
   vmid?: number;
   ctime: number;
+  /** The file's bytes, for files uploaded or downloaded into the simulator (ISOs, images). */
+  data?: Buffer;
 }
 
 export interface User {
@@ -85,6 +89,8 @@ export interface User {
   enable: boolean;
   expire: number;
   groups: string[];
+  /** sha256 of the password, for `pve` realm users and root@pam (ticket login). */
+  passwordHash?: string;
 }
 
 export interface Token {
@@ -113,6 +119,12 @@ export interface Vm {
   status: 'running' | 'stopped';
   lock?: string;
   startedAt?: number;
+  /** The API token (or user) that created or cloned it; undefined for VMs that existed before. */
+  createdBy?: string;
+  /** The VM it was cloned from. */
+  cloneOf?: number;
+  /** Guest-agent `exec` runs by pid. */
+  agentExecs?: Map<number, { command: string[]; startedAt: number }>;
 }
 
 export interface Task {
@@ -139,6 +151,8 @@ export interface InstanceOptions {
   taskDurationMs: number;
   remoteImages: Record<string, RemoteImage>;
   faults: FaultPlan;
+  /** Called when a VM starts (through the API or the simulator's own methods). */
+  vmStarted?: (instance: string, vm: Vm) => void;
 }
 
 const GiB = 1024 ** 3;
@@ -164,6 +178,9 @@ export class SimulatedInstance {
   readonly vms = new Map<number, Vm>();
   readonly tasks = new Map<string, Task>();
   readonly adminToken: string;
+  readonly rootPassword: string;
+  /** Tickets from `POST /access/ticket`: ticket → user id, CSRF token, issue time. */
+  readonly tickets = new Map<string, { userid: string; csrf: string; issued: number }>();
   readonly startedAt = Math.floor(Date.now() / 1000);
   private nextPid = 0x1000;
   private readonly pstart = 0x2a00 + Math.floor(Math.random() * 0x1000);
@@ -181,6 +198,8 @@ export class SimulatedInstance {
     const secret = spec.adminTokenSecret ?? randomUUID();
     this.tokens.set('root@pam!pvekaas', { fullid: 'root@pam!pvekaas', userid: 'root@pam', name: 'pvekaas', secret, privsep: false, expire: 0, comment: 'simulator administrator' });
     this.adminToken = `root@pam!pvekaas=${secret}`;
+    this.rootPassword = spec.rootPassword ?? randomUUID();
+    this.users.get('root@pam')!.passwordHash = passwordHash(this.rootPassword);
     for (const vm of spec.existingVms ?? []) this.addExistingVm(vm);
   }
 
@@ -199,14 +218,29 @@ export class SimulatedInstance {
     ]);
     if (spec.tags?.length) config.set('tags', [...spec.tags].sort().join(';'));
     if (spec.template) config.set('template', '1');
+    config.set('smbios1', `uuid=${randomUUID()}`);
     this.vms.set(spec.vmid, { vmid: spec.vmid, node: spec.node, config, status: 'stopped' });
   }
 
   // ---- authentication and permissions -------------------------------------------------------
 
-  /** The authenticated id behind an `Authorization: PVEAPIToken=user@realm!name=secret` header. */
-  authenticate(header: string | undefined): string {
-    if (!header) throw new PveError(401, 'No ticket');
+  /**
+   * The authenticated id of a request: an `Authorization: PVEAPIToken=user@realm!name=secret`
+   * header, or a `PVEAuthCookie` ticket from `POST /access/ticket` — which, like on PVE, needs the
+   * `CSRFPreventionToken` header on every request that is not a GET.
+   */
+  authenticate(header: string | undefined, cookie?: string, csrf?: string, method = 'GET'): string {
+    if (!header) {
+      const ticket = /(?:^|;\s*)PVEAuthCookie=([^;]+)/.exec(cookie ?? '')?.[1];
+      if (!ticket) throw new PveError(401, 'No ticket');
+      const session = this.tickets.get(decodeURIComponentSafe(ticket));
+      // PVE tickets are valid for two hours.
+      if (!session || Date.now() - session.issued > 2 * 3600 * 1000) throw new PveError(401, 'permission denied - invalid PVE ticket');
+      if (method !== 'GET' && csrf !== session.csrf) throw new PveError(401, 'Permission check failed - invalid CSRF token');
+      const user = this.users.get(session.userid);
+      if (!user || !user.enable) throw new PveError(401, `user '${session.userid}' is disabled`);
+      return session.userid;
+    }
     const m = /^PVEAPIToken=([^!=\s]+@[^!=\s]+)!([^=\s]+)=(\S+)$/.exec(header.trim());
     if (!m) throw new PveError(401, 'invalid token value!');
     const [, userid, name, secret] = m;
@@ -337,6 +371,28 @@ export class SimulatedInstance {
     return vm.config.get('template') === '1';
   }
 
+  /** Marks a VM running (a start task, or a power-on outside the API) and tells the listeners. */
+  markRunning(vm: Vm): void {
+    if (vm.status === 'running') return;
+    vm.status = 'running';
+    vm.startedAt = Date.now();
+    vm.agentExecs = new Map();
+    this.options.vmStarted?.(this.name, vm);
+  }
+
+  /** Moves a VM and its node-local volumes to another node (a migration's end state). */
+  moveVm(vm: Vm, toNode: string): void {
+    if (vm.node === toNode) return;
+    for (const v of this.volumes) if (v.vmid === vm.vmid && v.node === vm.node) v.node = toNode;
+    vm.node = toNode;
+  }
+
+  markStopped(vm: Vm): void {
+    vm.status = 'stopped';
+    delete vm.startedAt;
+    delete vm.agentExecs;
+  }
+
   poolOf(vmid: number): string | undefined {
     return [...this.pools.values()].find((p) => p.vms.has(vmid))?.poolid;
   }
@@ -409,6 +465,19 @@ export class SimulatedInstance {
   /** Stops pending timers (when the simulator shuts down). */
   dispose(): void {
     for (const task of this.tasks.values()) if (task.timer) clearTimeout(task.timer);
+  }
+}
+
+/** The stored form of a password (never the password itself). */
+export function passwordHash(password: string): string {
+  return createHash('sha256').update(password).digest('hex');
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 

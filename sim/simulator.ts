@@ -3,13 +3,16 @@
  * with its own state, serving `/api2/json/...` like PVE and a small admin API under `/_sim/`
  * (state, faults, permission checks) for tests and curious people. Node's http(s) module only.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findRoute, routeTemplates, setFingerprint, type Params } from './api';
-import { PveError } from './errors';
+import { PveError, badParams } from './errors';
 import { FaultPlan, type FaultSpec } from './faults';
-import { SimulatedInstance, type InstanceSpec, type RemoteImage } from './instance';
+import { SimulatedInstance, passwordHash, type InstanceSpec, type RemoteImage, type Vm } from './instance';
+import { cloudInitFiles } from './iso9660';
+import { DRIVE_KEY, parseProperties } from './qemu';
 import { selfSignedCertificate } from './tls';
 
 export interface SimulatorOptions {
@@ -23,6 +26,34 @@ export interface SimulatorOptions {
   faults?: FaultSpec;
   /** Called with one line per API request. */
   log?: (line: string) => void;
+  /** The secret of the `/_sim/*` admin API (`Authorization: Bearer <secret>`). @default random */
+  adminSecret?: string;
+}
+
+/** A VM as the lab twin sees it (see `PveSimulator.listVms`). */
+export interface SimVmView {
+  instance: string;
+  vmid: number;
+  node: string;
+  name?: string;
+  template: boolean;
+  status: 'running' | 'stopped';
+  tags: string[];
+  pool?: string;
+  cores?: number;
+  sockets?: number;
+  memoryMiB?: number;
+  disks: { key: string; storage: string; sizeGiB: number }[];
+  /** The `uuid` of `smbios1` (CAPMOX's providerID is `proxmox://<uuid>`). */
+  uuid?: string;
+  /** The API token (e.g. `capmox@pve!capi`) or user that created or cloned the VM. */
+  createdBy?: string;
+  cloneOf?: number;
+  cdroms: { key: string; volid: string }[];
+  /** The cloud-init files of the ISO9660 image attached as a cdrom, if any (CAPMOX's bootstrap ISO). */
+  bootstrap?: { userData?: string; metaData?: string; networkConfig?: string };
+  /** `ipconfigN` values (PVE's own cloud-init), by key. */
+  ipConfig?: Record<string, string>;
 }
 
 export interface RequestRecord {
@@ -53,10 +84,14 @@ export class PveSimulator {
   readonly requests: RequestRecord[] = [];
   private readonly instances = new Map<string, { state: SimulatedInstance; server: Server; port: number }>();
   private readonly host: string;
+  private readonly startedListeners: ((vm: SimVmView) => void)[] = [];
+  /** The secret of the `/_sim/*` admin API: `Authorization: Bearer <adminSecret>`. */
+  readonly adminSecret: string;
 
   private constructor(private readonly options: SimulatorOptions) {
     this.faults = new FaultPlan(options.faults);
     this.host = options.host ?? '127.0.0.1';
+    this.adminSecret = options.adminSecret ?? randomBytes(18).toString('base64url');
   }
 
   static async start(options: SimulatorOptions): Promise<PveSimulator> {
@@ -72,6 +107,7 @@ export class PveSimulator {
           taskDurationMs: options.taskDurationMs ?? 250,
           remoteImages: options.remoteImages ?? {},
           faults: sim.faults,
+          vmStarted: (instance, vm) => sim.vmStarted(instance, vm),
         });
         const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => void sim.serve(state, req, res));
         const port = await new Promise<number>((resolve, reject) => {
@@ -106,6 +142,61 @@ export class PveSimulator {
   /** `root@pam!pvekaas=<secret>`: an administrator token for the instance (what TF_VAR_proxmox_api_token takes). */
   adminToken(name: string): string {
     return this.instance(name).adminToken;
+  }
+
+  /** root@pam's password on the instance, for ticket login (`POST /access/ticket`). */
+  rootPassword(name: string): string {
+    return this.instance(name).rootPassword;
+  }
+
+  /** Every VM of every instance, by instance and VM id. */
+  listVms(): SimVmView[] {
+    const out: SimVmView[] = [];
+    for (const name of [...this.instances.keys()].sort()) {
+      const s = this.instance(name);
+      for (const vm of [...s.vms.values()].sort((a, b) => a.vmid - b.vmid)) out.push(vmView(s, vm));
+    }
+    return out;
+  }
+
+  /** A crash or a power-on outside the API: no task, no permission check. */
+  setVmStatus(instance: string, vmid: number, status: 'stopped' | 'running'): void {
+    const s = this.instance(instance);
+    const vm = this.vmOf(s, vmid);
+    if (status === 'running') {
+      if (s.isTemplate(vm)) throw new Error(`VM ${vmid} on ${instance} is a template and cannot run`);
+      s.markRunning(vm);
+    } else s.markStopped(vm);
+  }
+
+  /** Moves a VM to another node outside the API (like an HA failover): its local disks move with it. */
+  migrateVm(instance: string, vmid: number, toNode: string): void {
+    const s = this.instance(instance);
+    const vm = this.vmOf(s, vmid);
+    if (!s.nodes.has(toNode)) throw new Error(`instance ${instance} has no node ${toNode} (it has ${[...s.nodes.keys()].join(', ')})`);
+    s.moveVm(vm, toNode);
+  }
+
+  /** Calls `listener` each time a VM starts, on any instance (through the API or `setVmStatus`). */
+  onVmStarted(listener: (vm: SimVmView) => void): void {
+    this.startedListeners.push(listener);
+  }
+
+  private vmStarted(instance: string, vm: Vm): void {
+    const view = vmView(this.instance(instance), vm);
+    for (const l of this.startedListeners) {
+      try {
+        l(view);
+      } catch (e) {
+        this.options.log?.(`onVmStarted listener failed: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  private vmOf(s: SimulatedInstance, vmid: number): Vm {
+    const vm = s.vms.get(vmid);
+    if (!vm) throw new Error(`instance ${s.name} has no VM ${vmid}`);
+    return vm;
   }
 
   snapshot(name: string): InstanceSnapshot {
@@ -155,16 +246,32 @@ export class PveSimulator {
   }
 
   private async serve(state: SimulatedInstance, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'https://pve-sim');
     const method = (req.method ?? 'GET').toUpperCase();
-    let body = '';
+    let url: URL;
     try {
-      body = await readBody(req);
-    } catch {
+      if ((req.url ?? '').length > MAX_URL) throw new Error('URL too long');
+      url = new URL(req.url ?? '/', 'https://pve-sim');
+      decodeURIComponent(url.pathname);
+    } catch (e) {
+      // PVE's pveproxy answers a request line it cannot parse with 400; the simulator never crashes on one.
+      req.resume();
+      send(res, 400, { data: null }, `Bad Request - ${(e as Error).message === 'URL too long' ? 'URI too long' : 'malformed URL'}`);
       return;
     }
-    if (url.pathname.startsWith('/_sim/')) {
-      this.admin(state, method, url, body, res);
+    const limit = method === 'POST' && /\/storage\/[^/]+\/upload\/?$/.test(url.pathname) ? MAX_UPLOAD_BODY : MAX_BODY;
+    let body: Buffer;
+    try {
+      body = await readBody(req, limit);
+    } catch (e) {
+      if (e instanceof BodyTooLarge) {
+        res.setHeader('Connection', 'close');
+        send(res, 413, { data: null }, `Request Entity Too Large - request body exceeds ${limit} bytes`);
+        res.on('finish', () => req.destroy());
+      }
+      return;
+    }
+    if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
+      this.admin(state, method, url, req.headers.authorization, body.toString('utf8'), res);
       return;
     }
     if (!url.pathname.startsWith('/api2/json')) {
@@ -174,31 +281,46 @@ export class PveSimulator {
     const path = url.pathname.slice('/api2/json'.length) || '/';
     const record: RequestRecord = { instance: state.name, method, path, status: 200 };
     this.requests.push(record);
+    if (this.requests.length > MAX_REQUEST_RECORDS) this.requests.splice(0, this.requests.length - MAX_REQUEST_RECORDS);
     const fault = this.faults.forRequest(state.name, method, path);
     if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
     try {
       if (fault.error) throw new PveError(fault.error.status, fault.error.message);
-      const authid = state.authenticate(req.headers.authorization);
-      record.authid = authid;
-      const match = findRoute(method, path);
-      if (!match) throw new PveError(501, `Method '${method} /api2/json${path}' not implemented`);
-      const params = { ...Object.fromEntries(url.searchParams), ...parseBody(body, req.headers['content-type']) };
-      const data = match.handler({ inst: state, authid, params, at: match.at });
+      const input = parseInput(url, body, req.headers['content-type']);
+      let data: unknown;
+      if (method === 'POST' && /^\/access\/ticket\/?$/.test(path)) {
+        // The one call without authentication: password login.
+        data = login(state, input.params);
+        record.authid = (data as { username: string }).username;
+      } else {
+        const csrf = req.headers.csrfpreventiontoken;
+        const authid = state.authenticate(req.headers.authorization, req.headers.cookie, Array.isArray(csrf) ? csrf[0] : csrf, method);
+        record.authid = authid;
+        const match = findRoute(method, path);
+        if (!match) throw new PveError(501, `Method '${method} /api2/json${path}' not implemented`);
+        data = match.handler({ inst: state, authid, params: input.params, arrays: input.arrays, upload: input.upload, at: match.at });
+      }
       send(res, 200, { data: data ?? null });
     } catch (e) {
       const error = e instanceof PveError ? e : new PveError(500, (e as Error).message);
       record.status = error.status;
       send(res, error.status, { data: null, ...(error.errors ? { errors: error.errors } : {}), message: `${error.message}\n` }, error.message);
     }
-    this.options.log?.(`${state.name} ${method} ${path}${url.search} -> ${record.status}${record.authid ? ` (${record.authid})` : ''}`);
+    this.options.log?.(`${state.name} ${method} ${path}${url.search.length > 200 ? `${url.search.slice(0, 200)}…` : url.search} -> ${record.status}${record.authid ? ` (${record.authid})` : ''}`);
   }
 
-  private admin(state: SimulatedInstance, method: string, url: URL, body: string, res: ServerResponse): void {
+  private admin(state: SimulatedInstance, method: string, url: URL, authorization: string | undefined, body: string, res: ServerResponse): void {
+    if (authorization !== `Bearer ${this.adminSecret}`) {
+      send(res, 401, { error: 'the simulator admin API needs the header Authorization: Bearer <admin secret> (printed when the simulator starts)' }, 'authentication required');
+      return;
+    }
     try {
       const what = `${method} ${url.pathname}`;
       switch (what) {
         case 'GET /_sim/state':
           return send(res, 200, this.snapshot(state.name));
+        case 'GET /_sim/vms':
+          return send(res, 200, this.listVms().filter((v) => v.instance === state.name));
         case 'GET /_sim/routes':
           return send(res, 200, routeTemplates());
         case 'GET /_sim/faults':
@@ -217,7 +339,7 @@ export class PveSimulator {
           return send(res, 200, { authid, path, privileges: state.privileges(authid, path) });
         }
         default:
-          return send(res, 404, { error: `no admin route ${what}; try GET /_sim/state, /_sim/routes, /_sim/faults, /_sim/privileges?authid=&path=` });
+          return send(res, 404, { error: `no admin route ${what}; try GET /_sim/state, /_sim/vms, /_sim/routes, /_sim/faults, /_sim/privileges?authid=&path=` });
       }
     } catch (e) {
       send(res, 400, { error: (e as Error).message });
@@ -225,22 +347,195 @@ export class PveSimulator {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+const GiB = 1024 ** 3;
+
+function vmView(s: SimulatedInstance, vm: Vm): SimVmView {
+  const num = (key: string) => (vm.config.has(key) && /^\d+$/.test(vm.config.get(key)!) ? Number(vm.config.get(key)) : undefined);
+  const disks: SimVmView['disks'] = [];
+  const cdroms: SimVmView['cdroms'] = [];
+  let bootstrap: SimVmView['bootstrap'];
+  for (const [key, value] of [...vm.config].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!DRIVE_KEY.test(key)) continue;
+    const props = parseProperties(value, 'file');
+    const volid = props.head ?? '';
+    if (props.pairs.some(([k, v]) => k === 'media' && v === 'cdrom')) {
+      cdroms.push({ key, volid });
+      const volume = s.findVolume(vm.node, volid);
+      if (!bootstrap && volume?.data) {
+        try {
+          const files = cloudInitFiles(volume.data);
+          bootstrap = { ...(files.userData !== undefined ? { userData: files.userData } : {}), ...(files.metaData !== undefined ? { metaData: files.metaData } : {}), ...(files.networkConfig !== undefined ? { networkConfig: files.networkConfig } : {}) };
+        } catch {
+          // Not an ISO9660 image: no bootstrap data.
+        }
+      }
+    } else if (volid.includes(':')) {
+      const volume = s.findVolume(vm.node, volid);
+      disks.push({ key, storage: volid.split(':')[0], sizeGiB: (volume?.size ?? 0) / GiB });
+    }
+  }
+  const ipConfig = Object.fromEntries([...vm.config].filter(([k]) => /^ipconfig\d+$/.test(k)).sort(([a], [b]) => a.localeCompare(b)));
+  const uuid = /(?:^|,)uuid=([0-9a-fA-F-]{36})/.exec(vm.config.get('smbios1') ?? '')?.[1];
+  const pool = s.poolOf(vm.vmid);
+  const cores = num('cores');
+  const sockets = num('sockets');
+  const memoryMiB = num('memory');
+  return {
+    instance: s.name,
+    vmid: vm.vmid,
+    node: vm.node,
+    ...(vm.config.has('name') ? { name: vm.config.get('name') } : {}),
+    template: s.isTemplate(vm),
+    status: vm.status,
+    tags: (vm.config.get('tags') ?? '').split(';').filter(Boolean),
+    ...(pool ? { pool } : {}),
+    ...(cores !== undefined ? { cores } : {}),
+    ...(sockets !== undefined ? { sockets } : {}),
+    ...(memoryMiB !== undefined ? { memoryMiB } : {}),
+    disks,
+    ...(uuid ? { uuid } : {}),
+    ...(vm.createdBy ? { createdBy: vm.createdBy } : {}),
+    ...(vm.cloneOf !== undefined ? { cloneOf: vm.cloneOf } : {}),
+    cdroms,
+    ...(bootstrap ? { bootstrap } : {}),
+    ...(Object.keys(ipConfig).length ? { ipConfig } : {}),
+  };
+}
+
+/** `POST /access/ticket`: password login (PVE::API2::AccessControl create_ticket). */
+function login(state: SimulatedInstance, params: Params): { username: string; ticket: string; CSRFPreventionToken: string; cap: Record<string, Record<string, number>> } {
+  const username = params.username;
+  const password = params.password;
+  if (!username) badParams({ username: 'property is missing and it is not optional' });
+  if (password === undefined) badParams({ password: 'property is missing and it is not optional' });
+  const userid = params.realm && !username.includes('@') ? `${username}@${params.realm}` : username;
+  const user = state.users.get(userid);
+  const hash = Buffer.from(passwordHash(password));
+  const ok = !!user?.passwordHash && timingSafeEqual(hash, Buffer.from(user.passwordHash)) && user.enable && (!user.expire || user.expire > Date.now() / 1000);
+  // PVE answers every failed login the same way, after a delay, whatever the reason.
+  if (!ok) throw new PveError(401, 'authentication failure');
+  const issued = Date.now();
+  const ticket = `PVE:${userid}:${Math.floor(issued / 1000).toString(16).toUpperCase()}::${randomBytes(192).toString('base64')}`;
+  const csrf = `${Math.floor(issued / 1000).toString(16).toUpperCase()}:${randomBytes(32).toString('base64').replace(/=+$/, '')}`;
+  state.tickets.set(ticket, { userid, csrf, issued });
+  const cap = Object.fromEntries(['/vms', '/storage', '/access', '/nodes', '/sdn', '/mapping'].map((p) => [p.slice(1), Object.fromEntries(state.privileges(userid, p).map((x) => [x, 1]))]));
+  return { username: userid, ticket, CSRFPreventionToken: csrf, cap };
+}
+
+/** Longest request target the simulator reads (PVE's pveproxy refuses long ones too). */
+const MAX_URL = 8 * 1024;
+/** Request bodies: 1 MiB, and 64 MiB for uploads (a bootstrap ISO is well under 1 MiB). */
+export const MAX_BODY = 1024 ** 2;
+export const MAX_UPLOAD_BODY = 64 * 1024 ** 2;
+const MAX_REQUEST_RECORDS = 100_000;
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      reject(new BodyTooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    let size = 0;
+    let done = false;
+    req.on('data', (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > limit) {
+        done = true;
+        chunks.length = 0;
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!done) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      done = true;
+      reject(e);
+    });
   });
 }
 
-function parseBody(body: string, contentType: string | undefined): Params {
-  if (!body) return {};
-  if (contentType?.includes('application/json')) {
-    const json = JSON.parse(body) as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)]));
+interface Input {
+  params: Params;
+  /** Array-valued parameters (a JSON array, or a key repeated in a form or query). */
+  arrays: Record<string, string[]>;
+  upload?: { filename: string; data: Buffer };
+}
+
+/** Query and body parameters the way PVE reads them: form, JSON or multipart/form-data. */
+function parseInput(url: URL, body: Buffer, contentType: string | undefined): Input {
+  const params: Params = {};
+  const arrays: Record<string, string[]> = {};
+  const add = (k: string, v: string) => {
+    if (k in params) (arrays[k] ??= [params[k]]).push(v);
+    else params[k] = v;
+  };
+  for (const [k, v] of url.searchParams) add(k, v);
+  if (body.length === 0) return { params, arrays };
+  const type = (contentType ?? '').toLowerCase();
+  if (type.includes('multipart/form-data')) {
+    const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
+    if (!m) throw new PveError(400, 'Parameter verification failed.', { filename: 'multipart body without boundary' });
+    const parts = parseMultipart(body, m[1] ?? m[2]);
+    let upload: Input['upload'];
+    for (const part of parts) {
+      if (part.filename !== undefined) {
+        if (part.name === 'filename') {
+          upload = { filename: part.filename, data: part.data };
+          params.filename = part.filename;
+        }
+      } else add(part.name, part.data.toString('utf8'));
+    }
+    return { params, arrays, upload };
   }
-  return Object.fromEntries(new URLSearchParams(body));
+  if (type.includes('application/json')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch (e) {
+      throw new PveError(400, `Parameter verification failed - JSON body: ${(e as Error).message}`);
+    }
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new PveError(400, 'Parameter verification failed - the JSON body must be an object');
+    for (const [k, v] of Object.entries(json as Record<string, unknown>)) {
+      if (Array.isArray(v)) {
+        arrays[k] = v.map((x) => String(x));
+        params[k] = arrays[k].join(',');
+      } else if (v !== null && v !== undefined) params[k] = typeof v === 'boolean' ? (v ? '1' : '0') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    }
+    return { params, arrays };
+  }
+  for (const [k, v] of new URLSearchParams(body.toString('utf8'))) add(k, v);
+  return { params, arrays };
+}
+
+/** RFC 7578 multipart/form-data: each part's name, filename (file parts) and bytes. */
+export function parseMultipart(body: Buffer, boundary: string): { name: string; filename?: string; data: Buffer }[] {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: { name: string; filename?: string; data: Buffer }[] = [];
+  let at = body.indexOf(delimiter);
+  if (at < 0) throw new PveError(400, 'Parameter verification failed.', { filename: 'multipart body without its boundary' });
+  for (;;) {
+    at += delimiter.length;
+    if (body.subarray(at, at + 2).toString() === '--') break;
+    const headerEnd = body.indexOf('\r\n\r\n', at);
+    if (headerEnd < 0) throw new PveError(400, 'Parameter verification failed.', { filename: 'truncated multipart body' });
+    const headers = body.subarray(at, headerEnd).toString('utf8');
+    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), headerEnd + 4);
+    if (next < 0) throw new PveError(400, 'Parameter verification failed.', { filename: 'truncated multipart body' });
+    const disposition = /content-disposition:\s*form-data([^\r\n]*)/i.exec(headers)?.[1] ?? '';
+    const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1] ?? '';
+    const filename = /;\s*filename="([^"]*)"/i.exec(disposition)?.[1];
+    parts.push({ name, ...(filename !== undefined ? { filename } : {}), data: body.subarray(headerEnd + 4, next) });
+    at = next + 2;
+  }
+  return parts;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, reason?: string): void {

@@ -16,6 +16,7 @@ import { TenantAutoscaler } from '../constructs/tenant-autoscaler';
 import { TenantCluster } from '../constructs/tenant-cluster';
 import { TenantCredentials } from '../constructs/tenant-credentials';
 import { TenantProviders } from '../constructs/tenant-providers';
+import { TenantSecondaries } from '../constructs/tenant-secondaries';
 import type { Tenant } from '../modules/config/schema';
 import { renderTenant, type TenantRendering } from '../modules/tenants';
 import type { LabStackProps } from './props';
@@ -60,8 +61,16 @@ export class TenantStack extends TerraformStack {
       cluster: rendering.cluster,
       dependsOn: [namespace, ...credentials.map((c) => c.secret), cni.manifest],
     });
+    const secondaries = rendering.secondaries
+      ? new TenantSecondaries(this, 'secondaries', {
+          secondaries: rendering.secondaries,
+          namespace,
+          primary: cluster.manifest,
+          credentials: Object.fromEntries(rendering.credentials.map((copy, i) => [copy.instance, credentials[i].secret])),
+        })
+      : undefined;
     if (rendering.autoscaler) {
-      new TenantAutoscaler(this, 'autoscaler', { autoscaler: rendering.autoscaler, dependsOn: [cluster.manifest] });
+      new TenantAutoscaler(this, 'autoscaler', { autoscaler: rendering.autoscaler, dependsOn: [cluster.manifest, ...(secondaries?.machineDeployments ?? [])] });
     }
 
     new TerraformOutput(this, 'vip', {
@@ -71,6 +80,10 @@ export class TenantStack extends TerraformStack {
     new TerraformOutput(this, 'placement', {
       value: rendering.placement,
       description: 'instance and nodes of each machine deployment (the proposal\'s status.instances)',
+    });
+    new TerraformOutput(this, 'clusters', {
+      value: rendering.clusters,
+      description: 'the CAPI Clusters of the tenant per instance: the primary (control plane and its workers) and a secondary per other instance',
     });
     new TerraformOutput(this, 'kubeconfig_command', {
       value: rendering.kubeconfigCommand,

@@ -50,6 +50,7 @@ function tenantOf(raw: unknown): Tenant {
     pools: list(r.pools).map(poolOf),
     vip: field(shape.vip, r.vip, undefined),
     network: field(shape.network, r.network, undefined),
+    networks: field(shape.networks, r.networks, undefined),
   };
 }
 

@@ -5,6 +5,7 @@
 import type { ConfigProblem } from './problems';
 import { imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
+import { checkInstanceNetworks } from './instance-network-rules';
 import { checkManagement } from './management-rules';
 import { checkServerRules } from './server-rules';
 import { TemplateIdConflict, templateVmIds } from './template-ids';
@@ -171,6 +172,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   });
 
   problems.push(...checkAddresses(lab));
+  problems.push(...checkInstanceNetworks(lab));
   problems.push(...checkManagement(lab));
   problems.push(...checkServerRules(lab));
   if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
@@ -214,6 +216,9 @@ function checkAddresses(lab: Lab): ConfigProblem[] {
   lab.management.loadBalancer.addresses.forEach((a, i) => claim(a, 'the load-balancer pool', ['management', 'loadBalancer', 'addresses', i]));
   lab.tenants.forEach((t, ti) => {
     t.network?.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name}`, ['tenants', ti, 'network', 'addresses', i]));
+    for (const [instance, net] of Object.entries(t.networks ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      net.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name} on ${instance}`, ['tenants', ti, 'networks', instance, 'addresses', i]));
+    }
   });
   const vips = new Map<string, string>();
   lab.tenants.forEach((t, ti) => {

@@ -9,6 +9,13 @@ import { clusterName, kubeconfigSecretName, tenantNamespace } from './names';
 export interface AutoscalerOptions {
   /** Registry prefix for every image (`management.mirror.images`). */
   imageRepository?: string;
+  /**
+   * Discover node groups by the tenant's namespace only (capmox.multiInstance secondary-clusters):
+   * the tenant is then several CAPI Clusters (its primary and one secondary per extra instance),
+   * and one autoscaler must scale them all; a second autoscaler would see the same pending pods
+   * and over-scale. @default false: clusterName and namespace
+   */
+  byNamespace?: boolean;
 }
 
 /** The image tag for a Kubernetes version, or undefined when none is pinned for its minor. */
@@ -28,7 +35,7 @@ export function autoscalerValues(tenant: Tenant, options: AutoscalerOptions = {}
     clusterAPIKubeconfigSecret: kubeconfigSecretName(tenant),
     // Key spelled as the chart reads it; the Kamaji and CLASTIX docs misspell it, and Helm ignores
     // unknown keys silently, which would let this autoscaler scale every Cluster it can see.
-    autoDiscovery: { clusterName: clusterName(tenant), namespace: tenantNamespace(tenant) },
+    autoDiscovery: options.byNamespace ? { namespace: tenantNamespace(tenant) } : { clusterName: clusterName(tenant), namespace: tenantNamespace(tenant) },
     // A namespaced Role instead of a ClusterRole: it can read and scale this namespace's CAPI objects only.
     rbac: { clusterScoped: false },
     image: { repository: options.imageRepository ?? AUTOSCALER_IMAGE_REPOSITORY, tag },

@@ -7,7 +7,8 @@
 import { API, type KubernetesObject } from './manifest';
 import { CLUSTER_CLASS_NAME, CLUSTER_CLASS_NAMESPACE, WORKER_CLASS } from './names';
 
-export type MultiInstanceRendering = 'refuse' | 'proposal';
+/** `capmox.multiInstance`; `secondary-clusters` uses the released class (modules/tenants/secondary.ts). */
+export type MultiInstanceRendering = 'refuse' | 'proposal' | 'secondary-clusters';
 
 export interface ClusterClassOptions {
   /** Kamaji DataStore the tenant control planes keep their state in. */

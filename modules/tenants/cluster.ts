@@ -71,25 +71,60 @@ function instanceVariables(instance: Instance): TopologyVariable[] {
   ];
 }
 
-export function tenantCluster(input: TenantClusterInput): TenantCluster {
-  const { lab, tenant, plan, vip, rendering } = input;
-  const network = tenant.network as NonNullable<Tenant['network']>;
-  const mds = machineDeployments(plan);
-  const used = new Set(mds.map((md) => md.instance));
-  const instances = lab.proxmox.instances.filter((i) => used.has(i.name));
-  const primary = instances[0];
-  const nodesOn = (instance: string) => [...new Set(mds.filter((md) => md.instance === instance).flatMap((md) => md.nodes))].sort();
+/** The node network of a tenant on an instance: its `networks` entry (secondary-clusters mode), else `network`. */
+export function networkOn(tenant: Tenant, instance: string): NonNullable<Tenant['network']> {
+  return (tenant.networks?.[instance] ?? tenant.network) as NonNullable<Tenant['network']>;
+}
 
-  const variables: TopologyVariable[] = [
+/** The Proxmox nodes a tenant's machine deployments use on one instance. */
+export function nodesOn(mds: readonly MachineDeploymentPlan[], instance: string): string[] {
+  return [...new Set(mds.filter((md) => md.instance === instance).flatMap((md) => md.nodes))].sort();
+}
+
+/** The Cluster's network: the same for a tenant's primary Cluster and its secondaries. */
+export function clusterNetwork(tenant: Tenant): Record<string, unknown> {
+  return {
+    pods: { cidrBlocks: [tenant.podCIDR] },
+    services: { cidrBlocks: [tenant.serviceCIDR] },
+    serviceDomain: 'cluster.local',
+  };
+}
+
+/**
+ * The class variables of a Cluster whose infrastructure is one instance: the primary Cluster's
+ * (on the first instance of the plan), and what a secondary Cluster's objects are rendered from.
+ */
+export function clusterVariables(input: { tenant: Tenant; vip: string; instance: Instance; network: NonNullable<Tenant['network']>; nodes: string[] }): TopologyVariable[] {
+  const { tenant, vip, instance, network } = input;
+  return [
     { name: 'controlPlaneVIP', value: vip },
     { name: 'dnsServiceIP', value: dnsServiceIP(tenant.serviceCIDR) },
     { name: 'nodeIPv4Config', value: { addresses: network.addresses, prefix: network.prefix, gateway: network.gateway } },
     { name: 'dnsServers', value: network.dnsServers },
     ...(network.vlan !== undefined ? [{ name: 'vlan', value: network.vlan }] : []),
-    { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(primary.name) } },
-    ...instanceVariables(primary),
-    { name: 'allowedNodes', value: nodesOn(primary.name) },
+    { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(instance.name) } },
+    ...instanceVariables(instance),
+    { name: 'allowedNodes', value: input.nodes },
   ];
+}
+
+/** A machine deployment's variable overrides: its size and its placement group's node. */
+export function machineDeploymentOverrides(md: MachineDeploymentPlan): TopologyVariable[] {
+  return [
+    { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
+    { name: 'allowedNodes', value: md.nodes },
+  ];
+}
+
+export function tenantCluster(input: TenantClusterInput): TenantCluster {
+  const { lab, tenant, plan, vip, rendering } = input;
+  const mds = machineDeployments(plan);
+  const used = new Set(mds.map((md) => md.instance));
+  const instances = lab.proxmox.instances.filter((i) => used.has(i.name));
+  const primary = instances[0];
+  const network = rendering === 'secondary-clusters' ? networkOn(tenant, primary.name) : (tenant.network as NonNullable<Tenant['network']>);
+
+  const variables: TopologyVariable[] = clusterVariables({ tenant, vip, instance: primary, network, nodes: nodesOn(mds, primary.name) });
   if (rendering === 'proposal') {
     variables.push({
       name: 'proxmoxSettings',
@@ -97,7 +132,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
         mode: tenant.placement.mode,
         instances: instances.map((i) => ({
           name: i.name,
-          nodes: nodesOn(i.name),
+          nodes: nodesOn(mds, i.name),
           template: proposalTemplate(i, tenant.kubernetesVersion),
           credentialsRef: { name: tenantCredentialsSecretName(i.name) },
         })),
@@ -105,11 +140,12 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     });
   }
 
-  const topologyMachineDeployments = mds.map((md) => {
+  // With secondary Clusters, the machine deployments of the other instances are theirs (secondary.ts).
+  const inTopology = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;
+  const topologyMachineDeployments = inTopology.map((md) => {
     const instance = instances.find((i) => i.name === md.instance) as Instance;
     const overrides: TopologyVariable[] = [
-      { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
-      { name: 'allowedNodes', value: md.nodes },
+      ...machineDeploymentOverrides(md),
       ...(instance.name !== primary.name ? instanceVariables(instance) : []),
       ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
     ];
@@ -136,11 +172,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       labels: { [LABEL_TENANT]: tenant.name, [LABEL_CNI]: tenant.cni },
     },
     spec: {
-      clusterNetwork: {
-        pods: { cidrBlocks: [tenant.podCIDR] },
-        services: { cidrBlocks: [tenant.serviceCIDR] },
-        serviceDomain: 'cluster.local',
-      },
+      clusterNetwork: clusterNetwork(tenant),
       topology: {
         classRef: { name: CLUSTER_CLASS_NAME, namespace: input.classNamespace ?? CLUSTER_CLASS_NAMESPACE },
         version: tenant.kubernetesVersion,

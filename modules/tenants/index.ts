@@ -17,6 +17,7 @@ import type { KubernetesObject } from './manifest';
 import { checkMultiInstance } from './multi-instance';
 import {
   LABEL_TENANT,
+  clusterName,
   isReservedNamespace,
   kubeconfigSecretName,
   tenantCredentialsSecretName,
@@ -25,6 +26,8 @@ import {
 import { checkNodeRangesApart, checkTenantNetwork, requireNetwork } from './network';
 import { TenantRenderError } from './problems';
 import { tenantRole, tenantRoleBinding } from './rbac';
+import { secondaryClusters, type SecondaryCluster } from './secondary';
+import { secondaryNetworkProblems, secondaryRendering, type SecondaryRendering } from './secondary-rendering';
 import { allocateVips, type TenantVip } from './vip';
 
 export { TenantRenderError } from './problems';
@@ -42,6 +45,8 @@ export interface CredentialsCopy {
 /** One machine deployment of the placement, as the tenant stack reports it. */
 export interface PlacementOutput {
   machineDeployment: string;
+  /** The CAPI Cluster that holds it: the tenant's, or a secondary Cluster (capmox.multiInstance: secondary-clusters). */
+  cluster: string;
   pool: string;
   instance: string;
   nodes: string[];
@@ -73,6 +78,10 @@ export interface TenantRendering {
   /** Undefined when no pool is autoscaled. */
   autoscaler?: TenantAutoscaler;
   placement: PlacementOutput[];
+  /** Secondary Clusters and their secret mirror (capmox.multiInstance: secondary-clusters, tenants on several instances). */
+  secondaries?: SecondaryRendering;
+  /** Each CAPI Cluster of the tenant with its instance: the primary, then the secondaries. */
+  clusters: { cluster: string; instance: string; role: 'primary' | 'secondary' }[];
   /** A command that writes the tenant's kubeconfig to ./<tenant>.kubeconfig. */
   kubeconfigCommand: string;
 }
@@ -121,7 +130,8 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
   }
   const allocation = shared.allocation;
   if (shared.allocation.problems.length > 0 && !allocation.vips.has(tenant.name)) return problems;
-  problems.push(...requireNetwork(tenant, index));
+  const secondaryMode = lab.capmox.multiInstance === 'secondary-clusters';
+  if (!secondaryMode || (!tenant.network && Object.keys(tenant.networks ?? {}).length === 0)) problems.push(...requireNetwork(tenant, index));
   problems.push(...checkMultiInstance(lab, tenant, tenantPlan, index));
   const autoscaled = tenant.pools.some((p) => p.autoscaling !== undefined);
   if (autoscaled && !autoscalerImageTag(tenant.kubernetesVersion)) {
@@ -140,13 +150,16 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
   const vip = allocation.vips.get(tenant.name) as TenantVip;
   const rendering = lab.capmox.multiInstance;
   const { cluster, machineDeployments, instances } = tenantCluster({ lab, tenant, plan: tenantPlan, vip: vip.vip, rendering });
-  const networkProblems = checkTenantNetwork({
-    tenant,
-    index,
-    vip: vip.vip,
-    machinesAtMost: maxMachines(machineDeployments) + machineDeployments.length,
-  });
+  const networkProblems = secondaryMode
+    ? secondaryNetworkProblems({ tenant, index, vip: vip.vip, instances, machineDeployments })
+    : checkTenantNetwork({
+        tenant,
+        index,
+        vip: vip.vip,
+        machinesAtMost: maxMachines(machineDeployments) + machineDeployments.length,
+      });
   if (networkProblems.length > 0) return networkProblems;
+  const secondaries: SecondaryCluster[] = secondaryMode ? secondaryClusters({ lab, tenant, vip: vip.vip, instances, machineDeployments }) : [];
 
   const namespace = tenantNamespace(tenant);
   const credentials = instances.map(
@@ -166,12 +179,14 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
         repository: mirror?.charts ? mirror.charts.replace(/\/+$/, '') : autoscalerChart.repository,
         values: autoscalerValues(tenant, {
           imageRepository: mirror?.images ? mirroredRepository(AUTOSCALER_IMAGE_REPOSITORY, mirror) : undefined,
+          byNamespace: secondaryMode,
         }),
       }
     : undefined;
   const placement = machineDeployments.map(
     (md): PlacementOutput => ({
       machineDeployment: md.name,
+      cluster: secondaries.find((sc) => sc.instance === md.instance)?.name ?? clusterName(tenant),
       pool: md.pool,
       instance: md.instance,
       nodes: md.nodes,
@@ -191,6 +206,11 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
     vip,
     autoscaler,
     placement,
+    ...(secondaries.length > 0 ? { secondaries: secondaryRendering(lab, tenant, secondaries) } : {}),
+    clusters: [
+      { cluster: clusterName(tenant), instance: instances[0].name, role: 'primary' as const },
+      ...secondaries.map((sc) => ({ cluster: sc.name, instance: sc.instance, role: 'secondary' as const })),
+    ],
     kubeconfigCommand: kubeconfigCommand(lab, tenant),
   };
 }

@@ -21,7 +21,7 @@ function machinesPerInstance(plan: TenantPlan): Map<string, string[]> {
 
 export function checkMultiInstance(lab: Lab, tenant: Tenant, plan: TenantPlan, index: number): ConfigProblem[] {
   const per = machinesPerInstance(plan);
-  if (per.size <= 1 || lab.capmox.multiInstance === 'proposal') return [];
+  if (per.size <= 1 || lab.capmox.multiInstance !== 'refuse') return [];
   const order = lab.proxmox.instances.map((i) => i.name);
   const instances = [...per.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
   const pinned = tenant.pools.map((p, pi) => ({ p, pi })).filter(({ p }) => p.instance !== undefined);
@@ -41,7 +41,8 @@ export function checkMultiInstance(lab: Lab, tenant: Tenant, plan: TenantPlan, i
         `but released CAPMOX (v0.9) binds a Cluster to one Proxmox API through its ProxmoxCluster's credentialsRef, so one tenant cluster cannot have machines on ${instances.join(' and ')}`,
       fix:
         `keep the tenant on one instance (placement mode Default or SingleInstance, no pool pinned elsewhere), ` +
-        `or set capmox.multiInstance: proposal to render it for a CAPMOX that implements the multi-instance proposal (no release does yet); ` +
+        `or set capmox.multiInstance: secondary-clusters to render it on released CAPMOX with one secondary CAPI Cluster per extra instance (not yet proven against the real controllers), ` +
+        `or capmox.multiInstance: proposal to render it for a CAPMOX that implements the multi-instance proposal (no release does yet); ` +
         `the placement report (npm run placement) still shows the plan`,
     },
   ];

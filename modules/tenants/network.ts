@@ -15,6 +15,9 @@ export interface TenantNetworkInput {
   vip: string;
   /** Machines at once at most: every pool at its maximum, plus one surge machine per machine deployment. */
   machinesAtMost: number;
+  /** Another node network of the tenant to check (a `networks` entry) and its path. @default tenant.network */
+  network?: TenantNetwork;
+  networkPath?: (string | number)[];
 }
 
 function range(text: string): Ipv4Range {
@@ -44,8 +47,9 @@ export function requireNetwork(tenant: Tenant, index: number): ConfigProblem[] {
 
 export function checkTenantNetwork(input: TenantNetworkInput): ConfigProblem[] {
   const { tenant, index, vip } = input;
-  const network = tenant.network as TenantNetwork;
+  const network = input.network ?? (tenant.network as TenantNetwork);
   const base = ['tenants', index];
+  const netPath = input.networkPath ?? [...base, 'network'];
   const problems: ConfigProblem[] = [];
   const pods = range(tenant.podCIDR);
   const services = range(tenant.serviceCIDR);
@@ -60,9 +64,9 @@ export function checkTenantNetwork(input: TenantNetworkInput): ConfigProblem[] {
     });
   }
   const reachable: { what: string; range: Ipv4Range; path: (string | number)[] }[] = [
-    ...network.addresses.map((a, i) => ({ what: `node range ${a}`, range: nodes[i], path: [...base, 'network', 'addresses', i] })),
-    { what: `gateway ${network.gateway}`, range: single(network.gateway), path: [...base, 'network', 'gateway'] },
-    ...network.dnsServers.map((d, i) => ({ what: `DNS server ${d}`, range: single(d), path: [...base, 'network', 'dnsServers', i] })),
+    ...network.addresses.map((a, i) => ({ what: `node range ${a}`, range: nodes[i], path: [...netPath, 'addresses', i] })),
+    { what: `gateway ${network.gateway}`, range: single(network.gateway), path: [...netPath, 'gateway'] },
+    ...network.dnsServers.map((d, i) => ({ what: `DNS server ${d}`, range: single(d), path: [...netPath, 'dnsServers', i] })),
     { what: `control-plane VIP ${vip}`, range: single(vip), path: [...base, 'vip'] },
   ];
   for (const [cidrName, cidr, text] of [
@@ -89,7 +93,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): ConfigProblem[] {
     const r = nodes[i];
     if (r.first < subnet.first || r.last > subnet.last) {
       problems.push({
-        path: [...base, 'network', 'addresses', i],
+        path: [...netPath, 'addresses', i],
         message: `node range ${a} is not inside the subnet ${subnet.text} of the gateway ${network.gateway}`,
         value: a,
         fix: 'give node addresses from the gateway\'s subnet, or correct prefix/gateway',
@@ -97,7 +101,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): ConfigProblem[] {
     }
     if (r.first <= gateway && gateway <= r.last) {
       problems.push({
-        path: [...base, 'network', 'addresses', i],
+        path: [...netPath, 'addresses', i],
         message: `node range ${a} contains the gateway ${network.gateway}; IPAM would hand it to a worker`,
         value: a,
         fix: 'leave the gateway out of the node range',
@@ -108,10 +112,10 @@ export function checkTenantNetwork(input: TenantNetworkInput): ConfigProblem[] {
   const available = nodes.reduce((n, r) => n + size(r), 0);
   if (available < input.machinesAtMost) {
     problems.push({
-      path: [...base, 'network', 'addresses'],
+      path: [...netPath, 'addresses'],
       message: `the node ranges hold ${available} addresses but tenant ${tenant.name} can have ${input.machinesAtMost} workers at once (every pool at its maximum, plus one surge machine per machine deployment during a rollout)`,
       value: network.addresses,
-      fix: `widen network.addresses to at least ${input.machinesAtMost} addresses`,
+      fix: `widen ${netPath.slice(2).join('.')}.addresses to at least ${input.machinesAtMost} addresses`,
     });
   }
   return problems;
@@ -140,6 +144,21 @@ export function checkNodeRangesApart(lab: Lab): ConfigProblem[] {
       }
       claimed.push({ range: r, owner: `the node range of tenant ${t.name}` });
     });
+    for (const [instance, net] of Object.entries(t.networks ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      net.addresses.forEach((a, i) => {
+        const r = range(a);
+        const clash = claimed.find((c) => overlaps(c.range, r));
+        if (clash) {
+          problems.push({
+            path: ['tenants', ti, 'networks', instance, 'addresses', i],
+            message: `node range ${a} of tenant ${t.name} on ${instance} overlaps ${clash.owner} (${clash.range.text})`,
+            value: a,
+            fix: 'give every tenant node range and the load-balancer pool addresses of their own',
+          });
+        }
+        claimed.push({ range: r, owner: `the node range of tenant ${t.name} on ${instance}` });
+      });
+    }
   });
   return problems;
 }

@@ -1,6 +1,7 @@
 /**
  * QEMU VMs: create, config, power, resize, template, clone, destroy (`/nodes/{node}/qemu/...`).
  */
+import { randomUUID } from 'node:crypto';
 import { PveError, badParams, fail } from '../errors';
 import { formatSize, macFor, parseSize, type SimulatedInstance, type Vm, type Volume } from '../instance';
 import { DRIVE_KEY, NET_KEY, configDigest, configJson, get, normalizeNic, normalizeTags, parseProperties, printProperties, privilegeForKey, without } from '../qemu';
@@ -77,6 +78,20 @@ function planDrive(inst: SimulatedInstance, authid: string, node: string, id: nu
   return () => printProperties(file, [...options, ['size', formatSize(existing.size)]]);
 }
 
+/** A config value as PVE writes it to the VM's config file. */
+function storedValue(key: string, value: string): string {
+  if (key === 'tags') return normalizeTags(value);
+  // The description is kept as `#` comment lines; reading them back drops trailing whitespace.
+  if (key === 'description') return value.replace(/\s+$/, '');
+  return value;
+}
+
+/** PVE never returns the cloud-init password (qemu-server vm_config: `cipassword => '**********'`). */
+function masked(config: Map<string, string>): Map<string, string> {
+  if (!config.has('cipassword')) return config;
+  return new Map([...config].map(([k, v]) => [k, k === 'cipassword' ? '**********' : v]));
+}
+
 function checkBridge(inst: SimulatedInstance, authid: string, key: string, bridge: string | undefined, tag: string | undefined): void {
   if (!bridge) return;
   if (!inst.bridges.includes(bridge)) fail(`${key}: bridge '${bridge}' does not exist`);
@@ -110,7 +125,7 @@ function updateConfig(call: Call, asTask: boolean): unknown {
         const previous = vm.config.get(key);
         const previousMac = previous ? /^[a-z0-9]+=([0-9A-Fa-f:]{17})/.exec(previous)?.[1] : undefined;
         vm.config.set(key, normalizeNic(value, previousMac ?? macFor(vm.vmid, Number(key.slice(3)))).value);
-      } else vm.config.set(key, key === 'tags' ? normalizeTags(value) : value);
+      } else vm.config.set(key, storedValue(key, value));
     }
     for (const [key, allocate] of drives) {
       const before = vm.config.get(key)?.split(',')[0];
@@ -156,11 +171,9 @@ function power(action: 'start' | 'stop' | 'shutdown' | 'reboot' | 'reset'): (cal
     return inst.startTask(at.node, type, String(vm.vmid), authid, () => {
       if (action === 'start') {
         if (vm.status === 'running') throw new Error(`VM ${vm.vmid} already running`);
-        vm.status = 'running';
-        vm.startedAt = Date.now();
+        inst.markRunning(vm);
       } else if (action === 'stop' || action === 'shutdown') {
-        vm.status = 'stopped';
-        delete vm.startedAt;
+        inst.markStopped(vm);
       }
     });
   };
@@ -198,13 +211,16 @@ export function registerQemu(route: AddRoute): void {
         const nic = normalizeNic(value, macFor(id, Number(key.slice(3))));
         checkBridge(inst, authid, key, nic.bridge, nic.tag);
         config.set(key, nic.value);
-      } else if (key === 'tags') config.set(key, normalizeTags(value));
-      else if (key === 'delete' || key === 'digest') continue;
-      else config.set(key, value);
+      } else if (key === 'delete' || key === 'digest') continue;
+      else config.set(key, storedValue(key, value));
     }
-    if (!config.has('name')) config.set('name', `VM${id}`);
+    // PVE stores no name when none is given (the API shows none; the GUI shows "VM <id>").
+    // It does give every new VM an SMBIOS UUID and a VM generation id (qemu-server create_vm).
+    if (!config.has('smbios1')) config.set('smbios1', `uuid=${randomUUID()}`);
+    else if (!/(^|,)uuid=/.test(config.get('smbios1')!)) config.set('smbios1', `${config.get('smbios1')},uuid=${randomUUID()}`);
+    if (!config.has('vmgenid')) config.set('vmgenid', randomUUID());
     config.set('meta', `creation-qemu=9.2.0,ctime=${Math.floor(Date.now() / 1000)}`);
-    const vm: Vm = { vmid: id, node: at.node, config, status: 'stopped', lock: 'create' };
+    const vm: Vm = { vmid: id, node: at.node, config, status: 'stopped', lock: 'create', createdBy: authid };
     inst.vms.set(id, vm);
     if (poolid) inst.pools.get(poolid)!.vms.add(id);
     return inst.startTask(at.node, 'qmcreate', String(id), authid, () => {
@@ -231,13 +247,13 @@ export function registerQemu(route: AddRoute): void {
   route('GET', '/nodes/{node}/qemu/{vmid}/config', ({ inst, authid, at }) => {
     const vm = inst.vm(at.node, vmid(at));
     inst.require(authid, `/vms/${vm.vmid}`, ['VM.Audit']);
-    return { ...configJson(vm.config), ...(vm.lock ? { lock: vm.lock } : {}) };
+    return { ...configJson(masked(vm.config)), ...(vm.lock ? { lock: vm.lock } : {}) };
   });
 
   route('GET', '/nodes/{node}/qemu/{vmid}/pending', ({ inst, authid, at }) => {
     const vm = inst.vm(at.node, vmid(at));
     inst.require(authid, `/vms/${vm.vmid}`, ['VM.Audit']);
-    return Object.entries(configJson(vm.config))
+    return Object.entries(configJson(masked(vm.config)))
       .filter(([k]) => k !== 'digest')
       .map(([key, value]) => ({ key, value }));
   });
@@ -292,6 +308,7 @@ export function registerQemu(route: AddRoute): void {
     const vm = inst.vm(at.node, vmid(at));
     inst.require(authid, `/vms/${vm.vmid}`, ['VM.Allocate']);
     if (vm.lock) fail(`VM is locked (${vm.lock})`);
+    if (inst.isTemplate(vm) && !params.disk) fail("you can't convert a template to a template");
     if (vm.status === 'running') fail("you can't convert a VM to template if VM is running");
     return inst.startTask(at.node, 'qmtemplate', String(vm.vmid), authid, () => {
       const renamed: string[] = [];
@@ -325,19 +342,43 @@ export function registerQemu(route: AddRoute): void {
     }
     const existing = inst.vms.get(newid);
     if (existing) fail(`VM ${newid} already exists on node '${existing.node}'`);
-    const target = params.target ?? source.node;
-    inst.node(target);
-    const full = flag(params.full, !inst.isTemplate(source));
-    if (!full && !inst.isTemplate(source)) fail('linked clone feature is only available for templates');
-    const disks = [...source.config].filter(([k, v]) => DRIVE_KEY.test(k) && !/media=cdrom/.test(v));
-    for (const [, value] of disks) {
-      const volume = inst.findVolume(source.node, value.split(',')[0]);
-      const targetStorage = params.storage ?? volume?.storage;
-      if (volume && target !== source.node && !inst.storages.get(volume.storage)?.shared && !params.storage) {
-        fail(`can't clone VM to node '${target}' (VM uses local storage)`);
-      }
-      if (targetStorage) inst.require(authid, `/storage/${targetStorage}`, ['Datastore.AllocateSpace']);
+    // qemu-server clone_vm, in its order. A target equal to the node the request runs on is no target.
+    const target = params.target && params.target !== source.node && params.target !== 'localhost' ? params.target : undefined;
+    if (target) inst.node(target);
+    const storage = params.storage || undefined;
+    if (storage) {
+      const s = inst.storage(source.node, storage);
+      // "clone only works if target storage is shared"
+      if (target && !s.shared) fail(`can't clone to non-shared storage '${storage}'`);
     }
+    if (source.lock) fail(`VM is locked (${source.lock})`);
+    const full = flag(params.full, !inst.isTemplate(source));
+    if (storage && !full) fail("parameter 'storage' not allowed for linked clones");
+    if (params.format && !full) fail("parameter 'format' not allowed for linked clones");
+    // $check_storage_access_clone: the VM is "shared" only if every volume it references — disks,
+    // the cloud-init drive and ISO cdroms alike — is on shared storage. Whether `storage` is
+    // passed or the clone is full or linked does not matter.
+    let sharedVm = true;
+    const disks: [string, string][] = [];
+    for (const [key, value] of [...source.config].sort(([a], [b]) => a.localeCompare(b))) {
+      if (!DRIVE_KEY.test(key)) continue;
+      const props = parseProperties(value, 'file');
+      const volid = props.head ?? '';
+      if (!volid || volid === 'none') continue;
+      const cdrom = get(props, 'media') === 'cdrom';
+      if (cdrom && volid === 'cdrom') {
+        inst.require(authid, '/', ['Sys.Console']);
+        continue;
+      }
+      const sid = volid.split(':')[0];
+      if (!inst.storages.get(sid)?.shared) sharedVm = false;
+      if (cdrom && !/:vm-\d+-cloudinit/.test(volid)) continue;
+      inst.require(authid, `/storage/${storage ?? sid}`, ['Datastore.AllocateSpace']);
+      // Linked clones need a base volume; PVE asks the storage for the 'clone' feature per drive.
+      if (!full && !/:vm-\d+-cloudinit/.test(volid) && !/(^|[:/])base-\d+-disk-\d+/.test(volid)) fail(`Linked clone feature is not supported for drive '${key}'`);
+      disks.push([key, value]);
+    }
+    if (target && !sharedVm) fail(`can't clone VM to node '${target}' (VM uses local storage)`);
     for (const [key, value] of source.config) {
       if (NET_KEY.test(key)) {
         const nic = normalizeNic(value, macFor(newid, Number(key.slice(3))));
@@ -346,15 +387,20 @@ export function registerQemu(route: AddRoute): void {
     }
     const config = new Map<string, string>();
     for (const [key, value] of source.config) {
-      if (key === 'template' || key === 'meta') continue;
+      // Not copied: the template flag, snapshot state, unused volumes (they stay the source's).
+      if (key === 'template' || key === 'meta' || /^unused\d+$/.test(key) || ['parent', 'snaptime', 'vmstate'].includes(key)) continue;
       if (NET_KEY.test(key)) {
         const rest = value.replace(/^([a-z0-9]+)=[0-9A-Fa-f:]{17}/, '$1');
         config.set(key, normalizeNic(rest, macFor(newid, Number(key.slice(3)))).value);
       } else config.set(key, value);
     }
-    if (params.name) config.set('name', params.name);
-    if (params.description) config.set('description', params.description);
-    const vm: Vm = { vmid: newid, node: target, config, status: 'stopped', lock: 'clone' };
+    // A new SMBIOS UUID always (CAPMOX's providerID), a new VM generation id if the source had one.
+    const smbios = (config.get('smbios1') ?? '').split(',').filter((p) => p && !p.startsWith('uuid='));
+    config.set('smbios1', [`uuid=${randomUUID()}`, ...smbios].join(','));
+    if (config.has('vmgenid')) config.set('vmgenid', randomUUID());
+    config.set('name', params.name || `Copy-of-VM-${source.config.get('name') ?? source.vmid}`);
+    if (params.description) config.set('description', storedValue('description', params.description));
+    const vm: Vm = { vmid: newid, node: target ?? source.node, config, status: 'stopped', lock: 'clone', createdBy: authid, cloneOf: source.vmid };
     inst.vms.set(newid, vm);
     if (poolid) inst.pools.get(poolid)!.vms.add(newid);
     return inst.startTask(source.node, 'qmclone', String(source.vmid), authid, () => {
@@ -364,7 +410,8 @@ export function registerQemu(route: AddRoute): void {
           const props = parseProperties(value, 'file');
           const volume = inst.findVolume(source.node, props.head ?? '');
           if (!volume) continue;
-          const v = inst.allocateDisk(target, params.storage ?? volume.storage, newid, volume.size);
+          const v = inst.allocateDisk(target ?? source.node, storage ?? volume.storage, newid, volume.size);
+          if (/:vm-\d+-cloudinit/.test(volume.volid)) v.volid = `${v.storage}:vm-${newid}-cloudinit`;
           allocated.push(v);
           vm.config.set(key, printProperties(v.volid, [...without(props, 'size'), ['size', formatSize(v.size)]]));
         }

@@ -12,6 +12,10 @@ export interface Call {
   inst: SimulatedInstance;
   authid: string;
   params: Params;
+  /** Array-valued parameters: a JSON array, or a key repeated in a form or query. */
+  arrays?: Record<string, string[]>;
+  /** The file part of a multipart/form-data upload (form field `filename`). */
+  upload?: { filename: string; data: Buffer };
   /** Values of the `{placeholders}` of the route. */
   at: Record<string, string>;
 }

@@ -1,0 +1,116 @@
+/**
+ * Keeps each secondary Cluster's `<secondary>-ca` and `<secondary>-kubeconfig` Secrets equal to the
+ * primary's, inside the management cluster: a CronJob in the tenant namespace. CAPI needs both for
+ * a Cluster whose control plane it does not manage (CABPK reads the CA certificate for the workers'
+ * join configuration, the ClusterCache connects with the kubeconfig, and only Secrets labelled
+ * `cluster.x-k8s.io/cluster-name` are in its cache). The CA copy holds the certificate only, never
+ * the key. Kamaji rotates kubeconfigs; a copy taken once at apply time would go stale, and the
+ * tenant's admin kubeconfig must not pass through Terraform state, so nothing here carries a
+ * secret value: the Job reads and writes them at run time.
+ *
+ * Each copy is owned by its secondary Cluster (deleted with it). The ServiceAccount may read the
+ * primary's two Secrets and the secondary Clusters (for their uid), and write Secrets in the
+ * tenant namespace.
+ */
+import type { Tenant } from '../config/schema';
+import type { KubernetesObject } from './manifest';
+import { LABEL_TENANT, clusterName, kubeconfigSecretName, tenantNamespace } from './names';
+import { LABEL_CLUSTER_NAME } from './secondary';
+
+export const MIRROR_NAME = 'pvekaas-secondary-secrets';
+/** Every 5 minutes: Kamaji renews 24 h before expiry, so a copy is never stale for long. */
+export const MIRROR_SCHEDULE = '*/5 * * * *';
+
+export interface SecretMirror {
+  serviceAccount: KubernetesObject;
+  role: KubernetesObject;
+  roleBinding: KubernetesObject;
+  cronJob: KubernetesObject;
+}
+
+/** The shell script of the mirror. Names are DNS labels from the validated description; data is base64. */
+export function mirrorScript(tenant: Tenant, secondaries: readonly string[]): string {
+  const primary = clusterName(tenant);
+  const ns = tenantNamespace(tenant);
+  const lines = [
+    'set -eu',
+    `ca=$(kubectl -n ${ns} get secret ${primary}-ca -o 'jsonpath={.data.tls\\.crt}')`,
+    `kc=$(kubectl -n ${ns} get secret ${kubeconfigSecretName(tenant)} -o 'jsonpath={.data.value}')`,
+    'test -n "$ca" && test -n "$kc"',
+    'copy() {',
+    // $1 secondary Cluster, $2 Secret name, $3 data key, $4 base64 value
+    `  uid=$(kubectl -n ${ns} get clusters.cluster.x-k8s.io "$1" -o 'jsonpath={.metadata.uid}')`,
+    `  printf '{"apiVersion":"v1","kind":"Secret","type":"cluster.x-k8s.io/secret","metadata":{"name":"%s","namespace":"${ns}","labels":{"${LABEL_CLUSTER_NAME}":"%s","${LABEL_TENANT}":"${tenant.name}"},"ownerReferences":[{"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"Cluster","name":"%s","uid":"%s"}]},"data":{"%s":"%s"}}' "$2" "$1" "$1" "$uid" "$3" "$4" \\`,
+    `    | kubectl apply --server-side --force-conflicts --field-manager=${MIRROR_NAME} -f -`,
+    '}',
+    ...secondaries.flatMap((s) => [`copy ${s} ${s}-ca tls.crt "$ca"`, `copy ${s} ${s}-kubeconfig value "$kc"`]),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function secretMirror(tenant: Tenant, secondaries: readonly string[], kubectlImage: string): SecretMirror {
+  const namespace = tenantNamespace(tenant);
+  const labels = { [LABEL_TENANT]: tenant.name, 'app.kubernetes.io/name': MIRROR_NAME, 'app.kubernetes.io/managed-by': 'pvekaas' };
+  const meta = { name: MIRROR_NAME, namespace, labels };
+  const sorted = [...secondaries].sort();
+  return {
+    serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta, automountServiceAccountToken: true },
+    role: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta,
+      rules: [
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: [`${clusterName(tenant)}-ca`, kubeconfigSecretName(tenant)] },
+        // Server-side apply of a Secret that does not exist yet needs create, which cannot be limited by name.
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'patch'], resourceNames: sorted.flatMap((s) => [`${s}-ca`, `${s}-kubeconfig`]) },
+        { apiGroups: ['cluster.x-k8s.io'], resources: ['clusters'], verbs: ['get'], resourceNames: sorted },
+      ],
+    },
+    roleBinding: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: meta,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: MIRROR_NAME },
+      subjects: [{ kind: 'ServiceAccount', name: MIRROR_NAME, namespace }],
+    },
+    cronJob: {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: meta,
+      spec: {
+        schedule: MIRROR_SCHEDULE,
+        concurrencyPolicy: 'Forbid',
+        successfulJobsHistoryLimit: 1,
+        failedJobsHistoryLimit: 3,
+        jobTemplate: {
+          spec: {
+            backoffLimit: 2,
+            activeDeadlineSeconds: 240,
+            template: {
+              metadata: { labels },
+              spec: {
+                serviceAccountName: MIRROR_NAME,
+                restartPolicy: 'Never',
+                securityContext: { runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+                containers: [
+                  {
+                    name: 'mirror',
+                    image: kubectlImage,
+                    imagePullPolicy: 'IfNotPresent',
+                    command: ['sh', '-c', mirrorScript(tenant, sorted)],
+                    // kubectl keeps a discovery cache under $HOME; the root filesystem is read-only.
+                    env: [{ name: 'HOME', value: '/tmp' }],
+                    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+                    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+                  },
+                ],
+                volumes: [{ name: 'tmp', emptyDir: {} }],
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * MultiInstance tenants on released CAPMOX (`capmox.multiInstance: secondary-clusters`).
+ *
+ * CAPMOX v0.9.0 binds a CAPI Cluster to one Proxmox API (its ProxmoxCluster's credentialsRef), so a
+ * tenant whose plan uses several instances keeps its primary Cluster (ClusterClass `lab-tenant`,
+ * Kamaji control plane, VIP, the workers on the first instance of its plan) and gets, per other
+ * instance *i*, a **secondary Cluster** `<tenant>-<i>` in its namespace whose workers join the
+ * primary's control plane:
+ *
+ * - Cluster `<t>-<i>`: the primary's clusterNetwork, no topology, `controlPlaneRef` to a
+ *   StaticControlPlane (static-control-plane.ts), `infrastructureRef` to its own ProxmoxCluster; not
+ *   labelled for the CNI HelmChartProxy (the CNI goes into the tenant cluster once).
+ * - ProxmoxCluster `<t>-<i>`: the class's infrastructure template with the class's patches applied
+ *   for instance *i* (its credentials, its nodes in the plan, its node network), plus the tenant's
+ *   VIP as control-plane endpoint.
+ * - per machine deployment of the plan on *i*: a MachineDeployment with content-hash-named
+ *   KubeadmConfigTemplate and ProxmoxMachineTemplate, rendered from the class's worker templates
+ *   and patches (class-patches.ts), so they are what the class makes for the primary's workers.
+ * - a MachineHealthCheck with the class's worker checks.
+ * - Secrets `<t>-<i>-ca` (certificate only) and `<t>-<i>-kubeconfig` are not rendered: a mirror
+ *   CronJob (secondary-mirror.ts) copies them from the primary's inside the management cluster,
+ *   so they follow Kamaji's rotation and never pass through Terraform state.
+ *
+ * Only the placement plan says where machines go: the machine deployments are the plan's.
+ */
+import { createHash } from 'node:crypto';
+import type { Instance, Lab, Tenant } from '../config/schema';
+import { clusterClass } from './cluster-class';
+import { patchedTemplateSpec, type Variables } from './class-patches';
+import { clusterNetwork, clusterVariables, machineDeploymentOverrides, networkOn, nodesOn, type TopologyVariable } from './cluster';
+import { autoscalerAnnotations, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
+import { API, type KubernetesObject } from './manifest';
+import { LABEL_TENANT, WORKER_CLASS, clusterName, tenantNamespace } from './names';
+import { STATIC_CONTROL_PLANE_API, STATIC_CONTROL_PLANE_GROUP, STATIC_CONTROL_PLANE_KIND } from './static-control-plane';
+
+/** On a secondary Cluster and its objects: the instance it stands for. */
+export const LABEL_SECONDARY_INSTANCE = 'pvekaas.lab/instance';
+/** On a secondary Cluster: the primary Cluster whose control plane its workers join. */
+export const LABEL_PRIMARY = 'pvekaas.lab/primary-cluster';
+/** The label CAPI reads the Cluster of a Secret from (its secret cache holds labelled Secrets only). */
+export const LABEL_CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
+
+const API_PORT = 6443;
+const MAX_NAME = 63;
+
+function shortHash(text: string, length = 8): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, length);
+}
+
+/** A name of at most 63 characters; a cut name ends in a hash of the whole, so cut names stay distinct. */
+function fit(name: string, max = MAX_NAME): string {
+  if (name.length <= max) return name;
+  return `${name.slice(0, max - 9).replace(/-+$/, '')}-${shortHash(name)}`;
+}
+
+/** JSON with sorted keys: equal content gives an equal hash whatever the key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value as object)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The secondary Cluster of a tenant on an instance: `<tenant>-<instance>`. */
+export function secondaryClusterName(tenant: Pick<Tenant, 'name'>, instance: string): string {
+  return fit(`${clusterName(tenant)}-${instance}`);
+}
+
+export interface SecondaryMachineDeployment {
+  plan: MachineDeploymentPlan;
+  machineDeployment: KubernetesObject;
+  bootstrapTemplate: KubernetesObject;
+  machineTemplate: KubernetesObject;
+}
+
+export interface SecondaryCluster {
+  instance: string;
+  name: string;
+  cluster: KubernetesObject;
+  controlPlane: KubernetesObject;
+  proxmoxCluster: KubernetesObject;
+  machineDeployments: SecondaryMachineDeployment[];
+  healthCheck: KubernetesObject;
+}
+
+export interface SecondaryInput {
+  lab: Lab;
+  tenant: Tenant;
+  vip: string;
+  /** Instances of the tenant's plan in description order; the first is the primary's. */
+  instances: Instance[];
+  machineDeployments: MachineDeploymentPlan[];
+}
+
+const toMap = (vars: TopologyVariable[]): Variables => Object.fromEntries(vars.map((v) => [v.name, v.value]));
+
+/** The class's worker health check (checks and remediation), which the secondaries' MachineHealthChecks repeat. */
+function workerHealthCheck(lab: Lab): Record<string, unknown> {
+  const cc = clusterClass({ dataStoreName: 'unused', multiInstance: lab.capmox.multiInstance }) as unknown as { spec: { workers: { machineDeployments: { class: string; healthCheck?: Record<string, unknown> }[] } } };
+  const worker = cc.spec.workers.machineDeployments.find((md) => md.class === WORKER_CLASS);
+  const { enabled: _enabled, ...rest } = (worker?.healthCheck ?? {}) as Record<string, unknown>;
+  return rest;
+}
+
+function secondaryMachineDeployment(tenant: Tenant, secondary: string, globals: Variables, md: MachineDeploymentPlan): SecondaryMachineDeployment {
+  const namespace = tenantNamespace(tenant);
+  const name = fit(`${secondary}-${md.name}`);
+  const vars: Variables = {
+    ...globals,
+    ...toMap(machineDeploymentOverrides(md)),
+    builtin: {
+      cluster: { name: secondary, namespace },
+      machineDeployment: { version: tenant.kubernetesVersion, class: WORKER_CLASS, topologyName: md.name, name },
+    },
+  };
+  const machineSpec = patchedTemplateSpec('workerMachine', vars);
+  const bootstrapSpec = patchedTemplateSpec('workerBootstrap', vars);
+  const labels = { [LABEL_TENANT]: tenant.name, [LABEL_CLUSTER_NAME]: secondary };
+  // Templates are immutable in practice (CAPMOX's webhook refuses every ProxmoxMachineTemplate spec
+  // change): a change is a new template under a new name, and the MachineDeployment rolls to it.
+  const machineTemplate: KubernetesObject = {
+    apiVersion: API.infrastructure,
+    kind: 'ProxmoxMachineTemplate',
+    metadata: { name: `${name}-${shortHash(canonical(machineSpec), 10)}`, namespace, labels },
+    spec: { template: { spec: machineSpec } },
+  };
+  const bootstrapTemplate: KubernetesObject = {
+    apiVersion: API.bootstrap,
+    kind: 'KubeadmConfigTemplate',
+    metadata: { name: `${name}-${shortHash(canonical(bootstrapSpec), 10)}`, namespace, labels },
+    spec: { template: { spec: bootstrapSpec } },
+  };
+  const annotations = autoscalerAnnotations(md);
+  const selectorLabels = { 'cluster.x-k8s.io/deployment-name': name };
+  const machineDeployment: KubernetesObject = {
+    apiVersion: API.cluster,
+    kind: 'MachineDeployment',
+    metadata: {
+      name,
+      namespace,
+      labels: { ...labels, ...nodeLabels(md) },
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    },
+    spec: {
+      clusterName: secondary,
+      // Autoscaled machine deployments leave replicas to the autoscaler (a value here would fight it).
+      ...(md.replicas !== undefined ? { replicas: md.replicas } : {}),
+      selector: { matchLabels: selectorLabels },
+      template: {
+        metadata: { labels: { ...selectorLabels, [LABEL_TENANT]: tenant.name, ...nodeLabels(md) } },
+        spec: {
+          clusterName: secondary,
+          version: tenant.kubernetesVersion,
+          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: bootstrapTemplate.metadata.name } },
+          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ProxmoxMachineTemplate', name: machineTemplate.metadata.name },
+        },
+      },
+    },
+  };
+  return { plan: md, machineDeployment, bootstrapTemplate, machineTemplate };
+}
+
+/** Every secondary Cluster of a tenant, one per instance of its plan after the first, in description order. */
+export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
+  const { lab, tenant, vip, instances } = input;
+  const namespace = tenantNamespace(tenant);
+  const healthCheck = workerHealthCheck(lab);
+  return instances.slice(1).map((instance): SecondaryCluster => {
+    const name = secondaryClusterName(tenant, instance.name);
+    const mds = input.machineDeployments.filter((md) => md.instance === instance.name);
+    const labels = { [LABEL_TENANT]: tenant.name, [LABEL_PRIMARY]: clusterName(tenant), [LABEL_SECONDARY_INSTANCE]: instance.name };
+    const globals = toMap(
+      clusterVariables({ tenant, vip, instance, network: networkOn(tenant, instance.name), nodes: nodesOn(input.machineDeployments, instance.name) }),
+    );
+    const endpoint = { host: vip, port: API_PORT };
+    const proxmoxCluster: KubernetesObject = {
+      apiVersion: API.infrastructure,
+      kind: 'ProxmoxCluster',
+      metadata: { name, namespace, labels },
+      // The workers' API endpoint is the tenant's VIP; the class leaves it to Kamaji's provider,
+      // which writes it for the primary only.
+      spec: { ...patchedTemplateSpec('infrastructureCluster', { ...globals, builtin: { cluster: { name, namespace } } }), controlPlaneEndpoint: endpoint },
+    };
+    const controlPlane: KubernetesObject = {
+      apiVersion: STATIC_CONTROL_PLANE_API,
+      kind: STATIC_CONTROL_PLANE_KIND,
+      metadata: { name, namespace, labels },
+      spec: { controlPlaneEndpoint: endpoint },
+    };
+    const cluster: KubernetesObject = {
+      apiVersion: API.cluster,
+      kind: 'Cluster',
+      // No pvekaas.lab/cni label: the tenant's CNI HelmChartProxy selects the primary only.
+      metadata: { name, namespace, labels },
+      spec: {
+        clusterNetwork: clusterNetwork(tenant),
+        controlPlaneRef: { apiGroup: STATIC_CONTROL_PLANE_GROUP, kind: STATIC_CONTROL_PLANE_KIND, name },
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ProxmoxCluster', name },
+      },
+    };
+    const mhc: KubernetesObject = {
+      apiVersion: API.cluster,
+      kind: 'MachineHealthCheck',
+      metadata: { name, namespace, labels },
+      spec: { clusterName: name, selector: { matchLabels: { [LABEL_TENANT]: tenant.name } }, ...healthCheck },
+    };
+    return {
+      instance: instance.name,
+      name,
+      cluster,
+      controlPlane,
+      proxmoxCluster,
+      machineDeployments: mds.map((md) => secondaryMachineDeployment(tenant, name, globals, md)),
+      healthCheck: mhc,
+    };
+  });
+}
