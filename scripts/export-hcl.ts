@@ -2,11 +2,18 @@
  * `npm run --silent export-hcl -- --config <file> --out <dir>`: one directory per workspace with
  * the stack as HCL (`cdk.tf`, its backend or cloud block included) and a README listing the
  * variables it needs — a directory a team can push to a VCS-driven Terraform Cloud workspace.
+ *
+ * `<dir>` is replaced only when export-hcl made it (or it is empty), atomically, keeping files it
+ * did not write (scripts/lib/output-dir.ts). With the local backend, each workspace's state is
+ * `<stateDir>/<stack>.tfstate` relative to the directory that holds `<dir>` (the project root for
+ * `--out hcl`): the path in the HCL is `../../<stateDir>/…`, the same bytes from any working directory.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, posix, relative, resolve } from 'node:path';
+import { loadLabFile } from '../modules/config/load';
 import { workspaceName } from '../constructs/state-backend';
 import { parseFlags, runCommand } from './lib/cli';
+import { checkOutputDir, exportOutput, writeOutputDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
 import { workspaceReadme } from './lib/workspace-readme';
 
@@ -15,28 +22,31 @@ const usage = 'npm run --silent export-hcl -- --config <lab.yaml> --out <dir>';
 runCommand(() => {
   const flags = parseFlags(process.argv.slice(2), { config: 'string', out: 'string' }, usage);
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
-  const out = resolve((flags.out as string | undefined) ?? 'hcl');
-  mkdirSync(dirname(out), { recursive: true });
-  const work = mkdtempSync(join(dirname(out), '.pvekaas-export-'));
-  try {
+  const outFlag = (flags.out as string | undefined) ?? 'hcl';
+  const out = resolve(outFlag);
+  checkOutputDir(outFlag, exportOutput);
+  const lab = loadLabFile(config);
+  // From <out>/<workspace>/ to <parent of out>/<stateDir>: no path of this machine, no dependence on the working directory.
+  const stateDirFromStack = posix.join('../..', lab.delivery.local.stateDir);
+  const written = writeOutputDir(outFlag, exportOutput, (scratch) => {
     // Synthesize twice: HCL for the workspaces, JSON to read variables and outputs reliably.
-    const hcl = synthesizeLab({ config, out: join(work, 'hcl'), hcl: true });
-    synthesizeLab({ config, out: join(work, 'json') });
-    const result = join(work, 'export');
-    mkdirSync(result);
+    const hclDir = join(scratch, '.hcl');
+    const jsonDir = join(scratch, '.json');
+    const hcl = synthesizeLab({ config, out: hclDir, hcl: true, cache: false, stateDirFromStack });
+    synthesizeLab({ config, out: jsonDir, cache: false, stateDirFromStack });
     const cloud = hcl.lab.delivery.backend === 'cloud' ? hcl.lab.delivery.cloud : undefined;
-    hcl.stacks.forEach((stack, i) => {
+    const dirs = hcl.stacks.map((stack, i) => {
       const dir = cloud ? workspaceName(cloud.workspacePrefix, stack) : stack;
       process.stderr.write(`[${i + 1}/${hcl.stacks.length}] ${dir}\n`);
-      cpSync(join(work, 'hcl', 'stacks', stack), join(result, dir), { recursive: true });
-      const json = JSON.parse(readFileSync(join(work, 'json', 'stacks', stack, 'cdk.tf.json'), 'utf8'));
-      writeFileSync(join(result, dir, 'README.md'), workspaceReadme({ stack, workspace: dir, lab: hcl.lab, stackJson: json, order: hcl.stacks }));
+      cpSync(join(hclDir, 'stacks', stack), join(scratch, dir), { recursive: true });
+      const json = JSON.parse(readFileSync(join(jsonDir, 'stacks', stack, 'cdk.tf.json'), 'utf8'));
+      writeFileSync(join(scratch, dir, 'README.md'), workspaceReadme({ stack, workspace: dir, lab: hcl.lab, stackJson: json, order: hcl.stacks }));
+      return dir;
     });
-    writeFileSync(join(result, 'placement.json'), readFileSync(join(work, 'hcl', 'placement.json')));
-    if (existsSync(out)) rmSync(out, { recursive: true, force: true });
-    renameSync(result, out);
-    process.stderr.write(`exported ${hcl.stacks.length} workspaces to ${relative(process.cwd(), out) || '.'}/ (${readdirSync(out).filter((d) => d !== 'placement.json').join(', ')})\n`);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    writeFileSync(join(scratch, 'placement.json'), readFileSync(join(hclDir, 'placement.json')));
+    rmSync(hclDir, { recursive: true, force: true });
+    rmSync(jsonDir, { recursive: true, force: true });
+    return dirs;
+  });
+  process.stderr.write(`exported ${written.length} workspaces to ${relative(process.cwd(), out) || '.'}/ (${written.join(', ')})\n`);
 });

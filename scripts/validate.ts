@@ -1,15 +1,19 @@
-/** `npm run --silent validate -- --config <file>`: checks a lab description without synthesizing. */
+/**
+ * `npm run --silent validate -- --config <file> [--against <old file>]`: checks a lab description
+ * without synthesizing; with --against also that every Kubernetes upgrade it makes can roll.
+ */
 import { configErrorAt, loadLabFile } from '../modules/config/load';
+import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
 import { PlacementError, planPlacement } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
 import { TenantRenderError, renderTenants } from '../modules/tenants';
 import { parseFlags, runCommand } from './lib/cli';
 import { placementConfigError } from './lib/placement-problems';
 
-const usage = 'npm run --silent validate -- --config <lab.yaml>';
+const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>]';
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string' }, usage);
+  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string' }, usage);
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
   let plan;
@@ -22,6 +26,10 @@ runCommand(() => {
     renderTenants(lab, plan);
   } catch (e) {
     throw e instanceof TenantRenderError ? configErrorAt(config, e.problems) : e;
+  }
+  if (flags.against) {
+    const upgrades = upgradeProblems(lab, plan, versionsOfLab(loadLabFile(flags.against as string)));
+    if (upgrades.length > 0) throw configErrorAt(config, upgrades);
   }
   let machines = 0;
   for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;

@@ -11,7 +11,7 @@ import { ManagementConfigStack } from './management-config-stack';
 import { ManagementStack } from './management-stack';
 import type { InstanceCredentials } from './props';
 import { ProxmoxInstanceStack } from './proxmox-instance-stack';
-import { renderTenants } from '../modules/tenants';
+import { renderTenants, type TenantRendering } from '../modules/tenants';
 import { TenantStack } from './tenant-stack';
 
 export interface LabStacks {
@@ -27,11 +27,18 @@ export interface BuildOptions {
    * @default `../../../<delivery.local.stateDir>` — right when the output directory sits in the project root (cdktf.out)
    */
   readonly stateDirFromStack?: string;
+  /** Every tenant already rendered (`renderTenants` of this lab and plan), so a caller that rendered them does not pay twice. */
+  readonly renderings?: Map<string, TenantRendering>;
+  /**
+   * Which tenant stacks to construct, by stack name (`tenant-<name>`): the synth cache builds only
+   * the tenants whose inputs changed. @default every tenant
+   */
+  readonly tenantStacks?: (stackName: string) => boolean;
 }
 
 export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: BuildOptions = {}): LabStacks {
   // Before any stack exists: every tenant problem of the lab at once, or none.
-  const renderings = renderTenants(lab, plan);
+  const renderings = options.renderings ?? renderTenants(lab, plan);
   const stateDirFromStack = options.stateDirFromStack ?? `../../../${lab.delivery.local.stateDir}`;
   const withBackend = <T extends TerraformStack>(stack: T, stackName: string): T => {
     addStateBackend(stack, { stackName, delivery: lab.delivery, stateDirFromStack });
@@ -51,6 +58,7 @@ export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: Build
   const tenants = new Map<string, TenantStack>();
   for (const tenant of [...lab.tenants].sort((a, b) => a.name.localeCompare(b.name))) {
     const name = `tenant-${tenant.name}`;
+    if (options.tenantStacks && !options.tenantStacks(name)) continue;
     const stack = withBackend(new TenantStack(app, name, { lab, plan, tenant, rendering: renderings.get(tenant.name) }), name);
     stack.addDependency(managementConfig);
     tenants.set(tenant.name, stack);

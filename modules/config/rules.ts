@@ -9,6 +9,7 @@ import { checkInstanceNetworks } from './instance-network-rules';
 import { checkManagement } from './management-rules';
 import { checkServerRules } from './server-rules';
 import { TemplateIdConflict, templateVmIds } from './template-ids';
+import { checkQuotas } from './quota';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
   const seen = new Map<string, number>();
@@ -172,6 +173,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   });
 
   problems.push(...checkAddresses(lab));
+  problems.push(...checkQuotas(lab));
   problems.push(...checkInstanceNetworks(lab));
   problems.push(...checkManagement(lab));
   problems.push(...checkServerRules(lab));

@@ -10,7 +10,7 @@
 import type { Lab, PlacementMode, Pool, Tenant } from '../config/schema';
 import { fnv1a, rendezvousWeight } from './hash';
 import { fairShare, spreadCount } from './spread';
-import type { NodePlacement, NodeUsage, PlacementPlan, PoolPlan, TenantPlan } from './types';
+import type { HaCause, HaCondition, NodePlacement, NodeUsage, PlacementPlan, PoolPlan, TenantPlan } from './types';
 
 /** The lab does not fit its instances; `problems` names every tenant and pool that does not fit. */
 export class PlacementError extends Error {
@@ -328,10 +328,20 @@ function newDraft(demand: PoolDemand): PoolDraft {
  * planned, so one run reports every shortage.
  */
 export function planPlacement(lab: Lab): PlacementPlan {
+  const { plan, problems } = planPlacementPartial(lab);
+  if (problems.length > 0) throw new PlacementError(problems);
+  return plan;
+}
+
+/**
+ * Plans what fits and names what does not, without throwing: pools that do not fit are left
+ * out of `plan` and described in `problems` (the what-if uses this to say which machines have
+ * nowhere to go).
+ */
+export function planPlacementPartial(lab: Lab): { plan: PlacementPlan; problems: string[] } {
   const placer = new Placer(lab);
   const tenants = [...lab.tenants].sort((a, b) => compareNames(a.name, b.name));
   const tenantPlans = tenants.map((tenant) => planTenant(placer, tenant));
-  if (placer.problems.length > 0) throw new PlacementError(placer.problems);
 
   const nodes: NodeUsage[] = placer.nodeName.map((name, node) => ({
     instance: placer.nodeInstance[node].name,
@@ -340,7 +350,7 @@ export function planPlacement(lab: Lab): PlacementPlan {
     memoryMiB: { capacity: placer.capMem[node], planned: placer.capMem[node] - placer.freeMem[node] },
     tenants: placer.nodeTenants[node],
   }));
-  return { tenants: tenantPlans, nodes, warnings: placer.warnings };
+  return { plan: { tenants: tenantPlans, nodes, warnings: placer.warnings }, problems: placer.problems };
 }
 
 function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
@@ -400,10 +410,13 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
     mode,
     instances,
     reason: [reason, ...notes].join(' '),
+    kubernetesVersion: tenant.kubernetesVersion,
     ha: haVerdict(poolPlans),
+    haConditions: haConditions(poolPlans),
     pools: poolPlans,
   };
   if (ranking !== undefined) plan.ranking = ranking.map((i) => i.name);
+  if (tenant.quota) plan.quota = { cpu: tenant.quota.cpu, memoryMiB: tenant.quota.memoryMiB };
   return plan;
 }
 
@@ -569,4 +582,34 @@ export function haVerdict(pools: PoolPlan[]): TenantPlan['ha'] {
     for (const machines of perInstance.values()) if (machines === total) survivesInstanceLoss = false;
   }
   return { survivesNodeLoss, survivesInstanceLoss };
+}
+
+/**
+ * The HA verdicts as conditions with their causes: every pool (with machines) that has all of
+ * them on one node, or on one instance. Same rules as `haVerdict`, whose booleans they match.
+ */
+export function haConditions(pools: PoolPlan[]): HaCondition[] {
+  const onOneNode: HaCause[] = [];
+  const onOneInstance: HaCause[] = [];
+  let withMachines = 0;
+  for (const pool of pools) {
+    const total = pool.placements.reduce((n, p) => n + p.replicas, 0);
+    if (total === 0) continue;
+    withMachines++;
+    const node = pool.placements.find((p) => p.replicas === total);
+    if (node) onOneNode.push({ pool: pool.name, instance: node.instance, node: node.node, machines: total });
+    const perInstance = new Map<string, number>();
+    for (const p of pool.placements) perInstance.set(p.instance, (perInstance.get(p.instance) ?? 0) + p.replicas);
+    for (const [instance, machines] of perInstance) if (machines === total) onOneInstance.push({ pool: pool.name, instance, machines });
+  }
+  const what = (c: HaCause) => `pool ${c.pool} has ${c.machines === 1 ? 'its only machine' : `all ${c.machines} machines`}`;
+  const condition = (type: HaCondition['type'], causes: HaCause[], where: (c: HaCause) => string, falseReason: HaCondition['reason'], spread: string): HaCondition => {
+    if (withMachines === 0) return { type, status: 'True', reason: 'NoMachines', message: 'no pool has machines to lose (autoscaled pools with min 0)', causes: [] };
+    if (causes.length === 0) return { type, status: 'True', reason: 'EveryPoolSpread', message: `every pool with machines has them on at least two ${spread}`, causes: [] };
+    return { type, status: 'False', reason: falseReason, message: causes.map((c) => `${what(c)} on ${where(c)}`).join('; '), causes };
+  };
+  return [
+    condition('SurvivesNodeLoss', onOneNode, (c) => `${c.node} (${c.instance})`, 'PoolOnOneNode', 'nodes'),
+    condition('SurvivesInstanceLoss', onOneInstance, (c) => c.instance, 'PoolOnOneInstance', 'instances'),
+  ];
 }

@@ -3,6 +3,7 @@
  * rebuilt with a fixed key order so the bytes depend only on the plan's content, never on how
  * its objects were built.
  */
+import { capacityLedger } from './ledger';
 import type { NodePlacement, NodeUsage, PlacementDiff, PlacementPlan, PoolPlan, TenantPlan } from './types';
 
 function placementJson(p: NodePlacement) {
@@ -24,10 +25,19 @@ function tenantJson(tenant: TenantPlan) {
   return {
     name: tenant.name,
     mode: tenant.mode,
+    kubernetesVersion: tenant.kubernetesVersion,
     ha: { survivesNodeLoss: tenant.ha.survivesNodeLoss, survivesInstanceLoss: tenant.ha.survivesInstanceLoss },
+    haConditions: tenant.haConditions.map((c) => ({
+      type: c.type,
+      status: c.status,
+      reason: c.reason,
+      message: c.message,
+      causes: c.causes.map((k) => ({ pool: k.pool, instance: k.instance, ...(k.node !== undefined ? { node: k.node } : {}), machines: k.machines })),
+    })),
     instances: [...tenant.instances],
     ...(tenant.ranking ? { ranking: [...tenant.ranking] } : {}),
     reason: tenant.reason,
+    ...(tenant.quota ? { quota: { cpu: tenant.quota.cpu, memoryMiB: tenant.quota.memoryMiB } } : {}),
     pools: tenant.pools.map(poolJson),
   };
 }
@@ -64,11 +74,31 @@ function diffJson(diff: PlacementDiff) {
   };
 }
 
+/** The capacity ledger, with fixed key order. */
+export function ledgerJson(plan: PlacementPlan) {
+  const ledger = capacityLedger(plan);
+  const pair = (x: { capacity: number; reserved: number }) => ({ capacity: x.capacity, reserved: x.reserved });
+  const room = (x: { capacity: number; planned: number; free: number }) => ({ capacity: x.capacity, planned: x.planned, free: x.free });
+  return {
+    tenants: ledger.tenants.map((t) => ({
+      tenant: t.tenant,
+      instance: t.instance,
+      machines: t.machines,
+      cpu: t.cpu,
+      memoryMiB: t.memoryMiB,
+      ...(t.quota ? { quota: { cpu: t.quota.cpu, memoryMiB: t.quota.memoryMiB } } : {}),
+    })),
+    instances: ledger.instances.map((i) => ({ instance: i.instance, cpu: pair(i.cpu), memoryMiB: pair(i.memoryMiB) })),
+    nodes: ledger.nodes.map((n) => ({ instance: n.instance, node: n.node, cpu: room(n.cpu), memoryMiB: room(n.memoryMiB) })),
+  };
+}
+
 /** The plan as JSON, 2-space indented with a trailing newline; `diff` adds a "diff" key. */
 export function renderJson(plan: PlacementPlan, diff?: PlacementDiff): string {
   const document = {
     tenants: plan.tenants.map(tenantJson),
     nodes: plan.nodes.map(nodeJson),
+    ledger: ledgerJson(plan),
     warnings: [...plan.warnings],
     ...(diff ? { diff: diffJson(diff) } : {}),
   };

@@ -1,6 +1,7 @@
 /** The plan as a report a reviewer reads in a pull request. */
 import { isEmptyDiff } from './diff';
 import { explainHa, explainTenant } from './explain';
+import { capacityLedger } from './ledger';
 import type { NodeUsage, PlacementDiff, PlacementPlan, TenantPlan } from './types';
 
 /** Memory for people: GiB, with one decimal only when it is not whole. */
@@ -18,7 +19,7 @@ function cell(text: string | number): string {
   return String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function table(header: string[], rows: (string | number)[][]): string[] {
+export function table(header: string[], rows: (string | number)[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
 }
 
@@ -110,6 +111,50 @@ function diffSection(diff: PlacementDiff): string[] {
   return lines;
 }
 
+/** The capacity ledger as markdown: per tenant and instance what is reserved, per node the headroom. */
+export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
+  const ledger = capacityLedger(plan);
+  const lines = [`${heading} Capacity ledger`, '', 'Reserved at max: autoscaled pools count their max, as placement reserves them.', ''];
+  const totals = new Map<string, { cpu: number; memoryMiB: number }>();
+  for (const t of ledger.tenants) {
+    const sum = totals.get(t.tenant) ?? { cpu: 0, memoryMiB: 0 };
+    sum.cpu += t.cpu;
+    sum.memoryMiB += t.memoryMiB;
+    totals.set(t.tenant, sum);
+  }
+  const quota = (t: (typeof ledger.tenants)[number]) => {
+    if (!t.quota) return '–';
+    const sum = totals.get(t.tenant)!;
+    return `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)} (tenant uses ${percent(sum.cpu, t.quota.cpu)} / ${percent(sum.memoryMiB, t.quota.memoryMiB)})`;
+  };
+  if (ledger.tenants.length === 0) lines.push('Nothing reserved.', '');
+  else {
+    lines.push(
+      ...table(
+        ['tenant', 'instance', 'machines at max', 'cpu reserved', 'memory reserved', 'quota (whole tenant)'],
+        ledger.tenants.map((t) => [t.tenant, t.instance, t.machines, t.cpu, formatMiB(t.memoryMiB), quota(t)]),
+      ),
+      '',
+    );
+  }
+  lines.push(
+    ...table(
+      ['instance', 'cpu reserved / capacity', 'memory reserved / capacity', 'headroom per node (cpu, memory)'],
+      ledger.instances.map((i) => [
+        i.instance,
+        `${i.cpu.reserved} / ${i.cpu.capacity}`,
+        `${formatMiB(i.memoryMiB.reserved)} / ${formatMiB(i.memoryMiB.capacity)}`,
+        ledger.nodes
+          .filter((n) => n.instance === i.instance)
+          .map((n) => `${n.node} ${n.cpu.free} cpu, ${formatMiB(n.memoryMiB.free)}`)
+          .join('; '),
+      ]),
+    ),
+    '',
+  );
+  return lines;
+}
+
 /** The report: summary, per tenant why/HA/machines, per node utilisation, warnings, and the diff. */
 export function renderMarkdown(plan: PlacementPlan, diff?: PlacementDiff): string {
   const instances = [...new Set(plan.nodes.map((n) => n.instance))];
@@ -150,6 +195,7 @@ export function renderMarkdown(plan: PlacementPlan, diff?: PlacementDiff): strin
     ),
     '',
   );
+  lines.push(...ledgerSection(plan));
   lines.push('## Warnings', '');
   if (plan.warnings.length === 0) lines.push('None.', '');
   else lines.push(...plan.warnings.map((w) => `- ${w}`), '');

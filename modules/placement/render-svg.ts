@@ -56,10 +56,24 @@ function bar(
   return out;
 }
 
-function card(node: NodeUsage, x: number, y: number, colour: (tenant: string) => string): string[] {
+function card(node: NodeUsage, x: number, y: number, colour: (tenant: string) => string, lost = false): string[] {
   const cpu = node.tenants.map((t) => ({ tenant: t.name, amount: t.cpu }));
   const memory = node.tenants.map((t) => ({ tenant: t.name, amount: t.memoryMiB }));
   const left = x + 12;
+  if (lost) {
+    // A lost node: its name struck through, the card crossed out, nothing planned on it.
+    return [
+      `<g>`,
+      `<rect x="${x}" y="${y}" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" rx="6" fill="#f4f4f4" stroke="#c0392b" stroke-dasharray="6 4"/>`,
+      `<text x="${left}" y="${y + 20}" font-size="13" font-weight="bold" fill="#777777" text-decoration="line-through">${escapeXml(node.node)}</text>`,
+      `<line x1="${left}" y1="${y + 16}" x2="${left + node.node.length * 8}" y2="${y + 16}" stroke="#c0392b" stroke-width="1.5"/>`,
+      `<line x1="${x}" y1="${y}" x2="${x + CARD_WIDTH}" y2="${y + CARD_HEIGHT}" stroke="#c0392b" stroke-width="1.5"/>`,
+      `<line x1="${x}" y1="${y + CARD_HEIGHT}" x2="${x + CARD_WIDTH}" y2="${y}" stroke="#c0392b" stroke-width="1.5"/>`,
+      `<text x="${left}" y="${y + 60}" font-size="12" fill="#c0392b">lost: nothing can run here</text>`,
+      `<title>${escapeXml(`${node.node} (${node.instance}) is lost`)}</title>`,
+      `</g>`,
+    ];
+  }
   return [
     `<g>`,
     `<rect x="${x}" y="${y}" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" rx="6" fill="#ffffff" stroke="#555555"/>`,
@@ -76,8 +90,16 @@ function card(node: NodeUsage, x: number, y: number, colour: (tenant: string) =>
   ];
 }
 
+export interface SvgOptions {
+  /** Nodes drawn as lost (struck through, crossed out): the what-if's. */
+  lost?: readonly { instance: string; node: string }[];
+  /** Replaces the picture's title. */
+  title?: string;
+}
+
 /** An SVG document (UTF-8, no external references) of instances × nodes with usage per tenant. */
-export function renderSvg(plan: PlacementPlan): string {
+export function renderSvg(plan: PlacementPlan, options: SvgOptions = {}): string {
+  const lost = new Set((options.lost ?? []).map((n) => `${n.instance}\u0000${n.node}`));
   const colours = new Map(plan.tenants.map((t, i) => [t.name, PALETTE[i % PALETTE.length]]));
   const colour = (tenant: string) => colours.get(tenant) ?? '#777777';
   const instances = [...new Set(plan.nodes.map((n) => n.instance))];
@@ -88,7 +110,7 @@ export function renderSvg(plan: PlacementPlan): string {
   let y = MARGIN + 18;
   body.push(
     `<text x="${MARGIN}" y="${y}" font-size="18" font-weight="bold">${escapeXml(
-      `Placement: ${plan.tenants.length} tenant${plan.tenants.length === 1 ? '' : 's'} on ${instances.length} instance${instances.length === 1 ? '' : 's'}`,
+      options.title ?? `Placement: ${plan.tenants.length} tenant${plan.tenants.length === 1 ? '' : 's'} on ${instances.length} instance${instances.length === 1 ? '' : 's'}`,
     )}</text>`,
   );
   y += 14;
@@ -117,7 +139,7 @@ export function renderSvg(plan: PlacementPlan): string {
       )}</text>`,
     );
     y += ROW_HEADER;
-    nodes.forEach((node, i) => body.push(...card(node, MARGIN + i * (CARD_WIDTH + GAP), y, colour)));
+    nodes.forEach((node, i) => body.push(...card(node, MARGIN + i * (CARD_WIDTH + GAP), y, colour, lost.has(`${node.instance}\u0000${node.node}`))));
     y += CARD_HEIGHT + GAP;
   });
 

@@ -42,8 +42,37 @@ export interface TenantPlan {
    * gives the extra machine of an uneven split to the earlier ones.
    */
   ranking?: string[];
+  /** The tenant's Kubernetes version, as in the description (so placement.json records what was planned). */
+  kubernetesVersion: string;
+  /** The tenant's quota from the description, when it has one (the ledger compares with it). */
+  quota?: { cpu: number; memoryMiB: number };
   ha: { survivesNodeLoss: boolean; survivesInstanceLoss: boolean };
+  /** The same verdicts as conditions, with the reason and the pools, nodes and instances behind each. */
+  haConditions: HaCondition[];
   pools: PoolPlan[];
+}
+
+/** What makes an HA condition false: a pool whose every machine sits on one node (or instance). */
+export interface HaCause {
+  pool: string;
+  instance: string;
+  /** Set for SurvivesNodeLoss: the one node holding the pool's machines. */
+  node?: string;
+  /** The pool's machines there (autoscaled pools: min). */
+  machines: number;
+}
+
+/**
+ * One HA verdict as a Kubernetes-style condition. `status` matches the boolean in `ha`;
+ * `reason` is one of: EveryPoolSpread (true), NoMachines (true: nothing to lose),
+ * PoolOnOneNode / PoolOnOneInstance (false, `causes` names each such pool).
+ */
+export interface HaCondition {
+  type: 'SurvivesNodeLoss' | 'SurvivesInstanceLoss';
+  status: 'True' | 'False';
+  reason: 'EveryPoolSpread' | 'NoMachines' | 'PoolOnOneNode' | 'PoolOnOneInstance';
+  message: string;
+  causes: HaCause[];
 }
 
 export interface NodeUsage {

@@ -1,4 +1,5 @@
 /** The README of an exported workspace: what it deploys, its variables (sensitive ones marked), its run order. */
+import { posix } from 'node:path';
 import type { Lab } from '../../modules/config/schema';
 
 interface VariableBlock {
@@ -35,7 +36,7 @@ export function workspaceReadme(props: WorkspaceReadmeProps): string {
     '',
     cloud
       ? `State: Terraform Cloud workspace \`${workspace}\` in organization \`${cloud.organization}\`${cloud.project ? `, project \`${cloud.project}\`` : ''} (${cloud.hostname}).`
-      : `State: local file \`${lab.delivery.local.stateDir}/${stack}.tfstate\` relative to the project.`,
+      : `State: local file \`${lab.delivery.local.stateDir}/${stack}.tfstate\` relative to the directory that holds this export (\`${posix.join('../..', lab.delivery.local.stateDir, `${stack}.tfstate`)}\` from here).`,
     '',
     '## Variables',
     '',

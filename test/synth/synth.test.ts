@@ -66,6 +66,8 @@ describe('npm run synth', () => {
     expect(synth('examples/lab.yaml', second).status).toBe(0);
     const twice = tree(join(projectRoot, second));
     expect(Object.keys(twice).sort()).toEqual(Object.keys(once).sort());
+    // The cache index hashes the description as written: a reordered one is synthesized again, to the same stacks.
+    delete once['.pvekaas-cache.json'];
     for (const file of Object.keys(once)) expect({ file, text: twice[file] }).toEqual({ file, text: once[file] });
   });
 

@@ -1,0 +1,45 @@
+/**
+ * Tenant quotas: the vCPUs and memory a tenant's pools reserve, every pool at its maximum (as
+ * placement reserves them), must stay within the tenant's optional `quota`. A tenant over quota
+ * gets one problem at the pool that takes it over (the first, in description order), listing
+ * every pool's share so the fix can be chosen.
+ */
+import type { Lab } from './schema';
+import type { ConfigProblem } from './problems';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function checkQuotas(lab: Lab): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  lab.tenants.forEach((tenant, t) => {
+    const quota = tenant.quota;
+    if (!quota) return;
+    let cpu = 0;
+    let memoryMiB = 0;
+    let over: number | undefined;
+    const shares: string[] = [];
+    tenant.pools.forEach((pool, p) => {
+      const machines = pool.autoscaling?.max ?? pool.replicas ?? 0;
+      cpu += machines * pool.size.cpu;
+      memoryMiB += machines * pool.size.memoryMiB;
+      shares.push(`${pool.name} ${plural(machines, 'machine')} × ${pool.size.cpu} cpu / ${pool.size.memoryMiB} MiB${pool.autoscaling ? ' (autoscaling max)' : ''}`);
+      if (over === undefined && (cpu > quota.cpu || memoryMiB > quota.memoryMiB)) over = p;
+    });
+    if (over === undefined) return;
+    const pool = tenant.pools[over];
+    const exceeded = [
+      ...(cpu > quota.cpu ? [`${cpu} cpu (quota ${quota.cpu})`] : []),
+      ...(memoryMiB > quota.memoryMiB ? [`${memoryMiB} MiB memory (quota ${quota.memoryMiB})`] : []),
+    ];
+    problems.push({
+      path: ['tenants', t, 'pools', over],
+      message:
+        `pool ${pool.name} takes tenant ${tenant.name} over its quota: its pools reserve ${exceeded.join(' and ')}, ` +
+        `every pool at its max (${shares.join(', ')})`,
+      fix:
+        `make pool ${pool.name} (or another pool) smaller, or raise tenants[${t}].quota to at least ` +
+        `{ cpu: ${Math.max(cpu, quota.cpu)}, memoryMiB: ${Math.max(memoryMiB, quota.memoryMiB)} }`,
+    });
+  });
+  return problems;
+}

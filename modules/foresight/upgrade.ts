@@ -1,0 +1,255 @@
+/**
+ * Upgrade planner: what it takes to move a tenant from the Kubernetes version it runs to the one
+ * the description asks for, and whether it can roll. Pure: the new lab and plan, and the old
+ * versions, in; the steps, their templates, the surge check and the refusals out.
+ *
+ * The rules it applies (sources in docs/placement.md, "Upgrade planner"):
+ * - Kubernetes: kube-apiserver instances must be within one minor of each other, so the control
+ *   plane moves one minor at a time; a kubelet must not be newer than the API server and may be
+ *   up to three minors older (1.28 and later; all of 1.30–1.35).
+ * - CAPI (core v1.12): a managed topology moves by more than one minor only when its ClusterClass
+ *   lists the versions in between (`spec.kubernetesVersions`) or an upgrade-plan extension gives
+ *   them; `lab-tenant` does neither, so every change of the description moves one minor (or only
+ *   the patch). Each step upgrades the control plane, then every machine deployment: workers are
+ *   one minor behind at most, well within the skew.
+ * - Each step's workers are new VMs cloned from that version's template: every instance the tenant
+ *   may use needs a template for every step (an image, a version tag, or a fixed template id).
+ * - A rolling update adds one machine per machine deployment before it removes one (CAPI's default
+ *   strategy maxSurge 1, maxUnavailable 0; the class sets no other), one machine deployment at a time
+ *   (CAPI's default upgrade concurrency 1): each machine deployment's node needs room for one more
+ *   machine of its pool beyond what the plan reserves there (autoscaled pools at their max).
+ */
+import type { Instance, Lab, Tenant } from '../config/schema';
+import type { ConfigProblem } from '../config/problems';
+import { hasTemplateFor } from '../config/rules';
+import type { PlacementPlan, TenantPlan } from '../placement/types';
+import { machineDeployments } from '../tenants/machine-deployments';
+
+export interface KubeVersion {
+  major: number;
+  minor: number;
+  patch: number;
+  text: string;
+}
+
+export function parseVersion(text: string): KubeVersion | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(text.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), text: text.trim() } : undefined;
+}
+
+function compareVersions(a: KubeVersion, b: KubeVersion): number {
+  return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
+}
+
+export interface TemplateCheck {
+  instance: string;
+  version: string;
+  /** How the instance provides the template: an image it builds, a tag CAPMOX selects, a fixed template id; or `missing`. */
+  how: 'image' | 'tags' | 'templateID' | 'missing';
+}
+
+export interface SurgeCheck {
+  machineDeployment: string;
+  pool: string;
+  instance: string;
+  node: string;
+  need: { cpu: number; memoryMiB: number };
+  free: { cpu: number; memoryMiB: number };
+  fits: boolean;
+}
+
+export interface UpgradeStep {
+  /** The version the Cluster's topology is set to in this step. */
+  version: string;
+  controlPlane: { from: string; to: string };
+  /** Workers roll to `to` right after the control plane; during the step they are `skew` minors behind. */
+  workers: { from: string; to: string; skew: number };
+  templates: TemplateCheck[];
+  /** Empty when the step can roll. */
+  refusals: string[];
+}
+
+export interface TenantUpgrade {
+  tenant: string;
+  from: string;
+  to: string;
+  /** Instances the tenant may use: each needs a template for every step. */
+  instances: string[];
+  steps: UpgradeStep[];
+  /** Checked once: every step rolls every machine deployment of the same plan. */
+  surge: SurgeCheck[];
+  /** Why it cannot roll, every reason at once; empty when every step can. */
+  refusals: string[];
+  accepted: boolean;
+}
+
+/** Instances a tenant may use: the default one (Default mode) or its eligible ones, and those its pools are pinned to. */
+export function instancesOf(lab: Lab, tenant: Tenant): Instance[] {
+  const all = lab.proxmox.instances;
+  const eligible = tenant.placement.mode === 'Default' ? [all[0]] : all.filter((i) => (tenant.placement.instances ?? all.map((x) => x.name)).includes(i.name));
+  const pinned = new Set(tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined));
+  return all.filter((i) => eligible.includes(i) || pinned.has(i.name));
+}
+
+/** The template form fields, read defensively (fixed templates may carry their versions). */
+function fixedVersions(instance: Instance): string[] {
+  const t = instance.template as { templateID?: number; kubernetesVersion?: string; versions?: { kubernetesVersion: string }[] };
+  if (t.templateID === undefined) return [];
+  return [...(t.kubernetesVersion ? [t.kubernetesVersion] : []), ...(t.versions ?? []).map((v) => v.kubernetesVersion)];
+}
+
+function templateHow(instance: Instance, version: string): TemplateCheck['how'] {
+  if (!hasTemplateFor(instance, version)) return 'missing';
+  if ('templateID' in instance.template) return 'templateID';
+  if (instance.images.some((img) => img.kubernetesVersion === version)) return 'image';
+  return 'tags';
+}
+
+/** Every Kubernetes version an instance has a template for, as far as the description says. */
+export function templateVersions(instance: Instance): string[] {
+  const tags = 'templateSelector' in instance.template ? instance.template.templateSelector.matchTags.filter((t) => parseVersion(t) !== undefined) : [];
+  return [...new Set([...instance.images.map((i) => i.kubernetesVersion), ...tags, ...fixedVersions(instance)])];
+}
+
+/** The version for an intermediate minor: the newest patch every instance has a template for, else the newest any has. */
+function intermediate(major: number, minor: number, instances: Instance[]): string | undefined {
+  const candidates = [...new Set(instances.flatMap(templateVersions))]
+    .map(parseVersion)
+    .filter((v): v is KubeVersion => v !== undefined && v.major === major && v.minor === minor)
+    .sort((a, b) => compareVersions(b, a));
+  const everywhere = candidates.find((v) => instances.every((i) => hasTemplateFor(i, v.text)));
+  return (everywhere ?? candidates[0])?.text;
+}
+
+function surgeChecks(plan: PlacementPlan, tenant: TenantPlan): SurgeCheck[] {
+  const free = new Map(plan.nodes.map((n) => [`${n.instance}\u0000${n.node}`, { cpu: n.cpu.capacity - n.cpu.planned, memoryMiB: n.memoryMiB.capacity - n.memoryMiB.planned }]));
+  return machineDeployments(tenant).map((md) => {
+    const room = md.nodes.map((node) => ({ node, free: free.get(`${md.instance}\u0000${node}`) ?? { cpu: 0, memoryMiB: 0 } }));
+    const fitting = room.find((r) => r.free.cpu >= md.size.cpu && r.free.memoryMiB >= md.size.memoryMiB);
+    const shown = fitting ?? room[0];
+    return {
+      machineDeployment: md.name,
+      pool: md.pool,
+      instance: md.instance,
+      node: shown.node,
+      need: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB },
+      free: { ...shown.free },
+      fits: fitting !== undefined,
+    };
+  });
+}
+
+/** Plans one tenant's upgrade from `from` to its version in `lab`. */
+export function planTenantUpgrade(lab: Lab, plan: PlacementPlan, tenant: Tenant, from: string): TenantUpgrade {
+  const to = tenant.kubernetesVersion;
+  const instances = instancesOf(lab, tenant);
+  const tenantPlan = plan.tenants.find((t) => t.name === tenant.name);
+  const refusals: string[] = [];
+  const steps: UpgradeStep[] = [];
+  const a = parseVersion(from);
+  const b = parseVersion(to);
+  if (!a || !b) {
+    refusals.push(`cannot read the versions ${from} → ${to} (expected vMAJOR.MINOR.PATCH)`);
+  } else if (a.major !== b.major) {
+    refusals.push(`${from} → ${to} changes the major version, which no Kubernetes upgrade path supports`);
+  } else if (compareVersions(b, a) < 0) {
+    refusals.push(`${from} → ${to} is a downgrade: Kubernetes and CAPI only upgrade (restore the old version, or rebuild the tenant)`);
+  } else if (compareVersions(b, a) > 0) {
+    let current = a.text;
+    const last = b.minor === a.minor ? a.minor : b.minor;
+    for (let minor = b.minor === a.minor ? a.minor : a.minor + 1; minor <= last; minor++) {
+      const version = minor === b.minor ? b.text : intermediate(a.major, minor, instances);
+      const stepRefusals: string[] = [];
+      const templates: TemplateCheck[] = [];
+      if (version === undefined) {
+        stepRefusals.push(
+          `no instance the tenant may use has a template for any v${a.major}.${minor} patch: add an image for one (e.g. v${a.major}.${minor}.<patch>) to ${instances.map((i) => i.name).join(', ')}`,
+        );
+      } else {
+        for (const instance of instances) {
+          const how = templateHow(instance, version);
+          templates.push({ instance: instance.name, version, how });
+          if (how === 'missing') stepRefusals.push(`instance ${instance.name} has no template for ${version}: its new workers could not be cloned`);
+        }
+      }
+      const stepVersion = version ?? `v${a.major}.${minor}.x`;
+      const fromMinor = parseVersion(current)?.minor ?? minor;
+      steps.push({
+        version: stepVersion,
+        controlPlane: { from: current, to: stepVersion },
+        workers: { from: current, to: stepVersion, skew: minor - fromMinor },
+        templates,
+        refusals: stepRefusals,
+      });
+      refusals.push(...stepRefusals.map((r) => `step ${steps.length} (${stepVersion}): ${r}`));
+      current = stepVersion;
+    }
+  }
+  const surge = tenantPlan && steps.length > 0 ? surgeChecks(plan, tenantPlan) : [];
+  for (const s of surge.filter((x) => !x.fits)) {
+    refusals.push(
+      `machine deployment ${s.machineDeployment} (pool ${s.pool}) cannot surge: a rolling update needs one more machine of ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB on ${s.node} (${s.instance}), which has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`,
+    );
+  }
+  return { tenant: tenant.name, from, to, instances: instances.map((i) => i.name), steps, surge, refusals, accepted: refusals.length === 0 };
+}
+
+/** Plans every tenant whose version differs from `previous` (tenant name → version it runs); new tenants are not upgrades. */
+export function planUpgrades(lab: Lab, plan: PlacementPlan, previous: ReadonlyMap<string, string>): TenantUpgrade[] {
+  return lab.tenants
+    .filter((t) => previous.has(t.name) && previous.get(t.name) !== t.kubernetesVersion)
+    .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
+    .map((t) => planTenantUpgrade(lab, plan, t, previous.get(t.name)!));
+}
+
+/**
+ * What validate and synth refuse, as problems at `tenants[i].kubernetesVersion`: an upgrade with a
+ * step that cannot roll, and a change that needs more than one step (CAPI moves one minor per
+ * change here), with the step to deploy first.
+ */
+export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: ReadonlyMap<string, string>): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const upgrade of planUpgrades(lab, plan, previous)) {
+    const index = lab.tenants.findIndex((t) => t.name === upgrade.tenant);
+    const path = ['tenants', index, 'kubernetesVersion'];
+    if (upgrade.steps.length > 1) {
+      problems.push({
+        path,
+        message: `tenant ${upgrade.tenant} runs ${upgrade.from}; ${upgrade.to} is ${upgrade.steps.length} minor versions away, and the control plane moves one minor at a time (CAPI refuses the jump: lab-tenant lists no intermediate versions)`,
+        value: upgrade.to,
+        fix: `deploy the steps one at a time: ${upgrade.steps.map((s) => s.version).join(', then ')} (npm run upgrade-plan shows each)`,
+      });
+    }
+    if (!upgrade.accepted) {
+      problems.push({
+        path,
+        message: `tenant ${upgrade.tenant} cannot roll from ${upgrade.from} to ${upgrade.to}: ${upgrade.refusals.join('; ')}`,
+        value: upgrade.to,
+        fix: 'add the missing templates (proxmox.instances[].images, or version tags), make room on the nodes named (or make those pools smaller), then upgrade',
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * For the lab twin: the description of every step, in order (the new lab with the tenant at each
+ * step's version). Applying them one after another performs the upgrade the planner accepted.
+ */
+export function upgradeStepLabs(lab: Lab, upgrade: TenantUpgrade): Lab[] {
+  return upgrade.steps.map((step) => ({ ...lab, tenants: lab.tenants.map((t) => (t.name === upgrade.tenant ? { ...t, kubernetesVersion: step.version } : t)) }));
+}
+
+/** The versions a plan records (placement.json's `tenants[].kubernetesVersion`), for synth to compare with. */
+export function versionsOfPlanJson(json: unknown): Map<string, string> {
+  const versions = new Map<string, string>();
+  const tenants = (json as { tenants?: { name?: unknown; kubernetesVersion?: unknown }[] } | null)?.tenants;
+  if (!Array.isArray(tenants)) return versions;
+  for (const t of tenants) if (typeof t?.name === 'string' && typeof t.kubernetesVersion === 'string') versions.set(t.name, t.kubernetesVersion);
+  return versions;
+}
+
+/** The versions of an older description. */
+export function versionsOfLab(lab: Lab): Map<string, string> {
+  return new Map(lab.tenants.map((t) => [t.name, t.kubernetesVersion]));
+}

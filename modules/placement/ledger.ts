@@ -1,0 +1,76 @@
+/**
+ * The capacity ledger: who holds what. Per tenant and instance the vCPUs and memory its machines
+ * reserve (autoscaled pools at their max, as placement reserves them), per instance the totals,
+ * and per node the headroom left. Derived from the plan only, so it always adds up to it.
+ */
+import { compareNames } from './plan';
+import type { PlacementPlan } from './types';
+
+export interface LedgerEntry {
+  tenant: string;
+  instance: string;
+  /** Machines at max (fixed pools: replicas). */
+  machines: number;
+  cpu: number;
+  memoryMiB: number;
+  /** The tenant's quota, when it has one (applies to the tenant as a whole, over all instances). */
+  quota?: { cpu: number; memoryMiB: number };
+}
+
+export interface NodeHeadroom {
+  instance: string;
+  node: string;
+  cpu: { capacity: number; planned: number; free: number };
+  memoryMiB: { capacity: number; planned: number; free: number };
+}
+
+export interface CapacityLedger {
+  /** Sorted by tenant, then instance. */
+  tenants: LedgerEntry[];
+  /** Per instance (description order): the sums of its entries, and its capacity after the reserve. */
+  instances: { instance: string; cpu: { capacity: number; reserved: number }; memoryMiB: { capacity: number; reserved: number } }[];
+  /** In the plan's node order. */
+  nodes: NodeHeadroom[];
+}
+
+/** Builds the ledger from the plan (quotas come with the tenants' plans). */
+export function capacityLedger(plan: PlacementPlan): CapacityLedger {
+  const quotas = new Map(plan.tenants.filter((t) => t.quota).map((t) => [t.name, t.quota!]));
+  const entries = new Map<string, LedgerEntry>();
+  for (const tenant of plan.tenants) {
+    for (const pool of tenant.pools) {
+      for (const p of pool.placements) {
+        const key = `${tenant.name}\u0000${p.instance}`;
+        let entry = entries.get(key);
+        if (!entry) {
+          entry = { tenant: tenant.name, instance: p.instance, machines: 0, cpu: 0, memoryMiB: 0 };
+          const quota = quotas.get(tenant.name);
+          if (quota) entry.quota = { cpu: quota.cpu, memoryMiB: quota.memoryMiB };
+          entries.set(key, entry);
+        }
+        const machines = p.max ?? p.replicas;
+        entry.machines += machines;
+        entry.cpu += machines * pool.size.cpu;
+        entry.memoryMiB += machines * pool.size.memoryMiB;
+      }
+    }
+  }
+  const tenants = [...entries.values()].sort((a, b) => compareNames(a.tenant, b.tenant) || compareNames(a.instance, b.instance));
+  const instanceOrder = [...new Set(plan.nodes.map((n) => n.instance))];
+  const instances = instanceOrder.map((instance) => {
+    const nodes = plan.nodes.filter((n) => n.instance === instance);
+    const mine = tenants.filter((t) => t.instance === instance);
+    return {
+      instance,
+      cpu: { capacity: nodes.reduce((s, n) => s + n.cpu.capacity, 0), reserved: mine.reduce((s, t) => s + t.cpu, 0) },
+      memoryMiB: { capacity: nodes.reduce((s, n) => s + n.memoryMiB.capacity, 0), reserved: mine.reduce((s, t) => s + t.memoryMiB, 0) },
+    };
+  });
+  const nodes = plan.nodes.map((n) => ({
+    instance: n.instance,
+    node: n.node,
+    cpu: { capacity: n.cpu.capacity, planned: n.cpu.planned, free: n.cpu.capacity - n.cpu.planned },
+    memoryMiB: { capacity: n.memoryMiB.capacity, planned: n.memoryMiB.planned, free: n.memoryMiB.capacity - n.memoryMiB.planned },
+  }));
+  return { tenants, instances, nodes };
+}

@@ -1,0 +1,240 @@
+/**
+ * The one way pvekaas writes an output directory (`synth --out`, `export-hcl --out`):
+ *
+ * - Every directory it makes carries a marker file, `.pvekaas-output`, naming the command.
+ * - It replaces only a directory with its marker (of the same command) or an empty one, and refuses
+ *   anything else — a file, the project, `/` — with the path and a fix, before any work is done.
+ * - It never deletes what it did not write: files it does not generate (a stack's `.terraform/`,
+ *   its lock file, a state file someone kept there) are moved into the new output, unchanged.
+ * - The new output is built in a scratch directory beside the old one and put in place with two
+ *   renames. A run killed before them leaves the old output (and a scratch directory the next run
+ *   removes); a run killed between them leaves the old output under `.<name>.pvekaas-old-<pid>`,
+ *   which the next run puts back. Either way one complete output, old or new, and no scratch.
+ */
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserError } from './cli';
+
+export const MARKER = '.pvekaas-output';
+
+/** What an entry of an output directory is, by its path relative to the directory (with `/`). */
+export type EntryKind = 'generated' | 'container' | 'foreign';
+
+export interface OutputKind {
+  /** The command that owns the directory, written in its marker. */
+  name: 'synth' | 'export-hcl';
+  /** `generated`: pvekaas writes it and may delete it; `container`: a directory to look into; `foreign`: kept as is. */
+  classify(relPath: string): EntryKind;
+}
+
+function markerText(kind: OutputKind): string {
+  return `${JSON.stringify({ tool: 'pvekaas', command: kind.name, note: 'pvekaas replaces this directory on its next run; files it did not write are kept' })}\n`;
+}
+
+function readMarker(dir: string): { tool?: string; command?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, MARKER), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process id is alive (a scratch directory of a live run is not stale). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Throws a UserError unless `out` may be written: absent, an empty directory, or a directory
+ * this command made. `flag` names the option in the message (e.g. `--out`).
+ */
+export function checkOutputDir(out: string, kind: OutputKind, flag = '--out'): void {
+  const dir = resolve(out);
+  if (!existsSync(dir)) {
+    const parent = dirname(dir);
+    if (existsSync(parent) && !statSync(parent).isDirectory()) throw new UserError(`${flag} ${out}: ${parent} is a file, not a directory\n  fix: choose an output path inside a directory`);
+    return;
+  }
+  const stat = lstatSync(dir);
+  if (stat.isSymbolicLink()) throw new UserError(`${flag} ${out}: is a symbolic link; pvekaas replaces only directories it made\n  fix: give the real directory, or a new path`);
+  if (!stat.isDirectory()) throw new UserError(`${flag} ${out}: is a file, not a directory; pvekaas never overwrites a file it did not write\n  fix: choose a new directory path`);
+  const entries = readdirSync(dir);
+  if (entries.length === 0) return;
+  const marker = readMarker(dir);
+  if (marker?.tool !== 'pvekaas') {
+    throw new UserError(
+      `${flag} ${out}: refusing to replace ${dir}: it is not empty and pvekaas did not make it (no ${MARKER} marker; it holds ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, e.g. ${entries.sort().slice(0, 3).join(', ')})\n` +
+        `  fix: choose a new or empty directory for ${flag}, or move ${dir} away yourself`,
+    );
+  }
+  if (marker.command !== kind.name) {
+    throw new UserError(`${flag} ${out}: ${dir} is the output of \`${marker.command}\`, not of \`${kind.name}\`\n  fix: choose another directory for ${flag}`);
+  }
+}
+
+function scratchName(dir: string, what: 'new' | 'old', pid: number): string {
+  return join(dirname(dir), `.${basename(dir)}.pvekaas-${what}-${pid}`);
+}
+
+/** Scratch and old directories of earlier runs of this output that are no longer running. */
+function leftovers(dir: string): { path: string; what: 'new' | 'old'; pid: number }[] {
+  const parent = dirname(dir);
+  if (!existsSync(parent)) return [];
+  const prefix = `.${basename(dir)}.pvekaas-`;
+  const found: { path: string; what: 'new' | 'old'; pid: number }[] = [];
+  for (const entry of readdirSync(parent)) {
+    if (!entry.startsWith(prefix)) continue;
+    const m = /^(new|old)-(\d+)$/.exec(entry.slice(prefix.length));
+    if (!m) continue;
+    const pid = Number(m[2]);
+    if (pid !== process.pid && alive(pid)) continue;
+    found.push({ path: join(parent, entry), what: m[1] as 'new' | 'old', pid });
+  }
+  return found;
+}
+
+/**
+ * Moves every entry of `from` that pvekaas did not generate to the same place under `to`, then
+ * removes what is left of `from` (generated files only). Returns paths it had to keep in `from`.
+ */
+function carryOver(from: string, to: string, kind: OutputKind): string[] {
+  const kept: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(join(from, rel)).sort()) {
+      const path = rel ? `${rel}/${entry}` : entry;
+      const what = kind.classify(path);
+      const source = join(from, path);
+      if (what === 'generated') continue;
+      if (what === 'container' && lstatSync(source).isDirectory()) {
+        walk(path);
+        continue;
+      }
+      const target = join(to, path);
+      if (existsSync(target)) {
+        kept.push(source);
+        continue;
+      }
+      mkdirSync(dirname(target), { recursive: true });
+      renameSync(source, target);
+    }
+  };
+  walk('');
+  // What remains is generated files and the containers that held them.
+  const remove = (rel: string): boolean => {
+    let empty = true;
+    for (const entry of readdirSync(join(from, rel))) {
+      const path = rel ? `${rel}/${entry}` : entry;
+      const full = join(from, path);
+      const what = kind.classify(path);
+      if (what === 'container' && lstatSync(full).isDirectory()) {
+        if (!remove(path)) empty = false;
+      } else if (what === 'generated') {
+        rmSync(full, { recursive: true, force: true });
+      } else {
+        empty = false;
+      }
+    }
+    if (empty) rmdirSync(join(from, rel));
+    return empty;
+  };
+  remove('');
+  return kept;
+}
+
+/** Finishes or undoes what killed runs left: puts an old output back, removes unused scratch. */
+function recover(dir: string, kind: OutputKind): void {
+  for (const left of leftovers(dir).sort((a, b) => (a.what === b.what ? a.pid - b.pid : a.what === 'old' ? -1 : 1))) {
+    if (readMarker(left.path)?.tool !== 'pvekaas') continue;
+    if (left.what === 'old') {
+      // Killed between the two renames: the old output was moved aside and the new one not yet in place.
+      if (!existsSync(dir)) renameSync(left.path, dir);
+      else carryOver(left.path, dir, kind);
+    } else {
+      rmSync(left.path, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Builds a new output with `build(scratch)` and puts it in place of `out` (see the module comment).
+ * `build` writes into an empty directory; nothing is left behind when it throws.
+ */
+export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch: string) => T, flag = '--out'): T {
+  const dir = resolve(out);
+  finishBeforeSignals();
+  checkOutputDir(out, kind, flag);
+  mkdirSync(dirname(dir), { recursive: true });
+  recover(dir, kind);
+  checkOutputDir(out, kind, flag);
+  const scratch = scratchName(dir, 'new', process.pid);
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch);
+  let result: T;
+  try {
+    writeFileSync(join(scratch, MARKER), markerText(kind));
+    result = build(scratch);
+  } catch (e) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw e;
+  }
+  if (!existsSync(dir)) {
+    renameSync(scratch, dir);
+    return result;
+  }
+  const old = scratchName(dir, 'old', process.pid);
+  renameSync(dir, old);
+  renameSync(scratch, dir);
+  const kept = carryOver(old, dir, kind);
+  if (kept.length > 0) process.stderr.write(`warning: kept ${kept.length} file(s) of the previous output that clash with new ones, in ${old}\n`);
+  return result;
+}
+
+let deferring = false;
+/**
+ * Ctrl-C or SIGTERM during a write does not cut it in half: the write is synchronous, so the signal
+ * is handled once the output is in place (or the scratch removed), and the process then exits 130/143.
+ */
+function finishBeforeSignals(): void {
+  if (deferring) return;
+  deferring = true;
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`${signal}: stopped after the output was complete\n`);
+      process.exit(code);
+    });
+  }
+}
+
+/** The reading side: whether `dir` is an output of `kind` (has its marker). */
+export function isOutputDir(dir: string, kind: OutputKind['name']): boolean {
+  const marker = readMarker(dir);
+  return marker?.tool === 'pvekaas' && marker.command === kind;
+}
+
+/** The synth output: marker, manifest, placement plan, cache index, and each stack's synthesized files. */
+export const synthOutput: OutputKind = {
+  name: 'synth',
+  classify(rel) {
+    if ([MARKER, 'manifest.json', 'placement.json', '.pvekaas-cache.json'].includes(rel)) return 'generated';
+    const parts = rel.split('/');
+    if (parts[0] !== 'stacks') return 'foreign';
+    if (parts.length <= 2) return 'container';
+    return parts.length >= 3 && ['cdk.tf.json', 'cdk.tf', 'metadata.json', 'assets'].includes(parts[2]) ? 'generated' : 'foreign';
+  },
+};
+
+/** The export-hcl output: marker, placement plan, and per workspace its HCL, metadata and README. */
+export const exportOutput: OutputKind = {
+  name: 'export-hcl',
+  classify(rel) {
+    if ([MARKER, 'placement.json'].includes(rel)) return 'generated';
+    const parts = rel.split('/');
+    if (parts.length === 1) return 'container';
+    return ['cdk.tf', 'metadata.json', 'README.md', 'assets'].includes(parts[1]) ? 'generated' : 'foreign';
+  },
+};

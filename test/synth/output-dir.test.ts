@@ -1,0 +1,167 @@
+/**
+ * What synth and export-hcl write and delete: only directories pvekaas made (marker) or empty
+ * ones, never a file it did not write, atomically (a killed run leaves the old output or the new
+ * one, and the next run leaves no scratch), and export-hcl's state path the same from any directory.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { compileProject, projectRoot } from '../support/toolchain';
+
+const work = mkdtempSync(join(tmpdir(), 'pvekaas-outdir-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+beforeAll(() => compileProject());
+const example = join(projectRoot, 'examples/lab.yaml');
+
+function cli(script: string, args: string[], cwd = projectRoot) {
+  return spawnSync(process.execPath, [join(projectRoot, 'dist/scripts', script), ...args], { cwd, encoding: 'utf8' });
+}
+const synth = (out: string, config = example) => cli('synth.js', ['--config', config, '--out', out]);
+
+function listing(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path);
+      else files.push(path);
+    }
+  };
+  walk('');
+  return files.sort();
+}
+
+/** A complete synth output: marker, manifest, plan, and every stack of the manifest with its file. */
+function complete(out: string): boolean {
+  if (!['.pvekaas-output', 'manifest.json', 'placement.json'].every((f) => existsSync(join(out, f)))) return false;
+  const stacks = Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).stacks);
+  return stacks.length === 7 && stacks.every((s) => existsSync(join(out, 'stacks', s, 'cdk.tf.json')));
+}
+
+const scratch = (parent: string) => readdirSync(parent).filter((e) => e.includes('.pvekaas-'));
+
+describe('output directories', () => {
+  it('refuses a non-empty directory pvekaas did not make, and changes nothing in it', () => {
+    const project = join(work, 'project');
+    mkdirSync(join(project, 'stacks'), { recursive: true });
+    writeFileSync(join(project, 'stacks/app.ts'), 'mine');
+    writeFileSync(join(project, 'notes.txt'), 'mine');
+    for (const [script, args] of [
+      ['synth.js', ['--config', example, '--out', project]],
+      ['export-hcl.js', ['--config', example, '--out', project]],
+    ] as const) {
+      const r = cli(script, [...args]);
+      expect({ script, status: r.status }).toEqual({ script, status: 1 });
+      expect(r.stderr).toContain(`refusing to replace ${project}`);
+      expect(r.stderr).toContain('fix: choose a new or empty directory');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(listing(project)).toEqual(['notes.txt', 'stacks/app.ts']);
+    }
+    const root = cli('export-hcl.js', ['--config', example, '--out', '/']);
+    expect(root.status).toBe(1);
+    expect(root.stderr).toContain('refusing to replace /');
+    const file = join(work, 'a-file');
+    writeFileSync(file, 'mine');
+    const r = synth(file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('is a file, not a directory');
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
+
+  it('writes a marker, replaces its own output, and keeps every file it did not write', () => {
+    const out = join(work, 'own');
+    expect(synth(out).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, '.pvekaas-output'), 'utf8'))).toMatchObject({ tool: 'pvekaas', command: 'synth' });
+    // What tofu and a person leave in an output directory.
+    mkdirSync(join(out, 'stacks/tenant-tenant-b/.terraform/providers'), { recursive: true });
+    writeFileSync(join(out, 'stacks/tenant-tenant-b/.terraform/providers/p'), 'plugin');
+    writeFileSync(join(out, 'stacks/tenant-tenant-b/terraform.tfstate'), '{"serial": 3}');
+    writeFileSync(join(out, 'stacks/proxmox-pmox-txl/.terraform.lock.hcl'), 'lock');
+    writeFileSync(join(out, 'README.local'), 'notes');
+    // The next description drops tenant-b: its synthesized file goes, its state stays.
+    const lab = parse(readFileSync(example, 'utf8'));
+    lab.tenants = lab.tenants.filter((t: { name: string }) => t.name !== 'tenant-b');
+    const next = join(work, 'no-b.yaml');
+    writeFileSync(next, stringify(lab));
+    expect(synth(out, next).status).toBe(0);
+    expect(existsSync(join(out, 'stacks/tenant-tenant-b/cdk.tf.json'))).toBe(false);
+    expect(readFileSync(join(out, 'stacks/tenant-tenant-b/terraform.tfstate'), 'utf8')).toBe('{"serial": 3}');
+    expect(readFileSync(join(out, 'stacks/tenant-tenant-b/.terraform/providers/p'), 'utf8')).toBe('plugin');
+    expect(readFileSync(join(out, 'stacks/proxmox-pmox-txl/.terraform.lock.hcl'), 'utf8')).toBe('lock');
+    expect(readFileSync(join(out, 'README.local'), 'utf8')).toBe('notes');
+    expect(Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).stacks)).not.toContain('tenant-tenant-b');
+    expect(scratch(work)).toEqual([]);
+    // The output of one command is not the output of the other.
+    const r = cli('export-hcl.js', ['--config', example, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('is the output of `synth`, not of `export-hcl`');
+  });
+
+  it('leaves the old output or the new one when killed at any moment, and the next run leaves no scratch', async () => {
+    const parent = join(work, 'kill');
+    mkdirSync(parent);
+    const out = join(parent, 'out');
+    const lab = parse(readFileSync(example, 'utf8'));
+    const file = join(parent, 'lab.yaml');
+    writeFileSync(file, stringify(lab));
+    expect(synth(out, file).status).toBe(0);
+    for (const [i, delay] of [150, 400, 700, 1000, 1300, 1700, 2200].entries()) {
+      lab.tenants[0].pools[0].replicas = 2 + (i % 3);
+      writeFileSync(file, stringify(lab));
+      const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', file, '--out', out, '--full'], { cwd: projectRoot, stdio: 'ignore' });
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.on('close', r));
+      // Killed between the two renames, the old output sits beside it until the next run.
+      const aside = scratch(parent).filter((e) => e.includes('pvekaas-old-'));
+      expect({ delay, complete: complete(out) || (aside.length === 1 && complete(join(parent, aside[0]))) }).toEqual({ delay, complete: true });
+    }
+    expect(synth(out, file).status).toBe(0);
+    expect(complete(out)).toBe(true);
+    expect(scratch(parent)).toEqual([]);
+  }, 120_000);
+
+  it('puts the old output back when a run was killed between its two renames', () => {
+    const parent = join(work, 'between');
+    mkdirSync(parent);
+    const out = join(parent, 'out');
+    expect(synth(out).status).toBe(0);
+    writeFileSync(join(out, 'stacks/management/terraform.tfstate'), 'state');
+    // A run with this (finished) process id moved the old output aside and died.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    renameSync(out, join(parent, `.out.pvekaas-old-${dead}`));
+    mkdirSync(join(parent, `.out.pvekaas-new-${dead}`));
+    writeFileSync(join(parent, `.out.pvekaas-new-${dead}/.pvekaas-output`), '{"tool":"pvekaas","command":"synth"}');
+    expect(synth(out).status).toBe(0);
+    expect(complete(out)).toBe(true);
+    expect(readFileSync(join(out, 'stacks/management/terraform.tfstate'), 'utf8')).toBe('state');
+    expect(scratch(parent)).toEqual([]);
+  });
+
+  it('finishes the output on SIGTERM and leaves no scratch', async () => {
+    const parent = join(work, 'term');
+    mkdirSync(parent);
+    const out = join(parent, 'out');
+    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', example, '--out', out], { cwd: projectRoot, stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('close', r));
+    expect(scratch(parent)).toEqual([]);
+    expect(existsSync(out) ? complete(out) : true).toBe(true);
+  }, 60_000);
+});
+
+describe('export-hcl with the local backend', () => {
+  it('writes the state path relative to the directory that holds the export, the same from any working directory', () => {
+    const a = join(work, 'exp/hcl');
+    const b = join(work, 'exp2/hcl');
+    expect(cli('export-hcl.js', ['--config', example, '--out', a]).status).toBe(0);
+    expect(cli('export-hcl.js', ['--config', example, '--out', b], tmpdir()).status).toBe(0);
+    const text = readFileSync(join(a, 'management/cdk.tf'), 'utf8');
+    expect(text).toContain('path = "../../state/management.tfstate"');
+    expect(text).toContain('path = "../../state/proxmox-pmox-txl.tfstate"');
+    for (const f of listing(a)) expect({ f, text: readFileSync(join(b, f), 'utf8') }).toEqual({ f, text: readFileSync(join(a, f), 'utf8') });
+  });
+});
