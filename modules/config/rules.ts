@@ -3,13 +3,11 @@
  * that must resolve, ranges that must not overlap. Each returns every problem it finds.
  */
 import type { ConfigProblem } from './problems';
-import { imageNodes, type Lab } from './schema';
+import { fixedTemplateFor, imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
-import { checkInstanceNetworks } from './instance-network-rules';
 import { checkManagement } from './management-rules';
 import { checkServerRules } from './server-rules';
 import { TemplateIdConflict, templateVmIds } from './template-ids';
-import { checkQuotas } from './quota';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
   const seen = new Map<string, number>();
@@ -79,6 +77,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
     if ('sourceNode' in instance.template && !nodeNames.includes(instance.template.sourceNode)) {
       problems.push(unknownRef([...base, 'template', 'sourceNode'], `node of instance ${instance.name}`, instance.template.sourceNode, nodeNames));
     }
+    if ('templateID' in instance.template) problems.push(...checkFixedTemplates(instance.template, [...base, 'template'], nodeNames));
     if (instance.vmIdRange.end < instance.vmIdRange.start) {
       problems.push({
         path: [...base, 'vmIdRange'],
@@ -161,20 +160,24 @@ export function checkLab(lab: Lab): ConfigProblem[] {
     const eligible = tenant.placement.mode === 'Default' ? [instances[0]] : instances.filter((i) => (tenant.placement.instances ?? instanceNames).includes(i.name));
     const pinned = tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined);
     for (const instance of instances.filter((i) => eligible.includes(i) || pinned.includes(i.name))) {
-      if (!hasTemplateFor(instance, version)) {
+      // An empty sourceNode is lenient.ts's stand-in for a template the schema refused (reported there).
+      const templateInError = 'sourceNode' in instance.template && instance.template.sourceNode === '';
+      if (!templateInError && !hasTemplateFor(instance, version)) {
+        const at = `proxmox.instances[${instances.indexOf(instance)}]`;
         problems.push({
           path: [...base, 'kubernetesVersion'],
           message: `instance ${instance.name} has no template for ${version}`,
           value: version,
-          fix: `add an image for ${version} to proxmox.instances[${instances.indexOf(instance)}].images, or set its templateSelector tags to include ${version}, or choose another version`,
+          fix:
+            'templateID' in instance.template
+              ? `give ${at}.template a kubernetesVersion (the version of the kubeadm and kubelet in template ${instance.template.templateID}), or add { kubernetesVersion: ${version}, templateID: <id> } to ${at}.template.versions, or choose another version`
+              : `add an image for ${version} to ${at}.images, or set its templateSelector tags to include ${version}, or choose another version`,
         });
       }
     }
   });
 
   problems.push(...checkAddresses(lab));
-  problems.push(...checkQuotas(lab));
-  problems.push(...checkInstanceNetworks(lab));
   problems.push(...checkManagement(lab));
   problems.push(...checkServerRules(lab));
   if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
@@ -187,10 +190,34 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   return problems;
 }
 
+type FixedTemplateForm = Extract<Lab['proxmox']['instances'][number]['template'], { templateID: number }>;
+
+/** The per-version templates of a `{ sourceNode, templateID }` instance: known nodes, one template per version. */
+function checkFixedTemplates(template: FixedTemplateForm, path: (string | number)[], nodeNames: string[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const seen = new Map<string, string>();
+  if (template.kubernetesVersion) seen.set(template.kubernetesVersion, 'kubernetesVersion');
+  (template.versions ?? []).forEach((v, i) => {
+    const other = seen.get(v.kubernetesVersion);
+    if (other) {
+      problems.push({
+        path: [...path, 'versions', i, 'kubernetesVersion'],
+        message: `a second template for ${v.kubernetesVersion} (the first is at template.${other}): CAPMOX clones one template per machine`,
+        value: v.kubernetesVersion,
+        fix: 'keep one template per Kubernetes version',
+      });
+    }
+    seen.set(v.kubernetesVersion, `versions[${i}]`);
+    if (v.sourceNode !== undefined && !nodeNames.includes(v.sourceNode)) problems.push(unknownRef([...path, 'versions', i, 'sourceNode'], 'node', v.sourceNode, nodeNames));
+  });
+  return problems;
+}
+
 /** Whether an instance can provide a template for a Kubernetes version. */
 export function hasTemplateFor(instance: Lab['proxmox']['instances'][number], version: string): boolean {
+  // A fixed template holds one Kubernetes version's kubeadm and kubelet: it serves that version only.
+  if ('templateID' in instance.template) return fixedTemplateFor(instance, version) !== undefined;
   if (instance.images.some((img) => img.kubernetesVersion === version)) return true;
-  if ('templateID' in instance.template) return true; // an existing template the operator vouches for
   return instance.template.templateSelector.matchTags.some((t) => t.toLowerCase() === version.toLowerCase());
 }
 
@@ -218,9 +245,6 @@ function checkAddresses(lab: Lab): ConfigProblem[] {
   lab.management.loadBalancer.addresses.forEach((a, i) => claim(a, 'the load-balancer pool', ['management', 'loadBalancer', 'addresses', i]));
   lab.tenants.forEach((t, ti) => {
     t.network?.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name}`, ['tenants', ti, 'network', 'addresses', i]));
-    for (const [instance, net] of Object.entries(t.networks ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      net.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name} on ${instance}`, ['tenants', ti, 'networks', instance, 'addresses', i]));
-    }
   });
   const vips = new Map<string, string>();
   lab.tenants.forEach((t, ti) => {

@@ -95,6 +95,19 @@ export const templateSchema = z
       z.strictObject({
         sourceNode: z.string().min(1).describe('node holding the template VM'),
         templateID: z.int().min(100).max(999999999).describe('VM id of the template'),
+        kubernetesVersion: kubernetesVersion
+          .optional()
+          .describe('the Kubernetes version whose kubeadm and kubelet the template holds (CABPK needs them to match the machines); required for a tenant to use it'),
+        versions: z
+          .array(
+            z.strictObject({
+              kubernetesVersion,
+              templateID: z.int().min(100).max(999999999).describe('VM id of the template for this version'),
+              sourceNode: z.string().min(1).optional().describe('node holding it (default: the sourceNode above)'),
+            }),
+          )
+          .optional()
+          .describe('templates of further Kubernetes versions, one per version, e.g. for an upgrade'),
       }),
       z.strictObject({
         templateSelector: z.strictObject({
@@ -151,10 +164,10 @@ export const instanceSchema = z.strictObject({
       disks: storageId('storage.disks').default('local-lvm').describe('storage for VM disks'),
       images: storageId('storage.images').default('local').describe('storage (with content type import) for downloaded cloud images'),
       cloudInit: storageId('storage.cloudInit')
-        .default('local')
-        .describe('storage (with content type iso) for the cloud-init ISO CAPMOX writes (it may allocate and delete its own ISOs there, nothing else)'),
+        .default('capmox-cloudinit')
+        .describe('a directory storage (content type iso) of its own for the cloud-init ISOs CAPMOX uploads and deletes; it must not be storage.images or storage.disks'),
     })
-    .default({ disks: 'local-lvm', images: 'local', cloudInit: 'local' }),
+    .default({ disks: 'local-lvm', images: 'local', cloudInit: 'capmox-cloudinit' }),
   bridge: z
     .string()
     .regex(INTERFACE, { error: "bridge must be a Linux interface name: a letter first, then letters, digits, '.', '-' or '_', at most 15 characters" })
@@ -422,6 +435,24 @@ export type PlacementMode = (typeof placementModes)[number];
 export type Delivery = Lab['delivery'];
 export type Image = Instance['images'][number];
 export type NodeNetwork = z.output<typeof nodeNetworkSchema>;
+
+/** An existing template CAPMOX clones for one Kubernetes version: `{ sourceNode, templateID }`. */
+export interface FixedTemplate {
+  sourceNode: string;
+  templateID: number;
+}
+
+/**
+ * The `{ sourceNode, templateID }` template of an instance for a Kubernetes version, or undefined
+ * when the instance selects templates by tags or has none for that version.
+ */
+export function fixedTemplateFor(instance: Instance, version: string): FixedTemplate | undefined {
+  const t = instance.template;
+  if (!('templateID' in t)) return undefined;
+  if (t.kubernetesVersion === version) return { sourceNode: t.sourceNode, templateID: t.templateID };
+  const more = t.versions?.find((v) => v.kubernetesVersion === version);
+  return more ? { sourceNode: more.sourceNode ?? t.sourceNode, templateID: more.templateID } : undefined;
+}
 
 /** The nodes an image becomes a template on: the listed ones, or the first node by name. */
 export function imageNodes(instance: Instance, image: Image): string[] {

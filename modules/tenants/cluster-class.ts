@@ -4,6 +4,7 @@
  * that differs between tenants or machine deployments is a variable, patched into the place where
  * CAPMOX, Kamaji or kubeadm read it.
  */
+import { createHash } from 'node:crypto';
 import { API, type KubernetesObject } from './manifest';
 import { CLUSTER_CLASS_NAME, CLUSTER_CLASS_NAMESPACE, WORKER_CLASS } from './names';
 
@@ -194,12 +195,44 @@ export function classVariables(multiInstance: MultiInstanceRendering): ClassVari
   return multiInstance === 'proposal' ? [...releasedVariables(), ...proposalVariables()] : releasedVariables();
 }
 
+/**
+ * Name prefixes of the class's templates. Each template is named `<prefix>-<hash of its content>`
+ * (`templateName`): CAPMOX v0.9.0's ProxmoxMachineTemplate webhook refuses every spec change
+ * (`internal/webhook/proxmoxmachinetemplate_webhook.go`), so a changed template must be a new
+ * object that the class points at, never an update of the old one. The other three templates
+ * follow the same rule, so no template the class uses ever changes under it.
+ */
 export const TEMPLATE_NAMES = {
   controlPlane: `${CLUSTER_CLASS_NAME}-control-plane`,
   infrastructureCluster: `${CLUSTER_CLASS_NAME}-proxmox-cluster`,
   workerMachine: `${CLUSTER_CLASS_NAME}-worker`,
   workerBootstrap: `${CLUSTER_CLASS_NAME}-worker`,
 };
+
+/** JSON with object keys sorted, so equal content hashes equally whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The first 10 hex digits of the SHA-256 of a value's canonical JSON. */
+export function contentHash(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 10);
+}
+
+/** A class template's name: its prefix and the hash of its kind and spec. */
+function templateName(prefix: string, kind: string, spec: unknown): string {
+  return `${prefix}-${contentHash({ kind, spec })}`;
+}
+
+/** MachineHealthCheck remediation limit of the worker class (CAPMOX's class uses the same). */
+export const MHC_UNHEALTHY_LIMIT = '33%';
 
 /** Konnectivity's server port on the control-plane Service (Kamaji's default). */
 export const KONNECTIVITY_PORT = 8132;
@@ -210,86 +243,90 @@ export const KONNECTIVITY_PORT = 8132;
  */
 export const PROVIDER_ID_ARG = { name: 'provider-id', value: "proxmox://'{{ ds.meta_data.instance_id }}'" };
 
-export function clusterClassTemplates(options: ClusterClassOptions): KubernetesObject[] {
+/** Placeholder node pool of the ProxmoxClusterTemplate (TEST-NET-1, never routed); see below. */
+export const PLACEHOLDER_IPV4_CONFIG = { addresses: ['192.0.2.10-192.0.2.19'], prefix: 24, gateway: '192.0.2.1' };
+
+export interface ClassTemplates {
+  controlPlane: KubernetesObject;
+  infrastructureCluster: KubernetesObject;
+  workerMachine: KubernetesObject;
+  workerBootstrap: KubernetesObject;
+}
+
+/** The worker ProxmoxMachineTemplate's spec before the per-Cluster patches. */
+function workerMachineSpec(): Record<string, unknown> {
+  return {
+  full: true,
+  numSockets: 1,
+  numCores: 2,
+  memoryMiB: 4096,
+  disks: { bootVolume: { disk: 'scsi0', sizeGb: 20 } },
+  // The CRD requires a template source in the template itself; the proxmoxTemplate patches
+  // replace its tags or remove it (source node and id). `uniqueSubset`: the template's tags must
+  // contain all of these and may carry more (user-built templates often do), and exactly one
+  // template may match (CAPMOX's TemplateMatchPolicySubset; the default `exact` needs the
+  // very same tag set).
+  templateSelector: { matchTags: ['capi'], matchPolicy: 'uniqueSubset' },
+  network: { networkDevices: [{ name: 'net0', bridge: 'vmbr0', model: 'virtio' }] },
+};
+}
+
+/** The name of the class's worker ProxmoxMachineTemplate (it depends on its content only). */
+export function workerMachineTemplateName(): string {
+  return templateName(TEMPLATE_NAMES.workerMachine, 'ProxmoxMachineTemplate', workerMachineSpec());
+}
+
+export function classTemplates(options: ClusterClassOptions): ClassTemplates {
   const namespace = options.namespace ?? CLUSTER_CLASS_NAMESPACE;
-  const controlPlane: KubernetesObject = {
-    apiVersion: API.controlPlane,
-    kind: 'KamajiControlPlaneTemplate',
-    metadata: { name: TEMPLATE_NAMES.controlPlane, namespace },
-    spec: {
-      template: {
-        spec: {
-          dataStoreName: options.dataStoreName,
-          addons: {
-            coreDNS: {},
-            kubeProxy: {},
-            konnectivity: {
-              server: { port: KONNECTIVITY_PORT },
-              // On the host network the agent does not wait for the CNI, so logs, exec and
-              // webhooks reach the workers while the CNI itself is still being installed.
-              agent: { mode: 'DaemonSet', hostNetwork: true, tolerations: [{ operator: 'Exists' }] },
-            },
-          },
-          kubelet: { cgroupfs: 'systemd', preferredAddressTypes: ['InternalIP', 'ExternalIP', 'Hostname'] },
-          network: { serviceType: 'LoadBalancer' },
-        },
+  const template = (apiVersion: string, kind: string, prefix: string, spec: Record<string, unknown>): KubernetesObject => ({
+    apiVersion,
+    kind,
+    metadata: { name: templateName(prefix, kind, spec), namespace },
+    spec: { template: { spec } },
+  });
+  const controlPlane = template(API.controlPlane, 'KamajiControlPlaneTemplate', TEMPLATE_NAMES.controlPlane, {
+    dataStoreName: options.dataStoreName,
+    addons: {
+      coreDNS: {},
+      kubeProxy: {},
+      konnectivity: {
+        server: { port: KONNECTIVITY_PORT },
+        // Not on the host network: Kamaji 26.8.2-edge writes `clusterCIDR: ""` into the tenant's
+        // kube-proxy configuration (clastix/kamaji#1289, fixed by #1291 in a later edge), which
+        // breaks ClusterIP traffic from host-network pods such as this agent. On the pod network
+        // the agent starts once the CNI runs; logs and exec wait for it.
+        agent: { mode: 'DaemonSet', tolerations: [{ operator: 'Exists' }] },
       },
     },
-  };
-  const infrastructureCluster: KubernetesObject = {
-    apiVersion: API.infrastructure,
-    kind: 'ProxmoxClusterTemplate',
-    metadata: { name: TEMPLATE_NAMES.infrastructureCluster, namespace },
-    spec: {
-      template: {
-        spec: {
-          // Kamaji's provider writes the control-plane endpoint; CAPMOX waits for it.
-          externalManagedControlPlane: true,
-          // The CRD requires a DNS server in the template itself; every Cluster patches its own in
-          // (192.0.2.0/24 is TEST-NET-1, never routed).
-          dnsServers: ['192.0.2.53'],
-        },
+    kubelet: { cgroupfs: 'systemd', preferredAddressTypes: ['InternalIP', 'ExternalIP', 'Hostname'] },
+    network: { serviceType: 'LoadBalancer' },
+  });
+  const infrastructureCluster = template(API.infrastructure, 'ProxmoxClusterTemplate', TEMPLATE_NAMES.infrastructureCluster, {
+    // Kamaji's provider writes the control-plane endpoint; CAPMOX waits for it.
+    externalManagedControlPlane: true,
+    // CAPMOX's ProxmoxClusterTemplate webhook refuses a template without an IP pool ("proxmox
+    // cluster must define at least one IP pool config", internal/webhook/
+    // proxmoxclustertemplate_webhook.go, failurePolicy Fail), and the CRD requires a DNS server.
+    // As in CAPMOX's own templates/cluster-class.yaml, the template carries placeholders that
+    // every Cluster's node-network patch replaces (192.0.2.0/24 is TEST-NET-1, never routed).
+    ipv4Config: PLACEHOLDER_IPV4_CONFIG,
+    dnsServers: ['192.0.2.53'],
+  });
+  const workerMachine = template(API.infrastructure, 'ProxmoxMachineTemplate', TEMPLATE_NAMES.workerMachine, workerMachineSpec());
+  const workerBootstrap = template(API.bootstrap, 'KubeadmConfigTemplate', TEMPLATE_NAMES.workerBootstrap, {
+    joinConfiguration: {
+      nodeRegistration: {
+        name: '{{ local_hostname }}',
+        kubeletExtraArgs: [PROVIDER_ID_ARG],
       },
     },
-  };
-  const workerMachine: KubernetesObject = {
-    apiVersion: API.infrastructure,
-    kind: 'ProxmoxMachineTemplate',
-    metadata: { name: TEMPLATE_NAMES.workerMachine, namespace },
-    spec: {
-      template: {
-        spec: {
-          full: true,
-          numSockets: 1,
-          numCores: 2,
-          memoryMiB: 4096,
-          disks: { bootVolume: { disk: 'scsi0', sizeGb: 20 } },
-          // The CRD requires a template source in the template itself; the proxmoxTemplate
-          // patches replace it (tags) or remove it (source node and id).
-          templateSelector: { matchTags: ['capi'] },
-          network: { networkDevices: [{ name: 'net0', bridge: 'vmbr0', model: 'virtio' }] },
-        },
-      },
-    },
-  };
-  const workerBootstrap: KubernetesObject = {
-    apiVersion: API.bootstrap,
-    kind: 'KubeadmConfigTemplate',
-    metadata: { name: TEMPLATE_NAMES.workerBootstrap, namespace },
-    spec: {
-      template: {
-        spec: {
-          joinConfiguration: {
-            nodeRegistration: {
-              name: '{{ local_hostname }}',
-              kubeletExtraArgs: [PROVIDER_ID_ARG],
-            },
-          },
-        },
-      },
-    },
-  };
-  return [controlPlane, infrastructureCluster, workerMachine, workerBootstrap];
+  });
+  return { controlPlane, infrastructureCluster, workerMachine, workerBootstrap };
+}
+
+export function clusterClassTemplates(options: ClusterClassOptions): KubernetesObject[] {
+  const t = classTemplates(options);
+  return [t.controlPlane, t.infrastructureCluster, t.workerMachine, t.workerBootstrap];
 }
 
 type JsonPatch =
@@ -325,6 +362,24 @@ const fromTemplate = (op: 'add' | 'replace', path: string, template: string): Js
 
 const MACHINE = '/spec/template/spec';
 
+/**
+ * Kamaji labels a TenantControlPlane's pods `kamaji.clastix.io/name: <its name>` (the Kamaji
+ * provider's own samples spread on it), and the class names the TenantControlPlane after the
+ * Cluster. `nodeTaintsPolicy: Honor` leaves a tainted (NotReady, cordoned) node out of the skew, so
+ * a dead node does not block rescheduling; `matchLabelKeys` counts each rollout's pods apart.
+ */
+export const CONTROL_PLANE_SPREAD = `topologySpreadConstraints:
+- maxSkew: 1
+  topologyKey: kubernetes.io/hostname
+  whenUnsatisfiable: DoNotSchedule
+  nodeTaintsPolicy: Honor
+  matchLabelKeys:
+  - pod-template-hash
+  labelSelector:
+    matchLabels:
+      kamaji.clastix.io/name: "{{ .builtin.cluster.name }}"
+`;
+
 export function releasedPatches(): ClassPatch[] {
   return [
     {
@@ -339,6 +394,12 @@ export function releasedPatches(): ClassPatch[] {
           ],
         },
       ],
+    },
+    {
+      name: 'control-plane-spread',
+      description:
+        "Spread a tenant's Kamaji control-plane pods over the management cluster's nodes (at most one more on any node), so one node lost keeps the API server up when it has 2 or more replicas.",
+      definitions: [{ selector: SELECT.controlPlane, jsonPatches: [fromTemplate('add', '/spec/template/spec/deployment', CONTROL_PLANE_SPREAD)] }],
     },
     {
       name: 'cluster-dns',
@@ -468,27 +529,58 @@ export function proposalPatches(): ClassPatch[] {
   ];
 }
 
+function classPatches(multiInstance: MultiInstanceRendering): ClassPatch[] {
+  return multiInstance === 'proposal' ? [...releasedPatches(), ...proposalPatches()] : releasedPatches();
+}
+
+/**
+ * The variables (top-level names; `builtin` for CAPI's builtins) that the class's patches read
+ * to build a worker's ProxmoxMachineTemplate, taken from the patches themselves: their selectors,
+ * `valueFrom.variable`, and the variables named in `enabledIf` and value templates.
+ */
+export function workerMachineVariables(multiInstance: MultiInstanceRendering): string[] {
+  const names = new Set<string>();
+  const fromTemplate = (text: string) => {
+    for (const m of text.matchAll(/(?:^|[\s(])\.([A-Za-z_]\w*)/g)) names.add(m[1]);
+  };
+  for (const patch of classPatches(multiInstance)) {
+    const defs = patch.definitions.filter((d) => d.selector.kind === 'ProxmoxMachineTemplate');
+    if (defs.length === 0) continue;
+    if (patch.enabledIf) fromTemplate(patch.enabledIf);
+    for (const d of defs) {
+      for (const jp of d.jsonPatches) {
+        if (!('valueFrom' in jp)) continue;
+        if ('variable' in jp.valueFrom) names.add(jp.valueFrom.variable.split('.')[0]);
+        else fromTemplate(jp.valueFrom.template);
+      }
+    }
+  }
+  return [...names].sort();
+}
+
 export function clusterClass(options: ClusterClassOptions): KubernetesObject {
   const namespace = options.namespace ?? CLUSTER_CLASS_NAMESPACE;
+  const templates = classTemplates(options);
+  const nameOf = (t: KubernetesObject) => t.metadata.name;
   const ref = (apiVersion: string, kind: string, name: string) => ({ templateRef: { apiVersion, kind, name } });
-  const patches = options.multiInstance === 'proposal' ? [...releasedPatches(), ...proposalPatches()] : releasedPatches();
+  const patches = classPatches(options.multiInstance);
   return {
     apiVersion: API.cluster,
     kind: 'ClusterClass',
     metadata: { name: CLUSTER_CLASS_NAME, namespace },
     spec: {
       controlPlane: {
-        ...ref(API.controlPlane, 'KamajiControlPlaneTemplate', TEMPLATE_NAMES.controlPlane),
+        ...ref(API.controlPlane, 'KamajiControlPlaneTemplate', nameOf(templates.controlPlane)),
         // The TenantControlPlane, its Service and its kubeconfig are named after the tenant.
         naming: { template: '{{ .cluster.name }}' },
       },
-      infrastructure: ref(API.infrastructure, 'ProxmoxClusterTemplate', TEMPLATE_NAMES.infrastructureCluster),
+      infrastructure: ref(API.infrastructure, 'ProxmoxClusterTemplate', nameOf(templates.infrastructureCluster)),
       workers: {
         machineDeployments: [
           {
             class: WORKER_CLASS,
-            bootstrap: ref(API.bootstrap, 'KubeadmConfigTemplate', TEMPLATE_NAMES.workerBootstrap),
-            infrastructure: ref(API.infrastructure, 'ProxmoxMachineTemplate', TEMPLATE_NAMES.workerMachine),
+            bootstrap: ref(API.bootstrap, 'KubeadmConfigTemplate', nameOf(templates.workerBootstrap)),
+            infrastructure: ref(API.infrastructure, 'ProxmoxMachineTemplate', nameOf(templates.workerMachine)),
             healthCheck: {
               checks: {
                 nodeStartupTimeoutSeconds: 1200,
@@ -497,6 +589,10 @@ export function clusterClass(options: ClusterClassOptions): KubernetesObject {
                   { type: 'Ready', status: 'Unknown', timeoutSeconds: 300 },
                 ],
               },
+              // As CAPMOX's own class (templates/cluster-class.yaml): remediate only while at most a
+              // third of a machine deployment is unhealthy, so a dead Proxmox node or network does
+              // not make CAPI delete and recreate every machine at once.
+              remediation: { triggerIf: { unhealthyLessThanOrEqualTo: MHC_UNHEALTHY_LIMIT } },
             },
           },
         ],

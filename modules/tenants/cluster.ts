@@ -2,9 +2,9 @@
  * A tenant's CAPI `Cluster`: its topology on the `lab-tenant` class, with the variables the class
  * declares and one machine deployment per placement group of the plan.
  */
-import type { Instance, Lab, Tenant } from '../config/schema';
+import { fixedTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import type { TenantPlan } from '../placement/types';
-import type { MultiInstanceRendering } from './cluster-class';
+import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
 import { autoscalerAnnotations, machineDeployments, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
 import { API, type KubernetesObject } from './manifest';
 import { dnsServiceIP } from './network';
@@ -16,6 +16,7 @@ import {
   WORKER_CLASS,
   clusterName,
   tenantCredentialsSecretName,
+  withTemplateHash,
   tenantNamespace,
 } from './names';
 
@@ -43,10 +44,19 @@ export interface TenantCluster {
 
 const VERSION_TAG = /^v\d+\.\d+\.\d+$/i;
 
-/** The class's proxmoxTemplate value for an instance: a fixed template, or tags plus the version. */
-export function templateVariable(instance: Instance): Record<string, unknown> {
+/**
+ * The class's proxmoxTemplate value for an instance and Kubernetes version: that version's fixed
+ * template (`{ sourceNode, templateID }`: kubeadm and kubelet in the image must match the
+ * machines' version, issue 11 B4), or tags plus the version.
+ */
+export function templateVariable(instance: Instance, version: string): Record<string, unknown> {
   const t = instance.template;
-  if ('templateID' in t) return { sourceNode: t.sourceNode, templateID: t.templateID };
+  if ('templateID' in t) {
+    const fixed = fixedTemplateFor(instance, version);
+    // The lab checks refuse a tenant whose version has no template on an instance it may use.
+    if (!fixed) throw new Error(`instance ${instance.name} has no template for ${version}`);
+    return { sourceNode: fixed.sourceNode, templateID: fixed.templateID };
+  }
   const tags = t.templateSelector.matchTags;
   const plain = tags.filter((tag) => !VERSION_TAG.test(tag));
   // A version tag in the description stands for "the version of the machines": the class appends
@@ -57,74 +67,61 @@ export function templateVariable(instance: Instance): Record<string, unknown> {
 /** The template of an instance in the proposal's `settings.instances[].template` form. */
 function proposalTemplate(instance: Instance, version: string): Record<string, unknown> {
   const t = instance.template;
-  if ('templateID' in t) return { sourceNode: t.sourceNode, templateID: t.templateID };
+  if ('templateID' in t) return templateVariable(instance, version);
   const tags = t.templateSelector.matchTags.map((tag) => (VERSION_TAG.test(tag) ? version : tag));
   return { templateSelector: { matchTags: [...new Set(tags)] } };
 }
 
-function instanceVariables(instance: Instance): TopologyVariable[] {
+function instanceVariables(instance: Instance, version: string): TopologyVariable[] {
   return [
     { name: 'bridge', value: instance.bridge },
-    { name: 'proxmoxTemplate', value: templateVariable(instance) },
+    { name: 'proxmoxTemplate', value: templateVariable(instance, version) },
     { name: 'proxmoxPool', value: instance.pools.vms },
     { name: 'proxmoxStorage', value: instance.storage.disks },
   ];
 }
 
-/** The node network of a tenant on an instance: its `networks` entry (secondary-clusters mode), else `network`. */
-export function networkOn(tenant: Tenant, instance: string): NonNullable<Tenant['network']> {
-  return (tenant.networks?.[instance] ?? tenant.network) as NonNullable<Tenant['network']>;
-}
-
-/** The Proxmox nodes a tenant's machine deployments use on one instance. */
-export function nodesOn(mds: readonly MachineDeploymentPlan[], instance: string): string[] {
-  return [...new Set(mds.filter((md) => md.instance === instance).flatMap((md) => md.nodes))].sort();
-}
-
-/** The Cluster's network: the same for a tenant's primary Cluster and its secondaries. */
-export function clusterNetwork(tenant: Tenant): Record<string, unknown> {
-  return {
-    pods: { cidrBlocks: [tenant.podCIDR] },
-    services: { cidrBlocks: [tenant.serviceCIDR] },
-    serviceDomain: 'cluster.local',
-  };
-}
-
 /**
- * The class variables of a Cluster whose infrastructure is one instance: the primary Cluster's
- * (on the first instance of the plan), and what a secondary Cluster's objects are rendered from.
+ * The hash in a machine deployment's topology name: of the class's worker template (its name holds
+ * its content hash), the values of every variable the worker patches read (`variables`: the
+ * Cluster's with the machine deployment's overrides over them), and the Kubernetes version (the
+ * `builtin` the tag patch reads; every version has its own template).
+ *
+ * CAPMOX v0.9.0's ProxmoxMachineTemplate webhook refuses any spec change, also CAPI topology's
+ * dry-run server-side apply on the Cluster's own copy (`internal/webhook/
+ * proxmoxmachinetemplate_webhook.go` ignores the `topology.cluster.x-k8s.io/dry-run` annotation;
+ * CAPMOX issue #735), so the topology controller could never rotate a changed worker template and
+ * would fail every reconcile. A machine deployment whose template would change gets a new name
+ * instead: CAPI creates it with fresh templates and deletes the old one (docs/tenants.md).
  */
-export function clusterVariables(input: { tenant: Tenant; vip: string; instance: Instance; network: NonNullable<Tenant['network']>; nodes: string[] }): TopologyVariable[] {
-  const { tenant, vip, instance, network } = input;
-  return [
+export function workerTemplateHash(variables: ReadonlyMap<string, unknown>, version: string, rendering: MultiInstanceRendering): string {
+  const inputs: Record<string, unknown> = {};
+  for (const name of workerMachineVariables(rendering)) {
+    if (name === 'builtin') inputs.builtin = { machineDeployment: { version } };
+    else if (variables.has(name)) inputs[name] = variables.get(name);
+  }
+  return contentHash({ template: workerMachineTemplateName(), inputs }).slice(0, 6);
+}
+
+export function tenantCluster(input: TenantClusterInput): TenantCluster {
+  const { lab, tenant, plan, vip, rendering } = input;
+  const network = tenant.network as NonNullable<Tenant['network']>;
+  const planned = machineDeployments(plan);
+  const used = new Set(planned.map((md) => md.instance));
+  const instances = lab.proxmox.instances.filter((i) => used.has(i.name));
+  const primary = instances[0];
+  const nodesOn = (instance: string) => [...new Set(planned.filter((md) => md.instance === instance).flatMap((md) => md.nodes))].sort();
+
+  const variables: TopologyVariable[] = [
     { name: 'controlPlaneVIP', value: vip },
     { name: 'dnsServiceIP', value: dnsServiceIP(tenant.serviceCIDR) },
     { name: 'nodeIPv4Config', value: { addresses: network.addresses, prefix: network.prefix, gateway: network.gateway } },
     { name: 'dnsServers', value: network.dnsServers },
     ...(network.vlan !== undefined ? [{ name: 'vlan', value: network.vlan }] : []),
-    { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(instance.name) } },
-    ...instanceVariables(instance),
-    { name: 'allowedNodes', value: input.nodes },
+    { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(primary.name) } },
+    ...instanceVariables(primary, tenant.kubernetesVersion),
+    { name: 'allowedNodes', value: nodesOn(primary.name) },
   ];
-}
-
-/** A machine deployment's variable overrides: its size and its placement group's node. */
-export function machineDeploymentOverrides(md: MachineDeploymentPlan): TopologyVariable[] {
-  return [
-    { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
-    { name: 'allowedNodes', value: md.nodes },
-  ];
-}
-
-export function tenantCluster(input: TenantClusterInput): TenantCluster {
-  const { lab, tenant, plan, vip, rendering } = input;
-  const mds = machineDeployments(plan);
-  const used = new Set(mds.map((md) => md.instance));
-  const instances = lab.proxmox.instances.filter((i) => used.has(i.name));
-  const primary = instances[0];
-  const network = rendering === 'secondary-clusters' ? networkOn(tenant, primary.name) : (tenant.network as NonNullable<Tenant['network']>);
-
-  const variables: TopologyVariable[] = clusterVariables({ tenant, vip, instance: primary, network, nodes: nodesOn(mds, primary.name) });
   if (rendering === 'proposal') {
     variables.push({
       name: 'proxmoxSettings',
@@ -132,7 +129,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
         mode: tenant.placement.mode,
         instances: instances.map((i) => ({
           name: i.name,
-          nodes: nodesOn(mds, i.name),
+          nodes: nodesOn(i.name),
           template: proposalTemplate(i, tenant.kubernetesVersion),
           credentialsRef: { name: tenantCredentialsSecretName(i.name) },
         })),
@@ -140,15 +137,23 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     });
   }
 
-  // With secondary Clusters, the machine deployments of the other instances are theirs (secondary.ts).
-  const inTopology = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;
-  const topologyMachineDeployments = inTopology.map((md) => {
+  const overridesOf = (md: MachineDeploymentPlan): TopologyVariable[] => {
     const instance = instances.find((i) => i.name === md.instance) as Instance;
-    const overrides: TopologyVariable[] = [
-      ...machineDeploymentOverrides(md),
-      ...(instance.name !== primary.name ? instanceVariables(instance) : []),
+    return [
+      { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
+      { name: 'allowedNodes', value: md.nodes },
+      ...(instance.name !== primary.name ? instanceVariables(instance, tenant.kubernetesVersion) : []),
       ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
     ];
+  };
+  const mds = planned
+    .map((md) => {
+      const effective = new Map([...variables, ...overridesOf(md)].map((v) => [v.name, v.value] as const));
+      return { ...md, name: withTemplateHash(md.name, workerTemplateHash(effective, tenant.kubernetesVersion, rendering)) };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const topologyMachineDeployments = mds.map((md) => {
+    const overrides = overridesOf(md);
     const annotations = autoscalerAnnotations(md);
     return {
       class: WORKER_CLASS,
@@ -172,7 +177,11 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       labels: { [LABEL_TENANT]: tenant.name, [LABEL_CNI]: tenant.cni },
     },
     spec: {
-      clusterNetwork: clusterNetwork(tenant),
+      clusterNetwork: {
+        pods: { cidrBlocks: [tenant.podCIDR] },
+        services: { cidrBlocks: [tenant.serviceCIDR] },
+        serviceDomain: 'cluster.local',
+      },
       topology: {
         classRef: { name: CLUSTER_CLASS_NAME, namespace: input.classNamespace ?? CLUSTER_CLASS_NAMESPACE },
         version: tenant.kubernetesVersion,

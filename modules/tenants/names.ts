@@ -81,6 +81,17 @@ function fit(name: string): string {
   return `${name.slice(0, MAX_TOPOLOGY_NAME - 9).replace(/-+$/, '')}-${shortHash(name)}`;
 }
 
+/**
+ * A machine deployment's topology name with the hash of what its ProxmoxMachineTemplate is made
+ * of: `<name>-<hash>` (cut to 63 characters like every topology name). See `workerTemplateHash`.
+ */
+export function withTemplateHash(name: string, hash: string): string {
+  const suffix = `-${hash}`;
+  const room = MAX_TOPOLOGY_NAME - suffix.length;
+  const base = name.length <= room ? name : `${name.slice(0, room - 9).replace(/-+$/, '')}-${shortHash(name)}`;
+  return `${base}${suffix}`;
+}
+
 export interface PlacementGroupKey {
   pool: string;
   instance: string;

@@ -140,10 +140,12 @@ describe('a malformed lab description', () => {
     expect(problems.find((p) => formatPath(p.path) === 'tenants[1].network.addresses[0]')?.message).toContain('tenant tenant-a');
   });
 
-  it('reports a Kubernetes version no eligible instance has a template for', () => {
-    const p = only(exampleWith((l) => (l.tenants[1].kubernetesVersion = 'v1.31.2')));
-    expect(formatPath(p.path)).toBe('tenants[1].kubernetesVersion');
-    expect(p.message).toContain('pmox-fra');
+  it('reports a Kubernetes version no eligible instance has a template for, once per instance', () => {
+    const problems = problemsOf(exampleWith((l) => (l.tenants[1].kubernetesVersion = 'v1.31.2')));
+    expect(problems.map((p) => formatPath(p.path))).toEqual(['tenants[1].kubernetesVersion', 'tenants[1].kubernetesVersion']);
+    // A fixed template serves the one version it holds (issue 11 B4), so pmox-txl has none for v1.31.2 either.
+    expect(problems.map((p) => p.message).sort()).toEqual(['instance pmox-fra has no template for v1.31.2', 'instance pmox-txl has no template for v1.31.2']);
+    expect(problems.find((p) => p.message.includes('pmox-txl'))!.fix).toContain('template.versions');
   });
 
   it('reports a wrongly written Kubernetes version', () => {

@@ -87,7 +87,7 @@ describe('review on real plans', () => {
     // The change under review: pmox-fra keeps its built template as an existing one, tenant-b goes.
     const after = parse(exampleText);
     const fra = after.proxmox.instances.find((i: { name: string }) => i.name === 'pmox-fra');
-    fra.template = { sourceNode: 'pmox-fra-1', templateID: 9027 };
+    fra.template = { sourceNode: 'pmox-fra-1', templateID: 9027, kubernetesVersion: 'v1.30.5' };
     fra.images = [];
     after.tenants = after.tenants.filter((t: { name: string }) => t.name !== 'tenant-b');
     const afterFile = join(work, 'after.yaml');

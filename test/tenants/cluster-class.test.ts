@@ -31,7 +31,7 @@ describe('the lab-tenant ClusterClass', () => {
     expect(cc.spec.controlPlane.templateRef).toEqual({
       apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2',
       kind: 'KamajiControlPlaneTemplate',
-      name: 'lab-tenant-control-plane',
+      name: expect.stringMatching(/^lab-tenant-control-plane-[0-9a-f]{10}$/),
     });
     expect(cc.spec.infrastructure.templateRef.apiVersion).toBe('infrastructure.cluster.x-k8s.io/v1alpha2');
     expect(cc.spec.workers.machineDeployments[0].bootstrap.templateRef.apiVersion).toBe('bootstrap.cluster.x-k8s.io/v1beta2');

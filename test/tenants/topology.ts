@@ -5,6 +5,7 @@
  * the templates. The Go templates of the class are interpreted by an explicit table below; a
  * template that is not in the table fails the test, so a new patch needs a reviewed meaning here.
  */
+import { CONTROL_PLANE_SPREAD } from '../../modules/tenants/cluster-class';
 import type { KubernetesObject } from '../../modules/tenants/manifest';
 
 type Vars = Record<string, any>;
@@ -21,6 +22,19 @@ const TEMPLATES: Record<string, (v: Vars) => unknown> = {
   '{{ if .proxmoxTemplate.appendVersionTag }}{{ append (default list .proxmoxTemplate.matchTags) .builtin.machineDeployment.version | toJson }}{{ else }}{{ .proxmoxTemplate.matchTags | toJson }}{{ end }}':
     (v) => (v.proxmoxTemplate.appendVersionTag ? [...(v.proxmoxTemplate.matchTags ?? []), v.builtin.machineDeployment.version] : v.proxmoxTemplate.matchTags),
 };
+
+TEMPLATES[CONTROL_PLANE_SPREAD] = (v) => ({
+  topologySpreadConstraints: [
+    {
+      maxSkew: 1,
+      topologyKey: 'kubernetes.io/hostname',
+      whenUnsatisfiable: 'DoNotSchedule',
+      nodeTaintsPolicy: 'Honor',
+      matchLabelKeys: ['pod-template-hash'],
+      labelSelector: { matchLabels: { 'kamaji.clastix.io/name': v.builtin.cluster.name } },
+    },
+  ],
+});
 
 export function knownTemplates(): string[] {
   return Object.keys(TEMPLATES);
