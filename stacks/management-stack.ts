@@ -17,6 +17,8 @@ import type { Construct } from 'constructs';
 import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
 import { CapiProvidersReadyJob } from '../constructs/capi-providers-ready-job';
 import { CapmoxCredentialsSecret } from '../constructs/capmox-credentials-secret';
+import { StaticControlPlane } from '../constructs/static-control-plane';
+import { capmoxGlobalCredentials } from '../modules/management/capmox-global-credentials';
 import { EtcdBackupCronJob } from '../constructs/etcd-backup-cron-job';
 import { HelmChartRelease } from '../constructs/helm-chart-release';
 import { ManagementKubernetesAccess } from '../constructs/management-kubernetes-access';
@@ -154,6 +156,14 @@ export class ManagementStack extends TerraformStack {
       timeoutSeconds: 900,
       dependsOn: [ns.capiOperator, ...Object.values(providerNs), certManager, kamaji],
     });
+
+    // Every tenant's ProxmoxCluster (and secondary Cluster) uses its instance's credentialsRef, which
+    // CAPMOX ignores once it has global credentials: never install it with any.
+    const globalCredentials = capmoxGlobalCredentials(capiProviderResources(settings));
+    if (globalCredentials.length > 0) throw new Error(`management: CAPMOX must run without global credentials:\n${globalCredentials.map((p) => `  ${p}`).join('\n')}`);
+    if (props.lab.capmox.multiInstance === 'secondary-clusters') {
+      new StaticControlPlane(this, 'static-control-plane', { provider: kubernetes, dependsOn: [operator] });
+    }
 
     const images = managementImages(this.versions);
     new CapiProvidersReadyJob(this, 'capi-providers-ready', {

@@ -1,0 +1,26 @@
+import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import type { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { staticControlPlaneClusterRole, staticControlPlaneCrd } from '../modules/tenants/static-control-plane';
+
+export interface StaticControlPlaneProps {
+  readonly provider: KubernetesProvider;
+  /** After the CAPI core provider is installed (its manager aggregates the ClusterRole). @default none */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * pvekaas's static control plane CRD and the ClusterRole that lets the CAPI core manager read and
+ * own its objects (modules/tenants/static-control-plane.ts): what a MultiInstance tenant's
+ * secondary Clusters refer to as their control plane (capmox.multiInstance: secondary-clusters).
+ */
+export class StaticControlPlane extends Construct {
+  readonly crd: Manifest;
+
+  constructor(scope: Construct, id: string, props: StaticControlPlaneProps) {
+    super(scope, id);
+    this.crd = new Manifest(this, 'crd', { provider: props.provider, manifest: staticControlPlaneCrd(), dependsOn: props.dependsOn });
+    new Manifest(this, 'cluster-role', { provider: props.provider, manifest: staticControlPlaneClusterRole(), dependsOn: props.dependsOn });
+  }
+}
