@@ -1,9 +1,11 @@
 /**
- * The CAPMOX credentials of one Proxmox instance as the Secret a ProxmoxCluster's `credentialsRef`
- * points at: keys url, token, secret, labelled `platform.ionos.com/secret-type: proxmox-credentials`,
- * named `capmoxCredentialsSecretName(instance)` in CAPMOX's namespace. The values are cdktf tokens
- * (cross-stack references to the instance stack's outputs), so the synthesized files hold
- * references, never the token secret itself.
+ * The CAPMOX credentials of one Proxmox instance, in CAPMOX's namespace (the management plane's,
+ * never a tenant's), named `capmoxCredentialsSecretName(instance)`: key `url`, and per tenant with
+ * machines on the instance `<tenant>.token` and `<tenant>.secret` — each tenant's own token, whose
+ * VM privileges cover that tenant's pool only. Each tenant stack copies its own pair into its
+ * namespace (constructs/tenant-credentials.ts) as the Secret its ProxmoxCluster's `credentialsRef`
+ * points at. The values are cdktf tokens (cross-stack references to the instance stack's
+ * outputs), so the synthesized files hold references, never a token secret itself.
  */
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
@@ -17,14 +19,27 @@ export interface CapmoxCredentialsSecretProps {
   readonly instance: string;
   /** Proxmox API URL. */
   readonly url: string;
-  /** Token id, e.g. capmox@pve!capi. */
-  readonly token: string;
-  /** Token secret (sensitive; a cross-stack reference). */
-  readonly secret: string;
+  /** Per tenant: its token id (e.g. capmox@pve!tenant-a) and secret (sensitive; cross-stack references). */
+  readonly tenants: Readonly<Record<string, { readonly token: string; readonly secret: string }>>;
   /** @default CAPMOX's namespace (`CAPMOX_CREDENTIALS_NAMESPACE`) */
   readonly namespace?: string;
   /** @default none */
   readonly dependsOn?: ITerraformDependable[];
+}
+
+/** The Secret's keys: `url`, then `<tenant>.token` and `<tenant>.secret` per tenant, by name. */
+export function capmoxCredentialsData(url: string, tenants: CapmoxCredentialsSecretProps['tenants']): Record<string, string> {
+  const data: Record<string, string> = { url };
+  for (const tenant of Object.keys(tenants).sort()) {
+    data[tenantCredentialKey(tenant, 'token')] = tenants[tenant].token;
+    data[tenantCredentialKey(tenant, 'secret')] = tenants[tenant].secret;
+  }
+  return data;
+}
+
+/** The key of a tenant's token id or secret in the instance's credentials Secret. */
+export function tenantCredentialKey(tenant: string, what: 'token' | 'secret'): string {
+  return `${tenant}.${what}`;
 }
 
 export class CapmoxCredentialsSecret extends Construct {
@@ -43,7 +58,7 @@ export class CapmoxCredentialsSecret extends Construct {
         labels: { ...CAPMOX_SECRET_TYPE_LABEL, 'app.kubernetes.io/managed-by': 'pvekaas', 'pvekaas.dev/instance': props.instance },
       },
       type: 'Opaque',
-      data: { url: props.url, token: props.token, secret: props.secret },
+      data: capmoxCredentialsData(props.url, props.tenants),
       dependsOn: props.dependsOn,
     });
   }

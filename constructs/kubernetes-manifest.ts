@@ -6,9 +6,37 @@
  * — not valid HCL. This class writes the manifest as an exact HCL expression instead: objects with
  * quoted keys, lists as lists, strings quoted exactly as in the JSON output (so `${...}`
  * references stay references and everything else stays a literal), numbers, booleans and null as
- * they are. JSON output is unchanged. Use it instead of `Manifest`.
+ * they are. Use it instead of `Manifest`.
+ *
+ * Data never becomes an expression: every literal string of the manifest (values and keys) is
+ * escaped for Terraform (`${` → `$${`, `%{` → `%%{`) before cdktf sees it, so tofu hands the
+ * provider exactly the text that was given, in JSON and in HCL output alike. Only cdktf tokens
+ * (references to other resources, variables, functions) stay expressions.
  */
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Manifest, type ManifestConfig } from '@cdktf/provider-kubernetes/lib/manifest';
+import type { Construct } from 'constructs';
+import { escapeTerraformTemplate } from '../modules/config/safety';
+
+/** cdktf's encoded tokens inside strings: `${TfToken[TOKEN.n]}` (strings) and `#{TfToken[TOKEN.n]}` (lists). */
+const CDKTF_TOKEN = /([$#]\{TfToken\[[^\]]*\]\})/;
+
+/** A string with its literal parts escaped for Terraform and its cdktf tokens kept. */
+function literalText(text: string): string {
+  return text
+    .split(CDKTF_TOKEN)
+    .map((part, i) => (i % 2 === 1 ? part : escapeTerraformTemplate(part)))
+    .join('');
+}
+
+/** A manifest value with every literal string (keys too) escaped for Terraform. */
+export function literalManifest(value: unknown): unknown {
+  if (typeof value === 'string') return literalText(value);
+  if (Array.isArray(value)) return value.map(literalManifest);
+  if (value === null || typeof value !== 'object') return value;
+  // Only plain data objects: cdktf tokens and resolvables keep their identity.
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [literalText(k), literalManifest(v)]));
+}
 
 /** JSON's string escapes, less the two HCL lacks (\b and \f become \u escapes). */
 function hclString(text: string): string {
@@ -32,6 +60,10 @@ export function hclExpression(value: unknown, depth = 0): string {
 }
 
 export class KubernetesManifest extends Manifest {
+  constructor(scope: Construct, id: string, config: ManifestConfig) {
+    super(scope, id, { ...config, manifest: literalManifest(config.manifest) as ManifestConfig['manifest'] });
+  }
+
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes = super.synthesizeHclAttributes();
     const manifest = super.synthesizeAttributes().manifest;

@@ -1,9 +1,9 @@
 /**
- * The Proxmox VE identity Cluster API Provider Proxmox (CAPMOX) runs as, with the least privilege
- * its documentation asks for (docs/advanced-setups.md, "Least-privilege setup"; see docs/proxmox.md):
- * a user in the `pve` realm, two custom roles, an API token with privilege separation, and the same
- * ACLs for the user and for the token — with privilege separation a token holds the intersection
- * of its own ACLs and its user's, so both need every grant.
+ * The Proxmox VE identity Cluster API Provider Proxmox (CAPMOX) runs as, with least privilege
+ * (see docs/proxmox.md): a user in the `pve` realm, three custom roles, and — per tenant with
+ * machines on the instance — a privilege-separated API token whose VM privileges cover that
+ * tenant's own resource pool only. With privilege separation a token holds the intersection of
+ * its own ACLs and its user's, so the user gets every grant and each token only its own.
  */
 import { Construct } from 'constructs';
 import { Acl } from '../.gen/providers/proxmox/acl';
@@ -11,6 +11,7 @@ import { UserToken } from '../.gen/providers/proxmox/user-token';
 import { VirtualEnvironmentRole } from '../.gen/providers/proxmox/virtual-environment-role';
 import { VirtualEnvironmentUser } from '../.gen/providers/proxmox/virtual-environment-user';
 import { Fn, type ITerraformDependable } from 'cdktf';
+import { tenantTokenName } from '../modules/config/proxmox-access';
 
 /** Custom roles CAPMOX's least-privilege setup creates (the built-in PVE roles cover the rest). */
 export const CAPMOX_ROLES = {
@@ -18,6 +19,13 @@ export const CAPMOX_ROLES = {
   sysAudit: { id: 'CapmoxSysAudit', privileges: ['Sys.Audit'] },
   /** Allocates the disks of cloned VMs on the VM disk storage. */
   allocateSpace: { id: 'CapmoxDatastoreAllocateSpace', privileges: ['Datastore.AllocateSpace'] },
+  /**
+   * The cloud-init ISOs, on the dedicated cloud-init storage only: CAPMOX (go-proxmox v0.6) finds
+   * the storage by listing the node's storages (Datastore.Audit), uploads `user-data-<vmid>.iso`
+   * (Datastore.AllocateTemplate) and deletes it once the machine is up (PVE asks Datastore.Allocate
+   * to delete a non-backup volume). No Datastore.AllocateSpace: no disks there.
+   */
+  cloudInit: { id: 'CapmoxCloudInit', privileges: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'] },
 } as const;
 
 /** One ACL entry, granted to the user and to its token. */
@@ -29,24 +37,26 @@ export interface CapmoxGrant {
   readonly reason: string;
 }
 
+/** A tenant with machines on the instance: its own token, with VM privileges on its own pool. */
+export interface CapmoxTenant {
+  readonly name: string;
+  /** The tenant's resource pool (`tenantProxmoxPool`). */
+  readonly pool: string;
+}
+
 export interface CapmoxServiceAccountProps {
   /**
    * The user CAPMOX authenticates as.
    * @default 'capmox@pve'
    */
   readonly userId?: string;
-  /**
-   * Name of the API token (the token id is `<userId>!<tokenName>`).
-   * @default 'capi'
-   */
-  readonly tokenName?: string;
-  /** Resource pool the CAPMOX VMs are created in. */
-  readonly vmPool: string;
+  /** The tenants with machines on the instance, each with its pool; one token each. */
+  readonly tenants: readonly CapmoxTenant[];
   /** Where the templates CAPMOX clones live: a pool (templates this stack builds) or one existing VM id. */
   readonly templates: { readonly pool: string } | { readonly vmId: number };
   /** Storage for the cloned VMs' disks. */
   readonly diskStorage: string;
-  /** Storage for the cloud-init (bootstrap) ISO CAPMOX attaches to each VM. */
+  /** The dedicated storage for the cloud-init (bootstrap) ISOs CAPMOX uploads and deletes. */
   readonly cloudInitStorage: string;
   /** Linux bridge the VMs attach to. */
   readonly bridge: string;
@@ -63,38 +73,60 @@ export interface CapmoxServiceAccountProps {
   readonly aclDependsOn?: ITerraformDependable[];
 }
 
-/** The ACLs CAPMOX needs, in a stable order (path, then role). */
-export function capmoxGrants(props: CapmoxServiceAccountProps): CapmoxGrant[] {
+/** The ACLs every tenant's token (and the user) needs, in a stable order (path, then role). */
+export function capmoxGrants(props: Omit<CapmoxServiceAccountProps, 'tenants'>): CapmoxGrant[] {
   const zone = props.sdnZone ?? 'localnetwork';
   const grants: CapmoxGrant[] = [
     { path: '/', roleId: CAPMOX_ROLES.sysAudit.id, propagate: false, reason: 'read the cluster status and /cluster/resources (template lookup by tags)' },
     { path: '/nodes', roleId: CAPMOX_ROLES.sysAudit.id, propagate: true, reason: 'read node status and memory for scheduling' },
-    { path: `/pool/${props.vmPool}`, roleId: 'PVEVMAdmin', propagate: true, reason: 'create, configure, start, stop and delete the machines, only inside its pool' },
     'pool' in props.templates
       ? { path: `/pool/${props.templates.pool}`, roleId: 'PVETemplateUser', propagate: true, reason: 'clone the templates (VM.Clone, VM.Audit), nothing else' }
       : { path: `/vms/${props.templates.vmId}`, roleId: 'PVETemplateUser', propagate: false, reason: 'clone the existing template (VM.Clone, VM.Audit), nothing else' },
     { path: `/sdn/zones/${zone}/${props.bridge}`, roleId: 'PVESDNUser', propagate: true, reason: 'attach the machines to the bridge and its VLANs (SDN.Use)' },
-    { path: `/storage/${props.cloudInitStorage}`, roleId: 'PVEDatastoreAdmin', propagate: true, reason: 'write the bootstrap (cloud-init) ISO of each machine' },
+    {
+      path: `/storage/${props.cloudInitStorage}`,
+      roleId: CAPMOX_ROLES.cloudInit.id,
+      propagate: true,
+      reason: 'upload and delete the bootstrap (cloud-init) ISO of each machine, on a storage that holds nothing else',
+    },
     { path: `/storage/${props.diskStorage}`, roleId: CAPMOX_ROLES.allocateSpace.id, propagate: true, reason: 'allocate the cloned disks' },
   ];
+  return sortGrants(grants);
+}
+
+/** The grant only one tenant's token holds: its VMs, in its pool. */
+export function tenantGrant(tenant: CapmoxTenant): CapmoxGrant {
+  return { path: `/pool/${tenant.pool}`, roleId: 'PVEVMAdmin', propagate: true, reason: `create, configure, start, stop and delete the machines of tenant ${tenant.name}, only inside its pool` };
+}
+
+function sortGrants(grants: CapmoxGrant[]): CapmoxGrant[] {
   const unique = new Map(grants.map((g) => [`${g.path} ${g.roleId}`, g]));
   return [...unique.values()].sort((a, b) => (a.path === b.path ? a.roleId.localeCompare(b.roleId) : a.path.localeCompare(b.path)));
+}
+
+/** A tenant's token and what it may do. */
+export interface CapmoxTenantToken {
+  /** Token id as CAPMOX's credentials Secret wants it, e.g. capmox@pve!tenant-a (a Terraform reference). */
+  readonly tokenId: string;
+  /** The token's secret (UUID), sensitive: never printed, only passed on by reference. */
+  readonly tokenSecret: string;
+  readonly grants: CapmoxGrant[];
 }
 
 export class CapmoxServiceAccount extends Construct {
   /** `user@realm`, e.g. capmox@pve. */
   readonly userId: string;
-  /** Token id as CAPMOX's credentials Secret wants it, e.g. capmox@pve!capi (a Terraform reference). */
-  readonly tokenId: string;
-  /** The token's secret (UUID), sensitive: never printed, only passed on by reference. */
-  readonly tokenSecret: string;
+  /** The grants of the user: the shared ones and every tenant's pool. */
   readonly grants: CapmoxGrant[];
+  /** One token per tenant, by tenant name. */
+  readonly tokens: ReadonlyMap<string, CapmoxTenantToken>;
 
   constructor(scope: Construct, id: string, props: CapmoxServiceAccountProps) {
     super(scope, id);
     this.userId = props.userId ?? 'capmox@pve';
-    const tokenName = props.tokenName ?? 'capi';
-    this.grants = capmoxGrants(props);
+    const shared = capmoxGrants(props);
+    const tenants = [...props.tenants].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.grants = sortGrants([...shared, ...tenants.map(tenantGrant)]);
 
     const roles = new Map<string, VirtualEnvironmentRole>(
       Object.values(CAPMOX_ROLES).map((role) => [role.id, new VirtualEnvironmentRole(this, `role-${role.id}`, { roleId: role.id, privileges: [...role.privileges] })]),
@@ -104,22 +136,24 @@ export class CapmoxServiceAccount extends Construct {
       comment: 'Cluster API Provider Proxmox (CAPMOX); managed by pvekaas',
       enabled: true,
     });
-    const token = new UserToken(this, 'token', {
-      userId: user.userId,
-      tokenName,
-      comment: 'CAPMOX credentials; managed by pvekaas',
-      privilegesSeparation: true,
-    });
-    this.tokenId = token.id;
-    // The provider stores the token as `<user>!<name>=<secret>`; CAPMOX wants the secret alone.
-    this.tokenSecret = Fn.element(Fn.split('=', token.value), 1);
+    const aclName = (grant: CapmoxGrant) => `${grant.path === '/' ? 'root' : grant.path.slice(1).replace(/\//g, '-')}-${grant.roleId}`;
+    // A reference to a custom role orders the ACL after it (and its removal before the role's).
+    const common = (grant: CapmoxGrant) => ({ path: grant.path, roleId: roles.get(grant.roleId)?.roleId ?? grant.roleId, propagate: grant.propagate, dependsOn: props.aclDependsOn });
+    for (const grant of this.grants) new Acl(this, `acl-user-${aclName(grant)}`, { ...common(grant), userId: user.userId });
 
-    for (const grant of this.grants) {
-      // A reference to a custom role orders the ACL after it (and its removal before the role's).
-      const common = { path: grant.path, roleId: roles.get(grant.roleId)?.roleId ?? grant.roleId, propagate: grant.propagate, dependsOn: props.aclDependsOn };
-      const name = `${grant.path === '/' ? 'root' : grant.path.slice(1).replace(/\//g, '-')}-${grant.roleId}`;
-      new Acl(this, `acl-user-${name}`, { ...common, userId: user.userId });
-      new Acl(this, `acl-token-${name}`, { ...common, tokenId: token.id });
+    const tokens = new Map<string, CapmoxTenantToken>();
+    for (const tenant of tenants) {
+      const token = new UserToken(this, `token-${tenant.name}`, {
+        userId: user.userId,
+        tokenName: tenantTokenName(tenant.name),
+        comment: `CAPMOX credentials of tenant ${tenant.name}; managed by pvekaas`,
+        privilegesSeparation: true,
+      });
+      const grants = sortGrants([...shared, tenantGrant(tenant)]);
+      for (const grant of grants) new Acl(this, `acl-token-${tenant.name}-${aclName(grant)}`, { ...common(grant), tokenId: token.id });
+      // The provider stores the token as `<user>!<name>=<secret>`; CAPMOX wants the secret alone.
+      tokens.set(tenant.name, { tokenId: token.id, tokenSecret: Fn.element(Fn.split('=', token.value), 1), grants });
     }
+    this.tokens = tokens;
   }
 }

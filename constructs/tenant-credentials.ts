@@ -1,9 +1,12 @@
 import { DataKubernetesSecretV1 } from '@cdktf/provider-kubernetes/lib/data-kubernetes-secret-v1';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
-import type { ITerraformDependable } from 'cdktf';
+import { Fn, type ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
+import { tenantCredentialKey } from './capmox-credentials-secret';
 
 export interface TenantCredentialsProps {
+  /** The tenant whose own token is copied (and nothing else). */
+  readonly tenant: string;
   /** The management stack's CAPMOX credentials Secret of the instance. */
   readonly source: { readonly name: string; readonly namespace: string };
   /** The copy in the tenant namespace that the tenant's ProxmoxCluster refers to. */
@@ -15,10 +18,15 @@ export interface TenantCredentialsProps {
 }
 
 /**
- * A tenant's copy of an instance's CAPMOX credentials. CAPMOX makes the ProxmoxCluster an owner
- * of the Secret it uses, and owner references only resolve within one namespace, so the Secret
- * must sit next to the ProxmoxCluster. The values are read from the management cluster at apply
- * time; they live in Terraform state (as in the management stack's), never in the synthesized files.
+ * A tenant's CAPMOX credentials for one instance: the url and **its own** token (keys url, token,
+ * secret, as CAPMOX wants them), taken from the instance's Secret in CAPMOX's namespace, which
+ * holds one token per tenant. That token's VM privileges cover the tenant's own pool only, so
+ * whoever reads this namespace can reach this tenant's VMs and nothing else. CAPMOX makes the
+ * ProxmoxCluster an owner of the Secret it uses, and owner references only resolve within one
+ * namespace, so the Secret must sit next to the ProxmoxCluster. The values are read from the
+ * management cluster at apply time; they live in Terraform state (as in the management stack's),
+ * never in the synthesized files. A tenant missing from the instance's Secret (its instance stack
+ * not applied since the tenant was added) fails the apply instead of copying someone else's token.
  */
 export class TenantCredentials extends Construct {
   readonly secret: SecretV1;
@@ -30,7 +38,11 @@ export class TenantCredentials extends Construct {
     });
     this.secret = new SecretV1(this, 'copy', {
       metadata: { name: props.target.name, namespace: props.target.namespace, labels: props.labels },
-      data: source.getStringMapAttribute('data'),
+      data: {
+        url: Fn.lookup(source.getStringMapAttribute('data'), 'url'),
+        token: Fn.lookup(source.getStringMapAttribute('data'), tenantCredentialKey(props.tenant, 'token')),
+        secret: Fn.lookup(source.getStringMapAttribute('data'), tenantCredentialKey(props.tenant, 'secret')),
+      },
       type: 'Opaque',
       dependsOn: props.dependsOn,
     });

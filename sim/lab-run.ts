@@ -80,11 +80,12 @@ export async function startSimulatedLab(options: SimulatedLabOptions): Promise<S
     const endpoints = Object.fromEntries(sim.names.map((n) => [n, sim.endpoint(n)]));
     mkdirSync(options.work, { recursive: true });
     const labFile = join(options.work, 'lab.yaml');
-    // synth resolves stateDir against the working directory.
-    const stateDir = relative(process.cwd(), join(options.work, 'state')) || '.';
-    writeFileSync(labFile, pointLabAt(options.labText, endpoints, options.extraInstances, stateDir));
+    // The lab's stateDir must stay inside the project; the run keeps its state in its own work
+    // directory instead, as seen from each synthesized stack.
+    writeFileSync(labFile, pointLabAt(options.labText, endpoints, options.extraInstances));
     const out = join(options.work, 'out');
-    const { lab } = synthesizeLab({ config: labFile, out });
+    const stateDirFromStack = relative(join(out, 'stacks', 'any-stack'), join(options.work, 'state')).split('\\').join('/');
+    const { lab } = synthesizeLab({ config: labFile, out, stateDirFromStack });
     const env = toolchainEnv(options.root);
     const stackDir = (instance: string) => join(out, 'stacks', `proxmox-${instance}`);
     const tofu = (instance: string, args: string[]) =>

@@ -185,8 +185,7 @@ export class ManagementStack extends TerraformStack {
         provider: kubernetes,
         instance,
         url: credentials.url,
-        token: credentials.token,
-        secret: credentials.secret,
+        tenants: credentials.tenants,
         dependsOn: [providerNs.infrastructure],
       });
     }

@@ -1,11 +1,12 @@
 /**
  * `proxmox-<instance>`: prepares one Proxmox VE instance (cluster) for Cluster API with the
  * bpg/proxmox provider, through the API only (no SSH to the nodes):
- *   - the CAPMOX service account: user, custom roles, privilege-separated API token, ACLs;
- *   - resource pools for CAPMOX's machines and for templates;
+ *   - the CAPMOX service account: user, custom roles, and one privilege-separated API token per
+ *     tenant with machines on the instance, whose VM privileges cover that tenant's pool only;
+ *   - one resource pool per such tenant (`<pools.vms>-<tenant>`) and one for templates;
  *   - one node template per `images` entry and target node (none when the instance names an
  *     existing template by `templateID`).
- * Outputs: the CAPMOX credentials (sensitive), the template VM ids per version and node, the nodes.
+ * Outputs: the CAPMOX credentials per tenant (sensitive), the template VM ids per version and node, the nodes.
  *
  * The administrator API token the provider uses comes from the sensitive variable
  * `proxmox_api_token` (TF_VAR_proxmox_api_token), never from the description.
@@ -17,6 +18,7 @@ import { ProxmoxProvider } from '../.gen/providers/proxmox/provider';
 import { VirtualEnvironmentPool } from '../.gen/providers/proxmox/virtual-environment-pool';
 import { CapmoxServiceAccount } from '../constructs/proxmox-capmox-service-account';
 import { ProxmoxNodeTemplate, templateVmIds } from '../constructs/proxmox-node-template';
+import { tenantProxmoxPool, tenantsOnInstance } from '../modules/config/proxmox-access';
 import { imageNodes, type Instance } from '../modules/config/schema';
 import type { InstanceCredentials, LabStackProps } from './props';
 
@@ -49,25 +51,29 @@ export class ProxmoxInstanceStack extends TerraformStack {
       apiToken: apiToken.stringValue,
     });
 
-    const pools = {
-      vms: new VirtualEnvironmentPool(this, `pool-${instance.pools.vms}`, {
-        poolId: instance.pools.vms,
-        comment: 'Cluster API machines (CAPMOX); managed by pvekaas',
-      }),
-      templates: new VirtualEnvironmentPool(this, `pool-${instance.pools.templates}`, {
-        poolId: instance.pools.templates,
-        comment: 'Node templates CAPMOX clones; managed by pvekaas',
-      }),
-    };
+    // One pool per tenant with machines here: its token's VM privileges stop at its pool.
+    const tenants = tenantsOnInstance(props.plan, instance.name).map((name) => ({ name, pool: tenantProxmoxPool(instance, name) }));
+    const tenantPools = tenants.map(
+      (t) =>
+        new VirtualEnvironmentPool(this, `tenant-pool-${t.name}`, {
+          poolId: t.pool,
+          comment: `Cluster API machines (CAPMOX) of tenant ${t.name}; managed by pvekaas`,
+        }),
+    );
+    const templatesPool = new VirtualEnvironmentPool(this, `pool-${instance.pools.templates}`, {
+      poolId: instance.pools.templates,
+      comment: 'Node templates CAPMOX clones; managed by pvekaas',
+    });
+    const pools = { templates: templatesPool };
 
     const existingTemplate = 'templateID' in instance.template ? instance.template : undefined;
     this.serviceAccount = new CapmoxServiceAccount(this, 'capmox', {
-      vmPool: instance.pools.vms,
+      tenants,
       templates: existingTemplate ? { vmId: existingTemplate.templateID } : { pool: instance.pools.templates },
       diskStorage: instance.storage.disks,
       cloudInitStorage: instance.storage.cloudInit,
       bridge: instance.bridge,
-      aclDependsOn: [pools.vms, pools.templates],
+      aclDependsOn: [...tenantPools, templatesPool],
     });
 
     this.templateIds = {};
@@ -94,11 +100,13 @@ export class ProxmoxInstanceStack extends TerraformStack {
     }
 
     const url = instance.endpoint.replace(/\/+$/, '');
-    this.credentials = { url, token: this.serviceAccount.tokenId, secret: this.serviceAccount.tokenSecret };
+    const perTenant: Record<string, { token: string; secret: string }> = {};
+    for (const [tenant, token] of this.serviceAccount.tokens) perTenant[tenant] = { token: token.tokenId, secret: token.tokenSecret };
+    this.credentials = { url, tenants: perTenant };
     new TerraformOutput(this, 'credentials', {
-      description: 'What the CAPMOX credentials Secret needs: url, token, secret',
+      description: 'What the CAPMOX credentials Secrets need: the url, and per tenant its own token and secret',
       sensitive: true,
-      value: { url, token: this.serviceAccount.tokenId, secret: this.serviceAccount.tokenSecret },
+      value: { url, tenants: perTenant },
     });
     new TerraformOutput(this, 'templates', {
       description: 'Template VM id per Kubernetes version and node',

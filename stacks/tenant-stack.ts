@@ -44,6 +44,7 @@ export class TenantStack extends TerraformStack {
     const credentials = rendering.credentials.map(
       (copy) =>
         new TenantCredentials(this, `credentials-${copy.instance}`, {
+          tenant: props.tenant.name,
           source: copy.source,
           target: copy.target,
           labels: copy.labels,

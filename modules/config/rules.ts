@@ -6,6 +6,7 @@ import type { ConfigProblem } from './problems';
 import { fixedTemplateFor, imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
 import { checkManagement } from './management-rules';
+import { checkSecurityRules } from './security-rules';
 import { checkServerRules } from './server-rules';
 import { TemplateIdConflict, templateVmIds } from './template-ids';
 
@@ -180,6 +181,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   problems.push(...checkAddresses(lab));
   problems.push(...checkManagement(lab));
   problems.push(...checkServerRules(lab));
+  problems.push(...checkSecurityRules(lab));
   if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
     problems.push({
       path: ['delivery', 'cloud'],

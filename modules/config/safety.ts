@@ -192,3 +192,12 @@ export function labWarnings(lab: Lab): string[] {
   }
   return warnings;
 }
+
+/**
+ * A literal string as Terraform must be given it so that it stays that string: every `${` becomes
+ * `$${` and every `%{` becomes `%%{` (Terraform's escapes, the same in JSON and HCL syntax).
+ * Applied to text that is data, never to references.
+ */
+export function escapeTerraformTemplate(text: string): string {
+  return text.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+}

@@ -11,10 +11,10 @@ import fc from 'fast-check';
 import { TemplateIdConflict, templateVmIds } from '../../constructs/proxmox-node-template';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
+import { planPlacement } from '../../modules/placement';
 import { ProxmoxInstanceStack } from '../../stacks/proxmox-instance-stack';
 
 const exampleText = readFileSync(join(__dirname, '../../examples/lab.yaml'), 'utf8');
-const emptyPlan = { tenants: [], nodes: [], warnings: [] };
 
 interface Synthesized {
   provider: { proxmox: Record<string, unknown>[] };
@@ -23,14 +23,20 @@ interface Synthesized {
   resource: Record<string, Record<string, Record<string, unknown>>>;
 }
 
-function synth(lab: Lab, instanceName: string): Synthesized {
+function synth(lab: Lab, instanceName: string, plan = planPlacement(lab)): Synthesized {
   const app = Testing.app();
   const instance = lab.proxmox.instances.find((i) => i.name === instanceName)!;
-  const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan: emptyPlan, instance });
+  const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan, instance });
   return JSON.parse(Testing.synth(stack)) as Synthesized;
 }
 
 const resources = (s: Synthesized, type: string) => Object.values(s.resource[type] ?? {});
+
+/** An ACL's role as a name: custom roles are referenced (`${proxmox_virtual_environment_role.<id>.role_id}`), built-in ones named. */
+const roleOf = (s: Synthesized, acl: Record<string, unknown>): string => {
+  const ref = /^\$\{proxmox_virtual_environment_role\.([^.]+)\.role_id\}$/.exec(String(acl.role_id));
+  return ref ? String(s.resource.proxmox_virtual_environment_role[ref[1]].role_id) : String(acl.role_id);
+};
 
 describe('the instance stack, synthesized', () => {
   const lab = parseLab(exampleText);
@@ -42,21 +48,61 @@ describe('the instance stack, synthesized', () => {
     expect(fra.variable.proxmox_api_token).toMatchObject({ sensitive: true, type: 'string' });
   });
 
-  it('outputs the CAPMOX credentials as sensitive, derived from the token resource', () => {
+  // The example's placement: tenant-c spreads over both instances, tenant-a and tenant-b stay on pmox-txl.
+  const onFra = ['tenant-c'];
+  const onTxl = ['tenant-a', 'tenant-b', 'tenant-c'];
+
+  it('outputs the CAPMOX credentials per tenant as sensitive, derived from each tenant\'s token resource', () => {
     expect(fra.output.credentials.sensitive).toBe(true);
-    const value = fra.output.credentials.value as Record<string, string>;
+    const value = fra.output.credentials.value as { url: string; tenants: Record<string, { token: string; secret: string }> };
     expect(value.url).toBe('https://pmox-fra.lab.example:8006');
-    expect(value.token).toMatch(/^\$\{proxmox_user_token\.[^.]+\.id\}$/);
-    expect(value.secret).toMatch(/^\$\{element\(split\("=", proxmox_user_token\.[^.]+\.value\), 1\)\}$/);
+    expect(Object.keys(value.tenants)).toEqual(onFra);
+    expect(Object.keys((txl.output.credentials.value as typeof value).tenants)).toEqual(onTxl);
+    for (const t of Object.values(value.tenants)) {
+      expect(t.token).toMatch(/^\$\{proxmox_user_token\.[^.]+\.id\}$/);
+      expect(t.secret).toMatch(/^\$\{element\(split\("=", proxmox_user_token\.[^.]+\.value\), 1\)\}$/);
+    }
   });
 
-  it('creates a privilege-separated token and the same ACLs for the user and the token', () => {
-    expect(resources(fra, 'proxmox_user_token')).toEqual([expect.objectContaining({ token_name: 'capi', privileges_separation: true })]);
-    const acls = resources(fra, 'proxmox_acl');
-    const forUser = acls.filter((a) => 'user_id' in a).map((a) => `${a.path} ${a.role_id}`);
-    const forToken = acls.filter((a) => 'token_id' in a).map((a) => `${a.path} ${a.role_id}`);
-    expect(forUser.length).toBe(7);
-    expect(forToken).toEqual(forUser);
+  it('makes one pool and one privilege-separated token per tenant, whose VM privileges cover its own pool only', () => {
+    expect(resources(txl, 'proxmox_virtual_environment_pool').map((p) => p.pool_id).sort()).toEqual(['capi-tenant-a', 'capi-tenant-b', 'capi-tenant-c', 'templates']);
+    const tokens = resources(txl, 'proxmox_user_token');
+    expect(tokens.map((t) => [t.token_name, t.privileges_separation]).sort()).toEqual(onTxl.map((t) => [`tenant-${t}`, true]));
+    const acls = resources(txl, 'proxmox_acl');
+    const forUser = acls.filter((a) => 'user_id' in a).map((a) => `${a.path} ${roleOf(txl, a)}`).sort();
+    // The user holds every grant (a separated token holds the intersection with its user's).
+    expect(forUser).toEqual(
+      [
+        '/ CapmoxSysAudit',
+        '/nodes CapmoxSysAudit',
+        '/vms/1000 PVETemplateUser',
+        '/sdn/zones/localnetwork/vmbr0 PVESDNUser',
+        '/storage/capmox-cloudinit CapmoxCloudInit',
+        '/storage/local-lvm CapmoxDatastoreAllocateSpace',
+        ...onTxl.map((t) => `/pool/capi-${t} PVEVMAdmin`),
+      ].sort(),
+    );
+    // Each token: the shared grants and the VM admin role on its own pool, nothing of another tenant.
+    const tokenOf = (tenant: string) => tokens.find((t) => t.token_name === `tenant-${tenant}`)!;
+    for (const tenant of onTxl) {
+      const ref = new RegExp(`^\\$\\{proxmox_user_token\\.${String(Object.entries(txl.resource.proxmox_user_token).find(([, v]) => v === tokenOf(tenant))![0])}\\.id\\}$`);
+      const mine = acls.filter((a) => typeof a.token_id === 'string' && ref.test(a.token_id)).map((a) => `${a.path} ${roleOf(txl, a)}`).sort();
+      expect({ tenant, mine }).toEqual({ tenant, mine: forUser.filter((g) => !g.startsWith('/pool/') || g === `/pool/capi-${tenant} PVEVMAdmin`) });
+    }
+  });
+
+  it('grants the cloud-init storage exactly what CAPMOX needs for its ISOs, and no datastore privilege elsewhere but disk space', () => {
+    const roles = Object.fromEntries(resources(fra, 'proxmox_virtual_environment_role').map((r) => [r.role_id, r.privileges]));
+    expect(roles).toEqual({
+      CapmoxCloudInit: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
+      CapmoxDatastoreAllocateSpace: ['Datastore.AllocateSpace'],
+      CapmoxSysAudit: ['Sys.Audit'],
+    });
+    const storageGrants = resources(fra, 'proxmox_acl').filter((a) => String(a.path).startsWith('/storage/'));
+    expect([...new Set(storageGrants.map((a) => `${a.path} ${roleOf(fra, a)}`))].sort()).toEqual([
+      '/storage/capmox-cloudinit CapmoxCloudInit',
+      '/storage/local-lvm CapmoxDatastoreAllocateSpace',
+    ]);
   });
 
   it('builds one tagged template per image (on the first node by name), and none where the lab names an existing template', () => {
@@ -77,14 +123,15 @@ describe('the instance stack, synthesized', () => {
     const fraInstance = reordered.proxmox.instances.find((i) => i.name === 'pmox-fra')!;
     fraInstance.nodes.reverse();
     reordered.proxmox.instances.reverse();
-    expect(synth(reordered, 'pmox-fra')).toEqual(fra);
+    // The same placement (reordering instances changes the default instance, hence the plan).
+    expect(synth(reordered, 'pmox-fra', planPlacement(lab))).toEqual(fra);
   });
 
   it('synthesizes the same bytes twice', () => {
     const once = (dir: string) => {
       const app = new App({ outdir: dir });
       const instance = lab.proxmox.instances[1];
-      new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan: emptyPlan, instance });
+      new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan: planPlacement(lab), instance });
       app.synth();
       return readFileSync(join(dir, 'stacks', `proxmox-${instance.name}`, 'cdk.tf.json'), 'utf8');
     };

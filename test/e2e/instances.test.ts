@@ -40,59 +40,91 @@ const third = {
     { kubernetesVersion: 'v1.31.2', url: v131Url, checksum: v131Sha256, nodes: ['ber-b'] },
   ],
   vmIdRange: { start: 7000, end: 7099 },
-  storage: { disks: 'fast-thin', images: 'images-dir', cloudInit: 'images-dir' },
+  storage: { disks: 'fast-thin', images: 'images-dir', cloudInit: 'ci-dir' },
   bridge: 'vmbr1',
   pools: { vms: 'k8s-machines', templates: 'k8s-templates' },
 };
 
 const instances = ['pmox-txl', 'pmox-fra', 'pmox-ber'];
 
-/** What each instance must end up with, written out from the lab (not from the code under test). */
-const expected: Record<string, { vmPool: string; templatePool: string; templateGrant: [string, boolean]; bridge: string; disks: string; cloudInit: string; templates: Record<string, Record<string, number>> }> = {
-  'pmox-txl': { vmPool: 'capi', templatePool: 'templates', templateGrant: ['/vms/1000', false], bridge: 'vmbr0', disks: 'local-lvm', cloudInit: 'local', templates: {} },
+/**
+ * What each instance must end up with, written out from the lab (not from the code under test).
+ * The example's placement: tenant-a (Default) and tenant-b (SingleInstance) on pmox-txl, tenant-c
+ * (MultiInstance over pmox-txl and pmox-fra) on both; no tenant on pmox-ber, so no token there.
+ */
+const expected: Record<
+  string,
+  { tenants: string[]; vmPoolPrefix: string; templatePool: string; templateGrant: [string, boolean]; bridge: string; disks: string; cloudInit: string; templates: Record<string, Record<string, number>> }
+> = {
+  'pmox-txl': {
+    tenants: ['tenant-a', 'tenant-b', 'tenant-c'],
+    vmPoolPrefix: 'capi',
+    templatePool: 'templates',
+    templateGrant: ['/vms/1000', false],
+    bridge: 'vmbr0',
+    disks: 'local-lvm',
+    cloudInit: 'capmox-cloudinit',
+    templates: {},
+  },
   'pmox-fra': {
-    vmPool: 'capi',
+    tenants: ['tenant-c'],
+    vmPoolPrefix: 'capi',
     templatePool: 'templates',
     templateGrant: ['/pool/templates', true],
     bridge: 'vmbr0',
     disks: 'local-lvm',
-    cloudInit: 'local',
+    cloudInit: 'capmox-cloudinit',
     // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.30.5 → slot (30 mod 4)·4 + (5 mod 4) = 9 → 9027.
     // One template per version (CAPMOX's templateSelector needs a unique match), on the first node by name.
     templates: { 'v1.30.5': { 'pmox-fra-1': 9027 } },
   },
   'pmox-ber': {
-    vmPool: 'k8s-machines',
+    tenants: [],
+    vmPoolPrefix: 'k8s-machines',
     templatePool: 'k8s-templates',
     templateGrant: ['/pool/k8s-templates', true],
     bridge: 'vmbr1',
     disks: 'fast-thin',
-    cloudInit: 'images-dir',
+    cloudInit: 'ci-dir',
     // 7000–7099 over 2 nodes: 50 slots of 4 minors × 12 patches; v1.30.5 → 2·12+5 = 29 → 7058; v1.31.2 → 3·12+2 = 38 → 7076.
     templates: { 'v1.30.5': { 'ber-a': 7058 }, 'v1.31.2': { 'ber-b': 7077 } },
   },
 };
 
-function expectedAcl(instance: string): [string, string, boolean][] {
+/** The grants every token of the instance holds (and the user). */
+function sharedAcl(instance: string): [string, string, boolean][] {
   const e = expected[instance];
   return [
     ['/', 'CapmoxSysAudit', false],
     ['/nodes', 'CapmoxSysAudit', true],
-    [`/pool/${e.vmPool}`, 'PVEVMAdmin', true],
     [e.templateGrant[0], 'PVETemplateUser', e.templateGrant[1]],
     [`/sdn/zones/localnetwork/${e.bridge}`, 'PVESDNUser', true],
-    [`/storage/${e.cloudInit}`, 'PVEDatastoreAdmin', true],
+    [`/storage/${e.cloudInit}`, 'CapmoxCloudInit', true],
     [`/storage/${e.disks}`, 'CapmoxDatastoreAllocateSpace', true],
   ];
+}
+
+const poolOf = (instance: string, tenant: string) => `${expected[instance].vmPoolPrefix}-${tenant}`;
+
+/** The user's ACL: the shared grants and every tenant's pool. */
+function userAcl(instance: string): [string, string, boolean][] {
+  return [...sharedAcl(instance), ...expected[instance].tenants.map((t): [string, string, boolean] => [`/pool/${poolOf(instance, t)}`, 'PVEVMAdmin', true])];
+}
+
+/** A tenant's token: the shared grants and its own pool, nothing of another tenant. */
+function tokenAcl(instance: string, tenant: string): [string, string, boolean][] {
+  return [...sharedAcl(instance), [`/pool/${poolOf(instance, tenant)}`, 'PVEVMAdmin', true]];
 }
 
 const sortAcl = (rows: [string, string, boolean][]) => rows.slice().sort((a, b) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1]));
 
 interface Credentials {
   url: string;
-  token: string;
-  secret: string;
+  tenants: Record<string, { token: string; secret: string }>;
 }
+
+/** A client with one tenant's CAPMOX token. */
+const tenantClient = (creds: Credentials, tenant: string) => new PveClient(`${creds.url}/`, `${creds.tenants[tenant].token}=${creds.tenants[tenant].secret}`);
 
 suite('instance stacks applied to the simulator with the real bpg/proxmox', () => {
   const work = mkdtempSync(join(tmpdir(), 'pvekaas-e2e-'));
@@ -141,13 +173,20 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       ['capmox@pve', true],
       ['root@pam', true],
     ]);
-    expect(s.tokens.filter((t) => t.tokenid.startsWith('capmox@pve')).map((t) => [t.tokenid, t.privsep])).toEqual([['capmox@pve!capi', true]]);
-    expect(s.roles).toEqual({ CapmoxDatastoreAllocateSpace: ['Datastore.AllocateSpace'], CapmoxSysAudit: ['Sys.Audit'] });
-    for (const subject of ['capmox@pve', 'capmox@pve!capi']) {
-      const rows = s.acl.filter((e) => e.ugid === subject).map((e) => [e.path, e.roleid, e.propagate] as [string, string, boolean]);
-      expect({ subject, acl: sortAcl(rows) }).toEqual({ subject, acl: sortAcl(expectedAcl(name)) });
+    const e = expected[name];
+    expect(s.tokens.filter((t) => t.tokenid.startsWith('capmox@pve')).map((t) => [t.tokenid, t.privsep])).toEqual(e.tenants.map((t) => [`capmox@pve!tenant-${t}`, true]));
+    expect(s.roles).toEqual({
+      CapmoxCloudInit: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
+      CapmoxDatastoreAllocateSpace: ['Datastore.AllocateSpace'],
+      CapmoxSysAudit: ['Sys.Audit'],
+    });
+    const aclOf = (subject: string) => sortAcl(s.acl.filter((a) => a.ugid === subject).map((a) => [a.path, a.roleid, a.propagate] as [string, string, boolean]));
+    expect({ subject: 'capmox@pve', acl: aclOf('capmox@pve') }).toEqual({ subject: 'capmox@pve', acl: sortAcl(userAcl(name)) });
+    for (const tenant of e.tenants) {
+      const subject = `capmox@pve!tenant-${tenant}`;
+      expect({ subject, acl: aclOf(subject) }).toEqual({ subject, acl: sortAcl(tokenAcl(name, tenant)) });
     }
-    expect(s.pools.map((p) => p.poolid)).toEqual([expected[name].vmPool, expected[name].templatePool].sort());
+    expect(s.pools.map((p) => p.poolid)).toEqual([...e.tenants.map((t) => poolOf(name, t)), e.templatePool].sort());
   });
 
   it.each(instances)('builds the tagged templates on the right nodes of %s', (name) => {
@@ -183,12 +222,14 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(cleanState['pmox-fra'].volumes.some((v) => v.volid.startsWith('fast-thin:'))).toBe(false);
   });
 
-  it.each(instances)('outputs credentials that authenticate on %s, the template ids and the nodes', async (name) => {
+  it.each(instances)('outputs per-tenant credentials that authenticate on %s, the template ids and the nodes', async (name) => {
     const creds = await output<Credentials>(name, 'credentials');
     expect(creds.url).toBe(run.sim.endpoint(name).replace(/\/$/, ''));
-    expect(creds.token).toBe('capmox@pve!capi');
-    const client = new PveClient(`${creds.url}/`, `${creds.token}=${creds.secret}`);
-    expect((await client.call('GET', '/version')).status).toBe(200);
+    expect(Object.keys(creds.tenants)).toEqual(expected[name].tenants);
+    for (const tenant of expected[name].tenants) {
+      expect(creds.tenants[tenant].token).toBe(`capmox@pve!tenant-${tenant}`);
+      expect((await tenantClient(creds, tenant).call('GET', '/version')).status).toBe(200);
+    }
     expect(await output(name, 'templates')).toEqual(expected[name].templates);
     expect(await output(name, 'nodes')).toEqual(run.lab.proxmox.instances.find((i) => i.name === name)!.nodes.map((n) => n.name).sort());
   });
@@ -205,18 +246,19 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(await planIsEmpty(name)).toBe(true);
   });
 
-  it('lets the CAPMOX token do what CAPMOX does, and no more', async () => {
+  it('lets a tenant\'s CAPMOX token do what CAPMOX does, and no more', async () => {
     const name = 'pmox-fra';
     const creds = await output<Credentials>(name, 'credentials');
-    const capmox = new PveClient(`${creds.url}/`, `${creds.token}=${creds.secret}`);
+    const capmox = tenantClient(creds, 'tenant-c');
     const inst = run.sim.instance(name);
-    const authid = creds.token;
+    const authid = creds.tenants['tenant-c'].token;
+    const pool = poolOf(name, 'tenant-c');
 
     // Finds the templates by tags, cluster-wide.
     const vms = await capmox.call<{ vmid: number; tags?: string; template?: number }[]>('GET', '/cluster/resources', { type: 'vm' });
     expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.30.5').map((v) => v.vmid)).toEqual([9027]);
     // Clones a template into its pool on the template's node, configures, resizes, starts, stops and deletes the machine.
-    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 150, name: 'tenant-a-workers-x1', pool: 'capi', full: 1, storage: 'local-lvm' });
+    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 150, name: 'tenant-c-workers-x1', pool, full: 1, storage: 'local-lvm' });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await capmox.waitForTask(clone.data)).toBe('OK');
     expect((await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0,tag=10', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
@@ -225,15 +267,18 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/150/status/stop')).data)).toBe('OK');
     expect(await capmox.waitForTask((await capmox.call<string>('DELETE', '/nodes/pmox-fra-1/qemu/150', { purge: 1 })).data)).toBe('OK');
 
-    // No more: everything else is refused with 403.
+    // No more: everything else is refused with 403 — the downloaded node image included.
+    const image = run.sim.snapshot(name).volumes.find((v) => v.content === 'import')!;
+    expect(image.volid).toMatch(/^local:import\//);
     const refused: [string, string, Record<string, string | number>][] = [
       ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1 }], // outside its pool
-      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1, pool: 'capi', storage: 'scratch' }], // another storage
+      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1, pool, storage: 'scratch' }], // another storage
       ['POST', '/nodes/pmox-fra-1/qemu/9027/status/start', {}], // a template
       ['PUT', '/nodes/pmox-fra-1/qemu/9027/config', { cores: 8 }],
       ['DELETE', '/nodes/pmox-fra-1/qemu/9027', {}],
+      ['DELETE', `/nodes/pmox-fra-1/storage/local/content/${image.volid}`, {}], // the node image
       ['POST', '/access/users', { userid: 'mallory@pve' }],
-      ['PUT', '/access/acl', { path: '/', roles: 'Administrator', tokens: 'capmox@pve!capi' }],
+      ['PUT', '/access/acl', { path: '/', roles: 'Administrator', tokens: authid }],
       ['POST', '/access/roles', { roleid: 'More', privs: 'Sys.Modify' }],
       ['POST', '/pools', { poolid: 'elsewhere' }],
       ['POST', '/nodes/pmox-fra-1/storage/local/download-url', { url: 'https://x.example/a.qcow2', content: 'import', filename: 'a.qcow2' }],
@@ -242,6 +287,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       const res = await capmox.call(method, path, params);
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 403 });
     }
+    expect(run.sim.snapshot(name).volumes.some((v) => v.volid === image.volid)).toBe(true);
 
     // And the exact privileges it holds where CAPMOX works, from the permission model.
     const vmAdmin = [...BUILTIN_ROLES.PVEVMAdmin].sort();
@@ -249,19 +295,56 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       '/': ['Sys.Audit'],
       '/nodes/pmox-fra-1': ['Sys.Audit'],
       '/vms/9027': ['VM.Audit', 'VM.Clone'],
-      '/pool/capi': vmAdmin,
+      [`/pool/${pool}`]: vmAdmin,
       '/vms/4242': [],
       '/sdn/zones/localnetwork/vmbr0': ['SDN.Audit', 'SDN.Use'],
       '/sdn/zones/localnetwork/vmbr0/10': ['SDN.Audit', 'SDN.Use'],
       '/storage/local-lvm': ['Datastore.AllocateSpace'],
-      // The cloud-init ISO storage: CAPMOX writes each machine's bootstrap ISO there.
-      '/storage/local': [...BUILTIN_ROLES.PVEDatastoreAdmin].sort(),
+      // Its own cloud-init storage: upload, find and delete the ISOs; no disk space there.
+      '/storage/capmox-cloudinit': ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
+      // The image storage: nothing at all.
+      '/storage/local': [],
       '/storage/scratch': [],
       '/access': [],
       '/access/groups': [],
     };
     for (const [path, privs] of Object.entries(held)) expect({ path, privs: inst.privileges(authid, path) }).toEqual({ path, privs });
     expect(run.sim.snapshot(name).vms.map((vm) => vm.vmid)).toEqual([9027]);
+  }, 60_000);
+
+  it('keeps each tenant\'s token to its own VMs: another tenant\'s cannot read, stop or delete them', async () => {
+    const name = 'pmox-txl';
+    const creds = await output<Credentials>(name, 'credentials');
+    const a = tenantClient(creds, 'tenant-a');
+    const b = tenantClient(creds, 'tenant-b');
+    // tenant-a's machine, cloned from the existing template into tenant-a's pool, and started.
+    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 160, name: 'tenant-a-workers-y1', pool: poolOf(name, 'tenant-a'), full: 1, storage: 'local-lvm' });
+    expect([clone.status, clone.reason]).toEqual([200, 'OK']);
+    expect(await a.waitForTask(clone.data)).toBe('OK');
+    expect(await a.waitForTask((await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/160/status/start')).data)).toBe('OK');
+
+    const refused: [string, string, Record<string, string | number>][] = [
+      ['GET', '/nodes/pmox-txl-1/qemu/160/config', {}],
+      ['GET', '/nodes/pmox-txl-1/qemu/160/status/current', {}],
+      ['POST', '/nodes/pmox-txl-1/qemu/160/status/stop', {}],
+      ['PUT', '/nodes/pmox-txl-1/qemu/160/config', { cores: 1 }],
+      ['DELETE', '/nodes/pmox-txl-1/qemu/160', { purge: 1 }],
+      // nor put a machine into tenant-a's pool
+      ['POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 161, full: 1, pool: poolOf(name, 'tenant-a'), storage: 'local-lvm' }],
+    ];
+    for (const [method, path, params] of refused) {
+      const res = await b.call(method, path, params);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 403 });
+    }
+    const vm = run.sim.snapshot(name).vms.find((v) => v.vmid === 160)!;
+    expect({ status: vm.status, pool: vm.pool }).toEqual({ status: 'running', pool: poolOf(name, 'tenant-a') });
+    const bAuthid = creds.tenants['tenant-b'].token;
+    expect(run.sim.instance(name).privileges(bAuthid, '/vms/160')).toEqual([]);
+
+    // tenant-a itself stops and deletes it.
+    expect(await a.waitForTask((await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/160/status/stop')).data)).toBe('OK');
+    expect(await a.waitForTask((await a.call<string>('DELETE', '/nodes/pmox-txl-1/qemu/160', { purge: 1 })).data)).toBe('OK');
+    expect(run.sim.snapshot(name).vms.map((v) => v.vmid)).toEqual([1000]);
   }, 60_000);
 
   it('leaves nothing behind on destroy', async () => {
