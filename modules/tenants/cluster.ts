@@ -2,7 +2,6 @@
  * A tenant's CAPI `Cluster`: its topology on the `lab-tenant` class, with the variables the class
  * declares and one machine deployment per placement group of the plan.
  */
-import { tenantProxmoxPool } from '../config/proxmox-access';
 import { fixedTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import type { TenantPlan } from '../placement/types';
 import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
@@ -73,13 +72,57 @@ function proposalTemplate(instance: Instance, version: string): Record<string, u
   return { templateSelector: { matchTags: [...new Set(tags)] } };
 }
 
-function instanceVariables(instance: Instance, version: string, tenant: string): TopologyVariable[] {
+function instanceVariables(instance: Instance, version: string): TopologyVariable[] {
   return [
     { name: 'bridge', value: instance.bridge },
     { name: 'proxmoxTemplate', value: templateVariable(instance, version) },
-    // The tenant's own pool: its CAPMOX token's VM privileges stop there (modules/config/proxmox-access.ts).
-    { name: 'proxmoxPool', value: tenantProxmoxPool(instance, tenant) },
+    { name: 'proxmoxPool', value: instance.pools.vms },
     { name: 'proxmoxStorage', value: instance.storage.disks },
+  ];
+}
+
+/** The node network of a tenant on an instance: its `networks` entry (secondary-clusters mode), else `network`. */
+export function networkOn(tenant: Tenant, instance: string): NonNullable<Tenant['network']> {
+  return (tenant.networks?.[instance] ?? tenant.network) as NonNullable<Tenant['network']>;
+}
+
+/** The Proxmox nodes a tenant's machine deployments use on one instance. */
+export function nodesOn(mds: readonly MachineDeploymentPlan[], instance: string): string[] {
+  return [...new Set(mds.filter((md) => md.instance === instance).flatMap((md) => md.nodes))].sort();
+}
+
+/** The Cluster's network: the same for a tenant's primary Cluster and its secondaries. */
+export function clusterNetwork(tenant: Tenant): Record<string, unknown> {
+  return {
+    pods: { cidrBlocks: [tenant.podCIDR] },
+    services: { cidrBlocks: [tenant.serviceCIDR] },
+    serviceDomain: 'cluster.local',
+  };
+}
+
+/**
+ * The class variables of a Cluster whose infrastructure is one instance: the primary Cluster's
+ * (on the first instance of the plan), and what a secondary Cluster's objects are rendered from.
+ */
+export function clusterVariables(input: { tenant: Tenant; vip: string; instance: Instance; network: NonNullable<Tenant['network']>; nodes: string[] }): TopologyVariable[] {
+  const { tenant, vip, instance, network } = input;
+  return [
+    { name: 'controlPlaneVIP', value: vip },
+    { name: 'dnsServiceIP', value: dnsServiceIP(tenant.serviceCIDR) },
+    { name: 'nodeIPv4Config', value: { addresses: network.addresses, prefix: network.prefix, gateway: network.gateway } },
+    { name: 'dnsServers', value: network.dnsServers },
+    ...(network.vlan !== undefined ? [{ name: 'vlan', value: network.vlan }] : []),
+    { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(instance.name) } },
+    ...instanceVariables(instance, tenant.kubernetesVersion),
+    { name: 'allowedNodes', value: input.nodes },
+  ];
+}
+
+/** A machine deployment's variable overrides: its size and its placement group's node. */
+export function machineDeploymentOverrides(md: MachineDeploymentPlan): TopologyVariable[] {
+  return [
+    { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
+    { name: 'allowedNodes', value: md.nodes },
   ];
 }
 
@@ -107,23 +150,34 @@ export function workerTemplateHash(variables: ReadonlyMap<string, unknown>, vers
 
 export function tenantCluster(input: TenantClusterInput): TenantCluster {
   const { lab, tenant, plan, vip, rendering } = input;
-  const network = tenant.network as NonNullable<Tenant['network']>;
   const planned = machineDeployments(plan);
   const used = new Set(planned.map((md) => md.instance));
   const instances = lab.proxmox.instances.filter((i) => used.has(i.name));
   const primary = instances[0];
-  const nodesOn = (instance: string) => [...new Set(planned.filter((md) => md.instance === instance).flatMap((md) => md.nodes))].sort();
+  const network = rendering === 'secondary-clusters' ? networkOn(tenant, primary.name) : (tenant.network as NonNullable<Tenant['network']>);
 
-  const variables: TopologyVariable[] = [
-    { name: 'controlPlaneVIP', value: vip },
-    { name: 'dnsServiceIP', value: dnsServiceIP(tenant.serviceCIDR) },
-    { name: 'nodeIPv4Config', value: { addresses: network.addresses, prefix: network.prefix, gateway: network.gateway } },
-    { name: 'dnsServers', value: network.dnsServers },
-    ...(network.vlan !== undefined ? [{ name: 'vlan', value: network.vlan }] : []),
-    { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(primary.name) } },
-    ...instanceVariables(primary, tenant.kubernetesVersion, tenant.name),
-    { name: 'allowedNodes', value: nodesOn(primary.name) },
-  ];
+  const variables: TopologyVariable[] = clusterVariables({ tenant, vip, instance: primary, network, nodes: nodesOn(planned, primary.name) });
+  const overridesOf = (md: MachineDeploymentPlan): TopologyVariable[] => {
+    const instance = instances.find((i) => i.name === md.instance) as Instance;
+    return [
+      ...machineDeploymentOverrides(md),
+      ...(instance.name !== primary.name && rendering !== 'secondary-clusters' ? instanceVariables(instance, tenant.kubernetesVersion) : []),
+      ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
+    ];
+  };
+  // The variables a machine deployment's worker template is made from: its Cluster's (a secondary
+  // Cluster's for the other instances in secondary-clusters mode) with its overrides over them.
+  const clusterVariablesOf = (md: MachineDeploymentPlan): TopologyVariable[] => {
+    if (rendering !== 'secondary-clusters' || md.instance === primary.name) return variables;
+    const instance = instances.find((i) => i.name === md.instance) as Instance;
+    return clusterVariables({ tenant, vip, instance, network: networkOn(tenant, instance.name), nodes: nodesOn(planned, instance.name) });
+  };
+  const mds = planned
+    .map((md) => {
+      const effective = new Map([...clusterVariablesOf(md), ...overridesOf(md)].map((v) => [v.name, v.value] as const));
+      return { ...md, name: withTemplateHash(md.name, workerTemplateHash(effective, tenant.kubernetesVersion, rendering)) };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (rendering === 'proposal') {
     variables.push({
       name: 'proxmoxSettings',
@@ -131,7 +185,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
         mode: tenant.placement.mode,
         instances: instances.map((i) => ({
           name: i.name,
-          nodes: nodesOn(i.name),
+          nodes: nodesOn(mds, i.name),
           template: proposalTemplate(i, tenant.kubernetesVersion),
           credentialsRef: { name: tenantCredentialsSecretName(i.name) },
         })),
@@ -139,22 +193,9 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     });
   }
 
-  const overridesOf = (md: MachineDeploymentPlan): TopologyVariable[] => {
-    const instance = instances.find((i) => i.name === md.instance) as Instance;
-    return [
-      { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
-      { name: 'allowedNodes', value: md.nodes },
-      ...(instance.name !== primary.name ? instanceVariables(instance, tenant.kubernetesVersion, tenant.name) : []),
-      ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
-    ];
-  };
-  const mds = planned
-    .map((md) => {
-      const effective = new Map([...variables, ...overridesOf(md)].map((v) => [v.name, v.value] as const));
-      return { ...md, name: withTemplateHash(md.name, workerTemplateHash(effective, tenant.kubernetesVersion, rendering)) };
-    })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const topologyMachineDeployments = mds.map((md) => {
+  // With secondary Clusters, the machine deployments of the other instances are theirs (secondary.ts).
+  const inTopology = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;
+  const topologyMachineDeployments = inTopology.map((md) => {
     const overrides = overridesOf(md);
     const annotations = autoscalerAnnotations(md);
     return {
@@ -179,11 +220,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       labels: { [LABEL_TENANT]: tenant.name, [LABEL_CNI]: tenant.cni },
     },
     spec: {
-      clusterNetwork: {
-        pods: { cidrBlocks: [tenant.podCIDR] },
-        services: { cidrBlocks: [tenant.serviceCIDR] },
-        serviceDomain: 'cluster.local',
-      },
+      clusterNetwork: clusterNetwork(tenant),
       topology: {
         classRef: { name: CLUSTER_CLASS_NAME, namespace: input.classNamespace ?? CLUSTER_CLASS_NAMESPACE },
         version: tenant.kubernetesVersion,
