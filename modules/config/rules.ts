@@ -5,10 +5,11 @@
 import type { ConfigProblem } from './problems';
 import { fixedTemplateFor, imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
+import { checkInstanceNetworks } from './instance-network-rules';
 import { checkManagement } from './management-rules';
-import { checkSecurityRules } from './security-rules';
 import { checkServerRules } from './server-rules';
 import { TemplateIdConflict, templateVmIds } from './template-ids';
+import { checkQuotas } from './quota';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
   const seen = new Map<string, number>();
@@ -179,9 +180,10 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   });
 
   problems.push(...checkAddresses(lab));
+  problems.push(...checkQuotas(lab));
+  problems.push(...checkInstanceNetworks(lab));
   problems.push(...checkManagement(lab));
   problems.push(...checkServerRules(lab));
-  problems.push(...checkSecurityRules(lab));
   if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
     problems.push({
       path: ['delivery', 'cloud'],
@@ -247,6 +249,9 @@ function checkAddresses(lab: Lab): ConfigProblem[] {
   lab.management.loadBalancer.addresses.forEach((a, i) => claim(a, 'the load-balancer pool', ['management', 'loadBalancer', 'addresses', i]));
   lab.tenants.forEach((t, ti) => {
     t.network?.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name}`, ['tenants', ti, 'network', 'addresses', i]));
+    for (const [instance, net] of Object.entries(t.networks ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      net.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name} on ${instance}`, ['tenants', ti, 'networks', instance, 'addresses', i]));
+    }
   });
   const vips = new Map<string, string>();
   lab.tenants.forEach((t, ti) => {
