@@ -1,55 +1,75 @@
 /**
- * `npm run --silent review -- --config <new> --against <old> [--plans <dir>] [--out <comment.md>]`
- * One markdown comment for a pull request: the placement diff (and picture), per stack what its
- * plan adds, changes and destroys (from `tofu show -json` files `<dir>/<stack>.json`), and the
- * warnings a reviewer must not miss. Without --out the comment goes to stdout.
+ * `npm run --silent review -- --config <new> --against <old> [--against-out <dir>] [--plans <dir>] [--out <comment.md>]`
+ * One markdown comment for a pull request: which stacks change and why, the placement diff (and
+ * picture), per stack what its plan adds, changes and destroys (from `tofu show -json` files
+ * `<dir>/<stack>.json`), which changed stacks were not planned and why (`<dir>/<stack>.skipped`
+ * holds the reason), and the warnings a reviewer must not miss. Without --out the comment goes to stdout.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { loadLabFile } from '../modules/config/load';
-import { planPlacement, renderSvg } from '../modules/placement';
-import { review, type TofuPlanJson } from '../modules/review';
+import { renderSvg } from '../modules/placement';
+import { checkPlanJson, PlanFormatError, review, type TofuPlanJson } from '../modules/review';
+import { labChanges } from './lib/changes';
 import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
 
-const usage = 'npm run --silent review -- --config <new lab.yaml> --against <old lab.yaml> [--plans <dir>] [--out <comment.md>]';
+const usage = 'npm run --silent review -- --config <new lab.yaml> --against <old lab.yaml> [--against-out <dir>] [--plans <dir>] [--out <comment.md>]';
 
-function readPlans(dir: string): Record<string, TofuPlanJson> {
-  if (!existsSync(dir)) throw new UserError(`--plans ${dir}: no such directory (it should hold <stack>.json files from \`tofu show -json <planfile>\`)`);
+/** Every `<stack>.json` plan and `<stack>.skipped` reason of a directory; all bad files reported at once. */
+function readPlans(dir: string): { plans: Record<string, TofuPlanJson>; skipped: Record<string, string> } {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--plans ${dir}: no such directory (it should hold <stack>.json files from \`tofu show -json <planfile>\`)`);
   const plans: Record<string, TofuPlanJson> = {};
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  const skipped: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const file of readdirSync(dir).sort()) {
+    const path = join(dir, file);
+    if (file.endsWith('.skipped')) {
+      skipped[basename(file, '.skipped')] = readFileSync(path, 'utf8').trim().split('\n')[0].slice(0, 300) || 'skipped (no reason given)';
+      continue;
+    }
+    if (!file.endsWith('.json')) continue;
+    let value: unknown;
     try {
-      plans[basename(file, '.json')] = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+      value = JSON.parse(readFileSync(path, 'utf8'));
     } catch (e) {
-      throw new UserError(`${join(dir, file)}: not JSON from \`tofu show -json\` (${(e as Error).message})`);
+      problems.push(`${path}: not a plan: not JSON (${(e as Error).message.slice(0, 200)})\n  fix: write it with \`tofu show -json <planfile>\``);
+      continue;
+    }
+    try {
+      plans[basename(file, '.json')] = checkPlanJson(value, path);
+    } catch (e) {
+      if (e instanceof PlanFormatError) problems.push(e.message);
+      else throw e;
     }
   }
-  return plans;
+  if (problems.length > 0) throw new UserError(`${problems.length} plan file${problems.length === 1 ? '' : 's'} cannot be read:\n${problems.join('\n')}`);
+  return { plans, skipped };
 }
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string', plans: 'string', out: 'string' }, usage);
+  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string', 'against-out': 'string', plans: 'string', out: 'string' }, usage);
   if (!flags.config || !flags.against) throw new UsageError(`--config and --against are both needed\n\nusage: ${usage}`);
-  const after = loadLabFile(flags.config as string);
-  const before = loadLabFile(flags.against as string);
-  const afterPlan = planPlacement(after);
-  const beforePlan = planPlacement(before);
+  // Plan files first: a bad one stops the review before any synthesis.
+  const given = flags.plans ? readPlans(flags.plans as string) : undefined;
+  const changed = labChanges({ config: flags.config as string, against: flags.against as string, againstOut: flags['against-out'] as string | undefined });
   const out = flags.out as string | undefined;
   let picture: string | undefined;
   if (out) {
     mkdirSync(dirname(out), { recursive: true });
     const svg = join(dirname(out), 'placement.svg');
-    writeFileSync(svg, renderSvg(afterPlan));
+    writeFileSync(svg, renderSvg(changed.after.plan));
     picture = relative(dirname(out), svg);
   }
   const result = review({
-    before: { lab: before, plan: beforePlan, label: flags.against as string },
-    after: { lab: after, plan: afterPlan, label: flags.config as string },
-    plans: flags.plans ? readPlans(flags.plans as string) : undefined,
+    before: { lab: changed.before.lab, plan: changed.before.plan, label: flags.against as string },
+    after: { lab: changed.after.lab, plan: changed.after.plan, label: flags.config as string },
+    plans: given?.plans,
+    notPlanned: given?.skipped,
+    stackChanges: { changes: changed.changes, unchanged: changed.unchanged },
     picture,
   });
   if (out) {
     writeFileSync(out, result.markdown);
-    process.stderr.write(`review written to ${out}${picture ? ` (picture: ${join(dirname(out), picture)})` : ''}; ${result.warnings.length} warning(s)\n`);
+    process.stderr.write(`review written to ${out}${picture ? ` (picture: ${join(dirname(out), picture)})` : ''}; ${changed.changes.length} stack change(s), ${result.warnings.length} warning(s)\n`);
   } else {
     process.stdout.write(result.markdown);
   }

@@ -7,7 +7,7 @@ import { diffPlacement, renderDiffMarkdown } from '../placement';
 import type { PlacementPlan } from '../placement/types';
 import { summarizePlan, type PlanSummary, type TofuPlanJson } from './plan-json';
 
-export { summarizePlan } from './plan-json';
+export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
 export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';
 
 export interface ReviewInput {
@@ -17,7 +17,29 @@ export interface ReviewInput {
   plans?: Record<string, TofuPlanJson>;
   /** Where the placement picture of the new description is, relative to the comment. */
   picture?: string;
+  /** Which synthesized stacks differ between the two descriptions (scripts/lib/changes.ts), when known. */
+  stackChanges?: { changes: StackChange[]; unchanged: string[] };
+  /** Changed stacks that were not planned, with the reason (no credential, provider not served…). */
+  notPlanned?: Record<string, string>;
+  /** Sections for this review only, after those in `reviewSections`. */
+  sections?: ReviewSection[];
 }
+
+/** One stack whose synthesized bytes differ, with the reasons in lab terms. */
+export interface StackChange {
+  stack: string;
+  change: 'added' | 'changed' | 'removed';
+  reasons: string[];
+}
+
+/**
+ * An extra section of the review (e.g. what happens if one host fails, upgrades): rendered after
+ * the plans; its warnings join "Must not miss". Return undefined to leave the section out.
+ */
+export type ReviewSection = (input: ReviewInput) => { title: string; lines: string[]; warnings?: string[] } | undefined;
+
+/** Sections every review renders after the built-in ones, in this order; modules add theirs here. */
+export const reviewSections: ReviewSection[] = [];
 
 export interface Review {
   markdown: string;
@@ -90,14 +112,36 @@ export function review(input: ReviewInput): Review {
     warnings.push(...planWarnings(stack, stacks[stack]));
   }
   for (const w of after.plan.warnings) if (!before.plan.warnings.includes(w)) warnings.push(`placement: ${w}`);
+  const extra = [...reviewSections, ...(input.sections ?? [])].map((section) => section(input)).filter((x) => x !== undefined);
+  for (const section of extra) warnings.push(...(section.warnings ?? []));
 
-  const lines = [`## pvekaas review: ${before.label} → ${after.label}`, ''];
-  lines.push('### Must not miss', '');
-  lines.push(...(warnings.length > 0 ? warnings.map((w) => `- ⚠️ ${w}`) : ['Nothing destroyed, rotated, downgraded in HA or version-changed.']), '');
-  lines.push('### Placement', '');
+  const changes = input.stackChanges?.changes;
   const moved = diff.moved.reduce((n, m) => n + m.replicas, 0);
   const added = diff.added.reduce((n, m) => n + m.replicas, 0);
   const removed = diff.removed.reduce((n, m) => n + m.replicas, 0);
+  const title = `## pvekaas review: ${before.label} → ${after.label}`;
+  if (changes && changes.length === 0 && warnings.length === 0 && moved + added + removed === 0 && extra.length === 0) {
+    return { markdown: `${title}\n\nNo change: all ${input.stackChanges!.unchanged.length} synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`, warnings, stacks };
+  }
+  const unplanned = (changes ?? []).filter((c) => c.change !== 'removed' && !(c.stack in stacks)).map((c) => c.stack);
+
+  const lines = [title, ''];
+  lines.push('### Must not miss', '');
+  if (warnings.length > 0) lines.push(...warnings.map((w) => `- ⚠️ ${w}`));
+  else if (unplanned.length > 0) lines.push(`Nothing found in the ${Object.keys(stacks).length} plan(s) read — but ${unplanned.length} changed stack(s) were not planned (${unplanned.join(', ')}): their effect is not checked here.`);
+  else lines.push('Nothing destroyed, rotated, downgraded in HA or version-changed.');
+  lines.push('');
+  if (changes) {
+    lines.push('### Stacks', '');
+    if (changes.length === 0) lines.push(`No synthesized stack changes (${input.stackChanges!.unchanged.length} byte-identical).`, '');
+    else {
+      lines.push(`${changes.length} of ${changes.length + input.stackChanges!.unchanged.length} stacks change, in run order:`, '');
+      lines.push('| stack | change | why |', '|---|---|---|');
+      for (const c of changes) lines.push(`| ${c.stack} | ${c.change} | ${c.reasons.join('; ').replace(/\|/g, '\\|')} |`);
+      lines.push('');
+    }
+  }
+  lines.push('### Placement', '');
   lines.push(`${moved} machine${moved === 1 ? '' : 's'} move, ${added} added, ${removed} removed.`, '');
   const diffText = renderDiffMarkdown(diff).trim();
   // The diff's own title repeats this section's; its subsections become this section's.
@@ -106,6 +150,7 @@ export function review(input: ReviewInput): Review {
   if (input.picture) lines.push(`![placement after the change](${input.picture})`, '');
   lines.push('### Plans', '');
   if (!input.plans) lines.push('No plans were given (run with `--plans <dir>` holding `tofu show -json` output per stack).', '');
+  else if (Object.keys(stacks).length === 0) lines.push('No plan files were found in the plans directory.', '');
   else {
     lines.push('| stack | add | change | destroy |', '|---|---:|---:|---:|');
     for (const [stack, s] of Object.entries(stacks)) lines.push(`| ${stack} | ${s.add} | ${s.change} | ${s.destroy} |`);
@@ -116,5 +161,13 @@ export function review(input: ReviewInput): Review {
       lines.push(...s.changes.map((c) => `- \`${c.action}\` ${c.address}`), '', '</details>', '');
     }
   }
+  if (unplanned.length > 0) {
+    lines.push('**Changed stacks not planned:**', '');
+    for (const stack of unplanned) lines.push(`- ${stack}: ${input.notPlanned?.[stack] ?? 'no plan was given for it'}`);
+    lines.push('');
+  }
+  for (const section of extra) lines.push(`### ${section.title}`, '', ...section.lines, '');
   return { markdown: `${lines.join('\n').replace(/\n+$/, '')}\n`, warnings, stacks };
 }
+
+export { stackChanges, runOrder, diffValues, type SynthesizedLab } from './stack-changes';

@@ -30,6 +30,42 @@ export interface PlanSummary {
   changes: ResourceChange[];
 }
 
+/** A file given as a plan that is not one: the file, what is wrong, and how to make a plan file. */
+export class PlanFormatError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: not a plan: ${problem}\n  fix: write it with \`tofu show -json <planfile>\` (the planfile from \`tofu plan -out=<planfile>\`)`);
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks that parsed JSON is `tofu show -json` of a plan (not of state, not `{}`), and returns it.
+ * A plan has `format_version`, `terraform_version` and `planned_values`; every resource change has an
+ * address, a type and a list of actions. Anything else is refused: a review must never read a
+ * wrong file as "no changes".
+ */
+export function checkPlanJson(value: unknown, file: string): TofuPlanJson {
+  if (!isRecord(value)) throw new PlanFormatError(file, `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+  if (typeof value.format_version !== 'string' || typeof value.terraform_version !== 'string') {
+    throw new PlanFormatError(file, 'it has no format_version and terraform_version');
+  }
+  if (!isRecord(value.planned_values)) {
+    throw new PlanFormatError(file, isRecord(value.values) ? 'it is the JSON of a state (`values`), not of a plan (`planned_values`)' : 'it has no planned_values');
+  }
+  if (value.resource_changes !== undefined) {
+    if (!Array.isArray(value.resource_changes)) throw new PlanFormatError(file, 'resource_changes is not a list');
+    value.resource_changes.forEach((rc, i) => {
+      const ok = isRecord(rc) && typeof rc.address === 'string' && typeof rc.type === 'string' && isRecord(rc.change) && Array.isArray(rc.change.actions) && rc.change.actions.every((a) => typeof a === 'string');
+      if (!ok) throw new PlanFormatError(file, `resource_changes[${i}] has no address, type or change.actions`);
+    });
+  }
+  return value as TofuPlanJson;
+}
+
 function actionOf(actions: string[]): PlanAction {
   if (actions.includes('delete') && actions.includes('create')) return 'replace';
   if (actions.length === 1 && ['create', 'update', 'delete', 'read', 'no-op'].includes(actions[0])) return actions[0] as PlanAction;

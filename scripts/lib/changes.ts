@@ -1,0 +1,67 @@
+/**
+ * The stacks a lab change touches: both descriptions synthesized (the old one cold into a scratch
+ * directory, the new one into the same directory through the synth cache, so unchanged stacks cost
+ * nothing), each stack's files and manifest entry hashed, then compared (modules/review/stack-changes).
+ * `againstOut` compares with an existing synth output instead (e.g. the base revision's own synth,
+ * so a change to pvekaas itself shows too).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stackChanges, type StackChange, type SynthesizedLab } from '../../modules/review';
+import { loadLabFile } from '../../modules/config/load';
+import { planPlacement } from '../../modules/placement';
+import { UserError } from './cli';
+import { isOutputDir } from './output-dir';
+import { synthesizeLab, type SynthResult } from './synthesize';
+
+/** A content hash per stack of a synth output, from its cache index (which lists every file synthesis wrote). */
+export function stackHashes(out: string): Record<string, string> {
+  if (!isOutputDir(out, 'synth')) throw new UserError(`${out}: not a synth output of pvekaas (no .pvekaas-output marker)\n  fix: give a directory written by \`npm run synth\``);
+  const index = JSON.parse(readFileSync(join(out, '.pvekaas-cache.json'), 'utf8')) as { stacks: Record<string, { files: Record<string, string>; manifest: unknown }> };
+  const hashes: Record<string, string> = {};
+  for (const [stack, entry] of Object.entries(index.stacks)) {
+    const files = Object.keys(entry.files).sort().map((f) => `${f}\0${createHash('sha256').update(readFileSync(join(out, 'stacks', stack, f))).digest('hex')}`);
+    hashes[stack] = createHash('sha256').update(JSON.stringify([files, entry.manifest])).digest('hex');
+  }
+  return hashes;
+}
+
+export interface LabChanges {
+  changes: StackChange[];
+  unchanged: string[];
+  before: SynthesizedLab;
+  after: SynthesizedLab & { synth: SynthResult };
+}
+
+export interface ChangeOptions {
+  config: string;
+  against: string;
+  /** Where the new description is synthesized (kept); @default a scratch directory, removed afterwards. */
+  out?: string;
+  /** An existing synth output of the old description to compare with. */
+  againstOut?: string;
+}
+
+export function labChanges(options: ChangeOptions): LabChanges {
+  const scratch = mkdtempSync(join(tmpdir(), 'pvekaas-changed-'));
+  try {
+    let before: SynthesizedLab;
+    const out = options.out ?? join(scratch, 'out');
+    if (options.againstOut) {
+      const lab = loadLabFile(options.against);
+      before = { lab, plan: planPlacement(lab), stacks: stackHashes(options.againstOut) };
+    } else {
+      // The old description synthesized where the new one goes when that is a scratch directory: the cache then rebuilds only what changed.
+      const target = options.out ? join(scratch, 'before') : out;
+      const old = synthesizeLab({ config: options.against, out: target, cache: false });
+      before = { lab: old.lab, plan: old.plan, stacks: stackHashes(target) };
+    }
+    const synth = synthesizeLab({ config: options.config, out });
+    const after = { lab: synth.lab, plan: synth.plan, stacks: stackHashes(out), synth };
+    return { ...stackChanges(before, after), before, after };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Change-aware delivery without the toolchain: `changed` lists exactly the stacks whose bytes differ,
+ * with reasons in lab terms and in run order; `review` refuses plan files that are not plans (never a
+ * false all-clear), names the changed stacks it has no plan for, and says "no change" in one line.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { compileProject, projectRoot } from '../support/toolchain';
+
+const work = mkdtempSync(join(tmpdir(), 'pvekaas-changed-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+beforeAll(() => compileProject());
+const example = join(projectRoot, 'examples/lab.yaml');
+
+function cli(script: string, args: string[]) {
+  return spawnSync(process.execPath, [join(projectRoot, 'dist/scripts', script), ...args], { cwd: projectRoot, encoding: 'utf8' });
+}
+function labWith(name: string, change: (lab: any) => void): string {
+  const lab = parse(readFileSync(example, 'utf8'));
+  change(lab);
+  const file = join(work, `${name}.yaml`);
+  writeFileSync(file, stringify(lab));
+  return file;
+}
+
+describe('npm run changed', () => {
+  it('lists the one stack a one-tenant edit changes, with the reason in lab terms', () => {
+    const next = labWith('replicas', (lab) => (lab.tenants[0].pools[0].replicas = 4));
+    const r = cli('changed.js', ['--config', next, '--against', example]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('1 changed, 0 added, 0 removed, 6 unchanged — in run order:');
+    expect(r.stdout).toMatch(/^ {2}changed +tenant-tenant-a +tenant tenant-a: pool workers replicas 3 → 4$/m);
+    const json = JSON.parse(cli('changed.js', ['--config', next, '--against', example, '--json']).stdout);
+    expect(json.changes).toEqual([{ stack: 'tenant-tenant-a', change: 'changed', reasons: ['tenant tenant-a: pool workers replicas 3 → 4'] }]);
+    expect(json.unchanged).toHaveLength(6);
+  });
+
+  it('orders additions and changes for deploy, removals for destroy (tenants first)', () => {
+    const next = labWith('mixed', (lab) => {
+      lab.tenants = lab.tenants.filter((t: { name: string }) => t.name !== 'tenant-b');
+      lab.management.kubernetes.configPath = '~/.kube/other.yaml';
+      lab.proxmox.instances[1].bridge = 'vmbr1';
+    });
+    const json = JSON.parse(cli('changed.js', ['--config', next, '--against', example, '--json']).stdout);
+    const order = json.changes.map((c: { stack: string; change: string }) => `${c.change} ${c.stack}`);
+    expect(order).toEqual(['changed proxmox-pmox-fra', 'changed management', 'changed management-config', 'changed tenant-tenant-a', 'changed tenant-tenant-c', 'removed tenant-tenant-b']);
+    const reasons = Object.fromEntries(json.changes.map((c: { stack: string; reasons: string[] }) => [c.stack, c.reasons.join('; ')]));
+    expect(reasons['proxmox-pmox-fra']).toBe('instance pmox-fra: bridge vmbr0 → vmbr1');
+    expect(reasons['management']).toContain('management kubernetes configPath ~/.kube/lab-mgmt.yaml → ~/.kube/other.yaml');
+    expect(reasons['tenant-tenant-b']).toBe('tenant tenant-b removed from the description');
+  });
+
+  it('says so in one line when nothing changes', () => {
+    const r = cli('changed.js', ['--config', labWith('same', () => undefined), '--against', example]);
+    expect(r.stdout).toBe('no stack changes: all 7 stacks are byte-identical\n');
+  });
+});
+
+describe('npm run review with plan files', () => {
+  const next = () => labWith('review', (lab) => (lab.tenants[0].pools[0].replicas = 4));
+
+  it('refuses every file that is not a plan, at once, with exit 1 and no stack trace', () => {
+    const plans = join(work, 'bad-plans');
+    mkdirSync(plans);
+    writeFileSync(join(plans, 'proxmox-pmox-txl.json'), '{}');
+    writeFileSync(join(plans, 'proxmox-pmox-fra.json'), '{"format_version":"1.2","terraform_version":"1.12.6","values":{}}');
+    writeFileSync(join(plans, 'management.json'), '{"format_version":"1.2","terraform_version":"1.12.6","planned_values":{},"resource_changes":[{}]}');
+    writeFileSync(join(plans, 'tenant-tenant-a.json'), '{"format_ver');
+    const r = cli('review.js', ['--config', next(), '--against', example, '--plans', plans]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('4 plan files cannot be read');
+    expect(r.stderr).toContain('proxmox-pmox-txl.json: not a plan: it has no format_version and terraform_version');
+    expect(r.stderr).toContain('proxmox-pmox-fra.json: not a plan: it is the JSON of a state');
+    expect(r.stderr).toContain('management.json: not a plan: resource_changes[0] has no address, type or change.actions');
+    expect(r.stderr).toContain('tenant-tenant-a.json: not a plan: not JSON');
+    expect(r.stderr).toContain('fix: write it with `tofu show -json <planfile>`');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names the changed stacks it has no plan for, with the reason, and gives no all-clear', () => {
+    const plans = join(work, 'no-plans');
+    mkdirSync(plans);
+    writeFileSync(join(plans, 'tenant-tenant-a.skipped'), 'the hashicorp/kubernetes provider is not served to this runner\n');
+    const r = cli('review.js', ['--config', next(), '--against', example, '--plans', plans]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('| tenant-tenant-a | changed | tenant tenant-a: pool workers replicas 3 → 4 |');
+    expect(r.stdout).toContain('- tenant-tenant-a: the hashicorp/kubernetes provider is not served to this runner');
+    expect(r.stdout).toContain('1 changed stack(s) were not planned (tenant-tenant-a)');
+    expect(r.stdout).not.toContain('Nothing destroyed');
+  });
+
+  it('says "no change" in one line for a description that renders the same', () => {
+    const r = cli('review.js', ['--config', labWith('same2', () => undefined), '--against', example]);
+    expect(r.stdout).toBe(`## pvekaas review: ${example} → ${join(work, 'same2.yaml')}\n\nNo change: all 7 synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`);
+  });
+});
