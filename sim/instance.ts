@@ -403,10 +403,11 @@ export class SimulatedInstance {
    * Starts a worker task: returns its UPID at once; `work` runs when the task completes (after
    * `taskDurationMs`, or later when a stall fault holds it) and may throw to fail the task.
    */
-  startTask(node: string, type: string, id: string, authid: string, work: () => string[] | void): string {
+  startTask(node: string, type: string, id: string, authid: string, work: () => string[] | void | Promise<string[] | void>): string {
     const pid = this.nextPid++;
     const starttime = Math.floor(Date.now() / 1000);
     const hex = (n: number) => n.toString(16).toUpperCase().padStart(8, '0');
+    let finishing = false;
     const upid = `UPID:${node}:${hex(pid)}:${hex(this.pstart)}:${hex(starttime)}:${type}:${id}:${authid}:`;
     const task: Task = {
       upid,
@@ -421,21 +422,35 @@ export class SimulatedInstance {
       log: [],
       stalled: false,
       finish: () => {
-        if (task.status === 'stopped') return;
+        if (task.status === 'stopped' || finishing) return;
         if (task.timer) clearTimeout(task.timer);
-        try {
-          const injected = this.options.faults.taskFailure(this.name, type);
-          if (injected) throw new Error(injected);
-          const lines = work() ?? [];
-          task.log.push(...lines, 'TASK OK');
+        const ok = (lines: string[] | void) => {
+          task.log.push(...(lines ?? []), 'TASK OK');
           task.exitstatus = 'OK';
-        } catch (e) {
+          done();
+        };
+        const failed = (e: unknown) => {
           const message = e instanceof Error ? e.message : String(e);
           task.log.push(message, `TASK ERROR: ${message}`);
           task.exitstatus = message;
+          done();
+        };
+        const done = () => {
+          task.status = 'stopped';
+          task.endtime = Math.floor(Date.now() / 1000);
+        };
+        try {
+          const injected = this.options.faults.taskFailure(this.name, type);
+          if (injected) throw new Error(injected);
+          const result = work();
+          if (result instanceof Promise) {
+            // Work that waits (a download): the task runs until it settles.
+            finishing = true;
+            result.then(ok, failed);
+          } else ok(result);
+        } catch (e) {
+          failed(e);
         }
-        task.status = 'stopped';
-        task.endtime = Math.floor(Date.now() / 1000);
       },
     };
     this.tasks.set(upid, task);

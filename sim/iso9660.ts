@@ -46,7 +46,7 @@ export function readIso(image: Buffer): IsoImage {
     if (type === 2 && ['%/@', '%/C', '%/E'].includes(vd.toString('latin1', 88, 91))) joliet = vd;
   }
   if (!primary) throw new Error('not an ISO9660 image: no primary volume descriptor');
-  const volumeId = primary.toString('latin1', 40, 72).trim();
+  const volumeId = primary.toString('latin1', 40, 72).replace(/[\s\0]+$/, '');
   const rootOf = (vd: Buffer) => parseRecord(vd.subarray(156, 156 + 34), false, image)!;
   const plain = readDirectory(image, rootOf(primary), false);
   const byExtent = new Map<number, string>();

@@ -4,12 +4,14 @@
  * way `npm run synth` does, and runs the real OpenTofu with the real bpg/proxmox plugin on the
  * `proxmox-<instance>` stacks. Used by the demo (scripts/demo.ts) and the end-to-end test.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../modules/config/load';
 import type { Lab } from '../modules/config/schema';
 import { synthesizeLab } from '../scripts/lib/synthesize';
+import type { RemoteImage } from './instance';
 import { instanceSpecsFromLab } from './lab';
 import { PveSimulator, type SimulatorOptions } from './simulator';
 import { runTofu, toolchainEnv, type TofuResult } from './toolchain';
@@ -70,12 +72,32 @@ function instanceNames(labText: string): string[] {
   return (instances?.items ?? []).map((_, i) => String(doc.getIn(['proxmox', 'instances', i, 'name'])));
 }
 
+/**
+ * The lab's image URLs as the simulator's stand-in internet: a lab description names hosts such
+ * as images.lab.example that no machine can reach, so each image gets a stable made-up size (600 to
+ * 900 MiB, 3.5 GiB once imported) and no checksum. Any other URL the simulator fetches for real.
+ */
+export function labImageCatalog(lab: Lab): Record<string, RemoteImage> {
+  const out: Record<string, RemoteImage> = {};
+  for (const instance of lab.proxmox.instances) {
+    for (const image of instance.images) {
+      const h = createHash('sha256').update(image.url).digest();
+      out[image.url] = { size: (600 + (h.readUInt16BE(0) % 300)) * 1024 ** 2, virtualSize: 3584 * 1024 ** 2 };
+    }
+  }
+  return out;
+}
+
 export async function startSimulatedLab(options: SimulatedLabOptions): Promise<SimulatedLab> {
   // Validate the description with the added instances first; the real ports come once the simulator runs.
   const names = [...instanceNames(options.labText), ...(options.extraInstances ?? []).map((i) => String(i.name))];
   const placeholder = Object.fromEntries(names.map((n) => [n, 'https://127.0.0.1:8006/']));
   const withExtras = parseLab(pointLabAt(options.labText, placeholder, options.extraInstances), options.labFile);
-  const sim = await PveSimulator.start({ ...options.simulator, instances: instanceSpecsFromLab(withExtras) });
+  const sim = await PveSimulator.start({
+    ...options.simulator,
+    remoteImages: { ...labImageCatalog(withExtras), ...options.simulator?.remoteImages },
+    instances: instanceSpecsFromLab(withExtras),
+  });
   try {
     const endpoints = Object.fromEntries(sim.names.map((n) => [n, sim.endpoint(n)]));
     mkdirSync(options.work, { recursive: true });

@@ -298,7 +298,7 @@ export class PveSimulator {
         record.authid = authid;
         const match = findRoute(method, path);
         if (!match) throw new PveError(501, `Method '${method} /api2/json${path}' not implemented`);
-        data = match.handler({ inst: state, authid, params: input.params, arrays: input.arrays, upload: input.upload, at: match.at });
+        data = await match.handler({ inst: state, authid, params: input.params, arrays: input.arrays, upload: input.upload, at: match.at });
       }
       send(res, 200, { data: data ?? null });
     } catch (e) {

@@ -2,8 +2,8 @@
  * Access control: users, API tokens, roles, ACLs and permissions (`/access/*`).
  */
 import { randomUUID } from 'node:crypto';
-import { badParams, fail } from '../errors';
-import type { SimulatedInstance } from '../instance';
+import { PveError, badParams, fail } from '../errors';
+import { passwordHash, type SimulatedInstance } from '../instance';
 import { BUILTIN_ROLES, isPrivilege } from '../permissions';
 import { ID, bit, flag, int, list, nonEmpty, required, type AddRoute } from './router';
 
@@ -42,6 +42,17 @@ function userJson(inst: SimulatedInstance, u: ReturnType<typeof user>, withToken
     groups: [...u.groups].sort(),
     ...(withTokens ? { tokens: Object.fromEntries(tokensOf(inst, u.userid).map((t) => [t.name, tokenInfo(t)])) } : {}),
   };
+}
+
+function membersOf(inst: SimulatedInstance, groupid: string): string[] {
+  return [...inst.users.values()].filter((u) => u.groups.includes(groupid)).map((u) => u.userid).sort();
+}
+
+/** PVE's password rules: at least 5 characters (pve-password schema), at most 64 bytes. */
+function checkedPassword(password: string): string {
+  if (password.length < 5) badParams({ password: 'value must have a minimum length of 5' });
+  if (Buffer.byteLength(password) > 64) badParams({ password: 'value may only be 64 characters long' });
+  return passwordHash(password);
 }
 
 export function removeAclEntries(inst: SimulatedInstance, match: (e: SimulatedInstance['acl'][number]) => boolean): void {
@@ -94,7 +105,62 @@ export function registerAccess(route: AddRoute): void {
       enable: flag(params.enable, true),
       expire: int(params, 'expire', { min: 0 }) ?? 0,
       groups,
+      // Only the pve realm keeps passwords (pam users log in with their system password).
+      ...(params.password !== undefined && m[2] === 'pve' ? { passwordHash: checkedPassword(params.password) } : {}),
     });
+    return null;
+  });
+
+  // PVE::API2::AccessControl change_password: your own, or anyone's with User.Modify.
+  route('PUT', '/access/password', ({ inst, authid, params }) => {
+    const userid = required(params, 'userid');
+    const password = required(params, 'password');
+    const u = user(inst, userid);
+    if (authid.includes('!')) throw new PveError(403, 'Permission check failed - API tokens cannot change passwords');
+    if (authid !== userid) inst.require(authid, '/access/groups', ['User.Modify']);
+    if (!userid.endsWith('@pve') && userid !== 'root@pam') fail(`change password failed: the realm of '${userid}' does not store passwords`);
+    u.passwordHash = checkedPassword(password);
+    return null;
+  });
+
+  // Groups (PVE::API2::Group).
+  route('GET', '/access/groups', ({ inst, authid }) =>
+    [...inst.groups.entries()]
+      .filter(([g]) => inst.can(authid, `/access/groups/${g}`, ['Sys.Audit']) || inst.can(authid, `/access/groups/${g}`, ['Group.Allocate']))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([groupid, g]) => ({ groupid, ...nonEmpty({ comment: g.comment }), users: membersOf(inst, groupid).join(',') })),
+  );
+
+  route('POST', '/access/groups', ({ inst, authid, params }) => {
+    const groupid = required(params, 'groupid');
+    if (!/^[A-Za-z0-9.\-_]+$/.test(groupid)) badParams({ groupid: `value '${groupid}' does not look like a valid group name` });
+    inst.require(authid, '/access/groups', ['Group.Allocate']);
+    if (inst.groups.has(groupid)) fail(`create group failed: group '${groupid}' already exists`);
+    inst.groups.set(groupid, { comment: params.comment });
+    return null;
+  });
+
+  route('GET', '/access/groups/{groupid}', ({ inst, authid, at }) => {
+    const g = inst.groups.get(at.groupid);
+    if (!g) fail(`group '${at.groupid}' does not exist`);
+    inst.requireAny(authid, `/access/groups/${at.groupid}`, ['Sys.Audit', 'Group.Allocate']);
+    return { ...nonEmpty({ comment: g.comment }), members: membersOf(inst, at.groupid) };
+  });
+
+  route('PUT', '/access/groups/{groupid}', ({ inst, authid, at, params }) => {
+    const g = inst.groups.get(at.groupid);
+    if (!g) fail(`update group failed: group '${at.groupid}' does not exist`);
+    inst.require(authid, `/access/groups/${at.groupid}`, ['Group.Allocate']);
+    if (params.comment !== undefined) g.comment = params.comment;
+    return null;
+  });
+
+  route('DELETE', '/access/groups/{groupid}', ({ inst, authid, at }) => {
+    if (!inst.groups.has(at.groupid)) fail(`delete group failed: group '${at.groupid}' does not exist`);
+    inst.require(authid, `/access/groups/${at.groupid}`, ['Group.Allocate']);
+    inst.groups.delete(at.groupid);
+    for (const u of inst.users.values()) u.groups = u.groups.filter((g) => g !== at.groupid);
+    removeAclEntries(inst, (e) => e.type === 'group' && e.ugid === at.groupid);
     return null;
   });
 

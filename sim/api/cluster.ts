@@ -62,6 +62,17 @@ export function registerCluster(route: AddRoute): void {
     return out;
   });
 
+  // Cluster membership (pve-manager PVE::API2::ClusterConfig status: Sys.Audit on /): one
+  // `cluster` entry and one `node` entry per node; the simulator answers as the first node.
+  route('GET', '/cluster/status', ({ inst, authid }) => {
+    inst.require(authid, '/', ['Sys.Audit']);
+    const nodes = [...inst.nodes.keys()].sort();
+    return [
+      { type: 'cluster', id: 'cluster', name: inst.name, nodes: nodes.length, quorate: 1, version: nodes.length + 1 },
+      ...nodes.map((name, i) => ({ type: 'node', id: `node/${name}`, name, nodeid: i + 1, ip: `192.0.2.${i + 1}`, online: 1, local: i === 0 ? 1 : 0, level: '' })),
+    ];
+  });
+
   route('GET', '/cluster/nextid', ({ inst, params }) => {
     const wanted = int(params, 'vmid', { min: 100, max: 999999999 });
     if (wanted !== undefined) {

@@ -5,7 +5,9 @@ import { badParams, fail } from '../errors';
 import type { SimulatedInstance, Vm } from '../instance';
 import { removeAclEntries } from './access';
 import { vmResource } from './cluster';
-import { ID, flag, list, nonEmpty, required, type AddRoute, type Call } from './router';
+import { flag, list, nonEmpty, required, type AddRoute, type Call } from './router';
+
+const POOL_ID = /^[A-Za-z0-9.\-_]+(\/[A-Za-z0-9.\-_]+){0,2}$/;
 
 export function pool(inst: SimulatedInstance, poolid: string) {
   const p = inst.pools.get(poolid);
@@ -62,6 +64,7 @@ function deletePool({ inst, authid }: Call, poolid: string): null {
   const p = pool(inst, poolid);
   inst.require(authid, `/pool/${poolid}`, ['Pool.Allocate']);
   if (p.vms.size > 0 || p.storage.size > 0) fail(`delete pool failed: pool '${poolid}' is not empty`);
+  if ([...inst.pools.keys()].some((id) => id.startsWith(`${poolid}/`))) fail(`delete pool failed: pool '${poolid}' is not empty (it has child pools)`);
   inst.pools.delete(poolid);
   removeAclEntries(inst, (e) => e.path === `/pool/${poolid}` || e.path.startsWith(`/pool/${poolid}/`));
   return null;
@@ -83,9 +86,12 @@ export function registerPools(route: AddRoute): void {
 
   route('POST', '/pools', ({ inst, authid, params }) => {
     const poolid = required(params, 'poolid');
-    if (!ID.test(poolid)) badParams({ poolid: `invalid format - value does not look like a valid pool ID` });
+    // pve-poolid: nested pools (PVE 8.1) `parent/child`, at most three levels.
+    if (!POOL_ID.test(poolid)) badParams({ poolid: `invalid format - value does not look like a valid pool ID` });
     inst.require(authid, `/pool/${poolid}`, ['Pool.Allocate']);
     if (inst.pools.has(poolid)) fail(`pool '${poolid}' already exists`);
+    const parent = poolid.includes('/') ? poolid.slice(0, poolid.lastIndexOf('/')) : undefined;
+    if (parent && !inst.pools.has(parent)) fail(`parent '${parent}' does not exist`);
     inst.pools.set(poolid, { poolid, comment: params.comment, vms: new Set(), storage: new Set() });
     return null;
   });

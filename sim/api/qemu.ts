@@ -78,6 +78,41 @@ function planDrive(inst: SimulatedInstance, authid: string, node: string, id: nu
   return () => printProperties(file, [...options, ['size', formatSize(existing.size)]]);
 }
 
+/** The simulated guest: an Ubuntu cloud image with qemu-guest-agent and cloud-init. */
+const GUEST_OS = {
+  id: 'ubuntu',
+  name: 'Ubuntu',
+  'pretty-name': 'Ubuntu 24.04.1 LTS',
+  version: '24.04.1 LTS (Noble Numbat)',
+  'version-id': '24.04',
+  'kernel-release': '6.8.0-45-generic',
+  'kernel-version': '#45-Ubuntu SMP PREEMPT_DYNAMIC Fri Aug 30 12:02:04 UTC 2024',
+  machine: 'x86_64',
+};
+
+/**
+ * The checks of PVE::QemuServer::Agent agent_available, in order, for a guest whose agent starts
+ * with the VM (it answers once the VM has run for the instance's task duration).
+ */
+function agent({ inst, authid, at }: Call): Vm {
+  const vm = inst.vm(at.node, vmid(at));
+  inst.require(authid, `/vms/${vm.vmid}`, ['VM.Monitor']);
+  const conf = vm.config.get('agent');
+  if (conf === undefined) fail('No QEMU guest agent configured');
+  if (vm.status !== 'running') fail(`VM ${vm.vmid} is not running`);
+  const enabled = /^(enabled=)?(1|true|on|yes)(,|$)/.test(conf);
+  if (!enabled || Date.now() - (vm.startedAt ?? 0) < inst.options.taskDurationMs) fail('QEMU guest agent is not running');
+  return vm;
+}
+
+/** What the guest answers to `exec` (PVE returns exec-status with exited 0/1 and decoded output). */
+function guestCommand(command: string[]): { exited: number; exitcode: number; 'out-data'?: string; 'err-data'?: string } {
+  const line = command.join(' ');
+  if (line === 'cloud-init status' || line === 'cloud-init status --wait') return { exited: 1, exitcode: 0, 'out-data': 'status: done\n' };
+  if (command[0] === 'true') return { exited: 1, exitcode: 0 };
+  return { exited: 1, exitcode: 127, 'err-data': `${command[0]}: command not found\n` };
+}
+
 /** A config value as PVE writes it to the VM's config file. */
 function storedValue(key: string, value: string): string {
   if (key === 'tags') return normalizeTags(value);
@@ -424,6 +459,78 @@ export function registerQemu(route: AddRoute): void {
       delete vm.lock;
       return [`create ${full ? 'full' : 'linked'} clone of drive(s) of VM ${source.vmid} to VM ${newid}`];
     });
+  });
+
+  // PVE's own cloud-init drive: regenerate it from the config (qemu-server cloudinit_update).
+  route('PUT', '/nodes/{node}/qemu/{vmid}/cloudinit', ({ inst, authid, at }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Config.Cloudinit']);
+    if (vm.lock) fail(`VM is locked (${vm.lock})`);
+    return null;
+  });
+
+  // Migration (qemu-server migrate_vm): offline, or online for a running VM; local disks move with an
+  // offline migration, a running VM with local disks needs with-local-disks.
+  route('POST', '/nodes/{node}/qemu/{vmid}/migrate', ({ inst, authid, at, params }) => {
+    const vm = inst.vm(at.node, vmid(at));
+    const target = required(params, 'target');
+    inst.require(authid, `/vms/${vm.vmid}`, ['VM.Migrate']);
+    if (target === at.node) badParams({ target: 'target is local node.' });
+    inst.node(target);
+    if (vm.lock) fail(`VM is locked (${vm.lock})`);
+    const online = flag(params.online);
+    if (vm.status === 'running' && !online) fail("can't migrate running VM without --online");
+    const local: string[] = [];
+    for (const [key, value] of vm.config) {
+      if (!DRIVE_KEY.test(key)) continue;
+      const volid = parseProperties(value, 'file').head ?? '';
+      if (!volid.includes(':')) continue;
+      if (inst.storages.get(volid.split(':')[0])?.shared) continue;
+      const cdrom = /(^|,)media=cdrom(,|$)/.test(value);
+      if (cdrom && !/:vm-\d+-cloudinit/.test(volid)) fail(`can't migrate local cdrom drive (${key}: ${volid})`);
+      local.push(volid);
+    }
+    if (vm.status === 'running' && local.length && !flag(params['with-local-disks'])) fail(`can't live migrate attached local disks without with-local-disks option`);
+    vm.lock = 'migrate';
+    return inst.startTask(at.node, 'qmigrate', String(vm.vmid), authid, () => {
+      delete vm.lock;
+      const from = vm.node;
+      inst.moveVm(vm, target);
+      return [`starting migration of VM ${vm.vmid} to node '${target}'`, ...local.map((v) => `found local disk '${v}'`), `migration finished (${from} -> ${target})`];
+    });
+  });
+
+  route('GET', '/nodes/{node}/qemu/{vmid}/agent', ({ inst, at }) => {
+    inst.vm(at.node, vmid(at));
+    return ['exec', 'exec-status', 'get-osinfo', 'info', 'network-get-interfaces', 'ping'].map((name) => ({ name }));
+  });
+
+  route('GET', '/nodes/{node}/qemu/{vmid}/agent/get-osinfo', (call) => {
+    agent(call);
+    return { result: GUEST_OS };
+  });
+
+  route('POST', '/nodes/{node}/qemu/{vmid}/agent/ping', (call) => {
+    agent(call);
+    return null;
+  });
+
+  route('POST', '/nodes/{node}/qemu/{vmid}/agent/exec', (call) => {
+    const vm = agent(call);
+    const command = call.arrays?.command ?? (call.params.command ? [call.params.command] : []);
+    if (command.length === 0) badParams({ command: 'property is missing and it is not optional' });
+    const execs = (vm.agentExecs ??= new Map());
+    const pid = 1000 + execs.size + 1;
+    execs.set(pid, { command, startedAt: Date.now() });
+    return { pid };
+  });
+
+  route('GET', '/nodes/{node}/qemu/{vmid}/agent/exec-status', (call) => {
+    const vm = agent(call);
+    const pid = int(call.params, 'pid', { required: true })!;
+    const run = vm.agentExecs?.get(pid);
+    if (!run) fail(`Agent error: Invalid parameter 'pid'`);
+    return guestCommand(run.command);
   });
 
   route('DELETE', '/nodes/{node}/qemu/{vmid}', ({ inst, authid, at, params }) => {

@@ -66,7 +66,7 @@ describe('PVE API simulator', () => {
   });
 
   it("answers unknown routes like PVE (501) and missing objects with PVE's messages", async () => {
-    expect((await a.call('GET', '/nodes/a1/lxc')).status).toBe(501);
+    expect((await a.call('GET', '/nodes/a1/ceph')).status).toBe(501);
     const missing = await a.call('GET', '/nodes/a1/qemu/4242/config');
     expect([missing.status, missing.reason]).toEqual([500, "Configuration file 'nodes/a1/qemu-server/4242.conf' does not exist"]);
     const badParam = await a.call('POST', '/nodes/a1/qemu', { vmid: 'abc' });
