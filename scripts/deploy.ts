@@ -1,0 +1,146 @@
+/**
+ * `npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>]
+ *    [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan]`
+ *
+ * Synthesizes the description into `--out` (through the synth cache), then runs OpenTofu on the
+ * stacks that changed (all stacks without --against), filtered by --stacks: `tofu init` and
+ * `tofu apply` (or `tofu plan` with --plan) in each stack's directory, in dependency order
+ * (manifest.json), up to --parallel at once where the order allows, with progress on stderr. It
+ * stops at the first failure and says what was applied, what failed and what was not applied.
+ * Removed stacks are listed, never destroyed.
+ *
+ * tofu comes from PATH (`eval "$(scripts/toolchain env)"` for the offline toolchain). Each
+ * `proxmox-<instance>` stack gets its administrator token from PROXMOX_API_TOKENS (a JSON object of
+ * tokens by instance name, as the review workflow's secret) or else from TF_VAR_proxmox_api_token.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, join, relative } from 'node:path';
+import { runOrder } from '../modules/review';
+import { labChanges } from './lib/changes';
+import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
+import { runInOrder, stackGlob, type StackOutcome } from './lib/deploy-run';
+import { synthesizeLab } from './lib/synthesize';
+
+const usage = 'npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>] [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan]';
+
+function tofuOnPath(): string {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'tofu'))) return join(dir, 'tofu');
+  throw new UserError('tofu is not on the PATH\n  fix: eval "$(scripts/toolchain env)" (after scripts/toolchain install), or install OpenTofu');
+}
+
+function tokens(): Record<string, string> {
+  const text = process.env.PROXMOX_API_TOKENS;
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text);
+    if (typeof value === 'object' && value && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')) return value as Record<string, string>;
+  } catch {
+    // reported below
+  }
+  throw new UserError('PROXMOX_API_TOKENS is not a JSON object of tokens by instance name\n  fix: PROXMOX_API_TOKENS=\'{"pmox-txl": "root@pam!pvekaas=<secret>"}\'');
+}
+
+/** Runs tofu, keeping its output; secrets given in the environment are masked in what is kept. */
+function tofu(tofuPath: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, secrets: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tofuPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', (e) => resolve({ code: 127, output: e.message }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output: secrets.reduce((text, s) => (s ? text.split(s).join('***') : text), output) }));
+  });
+}
+
+/** The first error tofu printed, on one line. */
+function firstError(output: string): string {
+  const lines = output.split('\n').map((l) => l.replace(/^[│╷╵\s]+/, '').trim());
+  const at = lines.findIndex((l) => l.startsWith('Error:'));
+  if (at < 0) return lines.filter(Boolean).slice(-1)[0] ?? 'no output';
+  const detail = lines.slice(at + 1).find((l) => l && !l.startsWith('with ') && !l.startsWith('on '));
+  return `${lines[at]}${detail ? ` ${detail}` : ''}`.slice(0, 400);
+}
+
+runCommand(async () => {
+  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string', 'against-out': 'string', stacks: 'string', out: 'string', parallel: 'string', plan: 'boolean' }, usage);
+  if (!flags.config) throw new UsageError(`--config is needed\n\nusage: ${usage}`);
+  if (flags['against-out'] && !flags.against) throw new UsageError(`--against-out needs --against (the old description, for the reasons)\n\nusage: ${usage}`);
+  const parallel = flags.parallel === undefined ? 2 : Number(flags.parallel);
+  if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel must be a whole number ≥ 1 (got "${flags.parallel}")\n\nusage: ${usage}`);
+  const tofuPath = tofuOnPath();
+  const byInstance = tokens();
+  const config = flags.config as string;
+  const out = (flags.out as string | undefined) ?? 'out';
+  const verb = flags.plan ? 'plan' : 'apply';
+
+  let candidates: string[];
+  let removed: string[] = [];
+  const reasons = new Map<string, string>();
+  if (flags.against) {
+    const changes = labChanges({ config, against: flags.against as string, againstOut: flags['against-out'] as string | undefined, out });
+    candidates = changes.changes.filter((c) => c.change !== 'removed').map((c) => c.stack);
+    removed = changes.changes.filter((c) => c.change === 'removed').map((c) => c.stack);
+    for (const c of changes.changes) reasons.set(c.stack, c.reasons.join('; '));
+  } else {
+    candidates = runOrder(synthesizeLab({ config, out }).stacks);
+  }
+  const filter = flags.stacks ? stackGlob(flags.stacks as string) : () => true;
+  const stacks = candidates.filter(filter);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { stacks: Record<string, { dependencies: string[] }> };
+  const dependencies = Object.fromEntries(Object.entries(manifest.stacks).map(([s, m]) => [s, m.dependencies]));
+  const where = relative(process.cwd(), out) || '.';
+
+  const skipped = candidates.filter((s) => !filter(s));
+  process.stderr.write(
+    `${stacks.length} stack(s) to ${verb}${flags.against ? ` (changed against ${flags.against})` : ''}${skipped.length ? `; left out by --stacks: ${skipped.join(', ')}` : ''}, from ${where}/stacks\n`,
+  );
+  for (const stack of stacks) if (reasons.has(stack)) process.stderr.write(`  ${stack}: ${reasons.get(stack)}\n`);
+  for (const stack of removed) process.stderr.write(`  ${stack}: removed from the description — deploy never destroys; run \`tofu destroy\` in its directory first (see README "Tenants")\n`);
+  if (stacks.length === 0) {
+    process.stderr.write(`nothing to ${verb}\n`);
+    return;
+  }
+
+  // The toolchain's plugin cache is not safe for concurrent inits: one at a time, applies in parallel.
+  let initLock: Promise<unknown> = Promise.resolve();
+  const run = async (stack: string): Promise<StackOutcome> => {
+    const cwd = join(out, 'stacks', stack);
+    const instance = stack.startsWith('proxmox-') ? stack.slice('proxmox-'.length) : undefined;
+    const token = instance ? (byInstance[instance] ?? process.env.TF_VAR_proxmox_api_token) : undefined;
+    const env: NodeJS.ProcessEnv = { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0', NO_COLOR: '1', ...(token ? { TF_VAR_proxmox_api_token: token } : {}) };
+    const secrets = [token ?? '', ...Object.values(byInstance)];
+    const init = (initLock = initLock.then(() => tofu(tofuPath, ['init', '-input=false', '-no-color'], cwd, env, secrets)));
+    const initialized = (await init) as { code: number; output: string };
+    if (initialized.code !== 0) return { ok: false, summary: `tofu init: ${firstError(initialized.output)}` };
+    const args = flags.plan ? ['plan', '-input=false', '-no-color', '-detailed-exitcode'] : ['apply', '-auto-approve', '-input=false', '-no-color'];
+    const result = await tofu(tofuPath, args, cwd, env, secrets);
+    if (flags.plan && result.code === 0) return { ok: true, summary: 'no changes' };
+    if (result.code !== 0 && !(flags.plan && result.code === 2)) return { ok: false, summary: `tofu ${verb}: ${firstError(result.output)}` };
+    const counts = /(\d+) to add, (\d+) to change, (\d+) to destroy/.exec(result.output) ?? /Resources: (\d+) added, (\d+) changed, (\d+) destroyed/.exec(result.output);
+    return { ok: true, summary: counts ? `${counts[1]} added, ${counts[2]} changed, ${counts[3]} destroyed${flags.plan ? ' (planned)' : ''}` : /No changes/.test(result.output) ? 'no changes' : 'done' };
+  };
+
+  const clock = Date.now();
+  const stamp = () => {
+    const s = Math.round((Date.now() - clock) / 1000);
+    return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  };
+  const result = await runInOrder({
+    stacks,
+    dependencies,
+    parallel,
+    run,
+    onEvent: (e) => {
+      if (e.kind === 'start') process.stderr.write(`[${stamp()}] [${e.index}/${e.total}] ▶ ${e.stack}: init, ${verb}\n`);
+      else process.stderr.write(`[${stamp()}] [${e.index}/${e.total}] ${e.outcome.ok ? '✔' : '✘'} ${e.stack}: ${e.outcome.ok ? (flags.plan ? 'planned' : 'applied') + ' — ' : 'failed — '}${e.outcome.summary} (${e.seconds.toFixed(1)} s)\n`);
+    },
+  });
+  const done = flags.plan ? 'planned' : 'applied';
+  const lines = [result.failed ? `deploy stopped: ${result.failed.stack} failed` : `deploy complete: ${result.applied.length} stack(s) ${done}`];
+  lines.push(`  ${done}:${' '.repeat(Math.max(1, 12 - done.length))}${result.applied.length ? result.applied.map((a) => a.stack).join(', ') : '(none)'}`);
+  if (result.failed) lines.push(`  failed:      ${result.failed.stack} — ${result.failed.summary}`);
+  if (result.notApplied.length) lines.push(`  not ${done}: ${result.notApplied.map((n) => `${n.stack} (${n.why})`).join(', ')}`);
+  process.stderr.write(`${lines.join('\n')}\n`);
+  if (result.failed) process.exitCode = 1;
+});
