@@ -5,7 +5,9 @@
 import type { Lab } from '../config/schema';
 import { diffPlacement, renderDiffMarkdown } from '../placement';
 import type { PlacementPlan } from '../placement/types';
+import { foresightSections } from './foresight-sections';
 import { summarizePlan, type PlanSummary, type TofuPlanJson } from './plan-json';
+import { secondaryClustersSection } from '../tenants/secondary-report';
 
 export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
 export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';
@@ -39,7 +41,7 @@ export interface StackChange {
 export type ReviewSection = (input: ReviewInput) => { title: string; lines: string[]; warnings?: string[] } | undefined;
 
 /** Sections every review renders after the built-in ones, in this order; modules add theirs here. */
-export const reviewSections: ReviewSection[] = [];
+export const reviewSections: ReviewSection[] = [...foresightSections, secondaryClustersSection];
 
 export interface Review {
   markdown: string;
