@@ -45,7 +45,8 @@ runCommand(async () => {
     process.stdout.write(`\n  ${name}  ${sim.endpoint(name)}  nodes: ${[...s.nodes.keys()].join(', ')}\n`);
     process.stdout.write(`    TF_VAR_proxmox_api_token='${sim.adminToken(name)}'\n`);
     process.stdout.write(`    curl -k -H 'Authorization: PVEAPIToken=${sim.adminToken(name)}' ${sim.endpoint(name)}api2/json/nodes\n`);
-    process.stdout.write(`    curl -k ${sim.endpoint(name)}_sim/state\n`);
+    process.stdout.write(`    root@pam password (ticket login): ${sim.rootPassword(name)}\n`);
+    process.stdout.write(`    curl -k -H 'Authorization: Bearer ${sim.adminSecret}' ${sim.endpoint(name)}_sim/state\n`);
   }
   process.stdout.write('\nCtrl-C stops it; its state lives in memory only.\n');
   await new Promise<void>((resolve) => {

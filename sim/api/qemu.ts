@@ -52,6 +52,7 @@ function planDrive(inst: SimulatedInstance, authid: string, node: string, id: nu
   }
   const importFrom = get(props, 'import-from');
   if (importFrom) {
+    if (!inst.storages.get(storage)!.content.includes('images')) badParams({ storage: `storage '${storage}' does not support vm images` });
     const [srcStorage] = importFrom.split(':');
     inst.storage(node, srcStorage);
     inst.requireAny(authid, `/storage/${srcStorage}`, ['Datastore.Audit', 'Datastore.AllocateSpace']);
@@ -65,6 +66,8 @@ function planDrive(inst: SimulatedInstance, authid: string, node: string, id: nu
     };
   }
   if (/^\d+(\.\d+)?$/.test(rest)) {
+    // qemu-server's $check_storage_access, before any work starts.
+    if (!inst.storages.get(storage)!.content.includes('images')) badParams({ storage: `storage '${storage}' does not support vm images` });
     const gib = Number(rest);
     if (gib <= 0) badParams({ [key]: `invalid size '${rest}' for a new disk` });
     return (allocated) => {
