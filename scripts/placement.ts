@@ -15,6 +15,7 @@ import { diffPlacement, PlacementError, planPlacement, renderJson, renderMarkdow
 import type { PlacementPlan } from '../modules/placement';
 import { parseLosses, whatIf } from '../modules/foresight/what-if';
 import { renderWhatIfMarkdown, renderWhatIfSvg, whatIfJson } from '../modules/foresight/render-what-if';
+import { renderClustersMarkdown, tenantClusters } from '../modules/tenants/secondary-report';
 
 const USAGE = `usage: npm run --silent placement -- --config <lab file> [--format json|markdown|svg] [--against <old lab file>] [--what-if "<loss>"]...
   --config <file>    the lab description to place
@@ -126,6 +127,11 @@ function main(args: string[]): number {
             : `${renderMarkdown(plan).replace(/\n+$/, '')}\n\n${renderWhatIfMarkdown(result).join('\n').replace(/\n+$/, '')}\n`;
     } else {
       output = options.format === 'json' ? renderJson(plan, diff) : options.format === 'svg' ? renderSvg(plan) : renderMarkdown(plan, diff);
+      // With secondary Clusters a MultiInstance tenant is several CAPI Clusters: say which holds what.
+      if (placed.lab.capmox.multiInstance === 'secondary-clusters') {
+        if (options.format === 'json') output = `${JSON.stringify({ ...JSON.parse(output), clusters: tenantClusters(placed.lab, plan) }, null, 2)}\n`;
+        if (options.format === 'markdown') output = `${output.replace(/\n+$/, '')}\n\n${renderClustersMarkdown(placed.lab, plan)}`;
+      }
     }
     process.stdout.write(output);
     return 0;

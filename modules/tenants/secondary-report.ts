@@ -1,0 +1,88 @@
+/**
+ * Each tenant's CAPI Clusters per instance, from the placement plan alone, for the placement report
+ * and the review: with `capmox.multiInstance: secondary-clusters` a tenant on several instances is
+ * its primary Cluster (control plane, workers on the first instance of its plan in description
+ * order) and one secondary Cluster per other instance. The tenant stack's `clusters` output says
+ * the same (index.ts); a test keeps the two equal.
+ */
+import type { Lab } from '../config/schema';
+import type { PlacementPlan } from '../placement/types';
+import type { ReviewInput, ReviewSection } from '../review';
+import { clusterName } from './names';
+import { secondaryClusterName } from './secondary';
+
+export interface TenantClusterRow {
+  tenant: string;
+  cluster: string;
+  /** The instance whose machines the Cluster holds. */
+  instance: string;
+  role: 'primary' | 'secondary';
+}
+
+/** Every tenant's Clusters, by tenant name, then primary first and secondaries in description order. */
+export function tenantClusters(lab: Lab, plan: PlacementPlan): TenantClusterRow[] {
+  const order = lab.proxmox.instances.map((i) => i.name);
+  const rows: TenantClusterRow[] = [];
+  for (const t of plan.tenants) {
+    const used = new Set(t.pools.flatMap((p) => p.placements.map((x) => x.instance)));
+    const instances = order.filter((i) => used.has(i));
+    if (instances.length === 0) continue;
+    const secondaries = lab.capmox.multiInstance === 'secondary-clusters' ? instances.slice(1) : [];
+    rows.push({ tenant: t.name, cluster: clusterName(t), instance: secondaries.length > 0 || instances.length === 1 ? instances[0] : instances.join(', '), role: 'primary' });
+    for (const i of secondaries) rows.push({ tenant: t.name, cluster: secondaryClusterName(t, i), instance: i, role: 'secondary' });
+  }
+  return rows;
+}
+
+/** The markdown section of the placement report (secondary-clusters mode). */
+export function renderClustersMarkdown(lab: Lab, plan: PlacementPlan): string {
+  const rows = tenantClusters(lab, plan);
+  return [
+    '## CAPI Clusters per instance (capmox.multiInstance: secondary-clusters)',
+    '',
+    '| tenant | cluster | instance | role |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.tenant} | ${r.cluster} | ${r.instance} | ${r.role === 'primary' ? 'primary (control plane)' : 'secondary (workers join the primary)'} |`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Review section: secondary Clusters that appear or go, with the order that keeps workers safe,
+ * and what an upgrade of a tenant with secondaries does.
+ */
+export const secondaryClustersSection: ReviewSection = (input: ReviewInput) => {
+  const before = tenantClusters(input.before.lab, input.before.plan).filter((r) => r.role === 'secondary');
+  const after = tenantClusters(input.after.lab, input.after.plan).filter((r) => r.role === 'secondary');
+  const key = (r: TenantClusterRow) => r.cluster;
+  const was = new Set(before.map(key));
+  const is = new Set(after.map(key));
+  const added = after.filter((r) => !was.has(key(r)));
+  const removed = before.filter((r) => !is.has(key(r)));
+  const afterTenants = new Map(input.after.lab.tenants.map((t) => [t.name, t]));
+  const upgraded = input.before.lab.tenants.filter((t) => {
+    const now = afterTenants.get(t.name);
+    return now && now.kubernetesVersion !== t.kubernetesVersion && after.some((r) => r.tenant === t.name);
+  });
+  if (added.length === 0 && removed.length === 0 && upgraded.length === 0) return undefined;
+  const lines: string[] = [];
+  const warnings: string[] = [];
+  for (const r of added) {
+    lines.push(`- tenant ${r.tenant} gains instance ${r.instance}: secondary Cluster ${r.cluster} is created after the tenant's control plane is initialized; its workers join once the secret mirror has copied the CA and kubeconfig (it runs every 5 minutes).`);
+  }
+  for (const r of removed) {
+    const tenantGone = !afterTenants.has(r.tenant);
+    const line = tenantGone
+      ? `tenant ${r.tenant} is deleted with its secondary Cluster ${r.cluster} on ${r.instance}`
+      : `tenant ${r.tenant} leaves instance ${r.instance}: secondary Cluster ${r.cluster} is deleted. Apply the tenant stack (it destroys the machine deployments first, so CAPI drains and deletes each Node, then the Cluster); never delete the Cluster by hand — deleting a Cluster skips drain`;
+    lines.push(`- ${line}.`);
+    if (!tenantGone) warnings.push(line);
+  }
+  for (const t of upgraded) {
+    const now = afterTenants.get(t.name)!;
+    const line = `tenant ${t.name} is upgraded ${t.kubernetesVersion} → ${now.kubernetesVersion} and has secondary Clusters: CAPI's preflight checks hold only the primary's workers until the control plane is upgraded; the secondaries' machine deployments roll in the same apply. Check the control plane reports ${now.kubernetesVersion} before their new machines join (or apply with the secondary pools scaled down)`;
+    lines.push(`- ${line}.`);
+    warnings.push(line);
+  }
+  return { title: 'Secondary Clusters (MultiInstance on released CAPMOX)', lines, warnings };
+};
