@@ -13,6 +13,8 @@ export interface TenantCredentialsProps {
   readonly target: { readonly name: string; readonly namespace: string };
   /** Labels of the copy (CAPMOX's secret-type label among them). */
   readonly labels: Record<string, string>;
+  /** Non-secret keys written beside them from the lab: CAPMOX's `insecure` and `root_ca`. @default none */
+  readonly tlsData?: Readonly<Record<string, string>>;
   /** Created after these (the tenant namespace). @default none */
   readonly dependsOn?: ITerraformDependable[];
 }
@@ -42,6 +44,7 @@ export class TenantCredentials extends Construct {
         url: Fn.lookup(source.getStringMapAttribute('data'), 'url'),
         token: Fn.lookup(source.getStringMapAttribute('data'), tenantCredentialKey(props.tenant, 'token')),
         secret: Fn.lookup(source.getStringMapAttribute('data'), tenantCredentialKey(props.tenant, 'secret')),
+        ...props.tlsData,
       },
       type: 'Opaque',
       dependsOn: props.dependsOn,

@@ -48,6 +48,7 @@ export class TenantStack extends TerraformStack {
           source: copy.source,
           target: copy.target,
           labels: copy.labels,
+          tlsData: copy.tlsData,
           dependsOn: [namespace],
         }),
     );

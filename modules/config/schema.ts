@@ -152,6 +152,14 @@ export const instanceSchema = z.strictObject({
     z.url({ protocol: /^https?$/, error: 'endpoint must be the URL of the Proxmox API, e.g. https://pve.lab.example:8006/' }),
   ).describe('Proxmox API endpoint, without /api2/json (https; http only with a warning)'),
   insecure: z.boolean().default(false).describe('skip TLS verification of the endpoint'),
+  rootCAData: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, { error: 'rootCAData is the base64 of a PEM CA certificate on one line, e.g. the output of: base64 -w0 ca.pem' })
+    .refine((text) => Buffer.from(text, 'base64').toString('utf8').includes('-----BEGIN CERTIFICATE-----'), {
+      error: 'rootCAData does not decode to a PEM certificate (-----BEGIN CERTIFICATE-----); give base64 -w0 ca.pem',
+    })
+    .optional()
+    .describe("base64 of the PEM CA certificate the endpoint's TLS certificate is signed by (like kubeconfig's certificate-authority-data); CAPMOX trusts it besides the system roots"),
   nodes: z.array(nodeSchema).min(1, { error: 'an instance needs at least one node' }),
   template: templateSchema,
   images: z.array(imageSchema).default([]).describe('templates the instance stack builds, one per Kubernetes version'),

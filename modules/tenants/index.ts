@@ -40,6 +40,12 @@ export interface CredentialsCopy {
   /** The tenant's copy, which its ProxmoxCluster refers to. */
   target: { name: string; namespace: string };
   labels: Record<string, string>;
+  /**
+   * The TLS keys CAPMOX v0.9.0 reads beside url, token and secret (`pkg/scope/cluster.go`):
+   * `insecure` always (a missing key means *skip verification* there), `root_ca` (PEM) when the
+   * lab gives the instance's CA.
+   */
+  tlsData: Record<string, string>;
 }
 
 /** One machine deployment of the placement, as the tenant stack reports it. */
@@ -84,6 +90,14 @@ export interface TenantRendering {
   clusters: { cluster: string; instance: string; role: 'primary' | 'secondary' }[];
   /** A command that writes the tenant's kubeconfig to ./<tenant>.kubeconfig. */
   kubeconfigCommand: string;
+}
+
+/** The `insecure` and `root_ca` keys of an instance's CAPMOX credentials (see `CredentialsCopy.tlsData`). */
+export function capmoxTlsData(instance: Instance): Record<string, string> {
+  return {
+    insecure: instance.insecure ? 'true' : 'false',
+    ...(instance.rootCAData ? { root_ca: Buffer.from(instance.rootCAData, 'base64').toString('utf8') } : {}),
+  };
 }
 
 function namespaceObject(tenant: Tenant): KubernetesObject {
@@ -168,6 +182,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
       source: { name: capmoxCredentialsSecretName(i.name), namespace: CAPMOX_CREDENTIALS_NAMESPACE },
       target: { name: tenantCredentialsSecretName(i.name), namespace },
       labels: { ...CAPMOX_SECRET_TYPE_LABEL, [LABEL_TENANT]: tenant.name },
+      tlsData: capmoxTlsData(i),
     }),
   );
   const mirror = lab.management.mirror;

@@ -1,6 +1,10 @@
 /**
  * What a tenant's groups may do in the management cluster: read their Cluster and its machines,
- * scale their machine deployments, and read their kubeconfig Secret — nothing else. The Role is
+ * and read their kubeconfig Secret — nothing else. No `machinedeployments/scale`: the Cluster
+ * topology owns a fixed pool's replicas and sets them back on its next reconcile, and an
+ * autoscaled pool's replicas belong to its cluster-autoscaler, which a hand-made scale would fight
+ * (CAPI's ClusterClass docs: replicas left unset in the topology are for an autoscaler). Scaling is
+ * done in the description (`replicas`, `autoscaling.min/max`). The Role is
  * namespaced, so "their" is the tenant namespace; the kubeconfig is named, so no other Secret
  * (such as the Proxmox credentials next to it) is readable.
  */
@@ -24,9 +28,6 @@ export function tenantRoleRules(tenant: Tenant): PolicyRule[] {
       resources: ['clusters', 'machinedeployments', 'machinesets', 'machines'],
       verbs: ['get', 'list', 'watch'],
     },
-    // Fixed pools are scaled in the description (the Cluster topology owns their replicas);
-    // this lets the tenant scale the machine deployments the topology leaves to the autoscaler.
-    { apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale'], verbs: ['get', 'update', 'patch'] },
     { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: [kubeconfigSecretName(tenant)] },
   ];
 }

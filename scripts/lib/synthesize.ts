@@ -27,6 +27,7 @@ import { buildLab } from '../../stacks/app';
 import { fixHclOutput } from './hcl-fixups';
 import { isOutputDir, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
+import { refuseUnrollableUpgrades } from './upgrade-guard';
 
 export interface SynthOptions {
   config: string;
@@ -144,6 +145,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const hcl = options.hcl ?? false;
   const lab = loadLabFile(options.config);
   const plan = planPlacement(lab);
+  refuseUnrollableUpgrades(options.config, resolve(options.out), lab, plan);
   let renderings: Map<string, TenantRendering>;
   try {
     renderings = renderTenants(lab, plan);
