@@ -149,6 +149,8 @@ export interface Task {
 export interface InstanceOptions {
   /** How long a task runs before it completes. @default 250 */
   taskDurationMs: number;
+  /** How long after a start a VM's guest agent answers. */
+  agentStartMs: number;
   remoteImages: Record<string, RemoteImage>;
   faults: FaultPlan;
   /** Called when a VM starts (through the API or the simulator's own methods). */

@@ -28,6 +28,8 @@ export interface SimulatorOptions {
   log?: (line: string) => void;
   /** The secret of the `/_sim/*` admin API (`Authorization: Bearer <secret>`). @default random */
   adminSecret?: string;
+  /** How long after a VM starts its guest agent answers. @default 4 × taskDurationMs */
+  agentStartMs?: number;
 }
 
 /** A VM as the lab twin sees it (see `PveSimulator.listVms`). */
@@ -105,6 +107,7 @@ export class PveSimulator {
       for (const spec of options.instances) {
         const state = new SimulatedInstance(spec, {
           taskDurationMs: options.taskDurationMs ?? 250,
+          agentStartMs: options.agentStartMs ?? 4 * (options.taskDurationMs ?? 250),
           remoteImages: options.remoteImages ?? {},
           faults: sim.faults,
           vmStarted: (instance, vm) => sim.vmStarted(instance, vm),
@@ -221,7 +224,8 @@ export class PveSimulator {
           ...(s.poolOf(vm.vmid) ? { pool: s.poolOf(vm.vmid) } : {}),
           status: vm.status,
           ...(vm.lock ? { lock: vm.lock } : {}),
-          config: Object.fromEntries([...vm.config].sort(([a], [b]) => a.localeCompare(b))),
+          // Like PVE's own config view, never the cloud-init password.
+          config: Object.fromEntries([...vm.config].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, k === 'cipassword' ? '**********' : v])),
         })),
       volumes: s.volumes
         .map((v) => ({ volid: v.volid, ...(v.node ? { node: v.node } : {}), content: v.content, format: v.format, size: v.size, ...(v.vmid !== undefined ? { vmid: v.vmid } : {}) }))

@@ -95,7 +95,7 @@ const GUEST_OS = {
 
 /**
  * The checks of PVE::QemuServer::Agent agent_available, in order, for a guest whose agent starts
- * with the VM (it answers once the VM has run for the instance's task duration).
+ * with the VM (it answers once the VM has run for the simulator's `agentStartMs`).
  */
 function agent({ inst, authid, at }: Call): Vm {
   const vm = inst.vm(at.node, vmid(at));
@@ -104,7 +104,7 @@ function agent({ inst, authid, at }: Call): Vm {
   if (conf === undefined) fail('No QEMU guest agent configured');
   if (vm.status !== 'running') fail(`VM ${vm.vmid} is not running`);
   const enabled = /^(enabled=)?(1|true|on|yes)(,|$)/.test(conf);
-  if (!enabled || Date.now() - (vm.startedAt ?? 0) < inst.options.taskDurationMs) fail('QEMU guest agent is not running');
+  if (!enabled || Date.now() - (vm.startedAt ?? 0) < inst.options.agentStartMs) fail('QEMU guest agent is not running');
   return vm;
 }
 

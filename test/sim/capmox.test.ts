@@ -19,6 +19,7 @@ let capiToken: string;
 beforeAll(async () => {
   sim = await PveSimulator.start({
     taskDurationMs: 60,
+    agentStartMs: 600,
     instances: [
       {
         name: 'lab',
@@ -195,7 +196,7 @@ describe('CAPMOX path', () => {
     expect(await capi.waitForTask(started.data)).toBe('OK');
     const early = await capi.call('GET', '/nodes/n1/qemu/100/agent/get-osinfo');
     expect([early.status, early.reason]).toEqual([500, 'QEMU guest agent is not running']);
-    await new Promise((r) => setTimeout(r, 80));
+    await new Promise((r) => setTimeout(r, 650));
     const info = await capi.call<{ result: Record<string, string> }>('GET', '/nodes/n1/qemu/100/agent/get-osinfo');
     expect(info.data.result).toMatchObject({ id: 'ubuntu', machine: 'x86_64' });
     // go-proxmox posts exec as JSON with the command as an array.

@@ -1,0 +1,75 @@
+/**
+ * The simulator under bad input (issue 13, item 5): a malformed request line gets 400 and the
+ * server lives on; the /_sim admin API needs its secret; request bodies are bounded (413);
+ * fault patterns that could backtrack forever are refused; a broken JSON body is a 400.
+ */
+import { FaultPlan, MAX_PATTERN } from '../../sim/faults';
+import { MAX_BODY, MAX_UPLOAD_BODY, PveSimulator } from '../../sim/simulator';
+import { raw, rawLine } from './support';
+
+let sim: PveSimulator;
+let endpoint: string;
+let auth: { Authorization: string };
+
+beforeAll(async () => {
+  sim = await PveSimulator.start({ taskDurationMs: 50, instances: [{ name: 'x', nodes: [{ name: 'x1', cpu: 4, memoryMiB: 8192 }] }] });
+  endpoint = sim.endpoint('x');
+  auth = { Authorization: `PVEAPIToken=${sim.adminToken('x')}` };
+});
+
+afterAll(() => sim.stop());
+
+describe('simulator hardening', () => {
+  it('answers a malformed request target with 400 and keeps serving', async () => {
+    const answer = await rawLine(endpoint, 'GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request - malformed URL/);
+    const badEscape = await raw(endpoint, 'GET', '/api2/json/nodes/%E0%A4%A/status', auth);
+    expect(badEscape.status).toBe(400);
+    expect((await raw(endpoint, 'GET', '/api2/json/version', auth)).status).toBe(200);
+  });
+
+  it('keeps the /_sim admin API behind its secret', async () => {
+    const anonymous = await raw(endpoint, 'GET', '/_sim/state');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json?.error).toMatch(/Authorization: Bearer/);
+    // An API token is not the admin secret.
+    expect((await raw(endpoint, 'PUT', '/_sim/faults', { ...auth, 'Content-Type': 'application/json' }, '{}')).status).toBe(401);
+    const admin = await raw(endpoint, 'GET', '/_sim/state', { Authorization: `Bearer ${sim.adminSecret}` });
+    expect(admin.status).toBe(200);
+    expect(admin.body).not.toContain(sim.adminToken('x').split('=')[1]);
+  });
+
+  it('refuses request bodies over the limit with 413, by declared length or by what arrives', async () => {
+    const big = Buffer.alloc(MAX_BODY + 1, 'a');
+    const sent = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': big.length }, big);
+    expect(sent.status).toBe(413);
+    const chunked = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' }, big);
+    expect(chunked.status).toBe(413);
+    // An upload may be larger, up to its own limit; a declared length past it is refused before any byte is read.
+    const upload = await raw(endpoint, 'POST', '/api2/json/nodes/x1/storage/local/upload', { ...auth, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': MAX_UPLOAD_BODY + 1 });
+    expect(upload.status).toBe(413);
+    expect((await raw(endpoint, 'GET', '/api2/json/version', auth)).status).toBe(200);
+  });
+
+  it('refuses fault patterns that could backtrack for ever, long ones, and backreferences — all at once', async () => {
+    const res = await raw(endpoint, 'PUT', '/_sim/faults', { Authorization: `Bearer ${sim.adminSecret}`, 'Content-Type': 'application/json' }, JSON.stringify({ routes: [{ path: '^(a+)+$' }, { path: 'x'.repeat(MAX_PATTERN + 1) }], tasks: [{ type: '(q)\\1' }] }));
+    expect(res.status).toBe(400);
+    expect(res.json?.error).toMatch(/routes\[0\]\.path: a quantified group that contains a quantifier/);
+    expect(res.json?.error).toMatch(/routes\[1\]\.path is 201 characters long/);
+    expect(res.json?.error).toMatch(/tasks\[0\]\.type: backreferences/);
+    // Nothing of the refused spec is in force.
+    expect(sim.faults.describe()).toEqual({ routes: [], tasks: [] });
+    // With such a pattern in force, this request would never have been answered.
+    const started = Date.now();
+    expect((await raw(endpoint, 'GET', `/api2/json/${'a'.repeat(40)}!`, auth)).status).toBe(501);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(() => new FaultPlan({ routes: [{ path: '(x*)*y' }] })).toThrow(/quantified group/);
+    expect(() => new FaultPlan({ routes: [{ path: '^/nodes/(a1|a2)/qemu$' }, { path: '^/version$' }] })).not.toThrow();
+  });
+
+  it('answers a broken JSON body with 400', async () => {
+    const res = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/json' }, '{"poolid": ');
+    expect(res.status).toBe(400);
+    expect(res.reason).toMatch(/^Parameter verification failed - JSON body/);
+  });
+});
