@@ -50,7 +50,7 @@ export class TenantSecondaries extends Construct {
         dependsOn: [controlPlane, proxmoxCluster],
       });
       for (const md of sc.machineDeployments) {
-        const key = `${sc.instance}-${md.plan.name}`;
+        const key = `${sc.instance}-${md.name}`;
         const templates = [
           new Manifest(this, `${key}-bootstrap-template`, { manifest: md.bootstrapTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),
           new Manifest(this, `${key}-machine-template`, { manifest: md.machineTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),

@@ -30,7 +30,7 @@ import { patchedTemplateSpec, type Variables } from './class-patches';
 import { clusterNetwork, clusterVariables, machineDeploymentOverrides, networkOn, nodesOn, type TopologyVariable } from './cluster';
 import { autoscalerAnnotations, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
 import { API, type KubernetesObject } from './manifest';
-import { LABEL_TENANT, WORKER_CLASS, clusterName, tenantNamespace } from './names';
+import { LABEL_TENANT, WORKER_CLASS, clusterName, machineDeploymentNames, tenantNamespace } from './names';
 import { STATIC_CONTROL_PLANE_API, STATIC_CONTROL_PLANE_GROUP, STATIC_CONTROL_PLANE_KIND } from './static-control-plane';
 
 /** On a secondary Cluster and its objects: the instance it stands for. */
@@ -73,6 +73,11 @@ export function secondaryClusterName(tenant: Pick<Tenant, 'name'>, instance: str
 
 export interface SecondaryMachineDeployment {
   plan: MachineDeploymentPlan;
+  /**
+   * `<pool>-<node>`: stable while the pool and node stay, so a changed template rolls this
+   * machine deployment (CAPI surges and drains) instead of replacing it.
+   */
+  name: string;
   machineDeployment: KubernetesObject;
   bootstrapTemplate: KubernetesObject;
   machineTemplate: KubernetesObject;
@@ -107,9 +112,9 @@ function workerHealthCheck(lab: Lab): Record<string, unknown> {
   return rest;
 }
 
-function secondaryMachineDeployment(tenant: Tenant, secondary: string, globals: Variables, md: MachineDeploymentPlan): SecondaryMachineDeployment {
+function secondaryMachineDeployment(tenant: Tenant, secondary: string, globals: Variables, md: MachineDeploymentPlan, stable: string): SecondaryMachineDeployment {
   const namespace = tenantNamespace(tenant);
-  const name = fit(`${secondary}-${md.name}`);
+  const name = fit(`${secondary}-${stable}`);
   const vars: Variables = {
     ...globals,
     ...toMap(machineDeploymentOverrides(md)),
@@ -162,7 +167,7 @@ function secondaryMachineDeployment(tenant: Tenant, secondary: string, globals: 
       },
     },
   };
-  return { plan: md, machineDeployment, bootstrapTemplate, machineTemplate };
+  return { plan: md, name: stable, machineDeployment, bootstrapTemplate, machineTemplate };
 }
 
 /** Every secondary Cluster of a tenant, one per instance of its plan after the first, in description order. */
@@ -173,6 +178,10 @@ export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
   return instances.slice(1).map((instance): SecondaryCluster => {
     const name = secondaryClusterName(tenant, instance.name);
     const mds = input.machineDeployments.filter((md) => md.instance === instance.name);
+    // One instance per secondary, so `<pool>-<node>` is unique in it.
+    const groups = new Map(mds.map((md) => [md, { pool: md.pool, instance: md.instance, node: md.nodes[0] }] as const));
+    const names = machineDeploymentNames([...groups.values()]);
+    const stableNames = new Map(mds.map((md) => [md, names.get(groups.get(md)!) as string] as const));
     const labels = { [LABEL_TENANT]: tenant.name, [LABEL_PRIMARY]: clusterName(tenant), [LABEL_SECONDARY_INSTANCE]: instance.name };
     const globals = toMap(
       clusterVariables({ tenant, vip, instance, network: networkOn(tenant, instance.name), nodes: nodesOn(input.machineDeployments, instance.name) }),
@@ -215,7 +224,7 @@ export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
       cluster,
       controlPlane,
       proxmoxCluster,
-      machineDeployments: mds.map((md) => secondaryMachineDeployment(tenant, name, globals, md)),
+      machineDeployments: mds.map((md) => secondaryMachineDeployment(tenant, name, globals, md, stableNames.get(md) as string)),
       healthCheck: mhc,
     };
   });

@@ -145,6 +145,9 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     const base = names(secondaryLab());
     expect(names(secondaryLab((doc) => (doc.tenants[2].groups = ['team-c'])))).toEqual(base);
     const bigger = names(secondaryLab((doc) => (doc.tenants[2].pools[0].size.memoryMiB = 16384)));
+    // The machine deployments keep their names: CAPI rolls them to the new templates (surge, drain).
+    const mdNames = (lab: Lab) => renderTenant(lab, planOf(lab), 'tenant-c').secondaries!.clusters[0].machineDeployments.map((m) => m.machineDeployment.metadata.name);
+    expect(mdNames(secondaryLab((doc) => (doc.tenants[2].pools[0].size.memoryMiB = 16384)))).toEqual(mdNames(secondaryLab()));
     for (const [i, [machine, bootstrap]] of bigger.entries()) {
       expect(base.map(([m]) => m)).not.toContain(machine);
       // The bootstrap content did not change: same content hash (the machine deployment's name may carry the size).
