@@ -34,7 +34,6 @@ export const ifOneHostFails: ReviewSection = (input) => {
   const { lab, plan } = input.after;
   const cache = new Map<string, WhatIfResult>();
   const rows: (string | number)[][] = [];
-  const warnings: string[] = [];
   for (const name of touched) {
     const tenant = plan.tenants.find((t) => t.name === name)!;
     const nodes: NodeRef[] = [];
@@ -64,7 +63,6 @@ export const ifOneHostFails: ReviewSection = (input) => {
       quorum.join(', ') || '–',
       impact?.unplaceable.length ? 'does not fit' : after ? `node loss: ${after.survivesNodeLoss ? 'yes' : 'no'}, instance loss: ${after.survivesInstanceLoss ? 'yes' : 'no'}` : '–',
     ]);
-    if (down.length > 0) warnings.push(`tenant ${name}: losing ${worst.node.node} (${worst.node.instance}) takes down pool${down.length === 1 ? '' : 's'} ${down.join(', ')}`);
   }
   return {
     title: 'If one host fails',
@@ -73,7 +71,6 @@ export const ifOneHostFails: ReviewSection = (input) => {
       '',
       ...table(['tenant', 'worst host to lose', 'machines lost', 'pools down', 'quorum at risk', 'after re-synth without it survives'], rows),
     ],
-    warnings,
   };
 };
 

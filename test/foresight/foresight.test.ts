@@ -1,0 +1,218 @@
+/**
+ * The foresight tools on small labs written out in full: the what-if's findings, the upgrade
+ * planner's steps and refusals, the quota check's error, the JSON contract's new fields, and the
+ * review's sections.
+ */
+import { parseLab } from '../../modules/config/load';
+import { ConfigError } from '../../modules/config/problems';
+import type { Lab } from '../../modules/config/schema';
+import { planPlacement, renderJson, renderMarkdown } from '../../modules/placement';
+import { parseLosses, whatIf } from '../../modules/foresight/what-if';
+import { renderWhatIfMarkdown, renderWhatIfSvg, whatIfJson } from '../../modules/foresight/render-what-if';
+import { planUpgrades, upgradeProblems, upgradeStepLabs, versionsOfLab, versionsOfPlanJson } from '../../modules/foresight/upgrade';
+import { review } from '../../modules/review';
+
+const IMAGE = (v: string) => `
+        - kubernetesVersion: ${v}
+          url: https://images.lab.example/kube-${v}.qcow2
+          checksum: 0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3`;
+
+/** Two instances; `east` builds templates for `versions`, `west` for `westVersions`. */
+function labText(options: { versions?: string[]; westVersions?: string[]; shop?: string; quota?: string; shopReplicas?: number; eastCpu?: number } = {}): string {
+  const versions = options.versions ?? ['v1.30.5'];
+  const west = options.westVersions ?? versions;
+  return `proxmox:
+  reserve: { cpu: 2, memoryMiB: 8192 }
+  instances:
+    - name: east
+      endpoint: https://east.lab.example:8006/
+      storage: { cloudInit: capmox-cloudinit }
+      nodes:
+        - { name: e1, cpu: ${options.eastCpu ?? 18}, memoryMiB: 65536 }
+        - { name: e2, cpu: ${options.eastCpu ?? 18}, memoryMiB: 65536 }
+      template: { templateSelector: { matchTags: [capi, v1.30.5] } }
+      vmIdRange: { start: 9000, end: 9049 }
+      images:${versions.map(IMAGE).join('')}
+    - name: west
+      endpoint: https://west.lab.example:8006/
+      storage: { cloudInit: capmox-cloudinit }
+      nodes:
+        - { name: w1, cpu: 34, memoryMiB: 131072 }
+        - { name: w2, cpu: 34, memoryMiB: 131072 }
+      template: { templateSelector: { matchTags: [capi, v1.30.5] } }
+      vmIdRange: { start: 9000, end: 9049 }
+      images:${west.map(IMAGE).join('')}
+management:
+  loadBalancer: { addresses: [10.4.0.100-10.4.0.149] }
+capmox: { multiInstance: proposal }
+tenants:
+  - name: shop
+    kubernetesVersion: ${options.shop ?? 'v1.30.5'}
+    pools:
+      - { name: workers, replicas: ${options.shopReplicas ?? 4}, size: { cpu: 4, memoryMiB: 8192, diskGiB: 20 } }
+      - { name: db, replicas: 1, size: { cpu: 4, memoryMiB: 8192, diskGiB: 20 } }
+    network: { addresses: [10.10.1.10-10.10.1.60], prefix: 24, gateway: 10.10.1.1, dnsServers: [10.10.1.1] }${options.quota ?? ''}
+  - name: spread
+    kubernetesVersion: v1.30.5
+    placement: { mode: MultiInstance }
+    pools:
+      - { name: workers, replicas: 4, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }
+    network: { addresses: [10.10.2.10-10.10.2.60], prefix: 24, gateway: 10.10.2.1, dnsServers: [10.10.2.1] }
+`;
+}
+
+const lab = (options: Parameters<typeof labText>[0] = {}): Lab => parseLab(labText(options), 'foresight-lab.yaml');
+
+describe('failure what-if', () => {
+  const l = lab();
+  const plan = planPlacement(l);
+
+  it('names the machines lost on a node, says their machine deployment cannot move, and where re-synth puts them', () => {
+    const { losses, problems } = parseLosses(['node e1'], l);
+    expect(problems).toEqual([]);
+    const result = whatIf(l, plan, losses);
+    expect(result.lostNodes).toEqual([{ instance: 'east', node: 'e1' }]);
+    const shop = result.tenants.find((t) => t.tenant === 'shop')!;
+    const onE1 = plan.tenants.find((t) => t.name === 'shop')!.pools.flatMap((p) => p.placements.filter((x) => x.node === 'e1').map((x) => [p.name, x.replicas]));
+    expect(shop.pools.map((p) => [p.pool, p.lost])).toEqual(onE1);
+    for (const p of shop.pools) for (const m of p.on) expect(m).toEqual(expect.objectContaining({ node: 'e1', instance: 'east', stranded: true, machineDeployment: `${p.pool}-e1` }));
+    // Nothing goes back onto e1, and the lost machines of shop land on e2 (Default mode: east only) when they fit.
+    expect(result.replan.tenants.flatMap((t) => t.pools.flatMap((p) => p.placements)).filter((x) => x.node === 'e1')).toEqual([]);
+    const md = renderWhatIfMarkdown(result).join('\n');
+    expect(md).toContain('## What if node e1 (east) is lost');
+    expect(md).toContain('~~e1~~');
+    expect(md).toContain('no: pinned to lost nodes');
+  });
+
+  it('reports the pools that go down, the quorum at risk and the HA verdict lost, when an instance is lost', () => {
+    const { losses } = parseLosses(['instance east'], l);
+    const result = whatIf(l, plan, losses);
+    const shop = result.tenants.find((t) => t.tenant === 'shop')!;
+    expect(shop.pools.every((p) => p.outage && p.quorumAtRisk && p.survivors === 0)).toBe(true);
+    // Default mode keeps shop on the default instance east: with east gone it does not fit anywhere.
+    expect(shop.unplaceable.length).toBeGreaterThan(0);
+    expect(shop.ha.afterResynth).toBeNull();
+    const spread = result.tenants.find((t) => t.tenant === 'spread')!;
+    expect(spread.pools[0]).toEqual(expect.objectContaining({ machines: 4, lost: 2, survivors: 2, outage: false, quorumAtRisk: true }));
+    expect(spread.ha.before.survivesInstanceLoss).toBe(true);
+    expect(spread.ha.afterResynth?.survivesInstanceLoss).toBe(false);
+    expect(spread.haLost.map((c) => c.type)).toContain('SurvivesInstanceLoss');
+    const json = whatIfJson(result);
+    expect(json.lostNodes).toEqual([{ instance: 'east', node: 'e1' }, { instance: 'east', node: 'e2' }]);
+    expect(json.headroom.filter((n) => n.lost).map((n) => n.node)).toEqual(['e1', 'e2']);
+  });
+
+  it('draws the lost nodes struck through', () => {
+    const svg = renderWhatIfSvg(whatIf(l, plan, parseLosses(['node w2'], l).losses));
+    expect(svg).toMatch(/text-decoration="line-through">w2</);
+    expect(svg).not.toMatch(/line-through">w1</);
+    expect(svg).toContain('What if node w2 (west) is lost');
+  });
+
+  it('refuses losses that name nothing in the description, with the known names', () => {
+    const { problems } = parseLosses(['node e9', 'instance north', 'rack 3'], l);
+    expect(problems).toEqual([
+      '--what-if "node e9": no node e9 in the description (known: e1, e2, w1, w2)',
+      '--what-if "instance north": no instance north in the description (known: east, west)',
+      '--what-if "rack 3": expected "node <name>", "node <instance>/<name>" or "instance <name>"',
+    ]);
+  });
+});
+
+describe('upgrade planner', () => {
+  it('plans one minor at a time with the newest patch every instance has, and accepts when templates and surge are there', () => {
+    const next = lab({ versions: ['v1.30.5', 'v1.31.2', 'v1.31.4', 'v1.32.1'], westVersions: ['v1.30.5', 'v1.31.2', 'v1.32.1'], shop: 'v1.32.1', eastCpu: 34 });
+    const [upgrade] = planUpgrades(next, planPlacement(next), new Map([['shop', 'v1.30.5'], ['spread', 'v1.30.5']]));
+    // shop is Default mode: only east counts, so its newest v1.31 patch is taken.
+    expect(upgrade.instances).toEqual(['east']);
+    expect(upgrade.steps.map((s) => s.version)).toEqual(['v1.31.4', 'v1.32.1']);
+    expect(upgrade.steps.map((s) => s.workers.skew)).toEqual([1, 1]);
+    expect(upgrade.accepted).toBe(true);
+    const labs = upgradeStepLabs(next, upgrade);
+    expect(labs.map((x) => x.tenants.find((t) => t.name === 'shop')!.kubernetesVersion)).toEqual(['v1.31.4', 'v1.32.1']);
+    // The change itself skips a minor: validate and synth refuse it and name the first step.
+    const problems = upgradeProblems(next, planPlacement(next), versionsOfLab(lab({ eastCpu: 34 })));
+    expect(problems).toEqual([
+      expect.objectContaining({ path: ['tenants', 0, 'kubernetesVersion'], fix: 'deploy the steps one at a time: v1.31.4, then v1.32.1 (npm run upgrade-plan shows each)' }),
+    ]);
+  });
+
+  it('refuses a step without a template, a surge that does not fit, and a downgrade', () => {
+    const next = lab({ versions: ['v1.30.5', 'v1.32.1'], shop: 'v1.32.1', eastCpu: 14 });
+    const plan = planPlacement(next);
+    const [upgrade] = planUpgrades(next, plan, new Map([['shop', 'v1.30.5']]));
+    expect(upgrade.accepted).toBe(false);
+    expect(upgrade.steps[0]).toEqual(expect.objectContaining({ version: 'v1.31.x', templates: [] }));
+    expect(upgrade.refusals[0]).toBe('step 1 (v1.31.x): no instance the tenant may use has a template for any v1.31 patch: add an image for one (e.g. v1.31.<patch>) to east');
+    // e1 and e2 have 12 cpu each after the reserve and the plan fills them: no room for one more 4-cpu machine.
+    expect(upgrade.surge.some((s) => !s.fits)).toBe(true);
+    expect(upgrade.refusals.some((r) => /^machine deployment \S+ \(pool \w+\) cannot surge: a rolling update needs one more machine of 4 cpu and 8192 MiB on e\d \(east\)/.test(r))).toBe(true);
+    const [down] = planUpgrades(lab(), planPlacement(lab()), new Map([['shop', 'v1.31.0']]));
+    expect(down.refusals).toEqual(['v1.31.0 → v1.30.5 is a downgrade: Kubernetes and CAPI only upgrade (restore the old version, or rebuild the tenant)']);
+  });
+
+  it('reads the versions a previous synth recorded in placement.json', () => {
+    const l = lab();
+    const json = JSON.parse(renderJson(planPlacement(l)));
+    expect(versionsOfPlanJson(json)).toEqual(new Map([['shop', 'v1.30.5'], ['spread', 'v1.30.5']]));
+    expect(versionsOfPlanJson({ tenants: [{ name: 'x' }] })).toEqual(new Map());
+  });
+});
+
+describe('capacity ledger and quota', () => {
+  it('puts the ledger in the report and the JSON, and keeps the HA booleans beside the conditions', () => {
+    const plan = planPlacement(lab({ quota: '\n    quota: { cpu: 40, memoryMiB: 81920 }' }));
+    const json = JSON.parse(renderJson(plan));
+    const shop = json.tenants.find((t: { name: string }) => t.name === 'shop');
+    expect(Object.keys(shop).slice(0, 5)).toEqual(['name', 'mode', 'kubernetesVersion', 'ha', 'haConditions']);
+    expect(shop.ha).toEqual({ survivesNodeLoss: false, survivesInstanceLoss: false });
+    expect(shop.haConditions[0]).toEqual({
+      type: 'SurvivesNodeLoss',
+      status: 'False',
+      reason: 'PoolOnOneNode',
+      message: expect.stringContaining('pool db has its only machine on'),
+      causes: [expect.objectContaining({ pool: 'db', instance: 'east', machines: 1 })],
+    });
+    expect(shop.quota).toEqual({ cpu: 40, memoryMiB: 81920 });
+    expect(json.ledger.tenants.filter((t: { tenant: string }) => t.tenant === 'shop')).toEqual([{ tenant: 'shop', instance: 'east', machines: 5, cpu: 20, memoryMiB: 40960, quota: { cpu: 40, memoryMiB: 81920 } }]);
+    const md = renderMarkdown(plan);
+    expect(md).toContain('## Capacity ledger');
+    expect(md).toContain('| shop | east | 5 | 20 | 40 GiB | 40 cpu / 80 GiB (tenant uses 50% / 50%) |');
+  });
+
+  it('refuses a tenant over its quota at the pool that takes it over, with file, line, path and fix', () => {
+    let error: unknown;
+    try {
+      lab({ quota: '\n    quota: { cpu: 16, memoryMiB: 81920 }' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    // workers (16 cpu) fit the quota of 16; db takes the tenant over it.
+    const line = labText().split('\n').findIndex((x) => x.includes('{ name: db, replicas: 1')) + 1;
+    expect(message).toContain(`foresight-lab.yaml:${line}:`);
+    expect(message).toContain('tenants[0].pools[1]: pool db takes tenant shop over its quota: its pools reserve 20 cpu (quota 16), every pool at its max (workers 4 machines × 4 cpu / 8192 MiB, db 1 machine × 4 cpu / 8192 MiB)');
+    expect(message).toContain('fix: make pool db (or another pool) smaller, or raise tenants[0].quota to at least { cpu: 20, memoryMiB: 81920 }');
+  });
+});
+
+describe('review sections', () => {
+  it('shows the upgrade, what one host failing does and the ledger for the tenants a change touches', () => {
+    const before = lab({ versions: ['v1.30.5', 'v1.31.4'] });
+    const after = lab({ versions: ['v1.30.5', 'v1.31.4'], shop: 'v1.31.4', shopReplicas: 5 });
+    const r = review({
+      before: { lab: before, plan: planPlacement(before), label: 'base.yaml' },
+      after: { lab: after, plan: planPlacement(after), label: 'pr.yaml' },
+    });
+    expect(r.markdown).toContain('### Upgrades');
+    expect(r.markdown).toContain('#### shop: v1.30.5 → v1.31.4');
+    expect(r.markdown).toContain('### If one host fails');
+    expect(r.markdown).toMatch(/\| shop \| e\d \(east\) \| \d \|/);
+    expect(r.markdown).toContain('### Capacity ledger');
+    // spread is touched too: shop's new machine moves one of spread's.
+    expect(r.markdown).toMatch(/\| spread \| e\d \(east\) \|/);
+    expect(r.markdown).toMatch(/\| shop \| e2 \(east\) \| 4 \| db \| workers \| does not fit \|/);
+    expect(r.warnings.some((w) => w.startsWith('tenant shop cannot roll from v1.30.5 to v1.31.4: machine deployment db-e2 (pool db) cannot surge'))).toBe(true);
+  });
+});
