@@ -36,7 +36,7 @@ runCommand(async () => {
   const lab = loadLabFile(flags.config as string);
   const tokens = flags.tokens
     ? parseTokens(readFileSync(flags.tokens as string, 'utf8'), flags.tokens as string)
-    : parseTokens(process.env.PVEKAAS_AUDIT_TOKENS ?? '{}', 'PVEKAAS_AUDIT_TOKENS');
+    : parseTokens(process.env.PVEKAAS_AUDIT_TOKENS || '{}', 'PVEKAAS_AUDIT_TOKENS');
   const run = await runAudit(lab, tokens, flags.config as string);
   process.stdout.write(format === 'json' ? `${JSON.stringify({ ...run.report, errors: run.errors }, null, 2)}\n` : run.markdown);
   process.exitCode = run.code;

@@ -32,6 +32,16 @@ export function checkManagement(lab: Lab): ConfigProblem[] {
     });
   }
 
+  const lb = management.loadBalancer;
+  if (lb.vlan !== undefined && lb.interfaces.length === 0) {
+    problems.push({
+      path: ['management', 'loadBalancer', 'interfaces'],
+      message: `loadBalancer.vlan is ${lb.vlan} but no interfaces are listed: MetalLB would answer for the tenant VIPs on every interface of every node, not on VLAN ${lb.vlan}`,
+      value: lb.interfaces,
+      fix: `list the management nodes' interfaces on VLAN ${lb.vlan}, e.g. interfaces: [eth0.${lb.vlan}] (the L2Advertisement announces the VIPs there only)`,
+    });
+  }
+
   const mirror = management.mirror;
   if (mirror?.providers && !mirror.images) {
     problems.push({

@@ -194,10 +194,12 @@ export function localpvValues(s: ManagementSettings): Record<string, unknown> {
 /** The MetalLB pool of tenant VIPs and its L2 advertisement (management-config stack). */
 export function tenantVipPoolManifests(management: Management): KubernetesObject[] {
   const lb = management.loadBalancer;
-  const annotations = lb.vlan !== undefined ? { 'pvekaas.dev/vlan': String(lb.vlan) } : undefined;
-  const metadata = { name: TENANT_VIP_POOL, namespace: managementNamespaces.metallb, ...(annotations ? { annotations } : {}) };
+  const metadata = { name: TENANT_VIP_POOL, namespace: managementNamespaces.metallb };
   return [
-    { apiVersion: 'metallb.io/v1beta1', kind: 'IPAddressPool', metadata, spec: { addresses: [...lb.addresses] } },
+    // autoAssign false: only a Service that asks for one of these addresses gets it (Kamaji's, by
+    // the metallb.io/loadBalancerIPs annotation the class sets); MetalLB's default (true) would hand
+    // a tenant's pre-allocated VIP to any LoadBalancer Service of the management cluster.
+    { apiVersion: 'metallb.io/v1beta1', kind: 'IPAddressPool', metadata, spec: { addresses: [...lb.addresses], autoAssign: false } },
     {
       apiVersion: 'metallb.io/v1beta1',
       kind: 'L2Advertisement',

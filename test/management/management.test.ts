@@ -171,7 +171,18 @@ describe('the example lab', () => {
     for (const m of manifests) expect(validateManifest(m, crds)).toEqual([]);
     const pool = manifests.find((m) => m.kind === 'IPAddressPool');
     expect(pool.spec.addresses).toEqual(['10.4.0.100-10.4.0.149']);
-    expect(pool.metadata.annotations).toEqual({ 'pvekaas.dev/vlan': '4' });
+    // MetalLB's autoAssign defaults to true: any LoadBalancer Service could take a tenant's VIP.
+    expect(pool.spec.autoAssign).toBe(false);
+    // The VLAN is real: the VIPs are announced on the lab's VLAN 4 interface only.
+    const l2 = manifests.find((m) => m.kind === 'L2Advertisement');
+    expect(l2.spec).toEqual({ ipAddressPools: ['tenant-vips'], interfaces: ['eth0.4'] });
+    expect(pool.metadata.annotations).toBeUndefined();
+  });
+
+  it('refuses a load-balancer VLAN without the interfaces to announce it on', () => {
+    const edit = (raw: any) => (raw.management.loadBalancer.interfaces = []);
+    expect(() => exampleLab(edit)).toThrow(/management\.loadBalancer\.interfaces: loadBalancer\.vlan is 4 but no interfaces are listed/);
+    expect(checkManagement(exampleLabSchemaOnly(edit))[0].fix).toContain('interfaces: [eth0.4]');
   });
 
   it('creates one CAPMOX credentials Secret per instance, filled by cross-stack references only', () => {
@@ -180,9 +191,16 @@ describe('the example lab', () => {
     for (const secret of secrets) {
       expect(secret.metadata.namespace).toBe(CAPMOX_CREDENTIALS_NAMESPACE);
       expect(secret.metadata.labels['platform.ionos.com/secret-type']).toBe('proxmox-credentials');
-      expect(Object.keys(secret.data).sort()).toEqual(['secret', 'token', 'url']);
-      expect(secret.data.secret).toMatch(/^\$\{.*data\.terraform_remote_state\.[^}]*\}$/);
+      // url, and each tenant's own token on the instance (modules/config/proxmox-access.ts).
+      const keys = Object.keys(secret.data).filter((k) => k !== 'url');
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) {
+        expect(key).toMatch(/^tenant-[a-z]\.(token|secret)$/);
+        expect(secret.data[key]).toMatch(/^\$\{.*data\.terraform_remote_state\.[^}]*\}$/);
+      }
     }
+    const fra = secrets.find((s) => s.metadata.name === capmoxCredentialsSecretName('pmox-fra'));
+    expect(Object.keys(fra.data).sort()).toEqual(['tenant-c.secret', 'tenant-c.token', 'url']);
   });
 
   it('leaves no secret in any synthesized file: secret values are references, secret outputs are sensitive', () => {
@@ -368,7 +386,7 @@ describe('other descriptions', () => {
     expect(() => exampleLab(edit)).toThrow(/management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1/);
     const lab = exampleLabSchemaOnly(edit);
     expect(() => new ManagementStack(new App({ outdir: '/nonexistent' }), 'management', { lab, plan: planPlacement(lab), credentials: {} })).toThrow(
-      /management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1, but core cluster-api v1\.12\.11 implements v1beta2/,
+      /management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1, but core cluster-api v1\.12\.10 implements v1beta2/,
     );
     expect(checkManagement(lab)).toEqual([expect.objectContaining({ path: ['management', 'versions', 'kamajiProvider'], value: 'v0.19.0' })]);
   });

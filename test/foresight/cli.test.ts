@@ -1,0 +1,83 @@
+/** The commands, compiled, on files: placement --what-if, upgrade-plan, validate --against, audit's usage errors. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { labText } from './support';
+
+const root = join(__dirname, '../..');
+let scratch: string;
+let base: string;
+
+beforeAll(() => {
+  try {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'pipe' });
+  } catch (e) {
+    // Type errors elsewhere in the tree still emit JavaScript; only ours must stop this suite.
+    const output = String((e as { stdout?: Buffer }).stdout ?? '');
+    if (/^(modules\/(foresight|placement)|scripts\/(placement|upgrade-plan|audit|validate))/m.test(output)) throw new Error(`does not compile:\n${output}`);
+  }
+  scratch = mkdtempSync(join(tmpdir(), 'foresight-cli-'));
+  base = file('base.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34 }));
+}, 180_000);
+
+function file(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function run(script: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [join(root, 'dist/scripts', `${script}.js`), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, PVEKAAS_AUDIT_TOKENS: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('foresight commands', () => {
+  it('placement --what-if prints the report with the what-if, as markdown, json and svg', () => {
+    const md = run('placement', '--config', base, '--what-if', 'node e1', '--what-if', 'instance west');
+    expect(md.status).toBe(0);
+    expect(md.stdout).toContain('## Capacity ledger');
+    expect(md.stdout).toContain('## What if node e1 (east), instance west are lost');
+    const json = run('placement', '--config', base, '--format', 'json', '--what-if', 'node e1,node w1');
+    expect(json.status).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.whatIf.lostNodes).toEqual([{ instance: 'east', node: 'e1' }, { instance: 'west', node: 'w1' }]);
+    expect(doc.tenants[0].ha).toBeDefined();
+    const svg = run('placement', '--config', base, '--format', 'svg', '--what-if', 'node w1');
+    expect(svg.stdout).toMatch(/line-through">w1</);
+  });
+
+  it('placement --what-if with unknown names exits 1 naming them, with nothing on stdout', () => {
+    const r = run('placement', '--config', base, '--what-if', 'node nope');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--what-if "node nope": no node nope in the description (known: e1, e2, w1, w2)');
+  });
+
+  it('upgrade-plan exits 0 for an upgrade that can roll and 1 for one that cannot; validate --against refuses the jump', () => {
+    const oneMinor = file('one.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.31.4' }));
+    const ok = run('upgrade-plan', '--config', oneMinor, '--against', base);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('## shop: v1.30.5 → v1.31.4 — can roll');
+    expect(run('validate', '--config', oneMinor, '--against', base).status).toBe(0);
+    const twoMinors = file('two.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 18, shop: 'v1.32.1' }));
+    const refused = run('upgrade-plan', '--config', twoMinors, '--against', base, '--format', 'json');
+    expect(refused.status).toBe(1);
+    const [upgrade] = JSON.parse(refused.stdout).upgrades;
+    expect(upgrade.steps.map((s: { version: string }) => s.version)).toEqual(['v1.31.4', 'v1.32.1']);
+    expect(upgrade.accepted).toBe(false);
+    const validate = run('validate', '--config', twoMinors, '--against', base);
+    expect(validate.status).toBe(1);
+    expect(validate.stderr).toMatch(/two\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.30\.5; v1\.32\.1 is 2 minor versions away/);
+  });
+
+  it('audit without tokens names every instance it could not read and exits 1', () => {
+    const r = run('audit', '--config', base);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('- east: no read-only token');
+    expect(r.stdout).toContain('- west: no read-only token');
+    const bad = run('audit', '--config', base, '--tokens', file('tokens.json', '[1]'));
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('expected an object of tokens (strings) by instance name');
+  });
+});
