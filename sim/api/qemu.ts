@@ -7,7 +7,7 @@ import { formatSize, macFor, parseSize, type SimulatedInstance, type Vm, type Vo
 import { DRIVE_KEY, NET_KEY, configDigest, configJson, get, normalizeNic, normalizeTags, parseProperties, printProperties, privilegeForKey, without } from '../qemu';
 import { removeAclEntries } from './access';
 import { pool } from './pools';
-import { flag, int, list, nonEmpty, required, type AddRoute, type Call } from './router';
+import { flag, int, list, nonEmpty, required, type AddRoute, type Call, type Params } from './router';
 
 function vmListEntry(inst: SimulatedInstance, vm: Vm) {
   return nonEmpty({
@@ -137,9 +137,35 @@ function checkBridge(inst: SimulatedInstance, authid: string, key: string, bridg
   if (!inst.can(authid, path, ['SDN.Use'])) throw new PveError(403, `Permission check failed (${path}, SDN.Use)`);
 }
 
+/**
+ * PVE's `boot` format (qemu-server pve-qm-boot): a property string whose default key is the legacy
+ * `[acdn]{1,4}`, or `order=<dev>;<dev>…` of drives (not efidisk/tpmstate), NICs, hostpci and usb
+ * devices. go-proxmox writes `<current boot>;ide0`, so a template without `boot` yields `;ide0`.
+ */
+function checkBoot(params: Params): void {
+  const value = params.boot;
+  if (value === undefined || value === '') return;
+  const problems: string[] = [];
+  for (const part of value.split(',')) {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? 'legacy' : part.slice(0, eq);
+    const v = eq < 0 ? part : part.slice(eq + 1);
+    if (key === 'legacy') {
+      if (!/^[acdn]{1,4}$/.test(v)) problems.push('boot.legacy: value does not match the regex pattern');
+    } else if (key === 'order') {
+      for (const dev of v.split(';')) {
+        const ok = (DRIVE_KEY.test(dev) && !/^(efidisk|tpmstate)/.test(dev)) || /^(net|hostpci|usb)\d+$/.test(dev);
+        if (!ok) problems.push(`boot.order: invalid boot device '${dev}'`);
+      }
+    } else problems.push(`boot.${key}: property is not defined in schema and the schema does not allow additional properties`);
+  }
+  if (problems.length) badParams({ boot: `invalid format - format error\n${problems.join('\n')}\n` });
+}
+
 function updateConfig(call: Call, asTask: boolean): unknown {
   const { inst, authid, at, params } = call;
   const vm = inst.vm(at.node, vmid(at));
+  checkBoot(params);
   if (vm.lock && !flag(params.skiplock)) fail(`VM is locked (${vm.lock})`);
   if (params.digest && params.digest !== configDigest(vm.config)) fail('detected modified configuration - file changed by other user? Try again.');
   const changes = Object.entries(params).filter(([k]) => !['digest', 'skiplock', 'delete', 'revert', 'background_delay', 'node', 'vmid'].includes(k));
@@ -238,6 +264,7 @@ export function registerQemu(route: AddRoute): void {
     } else {
       inst.require(authid, `/vms/${id}`, ['VM.Allocate']);
     }
+    checkBoot(params);
     const existing = inst.vms.get(id);
     if (existing) fail(`VM ${id} already exists on node '${existing.node}'`);
     const config = new Map<string, string>();

@@ -180,6 +180,15 @@ describe('CAPMOX path', () => {
     expect(() => sim.setVmStatus('lab', 9000, 'running')).toThrow(/template/);
   });
 
+  it("checks boot orders like PVE: go-proxmox's ';ide0' for a VM without boot is refused", async () => {
+    const bad = await capi.call('POST', '/nodes/n1/qemu/101/config', { boot: ';ide0', ide0: 'none,media=cdrom' });
+    expect(bad.status).toBe(400);
+    expect(bad.errors).toEqual({ boot: 'invalid format - format error\nboot.legacy: value does not match the regex pattern\n' });
+    await ok(capi, 'POST', '/nodes/n1/qemu/101/config', { boot: 'order=scsi0;ide0' });
+    const efi = await capi.call('POST', '/nodes/n1/qemu/101/config', { boot: 'order=efidisk0' });
+    expect(efi.errors?.boot).toMatch(/invalid boot device 'efidisk0'/);
+  });
+
   it('allocates VM disks only on storages with images content', async () => {
     const res = await capi.call('POST', '/nodes/n1/qemu', { vmid: 106, scsi0: 'local:4' });
     expect(res.status).toBe(400);
