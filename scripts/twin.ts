@@ -1,0 +1,87 @@
+/**
+ * `npm run --silent twin -- --config <lab.yaml> [--json] [--timeout <seconds>] [--keep <dir>]`:
+ * brings a lab up in the lab twin (scripts/twin/index.ts): the proxmox stacks applied with OpenTofu
+ * to the Proxmox VE simulator, the management-config and tenant stacks applied to a real
+ * kube-apiserver where the real CAPI, kubeadm bootstrap, CAPMOX and IPAM controllers reconcile
+ * them; waits until every tenant converged (bounded), prints each machine beside the plan, tears
+ * everything down, and exits 0 only if every tenant converged.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { missingToolchain, projectRoot } from '../sim/toolchain';
+import { parseFlags, runCommand, UserError } from './lib/cli';
+import { LabTwin, type TwinTenant } from './twin/index';
+
+const usage = 'npm run --silent twin -- --config <lab.yaml> [--json] [--timeout <seconds>] [--keep <dir>]';
+
+/** What runs for real and what is simulated: the first line of every twin run. */
+export const TWIN_BANNER =
+  'pvekaas lab twin: REAL OpenTofu, bpg/proxmox, kube-apiserver, CAPI core, kubeadm bootstrap, CAPMOX, in-cluster IPAM (webhooks on); ' +
+  'SIMULATED Proxmox VE, Kamaji (a real tenant kube-apiserver stands in for its pods), kubelets';
+
+export function machineTable(tenants: TwinTenant[]): string[] {
+  const lines = ['| tenant | machine | pool | instance | node | VM | cpu | memory | disk | IP | created by | Node |', '|---|---|---|---|---|---:|---:|---:|---:|---|---|---|'];
+  for (const t of tenants) {
+    for (const m of t.machines) {
+      lines.push(
+        `| ${t.name} | ${m.name} | ${m.pool} | ${m.instance ?? '-'} | ${m.node ?? '-'} | ${m.vmid ?? '-'} | ${m.cpu ?? '-'} | ${m.memoryMiB !== undefined ? `${m.memoryMiB / 1024} GiB` : '-'} | ${m.diskGiB !== undefined ? `${m.diskGiB} GiB` : '-'} | ${m.ipAddresses.join(', ') || '-'} | ${m.createdBy ?? '-'} | ${m.nodeName ?? '-'} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+if (require.main === module) {
+  runCommand(async () => {
+    const flags = parseFlags(process.argv.slice(2), { config: 'string', json: 'boolean', timeout: 'string', keep: 'string' }, usage);
+    const root = projectRoot();
+    const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
+    const timeout = Number(flags.timeout ?? 900);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
+    const missing = missingToolchain(root);
+    if (missing) throw new UserError(`the twin runs the real toolchain: ${missing}`);
+    let labText: string;
+    try {
+      labText = readFileSync(config, 'utf8');
+    } catch (e) {
+      throw new UserError(`cannot read ${config}: ${(e as Error).message}`);
+    }
+    const json = flags.json === true;
+    const tty = process.stderr.isTTY && !json;
+    const say = (line = '') => (json ? process.stderr : process.stdout).write(`${line}\n`);
+    const keep = flags.keep as string | undefined;
+    const work = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), 'pvekaas-twin-'));
+    say(TWIN_BANNER);
+    const started = Date.now();
+    const twin = await LabTwin.start({ root, labText, labFile: config, work, log: (l) => say(`  ${l}`) });
+    let tenants: TwinTenant[] = [];
+    try {
+      await twin.applyKubernetes();
+      const names = twin.lab.tenants.map((t) => t.name);
+      tenants = await twin.waitConverged(names, timeout * 1000, (ts) => {
+        if (!tty) return;
+        const done = ts.filter((t) => t.converged).length;
+        const machines = ts.reduce((n, t) => n + t.machines.filter((m) => m.nodeName).length, 0);
+        process.stderr.write(`\r  ${Math.round((Date.now() - started) / 1000)}s: ${done}/${ts.length} tenants converged, ${machines} machines joined   `);
+      });
+      if (tty) process.stderr.write('\n');
+      if (json) {
+        process.stdout.write(`${JSON.stringify({ tenants: tenants.map((t) => ({ name: t.name, converged: t.converged, ...(t.converged ? {} : { waiting: t.waiting }), machines: t.machines })) }, null, 2)}\n`);
+      } else {
+        say();
+        for (const l of machineTable(tenants)) say(l);
+        say();
+        for (const t of tenants) say(`${t.converged ? 'converged' : 'NOT converged'}: ${t.name}${t.converged ? '' : ` — waiting for ${t.waiting.join('; ')}`}`);
+        say(`(${Math.round((Date.now() - started) / 1000)} s; every process is stopped now)`);
+      }
+      if (!tenants.every((t) => t.converged)) {
+        if (!json) say(twin.diagnostics());
+        process.exitCode = 1;
+      }
+    } finally {
+      await twin.stop();
+      if (!keep) twin.cleanup();
+    }
+  });
+}

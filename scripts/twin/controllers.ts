@@ -1,0 +1,228 @@
+/**
+ * The real Cluster API controllers of the lab twin: CAPI core, kubeadm bootstrap, CAPMOX and
+ * in-cluster IPAM, built from their pinned Go modules by `scripts/toolchain install`, each run as a
+ * process against the twin's management API server with its webhooks on. The webhook
+ * configurations are each provider's own (`config/webhook/manifests.yaml` of its module), pointed at
+ * the process on loopback with a CA the twin makes; the API server calls them for every object,
+ * exactly as in a management cluster.
+ *
+ * Flags follow what the management stack deploys: the feature gates of each provider come from the
+ * cluster-api-operator release values in the synthesized `management` stack, and the versions
+ * there must be the versions the twin runs (else the twin would prove something else).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+
+export type ControllerName = 'capi-manager' | 'kubeadm-bootstrap-manager' | 'capmox-manager' | 'ipam-manager';
+
+/** Operator values section and provider name of each controller (what the management stack deploys). */
+const OPERATOR_KEYS: Record<ControllerName, [section: string, provider: string]> = {
+  'capi-manager': ['core', 'cluster-api'],
+  'kubeadm-bootstrap-manager': ['bootstrap', 'kubeadm'],
+  'capmox-manager': ['infrastructure', 'proxmox'],
+  'ipam-manager': ['ipam', 'in-cluster'],
+};
+
+/** The module (and version pin) each controller is built from. */
+const MODULE_OF: Record<ControllerName, string> = {
+  'capi-manager': 'sigs.k8s.io/cluster-api',
+  'kubeadm-bootstrap-manager': 'sigs.k8s.io/cluster-api',
+  'capmox-manager': 'github.com/ionos-cloud/cluster-api-provider-proxmox',
+  'ipam-manager': 'sigs.k8s.io/cluster-api-ipam-provider-in-cluster',
+};
+
+export const CONTROLLERS = Object.keys(OPERATOR_KEYS) as ControllerName[];
+
+/** CAPMOX's webhook server port is fixed in its main.go (no flag): one twin per machine at a time. */
+const CAPMOX_WEBHOOK_PORT = 9443;
+
+export interface ProviderDeployment {
+  version: string;
+  featureGates: Record<string, boolean>;
+  /** Environment variables the deployment sets on the manager (the operator's `manager.env`/`deployment`). */
+  env: Record<string, string>;
+}
+
+/** What the management stack's cluster-api-operator release deploys for each controller. */
+export function deployedProviders(operatorValues: Record<string, any>): Record<ControllerName, ProviderDeployment> {
+  const out = {} as Record<ControllerName, ProviderDeployment>;
+  for (const name of CONTROLLERS) {
+    const [section, provider] = OPERATOR_KEYS[name];
+    const spec = operatorValues[section]?.[provider];
+    if (!spec) throw new Error(`the management stack does not deploy the ${section} provider ${provider}`);
+    const env: Record<string, string> = {};
+    for (const c of spec.deployment?.containers ?? []) for (const e of c.env ?? []) env[e.name] = String(e.value ?? '');
+    for (const e of spec.manager?.env ?? []) env[e.name] = String(e.value ?? '');
+    out[name] = { version: String(spec.version), featureGates: { ...(spec.manager?.featureGates ?? {}) }, env };
+  }
+  return out;
+}
+
+export interface RunningControllers {
+  /** The last lines of each controller's log. */
+  logs(names?: ControllerName[], lines?: number): string;
+  logFile(name: ControllerName): string;
+  stop(): Promise<void>;
+}
+
+export interface StartControllersOptions {
+  root: string;
+  dir: string;
+  kubeconfig: string;
+  client: KubeClient;
+  deployed: Record<ControllerName, ProviderDeployment>;
+  /** Pinned module versions the binaries were built from (toolchain.json `controllers.modules`). */
+  builtFrom: Record<string, string>;
+  /** Extra environment for a controller (negative controls only, e.g. CAPMOX global credentials). */
+  extraEnv?: Partial<Record<ControllerName, Record<string, string>>>;
+  track(child: ChildProcess): void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A CA and one serving certificate for 127.0.0.1, shared by the webhook servers. */
+function webhookCertificates(dir: string): { caPem: string; certDir: string } {
+  const certDir = join(dir, 'webhook-certs');
+  mkdirSync(certDir, { recursive: true });
+  const run = (args: string[]) => execFileSync('openssl', args, { cwd: certDir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=pvekaas-twin-webhook-ca']);
+  run(['req', '-new', ...ec, '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', '/CN=127.0.0.1']);
+  writeFileSync(join(certDir, 'tls.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n');
+  run(['x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-out', 'tls.crt', '-extfile', 'tls.ext']);
+  return { caPem: readFileSync(join(certDir, 'ca.crt'), 'utf8'), certDir };
+}
+
+/**
+ * A provider's webhook configurations, from its module, pointed at its process: the
+ * `clientConfig.service` of each webhook becomes `url: https://127.0.0.1:<port><path>` with the
+ * twin's CA, and each configuration is named after the controller (every provider calls its own
+ * `mutating-webhook-configuration`).
+ */
+export function webhookConfigurations(root: string, name: ControllerName, port: number, caPem: string): KubeObject[] {
+  const file = join(root, '.toolchain/controllers/webhooks', `${name}.yaml`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);
+  const out: KubeObject[] = [];
+  for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+    const o = doc.toJS() as KubeObject | null;
+    if (!o || !/WebhookConfiguration$/.test(o.kind)) continue;
+    const webhooks = (o.webhooks as { clientConfig: { service?: { path?: string } } }[]).map((w) => ({
+      ...w,
+      clientConfig: { url: `https://127.0.0.1:${port}${w.clientConfig.service?.path ?? '/'}`, caBundle: Buffer.from(caPem).toString('base64') },
+    }));
+    out.push({ ...o, metadata: { name: `${name}-${o.metadata.name}` }, webhooks });
+  }
+  if (out.length === 0) throw new Error(`${file} holds no webhook configuration`);
+  return out;
+}
+
+function argsFor(name: ControllerName, port: number, certDir: string, gates: Record<string, boolean>): string[] {
+  const featureGates = Object.entries(gates)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const common = ['--leader-elect=false', '--diagnostics-address=0', '-v=2', ...(featureGates ? [`--feature-gates=${featureGates}`] : [])];
+  switch (name) {
+    case 'capi-manager':
+    case 'kubeadm-bootstrap-manager':
+      return [...common, '--health-addr=0', `--webhook-port=${port}`, `--webhook-cert-dir=${certDir}`];
+    case 'ipam-manager':
+      return [...common, '--health-probe-bind-address=0', `--webhook-port=${port}`, `--webhook-cert-dir=${certDir}`];
+    case 'capmox-manager':
+      // Port and certificate directory are fixed in CAPMOX's main.go: $TMPDIR/k8s-webhook-server/serving-certs.
+      return [...common, '--health-probe-bind-address=0', '--enable-webhooks=true'];
+  }
+}
+
+export async function startControllers(options: StartControllersOptions): Promise<RunningControllers> {
+  const { root, dir, kubeconfig, client, deployed, builtFrom } = options;
+  for (const name of CONTROLLERS) {
+    const module = MODULE_OF[name];
+    if (deployed[name].version !== builtFrom[module]) {
+      throw new Error(
+        `the management stack deploys ${OPERATOR_KEYS[name][1]} ${deployed[name].version}, but the twin runs ${module} ${builtFrom[module]}: ` +
+          'pin the same version in modules/versions and modules/versions/toolchain.json (controllers.modules)',
+      );
+    }
+  }
+  if (await portOpen(CAPMOX_WEBHOOK_PORT)) throw new Error(`port ${CAPMOX_WEBHOOK_PORT} is taken (CAPMOX's fixed webhook port): is another lab twin running?`);
+  const { caPem, certDir } = webhookCertificates(dir);
+  const children = new Map<ControllerName, ChildProcess>();
+  const logFile = (name: ControllerName) => join(dir, `${name}.log`);
+  const ports = {} as Record<ControllerName, number>;
+  for (const name of CONTROLLERS) {
+    const port = name === 'capmox-manager' ? CAPMOX_WEBHOOK_PORT : await freePort();
+    ports[name] = port;
+    const tmp = join(dir, `${name}-tmp`);
+    mkdirSync(join(tmp, 'k8s-webhook-server'), { recursive: true });
+    // CAPMOX reads its serving certificate from $TMPDIR/k8s-webhook-server/serving-certs.
+    execFileSync('cp', ['-r', certDir, join(tmp, 'k8s-webhook-server', 'serving-certs')]);
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfig, TMPDIR: tmp, ...deployed[name].env, ...(options.extraEnv?.[name] ?? {}) };
+    const fd = openSync(logFile(name), 'a');
+    const child = spawn(join(root, '.toolchain/bin', name), argsFor(name, port, certDir, deployed[name].featureGates), {
+      cwd: dir,
+      env,
+      stdio: ['ignore', fd, fd],
+    });
+    closeSync(fd);
+    options.track(child);
+    children.set(name, child);
+  }
+  const tail = (file: string, lines: number) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(no log)');
+  const logs = (names: ControllerName[] = CONTROLLERS, lines = 20) => names.map((n) => `--- ${n} ---\n${tail(logFile(n), lines)}`).join('\n');
+  const stop = async () => {
+    await Promise.all(
+      [...children.values()].map(async (child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+        clearTimeout(timer);
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }),
+    );
+  };
+  try {
+    const deadline = Date.now() + 120000;
+    for (const name of CONTROLLERS) {
+      for (;;) {
+        const child = children.get(name)!;
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${tail(logFile(name), 30)}`);
+        if (await portOpen(ports[name])) break;
+        if (Date.now() > deadline) throw new Error(`${name}'s webhook server did not come up on port ${ports[name]}:\n${tail(logFile(name), 30)}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      for (const config of webhookConfigurations(root, name, ports[name], caPem)) await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { logs, logFile, stop };
+}

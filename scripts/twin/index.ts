@@ -1,0 +1,389 @@
+/**
+ * The lab twin: a lab description brought up where the real things act on what pvekaas renders.
+ *
+ * Real: OpenTofu + bpg/proxmox (the `proxmox-*` stacks), kube-apiserver + etcd +
+ * kube-controller-manager (the management cluster and each tenant's API server), and the Cluster
+ * API controllers — CAPI core (topology on), kubeadm bootstrap, CAPMOX v0.9.0, in-cluster IPAM —
+ * with their webhooks. Simulated, and only that: Proxmox VE (sim/, strict), Kamaji and its CAPI
+ * provider (kamaji.ts), kubelets (kubelets.ts).
+ *
+ * What is applied is exactly what the synthesized stacks hold (stack-objects.ts): the proxmox
+ * stacks with tofu, then the Namespaces/Secrets of `management`, then every manifest of
+ * `management-config` and of each tenant stack, server-side applied in `depends_on` order, with
+ * cross-stack values resolved from the same sources the stacks read.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { load as loadYaml } from 'js-yaml';
+import { parseLab } from '../../modules/config/load';
+import type { Lab } from '../../modules/config/schema';
+import type { PlacementPlan } from '../../modules/placement/types';
+import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
+import type { SimVmView } from '../../sim/simulator';
+import { startKubeServer, type KubeServer } from '../lib/kube-apiserver';
+import { synthesizeLab } from '../lib/synthesize';
+import { startControllers, deployedProviders, type ControllerName, type RunningControllers } from './controllers';
+import { withReleaseLabels } from './crd-labels';
+import { KamajiPlayer } from './kamaji';
+import { KubeletPlayer } from './kubelets';
+import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents } from './stack-objects';
+
+export interface TwinOptions {
+  root: string;
+  labText: string;
+  labFile: string;
+  /** Scratch directory (removed by stop unless keep). */
+  work: string;
+  log?: (line: string) => void;
+  /** Extra environment per controller: negative controls only. */
+  controllerEnv?: Partial<Record<ControllerName, Record<string, string>>>;
+}
+
+export interface TwinMachine {
+  name: string;
+  pool: string;
+  cluster: string;
+  machineDeployment: string;
+  phase?: string;
+  instance?: string;
+  node?: string;
+  vmid?: number;
+  cpu?: number;
+  memoryMiB?: number;
+  diskGiB?: number;
+  tags: string[];
+  proxmoxPool?: string;
+  ipAddresses: string[];
+  createdBy?: string;
+  nodeName?: string;
+  providerID?: string;
+}
+
+export interface TwinTenant {
+  name: string;
+  converged: boolean;
+  controlPlaneInitialized: boolean;
+  /** What it waits for, when not converged. */
+  waiting: string[];
+  machines: TwinMachine[];
+}
+
+const TICK_MS = 1000;
+
+export class LabTwin {
+  lab!: Lab;
+  plan!: PlacementPlan;
+  private run!: SimulatedLab;
+  private mgmt!: KubeServer;
+  private controllers?: RunningControllers;
+  kamaji!: KamajiPlayer;
+  kubelets!: KubeletPlayer;
+  private timer?: NodeJS.Timeout;
+  private ticking = false;
+  private readonly children = new Set<ChildProcess>();
+  /** The objects applied per stack, for deletion. */
+  private readonly applied = new Map<string, StackContents>();
+  readonly tickErrors: string[] = [];
+
+  private constructor(private readonly options: TwinOptions) {}
+
+  get sim() {
+    return this.run.sim;
+  }
+
+  get out(): string {
+    return this.run.out;
+  }
+
+  get management(): KubeServer {
+    return this.mgmt;
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+
+  /** Starts everything and applies the proxmox stacks; `applyKubernetes` applies the rest. */
+  static async start(options: TwinOptions): Promise<LabTwin> {
+    const twin = new LabTwin(options);
+    try {
+      await twin.startAll();
+    } catch (e) {
+      await twin.stop();
+      throw e;
+    }
+    return twin;
+  }
+
+  private async startAll(): Promise<void> {
+    const { root, labText, labFile, work } = this.options;
+    mkdirSync(work, { recursive: true });
+    this.log('starting the Proxmox VE simulator and synthesizing the lab against it');
+    this.run = await startSimulatedLab({ labText, labFile, work, root });
+    this.lab = this.run.lab;
+    this.plan = JSON.parse(readFileSync(join(this.run.out, 'placement.json'), 'utf8')) as PlacementPlan;
+    await this.run.init();
+    await this.applyProxmox();
+    this.log('starting the management API server (etcd, kube-apiserver, kube-controller-manager)');
+    this.mgmt = await startKubeServer({ transformCrd: withReleaseLabels(root) });
+    const operator = this.operatorValues();
+    const pins = JSON.parse(readFileSync(join(root, 'modules/versions/toolchain.json'), 'utf8')) as { controllers: { modules: Record<string, string> } };
+    this.log('starting CAPI core, kubeadm bootstrap, CAPMOX and in-cluster IPAM with their webhooks');
+    this.controllers = await startControllers({
+      root,
+      dir: this.mgmt.dir,
+      kubeconfig: this.mgmt.kubeconfig,
+      client: this.mgmt.client,
+      deployed: deployedProviders(operator),
+      builtFrom: pins.controllers.modules,
+      extraEnv: this.options.controllerEnv,
+      track: (c) => this.children.add(c),
+    });
+    this.kamaji = new KamajiPlayer(this.mgmt.client, (l) => this.log(l));
+    this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, (l) => this.log(l));
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.kamaji.tick();
+      await this.kubelets.tick();
+    } catch (e) {
+      const message = (e as Error).message;
+      if (this.tickErrors[this.tickErrors.length - 1] !== message) this.tickErrors.push(message);
+      if (this.tickErrors.length > 50) this.tickErrors.shift();
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private operatorValues(): Record<string, any> {
+    const management = readStack(this.run.out, 'management');
+    const releases = Object.values((management.config.resource?.helm_release ?? {}) as Record<string, any>);
+    const operator = releases.find((r) => r.chart === 'cluster-api-operator');
+    if (!operator) throw new Error('the management stack has no cluster-api-operator release');
+    return loadYaml(operator.values?.[0] ?? '') as Record<string, any>;
+  }
+
+  /** `tofu apply` of every proxmox stack against the simulator. */
+  async applyProxmox(): Promise<void> {
+    const names = this.run.lab.proxmox.instances.map((i) => i.name);
+    this.log(`applying ${names.map((n) => `proxmox-${n}`).join(', ')} with OpenTofu and bpg/proxmox`);
+    const results = await Promise.all(names.map((n) => this.run.tofu(n, ['apply', '-auto-approve', '-input=false', '-parallelism=6', '-no-color'])));
+    const failed = results.map((r, i) => [names[i], r] as const).filter(([, r]) => r.code !== 0);
+    if (failed.length > 0) throw new Error(failed.map(([n, r]) => `tofu apply of proxmox-${n} failed:\n${r.stderr || r.stdout}`).join('\n'));
+  }
+
+  private sources(stack: StackContents): ExpressionSources {
+    const stackDir = join(this.run.out, 'stacks', stack.stack);
+    return {
+      remoteStateOutputs: (dataName) => {
+        const data = stack.config.data?.terraform_remote_state?.[dataName];
+        if (!data) throw new Error(`${stack.stack}: no data source terraform_remote_state.${dataName}`);
+        if (data.backend !== 'local') throw new Error(`${stack.stack}: the twin reads local state only (backend ${data.backend})`);
+        const file = resolve(stackDir, data.config.path);
+        if (!existsSync(file)) throw new Error(`${stack.stack}: the state ${file} does not exist (apply the stack it reads first)`);
+        const state = JSON.parse(readFileSync(file, 'utf8')) as { outputs?: Record<string, { value: unknown }> };
+        return Object.fromEntries(Object.entries(state.outputs ?? {}).map(([k, v]) => [k, v.value]));
+      },
+      secretData: async (namespace, name) => {
+        const r = await this.mgmt.client.get(`/api/v1/namespaces/${namespace}/secrets/${name}`);
+        if (r.status !== 200) throw new Error(`${stack.stack}: data source Secret ${namespace}/${name}: HTTP ${r.status}`);
+        return Object.fromEntries(Object.entries((r.body.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+      },
+    };
+  }
+
+  /** Server-side applies one stack's objects in dependency order, as the kubernetes provider would. */
+  async applyStack(stack: string): Promise<StackContents> {
+    const contents = readStack(this.run.out, stack);
+    const sources = this.sources(contents);
+    for (const o of contents.objects) {
+      const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
+      const r = await this.mgmt.client.apply(object as never, { fieldManager: fieldManagerOf(contents, o.address) });
+      if (r.status !== 200 && r.status !== 201) {
+        throw new Error(`${stack}: ${o.address} (${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}) refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+      }
+    }
+    this.applied.set(stack, contents);
+    return contents;
+  }
+
+  /** management (namespaces, credentials), management-config, then every tenant stack. */
+  async applyKubernetes(): Promise<void> {
+    this.log('applying management, management-config and the tenant stacks');
+    await this.applyStack('management');
+    await this.applyStack('management-config');
+    for (const t of this.run.lab.tenants) await this.applyStack(`tenant-${t.name}`);
+  }
+
+  /**
+   * A changed description: re-synthesize it against the same simulator, apply the proxmox stacks,
+   * re-apply the Kubernetes stacks of tenants still in it, and destroy the stacks of tenants no
+   * longer in it (their stacks as last applied, in reverse order).
+   */
+  async update(labText: string): Promise<void> {
+    const endpoints = Object.fromEntries(this.run.sim.names.map((n) => [n, this.run.sim.endpoint(n)]));
+    writeFileSync(this.run.labFile, pointLabAt(labText, endpoints));
+    // The same state directory as the first synth (sim/lab-run.ts): the run's own, seen from each stack.
+    const stateDirFromStack = relative(join(this.run.out, 'stacks', 'any-stack'), join(this.options.work, 'state')).split('\\').join('/');
+    const { lab } = synthesizeLab({ config: this.run.labFile, out: this.run.out, stateDirFromStack });
+    const gone = this.run.lab.tenants.filter((t) => !lab.tenants.some((n) => n.name === t.name)).map((t) => t.name);
+    for (const name of gone) await this.deleteTenant(name);
+    this.run.lab = lab;
+    this.lab = lab;
+    this.plan = JSON.parse(readFileSync(join(this.run.out, 'placement.json'), 'utf8')) as PlacementPlan;
+    await this.applyProxmox();
+    await this.applyStack('management');
+    await this.applyStack('management-config');
+    for (const t of lab.tenants) await this.applyStack(`tenant-${t.name}`);
+  }
+
+  /** Destroys a tenant stack's objects in reverse dependency order, each gone before the next (like tofu destroy). */
+  async deleteTenant(name: string, timeoutMs = 600000): Promise<void> {
+    const contents = this.applied.get(`tenant-${name}`) ?? readStack(this.run.out, `tenant-${name}`);
+    const sources = this.sources(contents);
+    const deadline = Date.now() + timeoutMs;
+    for (const o of [...contents.objects].reverse()) {
+      const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
+      const path = await this.mgmt.client.objectPath(object as never);
+      const r = await this.mgmt.client.delete(path);
+      if (r.status !== 200 && r.status !== 202 && r.status !== 404) throw new Error(`deleting ${o.address}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+      while ((await this.mgmt.client.get(path)).status !== 404) {
+        if (Date.now() > deadline) throw new Error(`${o.address} (${object.kind} ${object.metadata.name}) still exists after ${timeoutMs / 1000} s:\n${this.controllers?.logs(undefined, 10)}`);
+        await sleep(1000);
+      }
+    }
+    this.applied.delete(`tenant-${name}`);
+  }
+
+  /** The tenant as the controllers see it: control plane, machines, and each machine's VM. */
+  async tenant(name: string): Promise<TwinTenant> {
+    const ns = this.run.lab.tenants.find((t) => t.name === name) ? name : name;
+    const client = this.mgmt.client;
+    const list = async (path: string) => {
+      const r = await client.get(path);
+      return r.status === 200 ? (r.body.items as any[]) : [];
+    };
+    const waiting: string[] = [];
+    const clusters = await list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`);
+    const primary = clusters.find((c) => c.metadata.name === name);
+    const controlPlaneInitialized = primary?.status?.initialization?.controlPlaneInitialized === true;
+    if (!primary) waiting.push('no Cluster');
+    else if (!controlPlaneInitialized) waiting.push(`control plane not initialized${this.planeWaiting(ns) ? ` (${this.planeWaiting(ns)})` : ''}`);
+    const machines = await list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machines`);
+    const pmachines = new Map((await list(`/apis/infrastructure.cluster.x-k8s.io/v1alpha2/namespaces/${ns}/proxmoxmachines`)).map((m) => [m.metadata.name, m]));
+    const mds = await list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machinedeployments`);
+    const vms = new Map<string, SimVmView>(this.run.sim.listVms().filter((v) => v.uuid).map((v) => [`proxmox://${v.uuid}`, v]));
+    const out: TwinMachine[] = [];
+    for (const m of machines) {
+      const labels = (m.metadata.labels ?? {}) as Record<string, string>;
+      const pm = pmachines.get(m.spec?.infrastructureRef?.name);
+      const providerID: string | undefined = m.spec?.providerID ?? pm?.spec?.providerID;
+      const vm = providerID ? vms.get(providerID) : undefined;
+      const addresses = ((pm?.status?.addresses ?? []) as { type: string; address: string }[]).filter((a) => a.type === 'InternalIP').map((a) => a.address);
+      out.push({
+        name: m.metadata.name,
+        pool: labels['node.cluster.x-k8s.io/pool'] ?? '',
+        cluster: m.spec?.clusterName,
+        machineDeployment: labels['cluster.x-k8s.io/deployment-name'] ?? '',
+        phase: m.status?.phase,
+        instance: vm?.instance,
+        node: vm?.node,
+        vmid: vm?.vmid,
+        cpu: vm ? (vm.cores ?? 1) * (vm.sockets ?? 1) : undefined,
+        memoryMiB: vm?.memoryMiB,
+        diskGiB: vm?.disks.find((d) => d.key === 'scsi0')?.sizeGiB ?? vm?.disks[0]?.sizeGiB,
+        tags: vm?.tags ?? [],
+        proxmoxPool: vm?.pool,
+        ipAddresses: addresses,
+        createdBy: vm?.createdBy,
+        nodeName: m.status?.nodeRef?.name,
+        providerID,
+      });
+    }
+    out.sort((a, b) => a.name.localeCompare(b.name));
+    let desired = 0;
+    for (const md of mds) {
+      const replicas = md.spec?.replicas ?? 0;
+      desired += replicas;
+      const mine = out.filter((m) => m.machineDeployment === md.metadata.name);
+      const running = mine.filter((m) => m.phase === 'Running' && m.nodeName);
+      if (running.length !== replicas || mine.length !== replicas) waiting.push(`MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`);
+    }
+    if (mds.length === 0) waiting.push('no MachineDeployment yet');
+    const converged = controlPlaneInitialized && waiting.length === 0 && out.length === desired;
+    return { name, converged, controlPlaneInitialized, waiting, machines: out };
+  }
+
+  private planeWaiting(namespace: string): string | undefined {
+    return [...this.kamaji.planes.values()].find((p) => p.namespace === namespace)?.waiting;
+  }
+
+  /** Waits until every named tenant converged (or the timeout), calling progress now and then. */
+  async waitConverged(names: string[], timeoutMs: number, progress?: (tenants: TwinTenant[]) => void): Promise<TwinTenant[]> {
+    const deadline = Date.now() + timeoutMs;
+    let last: TwinTenant[] = [];
+    for (;;) {
+      last = await Promise.all(names.map((n) => this.tenant(n)));
+      progress?.(last);
+      if (last.every((t) => t.converged) || Date.now() > deadline) return last;
+      await sleep(2000);
+    }
+  }
+
+  /** Waits for a condition on the twin, with the controllers' logs in the error. */
+  async waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s\n${this.diagnostics()}`);
+      await sleep(1000);
+    }
+  }
+
+  /** The last lines of every controller's log, the players' refusals and the last tick errors. */
+  diagnostics(): string {
+    const refused = [...(this.kubelets?.refused ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
+    return [
+      this.controllers?.logs(undefined, 15) ?? '',
+      refused ? `--- VMs that did not join ---\n${refused}` : '',
+      this.tickErrors.length ? `--- twin errors ---\n${this.tickErrors.slice(-5).join('\n')}` : '',
+    ].filter(Boolean).join('\n');
+  }
+
+  logFile(name: ControllerName): string | undefined {
+    return this.controllers?.logFile(name);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    while (this.ticking) await sleep(50);
+    await this.controllers?.stop();
+    for (const c of this.children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await this.kamaji?.stop();
+    await this.mgmt?.stop();
+    await this.run?.sim.stop();
+  }
+
+  /** Removes the scratch directory (after stop). */
+  cleanup(): void {
+    if (existsSync(this.options.work)) rmSync(this.options.work, { recursive: true, force: true });
+    void dirname;
+  }
+}
+
+function fieldManagerOf(stack: StackContents, address: string): string {
+  const [type, name] = address.split('.');
+  return stack.config.resource?.[type]?.[name]?.field_manager?.name ?? 'Terraform';
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Convenience for scripts and tests: a lab file's text and a parsed copy. */
+export function readLab(file: string): { text: string; lab: Lab } {
+  const text = readFileSync(file, 'utf8');
+  return { text, lab: parseLab(text, file) };
+}

@@ -1,0 +1,147 @@
+/**
+ * SIMULATED in the lab twin: the kubelets. No VM boots here, so for every running VM of the
+ * Proxmox simulator that carries a bootstrap ISO (what CAPMOX uploaded and attached), this player
+ * does what `kubeadm join` would decide, and only then what a kubelet does:
+ *
+ * - reads the cloud-init user-data CABPK rendered and CAPMOX delivered, and the kubeadm
+ *   JoinConfiguration in it (`/run/kubeadm/kubeadm-join-config.yaml`);
+ * - finds the tenant control plane by the join's `apiServerEndpoint` (the VIP), checks that the
+ *   bootstrap token exists in that tenant API server (Secret `kube-system/bootstrap-token-<id>`,
+ *   same secret, usable for authentication, not expired) and that one of `caCertHashes` is the
+ *   SHA-256 of the tenant CA's public key;
+ * - registers the Node with the VM's `proxmox://<smbios uuid>` providerID and the IP of its
+ *   network-config, Ready; marks it NotReady (Unknown) while the VM is stopped, as the node
+ *   lifecycle controller would after the kubelet stops posting.
+ *
+ * Wrong bootstrap data never becomes a Node: each refusal is kept with its reason.
+ */
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { parse } from 'yaml';
+import type { SimVmView } from '../../sim/simulator';
+import type { KamajiPlayer } from './kamaji';
+
+export interface JoinAttempt {
+  instance: string;
+  vmid: number;
+  node?: string;
+  /** Why the VM did not join, if it did not. */
+  refused?: string;
+}
+
+interface JoinConfig {
+  discovery?: { bootstrapToken?: { apiServerEndpoint?: string; token?: string; caCertHashes?: string[] } };
+  nodeRegistration?: { name?: string; kubeletExtraArgs?: unknown };
+}
+
+/** The kubeadm JoinConfiguration in a cloud-config user-data, and the node name. */
+export function joinConfigOf(userData: string): { join: JoinConfig; hostname?: string } {
+  const cloudConfig = parse(userData) as { write_files?: { path: string; content: string }[]; hostname?: string } | null;
+  const file = cloudConfig?.write_files?.find((f) => f.path === '/run/kubeadm/kubeadm-join-config.yaml');
+  if (!file) throw new Error('the user-data holds no /run/kubeadm/kubeadm-join-config.yaml (not a kubeadm join)');
+  return { join: parse(file.content) as JoinConfig, hostname: cloudConfig?.hostname };
+}
+
+/** `sha256:<hex>` of a certificate's SubjectPublicKeyInfo, as kubeadm's caCertHashes. */
+export function caCertHash(pem: string): string {
+  const spki = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+  return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+}
+
+export class KubeletPlayer {
+  /** Registered Nodes by `instance/vmid`. */
+  readonly nodes = new Map<string, { name: string; cluster: string; namespace: string; uuid: string; ready: boolean }>();
+  /** VMs that did not join, by `instance/vmid`, with the reason. */
+  readonly refused = new Map<string, string>();
+
+  constructor(
+    private readonly vms: () => SimVmView[],
+    private readonly kamaji: KamajiPlayer,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  async tick(): Promise<void> {
+    const live = new Set<string>();
+    for (const vm of this.vms()) {
+      if (vm.template) continue;
+      const key = `${vm.instance}/${vm.vmid}`;
+      live.add(key);
+      const known = this.nodes.get(key);
+      if (known) {
+        if (known.uuid !== vm.uuid) continue;
+        const ready = vm.status === 'running';
+        if (ready !== known.ready) await this.setReady(known, ready);
+        continue;
+      }
+      if (vm.status !== 'running' || !vm.bootstrap?.userData || this.refused.has(key)) continue;
+      try {
+        await this.join(key, vm);
+      } catch (e) {
+        const reason = (e as Error).message;
+        if (/not yet|retry/.test(reason)) continue;
+        this.refused.set(key, reason);
+        this.log(`kubelet ${key}: NOT joined: ${reason}`);
+      }
+    }
+    // A VM deleted in Proxmox: its kubelet is gone; the Node stays until CAPI deletes it (it drains and deletes Nodes of deleted Machines).
+    for (const key of [...this.nodes.keys()]) if (!live.has(key)) this.nodes.delete(key);
+    for (const key of [...this.refused.keys()]) if (!live.has(key)) this.refused.delete(key);
+  }
+
+  private async join(key: string, vm: SimVmView): Promise<void> {
+    const { join, hostname } = joinConfigOf(vm.bootstrap!.userData!);
+    const token = join.discovery?.bootstrapToken;
+    if (!token?.token || !token.apiServerEndpoint) throw new Error('the JoinConfiguration has no bootstrap token discovery');
+    const plane = [...this.kamaji.planes.values()].find((p) => p.endpoint === token.apiServerEndpoint);
+    if (!plane) throw new Error(`no tenant control plane answers at ${token.apiServerEndpoint}`);
+    const tenant = plane.server.client;
+    const [id, secret] = token.token.split('.');
+    const found = await tenant.get(`/api/v1/namespaces/kube-system/secrets/bootstrap-token-${id}`);
+    if (found.status === 404) throw new Error(`bootstrap token ${id} does not exist in the tenant API server of ${plane.cluster}`);
+    if (found.status !== 200) throw new Error(`reading bootstrap token ${id}: HTTP ${found.status} (retry)`);
+    const data = Object.fromEntries(Object.entries((found.body.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    if (data['token-secret'] !== secret) throw new Error(`bootstrap token ${id}: the secret does not match`);
+    if (data['usage-bootstrap-authentication'] !== 'true') throw new Error(`bootstrap token ${id} is not usable for authentication`);
+    if (data.expiration && Date.parse(data.expiration) < Date.now()) throw new Error(`bootstrap token ${id} expired at ${data.expiration}`);
+    const expected = caCertHash(readFileSync(joinPath(plane.server.dir, 'ca.crt'), 'utf8'));
+    if (!(token.caCertHashes ?? []).includes(expected)) throw new Error(`none of the caCertHashes (${(token.caCertHashes ?? []).join(', ') || 'none'}) is the tenant CA's ${expected}`);
+    if (!vm.uuid) throw new Error('the VM has no SMBIOS uuid, so no providerID');
+    const name = join.nodeRegistration?.name ?? hostname ?? vm.name;
+    if (!name) throw new Error('no node name (nodeRegistration.name, hostname or VM name)');
+    const address = addressOf(vm.bootstrap?.networkConfig);
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } }, spec: { providerID: `proxmox://${vm.uuid}` } };
+    const created = await tenant.post('/api/v1/nodes', node);
+    if (created.status !== 201 && created.status !== 409) throw new Error(`registering Node ${name}: HTTP ${created.status}: ${created.body?.message ?? created.text} (retry)`);
+    const entry = { name, cluster: plane.cluster, namespace: plane.namespace, uuid: vm.uuid, ready: false };
+    this.nodes.set(key, entry);
+    await this.setReady(entry, true, address);
+    this.log(`kubelet ${key}: Node ${name} joined ${plane.namespace}/${plane.cluster} (proxmox://${vm.uuid}${address ? `, ${address}` : ''})`);
+  }
+
+  private async setReady(entry: { name: string; namespace: string; cluster: string; ready: boolean }, ready: boolean, address?: string): Promise<void> {
+    const plane = [...this.kamaji.planes.values()].find((p) => p.cluster === entry.cluster && p.namespace === entry.namespace);
+    if (!plane) return;
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const status: Record<string, unknown> = {
+      conditions: [
+        ready
+          ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status (simulated by the lab twin)', lastHeartbeatTime: now, lastTransitionTime: now }
+          : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status (the VM is stopped)', lastHeartbeatTime: now, lastTransitionTime: now },
+      ],
+    };
+    if (address) status.addresses = [{ type: 'InternalIP', address }, { type: 'Hostname', address: entry.name }];
+    const r = await plane.server.client.request('PATCH', `/api/v1/nodes/${encodeURIComponent(entry.name)}/status`, { status }, 'application/strategic-merge-patch+json');
+    if (r.status !== 200) throw new Error(`Node ${entry.name} status: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+    entry.ready = ready;
+  }
+}
+
+/** The first static IPv4 address of a cloud-init network-config (v2), without its prefix. */
+function addressOf(networkConfig?: string): string | undefined {
+  if (!networkConfig) return undefined;
+  const doc = parse(networkConfig) as { network?: { ethernets?: Record<string, { addresses?: string[] }> }; ethernets?: Record<string, { addresses?: string[] }> } | null;
+  const ethernets = doc?.network?.ethernets ?? doc?.ethernets ?? {};
+  for (const eth of Object.values(ethernets)) for (const a of eth.addresses ?? []) if (!a.includes(':')) return a.split('/')[0];
+  return undefined;
+}

@@ -1,0 +1,158 @@
+/**
+ * The lab twin on the example lab: the real CAPI core, kubeadm bootstrap, CAPMOX and IPAM
+ * controllers (webhooks on) reconcile exactly what pvekaas renders, against the strict Proxmox VE
+ * simulator. The steps share one twin and run in order (docs/twin.md).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { LabTwin, TwinTenant } from '../../scripts/twin/index';
+import { actualCounts, inRanges, plannedCounts, projectRoot, startTwin } from './support';
+
+jest.setTimeout(20 * 60 * 1000);
+
+const exampleText = readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8');
+let twin: LabTwin;
+let tenants: Map<string, TwinTenant>;
+
+/** The example lab's tenants that released CAPMOX can run: all but those its rendering refuses to bring up. */
+const tenantNames = () => twin.lab.tenants.map((t) => t.name);
+
+beforeAll(async () => {
+  twin = await startTwin(exampleText, 'example');
+  await twin.applyKubernetes();
+  const converged = await twin.waitConverged(tenantNames(), 10 * 60 * 1000);
+  tenants = new Map(converged.map((t) => [t.name, t]));
+}, 25 * 60 * 1000);
+
+afterAll(async () => {
+  await twin?.stop();
+  twin?.cleanup();
+});
+
+const mgmt = () => twin.management.client;
+
+describe('the example lab in the twin', () => {
+  it('converges: every tenant has an initialized control plane and every machine Running with a Node', () => {
+    const report = [...tenants.values()].map((t) => `${t.name}: ${t.converged ? 'converged' : `waiting for ${t.waiting.join('; ')}`}`).join('\n');
+    if (![...tenants.values()].every((t) => t.converged)) throw new Error(`${report}\n${twin.diagnostics()}`);
+    for (const t of tenants.values()) {
+      expect(t.controlPlaneInitialized).toBe(true);
+      expect(t.machines.length).toBeGreaterThan(0);
+      for (const m of t.machines) expect(m).toMatchObject({ phase: 'Running', nodeName: expect.any(String) });
+    }
+  });
+
+  it('puts every VM where the plan says: instance, node and count per pool', () => {
+    for (const t of tenants.values()) expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, t.name));
+  });
+
+  it('makes each VM as the pool says: size, template, Proxmox pool, tags, an IP of the tenant range, created with its instance\'s CAPMOX token', async () => {
+    const vms = twin.sim.listVms();
+    for (const t of tenants.values()) {
+      const spec = twin.lab.tenants.find((x) => x.name === t.name)!;
+      for (const m of t.machines) {
+        const pool = spec.pools.find((p) => p.name === m.pool)!;
+        expect({ machine: m.name, cpu: m.cpu, memoryMiB: m.memoryMiB, diskGiB: m.diskGiB }).toEqual({ machine: m.name, ...pool.size });
+        const vm = vms.find((v) => v.instance === m.instance && v.vmid === m.vmid)!;
+        const template = vms.find((v) => v.instance === m.instance && v.vmid === vm.cloneOf);
+        expect(template?.template).toBe(true);
+        // A template made for the tenant's Kubernetes version (a tag or the lab's fixed template for it).
+        const instance = twin.lab.proxmox.instances.find((i) => i.name === m.instance)!;
+        if ('templateSelector' in instance.template) expect(template!.tags).toEqual(expect.arrayContaining([spec.kubernetesVersion]));
+        expect(m.proxmoxPool).toBeDefined();
+        expect(m.ipAddresses.length).toBeGreaterThan(0);
+        for (const ip of m.ipAddresses) expect(inRanges(ip, spec.network!.addresses)).toBe(true);
+        // The token that created the VM is the one in the tenant's credentials Secret for that instance.
+        const secrets = await mgmt().get(`/api/v1/namespaces/${t.name}/secrets`);
+        const tokens = (secrets.body.items as { data?: Record<string, string> }[])
+          .filter((s) => s.data?.token)
+          .map((s) => Buffer.from(s.data!.token, 'base64').toString('utf8'));
+        expect(tokens).toContain(m.createdBy);
+      }
+    }
+  });
+
+  it('refuses, through CAPMOX\'s own webhook, a ProxmoxClusterTemplate without an IP pool (B1)', async () => {
+    const r = await mgmt().apply(
+      {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+        kind: 'ProxmoxClusterTemplate',
+        metadata: { name: 'no-ip-pool', namespace: 'pvekaas-classes' },
+        spec: { template: { spec: { externalManagedControlPlane: true, dnsServers: ['192.0.2.53'] } } },
+      },
+      { fieldManager: 'twin-test', dryRun: true },
+    );
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.body.message).toMatch(/at least one IP pool config/);
+  });
+
+  it('never turns wrong bootstrap data into a Node: a VM whose join token is unknown is refused', async () => {
+    const { KubeletPlayer } = await import('../../scripts/twin/kubelets');
+    const joined = twin.sim.listVms().find((v) => !v.template && v.bootstrap?.userData?.includes('kubeadm-join-config'))!;
+    expect(joined).toBeDefined();
+    const forged = {
+      ...joined,
+      vmid: 99999,
+      uuid: '00000000-0000-4000-8000-000000000001',
+      bootstrap: { ...joined.bootstrap, userData: joined.bootstrap!.userData!.replace(/token: ([a-z0-9]{6})\.[a-z0-9]{16}/, 'token: $1.0000000000000000').replace(/token: "([a-z0-9]{6})\.[a-z0-9]{16}"/, 'token: "$1.0000000000000000"') },
+    };
+    expect(forged.bootstrap.userData).not.toBe(joined.bootstrap!.userData);
+    const player = new KubeletPlayer(() => [forged], twin.kamaji);
+    await player.tick();
+    expect(player.refused.get(`${forged.instance}/99999`)).toMatch(/secret does not match|does not exist/);
+    expect(player.nodes.size).toBe(0);
+  });
+
+  it('scales a fixed pool up and down by editing the lab: VMs follow the new plan', async () => {
+    const tenant = twin.lab.tenants.find((t) => t.pools.some((p) => p.replicas !== undefined && p.replicas >= 2))!;
+    const poolIndex = tenant.pools.findIndex((p) => p.replicas !== undefined && p.replicas >= 2);
+    const tenantIndex = twin.lab.tenants.indexOf(tenant);
+    const original = tenant.pools[poolIndex].replicas!;
+    for (const replicas of [original + 1, original - 1]) {
+      const doc = parseDocument(exampleText);
+      doc.setIn(['tenants', tenantIndex, 'pools', poolIndex, 'replicas'], replicas);
+      await twin.update(doc.toString());
+      const [t] = await twin.waitConverged([tenant.name], 8 * 60 * 1000);
+      if (!t.converged) throw new Error(`${tenant.name} did not converge at ${replicas} replicas: ${t.waiting.join('; ')}\n${twin.diagnostics()}`);
+      expect(t.machines.filter((m) => m.pool === tenant.pools[poolIndex].name)).toHaveLength(replicas);
+      expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, tenant.name));
+      // Scaled-down machines leave no VM behind.
+      const live = new Set(t.machines.map((m) => `${m.instance}/${m.vmid}`));
+      const leftovers = twin.sim.listVms().filter((v) => !v.template && v.tags.includes(tenant.name) && !live.has(`${v.instance}/${v.vmid}`));
+      expect(leftovers).toEqual([]);
+    }
+    await twin.update(exampleText);
+  });
+
+  it('scales an autoscaled pool through the MachineDeployment scale subresource, within min..max', async () => {
+    const tenant = twin.lab.tenants.find((t) => t.pools.some((p) => p.autoscaling))!;
+    const pool = tenant.pools.find((p) => p.autoscaling)!;
+    const mds = (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${tenant.name}/machinedeployments`)).body.items as any[];
+    const md = mds.find((m) => m.metadata.labels?.['node.cluster.x-k8s.io/pool'] === pool.name && m.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size'])!;
+    expect(md).toBeDefined();
+    const max = Number(md.metadata.annotations['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size']);
+    const target = Math.min(max, (md.spec.replicas ?? 0) + 1);
+    const r = await mgmt().request('PATCH', `/apis/cluster.x-k8s.io/v1beta2/namespaces/${tenant.name}/machinedeployments/${md.metadata.name}/scale`, { spec: { replicas: target } }, 'application/merge-patch+json');
+    expect(r.status).toBe(200);
+    await twin.waitFor(`${md.metadata.name} at ${target} running machines`, 8 * 60 * 1000, async () => {
+      const t = await twin.tenant(tenant.name);
+      return t.converged && t.machines.filter((m) => m.machineDeployment === md.metadata.name).length === target;
+    });
+    // The topology controller leaves the replicas of an autoscaled pool to the autoscaler.
+    const after = (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${tenant.name}/machinedeployments/${md.metadata.name}`)).body;
+    expect(after.spec.replicas).toBe(target);
+  });
+
+  it('deletes a tenant with nothing of it left: VMs, IP claims, Secrets, namespace', async () => {
+    const name = tenantNames()[0];
+    const doc = parseDocument(exampleText);
+    const index = twin.lab.tenants.findIndex((t) => t.name === name);
+    doc.deleteIn(['tenants', index]);
+    await twin.update(doc.toString());
+    expect(twin.sim.listVms().filter((v) => !v.template && v.tags.includes(name))).toEqual([]);
+    expect((await mgmt().get(`/api/v1/namespaces/${name}`)).status).toBe(404);
+    const claims = await mgmt().get('/apis/ipam.cluster.x-k8s.io/v1beta2/ipaddressclaims');
+    expect((claims.body.items as any[]).filter((c) => c.metadata.namespace === name)).toEqual([]);
+  });
+});
