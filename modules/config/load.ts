@@ -217,8 +217,14 @@ function fromIssue(issue: Issue, data: unknown): ConfigProblem[] {
       const custom = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
       return [{ path, message: custom ?? `expected ${typeNames[issue.expected] ?? issue.expected}`, value, fix: `write ${typeNames[issue.expected] ?? issue.expected} here` }];
     }
-    case 'invalid_union':
+    case 'invalid_union': {
+      // The one form the value was meant to be (no unknown or missing field): its own problems.
+      const meant = (issue.errors ?? []).filter((option) =>
+        option.every((sub) => sub.code !== 'unrecognized_keys' && !(sub.code === 'invalid_type' && valueAt(data, [...issue.path, ...sub.path]) === undefined)),
+      );
+      if (meant.length === 1 && meant[0].length > 0) return meant[0].flatMap((sub) => fromIssue({ ...sub, path: [...issue.path, ...sub.path] } as Issue, data));
       return [{ path, message: issue.message, value, fix: 'see the README section on this field for both forms' }];
+    }
     default:
       return [{ path, message: issue.message, value, fix: fixFor(issue) }];
   }

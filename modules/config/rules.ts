@@ -7,6 +7,7 @@ import { fixedTemplateFor, imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
 import { checkInstanceNetworks } from './instance-network-rules';
 import { checkManagement } from './management-rules';
+import { checkSecurityRules } from './security-rules';
 import { checkServerRules } from './server-rules';
 import { TemplateIdConflict, templateVmIds } from './template-ids';
 import { checkQuotas } from './quota';
@@ -184,6 +185,7 @@ export function checkLab(lab: Lab): ConfigProblem[] {
   problems.push(...checkInstanceNetworks(lab));
   problems.push(...checkManagement(lab));
   problems.push(...checkServerRules(lab));
+  problems.push(...checkSecurityRules(lab));
   if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
     problems.push({
       path: ['delivery', 'cloud'],

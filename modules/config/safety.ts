@@ -151,12 +151,13 @@ const SECRET_QUERY = /^(x-amz-signature|x-amz-credential|x-amz-security-token|si
  * (`https://user:pass@host/`) or a query parameter that carries a secret.
  */
 export function urlCredentialProblem(text: string): string | undefined {
+  // Scheme-less forms (mirror.images: registry/prefix): a "@" before the first "/" is a user.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return /^[^/]*@/.test(text) ? 'it holds a user or password before "@"' : undefined;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    // The scheme-less forms (mirror.images) are checked by their own pattern.
-    return /^[^/]*@/.test(text) ? 'it holds a user or password before "@"' : undefined;
+    return undefined; // not a URL: the field's own pattern says so
   }
   if (url.username !== '' || url.password !== '') return 'it holds a user or password ("user:password@host")';
   for (const key of url.searchParams.keys()) if (SECRET_QUERY.test(key)) return `its query parameter "${key}" carries a secret`;
@@ -200,4 +201,15 @@ export function labWarnings(lab: Lab): string[] {
  */
 export function escapeTerraformTemplate(text: string): string {
   return text.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+}
+
+/** A word for a POSIX shell: as it is when it holds only safe characters, else single-quoted. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9._/+@=:,-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A path for a POSIX shell, keeping a leading `~/` outside the quotes so the shell still expands it. */
+export function shellQuotePath(path: string): string {
+  return path.startsWith('~/') ? `~/${shellQuote(path.slice(2))}` : shellQuote(path);
 }

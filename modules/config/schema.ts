@@ -41,12 +41,18 @@ const storageId = (what: string) =>
 const poolId = (what: string) =>
   z.string().regex(PVE_POOL, { error: `${what} must be a Proxmox pool id: letters, digits, '.', '-' or '_', a letter or digit first, at most 40 characters (no '/')` });
 
-/** An http(s) URL without credentials in it (users, passwords, secret query parameters). */
-const urlWithoutCredentials = (base: z.ZodType<string>) =>
-  base.superRefine((value, ctx) => {
+/** A check that refuses a URL with credentials in it (users, passwords, secret query parameters). */
+const credentialCheck =
+  (abort: boolean) =>
+  (value: string, ctx: z.RefinementCtx): void => {
     const problem = urlCredentialProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `this URL must not carry credentials: ${problem}`, params: { fix: URL_CREDENTIAL_FIX } });
-  });
+    if (problem) ctx.addIssue({ code: 'custom', message: `this URL must not carry credentials: ${problem}`, params: { fix: URL_CREDENTIAL_FIX }, continue: !abort });
+  };
+/** Before a pattern: the credentials problem alone, not also the pattern's. */
+const noCredentials = credentialCheck(true);
+
+/** An http(s) URL without credentials in it. */
+const urlWithoutCredentials = (base: z.ZodType<string>) => base.superRefine(credentialCheck(false));
 
 const dnsLabel = (what: string) =>
   z
@@ -357,19 +363,22 @@ export const managementSchema = z.strictObject({
     .describe('overrides of the pinned versions (see modules/versions and docs/management.md)'),
   mirror: z
     .strictObject({
-      charts: urlWithoutCredentials(
-        z.string().regex(/^(oci|https?):\/\/\S+$/, { error: 'mirror.charts is an oci:// or http(s):// chart repository' }),
-      )
+      charts: z
+        .string()
+        .superRefine(noCredentials)
+        .regex(/^(oci|https?):\/\/\S+$/, { error: 'mirror.charts is an oci:// or http(s):// chart repository' })
         .optional()
         .describe('OCI or HTTP chart repository replacing every chart repository'),
-      images: urlWithoutCredentials(
-        z.string().regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.images is a registry prefix without scheme, e.g. registry.lab.example/mirror' }),
-      )
+      images: z
+        .string()
+        .superRefine(noCredentials)
+        .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.images is a registry prefix without scheme, e.g. registry.lab.example/mirror' })
         .optional()
         .describe('registry prefix for every image: <images>/<source registry>/<path>'),
-      providers: urlWithoutCredentials(
-        z.string().regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers' }),
-      )
+      providers: z
+        .string()
+        .superRefine(noCredentials)
+        .regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers' })
         .optional()
         .describe('OCI repository prefix of the CAPI provider components (default <images>/capi-providers)'),
     })

@@ -2,6 +2,7 @@
  * A tenant's CAPI `Cluster`: its topology on the `lab-tenant` class, with the variables the class
  * declares and one machine deployment per placement group of the plan.
  */
+import { tenantProxmoxPool } from '../config/proxmox-access';
 import { fixedTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import type { TenantPlan } from '../placement/types';
 import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
@@ -72,11 +73,12 @@ function proposalTemplate(instance: Instance, version: string): Record<string, u
   return { templateSelector: { matchTags: [...new Set(tags)] } };
 }
 
-function instanceVariables(instance: Instance, version: string): TopologyVariable[] {
+function instanceVariables(instance: Instance, version: string, tenant: string): TopologyVariable[] {
   return [
     { name: 'bridge', value: instance.bridge },
     { name: 'proxmoxTemplate', value: templateVariable(instance, version) },
-    { name: 'proxmoxPool', value: instance.pools.vms },
+    // The tenant's own pool: its CAPMOX token's VM privileges stop there (modules/config/proxmox-access.ts).
+    { name: 'proxmoxPool', value: tenantProxmoxPool(instance, tenant) },
     { name: 'proxmoxStorage', value: instance.storage.disks },
   ];
 }
@@ -113,7 +115,7 @@ export function clusterVariables(input: { tenant: Tenant; vip: string; instance:
     { name: 'dnsServers', value: network.dnsServers },
     ...(network.vlan !== undefined ? [{ name: 'vlan', value: network.vlan }] : []),
     { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(instance.name) } },
-    ...instanceVariables(instance, tenant.kubernetesVersion),
+    ...instanceVariables(instance, tenant.kubernetesVersion, tenant.name),
     { name: 'allowedNodes', value: input.nodes },
   ];
 }
@@ -161,7 +163,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     const instance = instances.find((i) => i.name === md.instance) as Instance;
     return [
       ...machineDeploymentOverrides(md),
-      ...(instance.name !== primary.name && rendering !== 'secondary-clusters' ? instanceVariables(instance, tenant.kubernetesVersion) : []),
+      ...(instance.name !== primary.name && rendering !== 'secondary-clusters' ? instanceVariables(instance, tenant.kubernetesVersion, tenant.name) : []),
       ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
     ];
   };

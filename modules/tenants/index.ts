@@ -29,6 +29,7 @@ import { tenantRole, tenantRoleBinding } from './rbac';
 import { secondaryClusters, type SecondaryCluster } from './secondary';
 import { secondaryNetworkProblems, secondaryRendering, type SecondaryRendering } from './secondary-rendering';
 import { allocateVips, type TenantVip } from './vip';
+import { shellQuote, shellQuotePath } from '../config/safety';
 
 export { TenantRenderError } from './problems';
 
@@ -107,7 +108,10 @@ function namespaceObject(tenant: Tenant): KubernetesObject {
 function kubeconfigCommand(lab: Lab, tenant: Tenant): string {
   const access = lab.management.kubernetes;
   const target =
-    'configPath' in access ? `--kubeconfig ${access.configPath}${access.context ? ` --context ${access.context}` : ''} ` : `--server ${access.host} `;
+    // Quoted for the shell: the command is printed for people to paste (modules/config/safety.ts).
+    'configPath' in access
+      ? `--kubeconfig ${shellQuotePath(access.configPath)}${access.context ? ` --context ${shellQuote(access.context)}` : ''} `
+      : `--server ${shellQuote(access.host)} `;
   return (
     `kubectl ${target}--namespace ${tenantNamespace(tenant)} get secret ${kubeconfigSecretName(tenant)} ` +
     `--output jsonpath='{.data.value}' | base64 --decode > ${tenant.name}.kubeconfig`

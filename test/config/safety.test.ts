@@ -1,0 +1,379 @@
+/**
+ * Safe under bad input (issue 13): a corpus of bad lab descriptions through the real `validate`
+ * command (exit 1, file:line, path, fix, bounded time and memory), files that are not regular or
+ * too large, aliases, template sequences, credentials in URLs, identities, int32 bounds, paths out
+ * of the project, and commands that never end in a stack trace (broken pipes included).
+ *
+ * The CLI cases run `dist/` (built by `npm test`'s tsc step, as every CLI suite does).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { parse, stringify } from 'yaml';
+import { loadLabFile, parseLab } from '../../modules/config/load';
+import { ConfigError, formatPath, formatProblems, show } from '../../modules/config/problems';
+import { MAX_LAB_BYTES, escapeTerraformTemplate, labWarnings, shellQuotePath, urlCredentialProblem } from '../../modules/config/safety';
+import { planPlacement } from '../../modules/placement';
+import { renderTenants } from '../../modules/tenants';
+
+const root = join(__dirname, '../..');
+const corpusDir = join(__dirname, 'corpus');
+const exampleText = readFileSync(join(root, 'examples/lab.yaml'), 'utf8');
+const work = mkdtempSync(join(tmpdir(), 'pvekaas-safety-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Runs a pvekaas command with at most 200 MiB of heap and 15 s. */
+function cli(script: string, args: string[]): { status: number | null; stdout: string; stderr: string; ms: number } {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ['--max-old-space-size=200', join(root, 'dist/scripts', script), ...args], { cwd: root, encoding: 'utf8', timeout: 15_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+}
+
+/** No JavaScript stack trace in what a command printed. */
+const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+[(:]\d+/m);
+
+function refusal(text: string, file = 'lab.yaml'): ConfigError {
+  try {
+    parseLab(text, file);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error('expected the description to be refused');
+}
+
+function exampleWith(change: (lab: any) => void): string {
+  const lab = parse(exampleText);
+  change(lab);
+  return stringify(lab);
+}
+
+describe('the corpus of bad lab descriptions, through npm run validate', () => {
+  const files = readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort();
+
+  it('has every kind of mistake (more than 30 files)', () => {
+    expect(files.length).toBeGreaterThan(30);
+  });
+
+  it.each(files)('%s: exit 1, file:line, the path, what is wrong and a fix — in bounded time and memory', (name) => {
+    const file = join('test/config/corpus', name);
+    const text = readFileSync(join(corpusDir, name), 'utf8');
+    const path = /^# expect-path: (.*)$/m.exec(text)![1];
+    const message = new RegExp(/^# expect-message: (.*)$/m.exec(text)![1]);
+    const r = cli('validate.js', ['--config', file]);
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: '' });
+    const lines = r.stderr.split('\n');
+    const at = lines.findIndex((l) => l.startsWith(`  ${file}:`) && l.includes(`  ${path}: `));
+    expect({ problem: lines[at] ?? r.stderr }).toEqual({ problem: expect.stringMatching(new RegExp(`^  ${file.replace(/[.]/g, '\\.')}:\\d+:\\d+  `)) });
+    expect(lines[at]).toMatch(message);
+    expect(lines[at + 1]).toMatch(/^ {6}fix: \S/);
+    // Bounded output: no value is printed at length.
+    for (const line of lines) expect(line.length).toBeLessThan(1200);
+    expect(r.ms).toBeLessThan(10_000);
+    noStackTrace(r.stderr);
+  });
+});
+
+describe('reading the file', () => {
+  const refuses = (config: string, reason: RegExp) => {
+    const r = cli('validate.js', ['--config', config]);
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: expect.stringMatching(reason) });
+    expect(r.stderr).toContain('fix: ');
+    expect(r.ms).toBeLessThan(10_000);
+    noStackTrace(r.stderr);
+  };
+
+  it('refuses /dev/zero at once instead of reading without end', () => refuses('/dev/zero', /it is a device, not a regular file/));
+
+  it('refuses a FIFO at once instead of waiting for a writer', () => {
+    const fifo = join(work, 'lab.fifo');
+    execFileSync('mkfifo', [fifo]);
+    refuses(fifo, /it is a named pipe \(FIFO\), not a regular file/);
+  });
+
+  it('refuses a directory and a missing file', () => {
+    refuses(work, /it is a directory|not a regular file/);
+    refuses(join(work, 'missing.yaml'), /no such file/);
+  });
+
+  it('refuses a file larger than the limit without reading it', () => {
+    const big = join(work, 'big.yaml');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, MAX_LAB_BYTES + 1);
+    closeSync(fd);
+    refuses(big, new RegExp(`${MAX_LAB_BYTES + 1} bytes, more than the ${MAX_LAB_BYTES}`));
+  });
+
+  it('reads a file of exactly the limit', () => {
+    const file = join(work, 'limit.yaml');
+    writeFileSync(file, exampleText + '#'.repeat(MAX_LAB_BYTES - Buffer.byteLength(exampleText)));
+    expect(loadLabFile(file).tenants.length).toBe(3);
+  });
+});
+
+describe('YAML aliases', () => {
+  it('refuses an alias bomb in milliseconds, at the line of the first alias', () => {
+    let bomb = 'bomb:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+    for (let i = 1; i <= 9; i++) bomb += `  a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    const text = exampleText + bomb;
+    expect(Buffer.byteLength(bomb)).toBeLessThan(3600);
+    const started = Date.now();
+    const e = refusal(text);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(e.problems).toHaveLength(1);
+    expect(e.problems[0].message).toMatch(/YAML aliases expand the description from \d+ to \d+ values/);
+    expect(e.problems[0].line).toBe(exampleText.split('\n').length + 2);
+  });
+
+  it('keeps aliases a lab really uses (a shared size)', () => {
+    const text = exampleText.replace('size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 }', 'size: &size { cpu: 4, memoryMiB: 8192, diskGiB: 40 }');
+    expect(text).not.toBe(exampleText);
+    expect(() => parseLab(text)).not.toThrow();
+  });
+
+  it('refuses an anchor used inside itself instead of recursing forever', () => {
+    const e = refusal(exampleWith(() => undefined).replace(/^tenants:/m, 'loop: &loop [a, *loop]\ntenants:'));
+    expect(e.problems.map((p) => [formatPath(p.path), p.message])).toEqual([['loop[1]', expect.stringContaining('refers to the anchor it sits in')]]);
+  });
+});
+
+describe('no Terraform template sequence from data', () => {
+  /** Every string leaf of the example lab, by path. */
+  const leaves: (string | number)[][] = [];
+  const walk = (v: unknown, path: (string | number)[]) => {
+    if (typeof v === 'string') leaves.push(path);
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+  };
+  walk(parse(exampleText), []);
+
+  it('refuses ${ and %{ in any string of the description, at its path (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...leaves),
+        fc.constantFrom('${', '%{', '$${', '%%{'),
+        fc.string({ maxLength: 12 }),
+        fc.nat(),
+        (path, sequence, tail, at) => {
+          const lab = parse(exampleText);
+          let parent = lab;
+          for (const s of path.slice(0, -1)) parent = parent[s];
+          const key = path[path.length - 1];
+          const old = String(parent[key]);
+          const cut = at % (old.length + 1);
+          parent[key] = `${old.slice(0, cut)}${sequence}${tail}}${old.slice(cut)}`;
+          const e = refusal(stringify(lab));
+          const here = e.problems.filter((p) => formatPath(p.path) === formatPath(path));
+          expect(here.map((p) => p.message)).toEqual([expect.stringContaining('starts a Terraform template sequence')]);
+          expect(here[0].line).toBeGreaterThan(0);
+          expect(here[0].fix).toMatch(/sensitive variables/);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('escapes for Terraform so that the text is kept exactly ($${ and %%{)', () => {
+    expect(escapeTerraformTemplate('a${b}%{c}$${d}%%{e}$x%y')).toBe('a$${b}%%{c}$$${d}%%%{e}$x%y');
+  });
+});
+
+describe('random damage to the description (fuzz property)', () => {
+  const pieces = ['${', '%{', '&a ', '*a', '[', ']', '{', '}', ': ', '\n  ', '- ', '"', "'", '\u0000', '\u202e', '..', '/', '2147483648', 'system:masters', 'https://u:p@h/', '<<: *a', '!!binary ', '? '];
+
+  it('is refused with located problems, or read into a lab without template sequences; never anything else', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 })), fc.nat({ max: 8 })), { minLength: 1, maxLength: 6 }),
+        (edits) => {
+          let text = exampleText;
+          for (const [at, piece, drop] of edits) {
+            const i = at % (text.length + 1);
+            text = text.slice(0, i) + piece + text.slice(i + drop);
+          }
+          let lab;
+          try {
+            lab = parseLab(text, 'fuzz.yaml');
+          } catch (e) {
+            expect(e).toBeInstanceOf(ConfigError);
+            const problems = (e as ConfigError).problems;
+            expect(problems.length).toBeGreaterThan(0);
+            for (const p of problems) {
+              expect(Array.isArray(p.path)).toBe(true);
+              expect(p.message.length).toBeGreaterThan(0);
+            }
+            expect((e as ConfigError).message.length).toBeLessThan(200 * 1500);
+            return;
+          }
+          expect(JSON.stringify(lab)).not.toMatch(/\$\{|%\{/);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('credentials in URLs', () => {
+  it.each([
+    ['https://root:pw@pve.lab.example:8006/', 'user or password'],
+    ['https://token@pve.lab.example:8006/', 'user or password'],
+    ['oci://robot:t@registry.lab.example/charts', 'user or password'],
+    ['robot:t@registry.lab.example/mirror', 'user or password before "@"'],
+    ['https://s3.lab.example/b/x?X-Amz-Signature=ab', 'X-Amz-Signature'],
+    ['https://images.lab.example/x.qcow2?token=ab', '"token"'],
+  ])('refuses %s', (url, why) => {
+    expect(urlCredentialProblem(url)).toContain(why);
+  });
+
+  it.each(['https://pve.lab.example:8006/', 'registry.lab.example/mirror', 'oci://registry.lab.example/charts', 'https://images.lab.example/x.qcow2?version=2'])('accepts %s', (url) => {
+    expect(urlCredentialProblem(url)).toBeUndefined();
+  });
+});
+
+describe('warnings', () => {
+  it('warns about a plain http endpoint and insecure: true, and not about the example', () => {
+    expect(labWarnings(parseLab(exampleText))).toEqual([]);
+    const lab = parseLab(
+      exampleWith((l) => {
+        l.proxmox.instances[1].endpoint = 'http://pmox-fra.lab.example:8006/';
+        l.proxmox.instances[0].insecure = true;
+      }),
+    );
+    expect(labWarnings(lab)).toEqual([
+      expect.stringMatching(/^proxmox instance pmox-txl: insecure: true skips TLS verification/),
+      expect.stringMatching(/^proxmox instance pmox-fra: endpoint http:\/\/pmox-fra\.lab\.example:8006\/ is plain http/),
+    ]);
+  });
+
+  it('prints them with npm run validate', () => {
+    const file = join(work, 'insecure.yaml');
+    writeFileSync(file, exampleWith((l) => (l.proxmox.instances[0].insecure = true)));
+    const r = cli('validate.js', ['--config', file]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('warning: proxmox instance pmox-txl: insecure: true skips TLS verification');
+  });
+});
+
+describe('bounded problem messages', () => {
+  it('shows at most 80 characters of any value, however large or shared', () => {
+    const shared: unknown[] = [];
+    let big: unknown = 'x'.repeat(10_000);
+    for (let i = 0; i < 30; i++) big = [big, big];
+    shared.push(big);
+    const started = Date.now();
+    const text = show(shared);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(text.length).toBeLessThanOrEqual(80);
+    expect(text.endsWith('...')).toBe(true);
+    expect(show({ a: 1, b: 'two' })).toBe('{"a":1,"b":"two"}');
+  });
+
+  it('bounds each message and the number of problems printed', () => {
+    const problems = Array.from({ length: 500 }, (_, i) => ({ path: ['tenants', i, 'name'], message: `m${'y'.repeat(5000)}`, fix: 'f'.repeat(5000) }));
+    const text = formatProblems('lab.yaml', problems);
+    expect(text.split('\n').length).toBe(1 + 200 * 2 + 1);
+    expect(text).toContain('... and 300 more problems');
+    for (const line of text.split('\n')) expect(line.length).toBeLessThan(500);
+  });
+});
+
+describe('identities, bounds and paths', () => {
+  const pathsOf = (text: string) => refusal(text).problems.map((p) => formatPath(p.path));
+
+  it('refuses system: groups, in any case', () => {
+    expect(pathsOf(exampleWith((l) => (l.tenants[0].groups = ['system:authenticated', 'System:Masters', 'team-a'])))).toEqual(['tenants[0].groups[0]', 'tenants[0].groups[1]']);
+  });
+
+  it('accepts the int32 maximum in a size and refuses one more', () => {
+    const at = (cpu: number) => exampleWith((l) => (l.tenants[0].pools[0].size.cpu = cpu));
+    expect(pathsOf(at(2147483648))).toContain('tenants[0].pools[0].size.cpu');
+    const e = (() => {
+      try {
+        parseLab(at(2147483647));
+        return undefined;
+      } catch (err) {
+        return err as ConfigError;
+      }
+    })();
+    // The maximum passes the schema (placement may still find it does not fit).
+    expect((e?.problems ?? []).map((p) => formatPath(p.path))).not.toContain('tenants[0].pools[0].size.cpu');
+  });
+
+  it('refuses "../" in storage, pool and bridge names and a stateDir outside the project, all at once', () => {
+    const text = exampleWith((l) => {
+      l.proxmox.instances[0].storage = { disks: '../x', images: 'local', cloudInit: 'ci' };
+      l.proxmox.instances[0].pools = { vms: '..', templates: 'templates/../vms' };
+      l.proxmox.instances[0].bridge = '../vmbr0';
+      l.delivery = { local: { stateDir: 'state/../..' } };
+    });
+    expect(pathsOf(text).sort()).toEqual(
+      [
+        'delivery.local.stateDir',
+        'proxmox.instances[0].bridge',
+        'proxmox.instances[0].pools.templates',
+        'proxmox.instances[0].pools.vms',
+        'proxmox.instances[0].storage.disks',
+      ].sort(),
+    );
+  });
+});
+
+describe('the kubeconfig command', () => {
+  it('quotes configPath and context for the shell, keeping ~ expandable (property, through bash)', () => {
+    const pathChar = fc.constantFrom(...'abcXYZ019._~/+@=:, -');
+    fc.assert(
+      fc.property(fc.string({ unit: pathChar, minLength: 1, maxLength: 20 }).filter((p) => /^[A-Za-z0-9._~/+@=:,-]/.test(p)), fc.boolean(), (rest, tilde) => {
+        const configPath = tilde ? `~/${rest}` : rest;
+        const lab = parseLab(exampleWith((l) => (l.management.kubernetes = { configPath, context: 'arn:aws:eks:eu-1:1:cluster/mgmt' })));
+        const command = renderTenants(lab, planPlacement(lab)).get('tenant-a')!.kubeconfigCommand;
+        const quoted = / --kubeconfig (.*) --context /.exec(command)![1];
+        expect(quoted).toBe(shellQuotePath(configPath));
+        const seen = execFileSync('bash', ['-c', `printf '%s' ${quoted}`], { encoding: 'utf8', env: { ...process.env, HOME: homedir() } });
+        expect(seen).toBe(tilde ? `${homedir()}/${rest}` : rest);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('every command ends with a message and exit code 1, never a stack trace', () => {
+  const node = (code: string) => spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" -e "${code}" | head -c 1 >/dev/null`], { cwd: root, encoding: 'utf8', timeout: 15_000 });
+
+  it('on a reader that closes the pipe early (validate | head)', () => {
+    const r = node("require('./dist/scripts/lib/cli').runCommand(() => { for (let i = 0; i < 3000; i++) process.stdout.write('x'.repeat(10000) + '\\\\n'); })");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/broken pipe/);
+    noStackTrace(r.stderr);
+  });
+
+  it('on an internal error', () => {
+    const r = spawnSync(process.execPath, ['-e', "require('./dist/scripts/lib/cli').runCommand(() => { null.x; })"], { cwd: root, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^internal error \(please report, with the command that caused it\): Cannot read properties of null/);
+    noStackTrace(r.stderr);
+  });
+
+  it('on synth --out <a file>', () => {
+    const file = join(work, 'a-file');
+    writeFileSync(file, 'mine\n');
+    const r = cli('synth.js', ['--config', 'examples/lab.yaml', '--out', file]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(file);
+    noStackTrace(r.stderr);
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+  });
+
+  it('on placement errors, with the file and the line of the pool', () => {
+    const file = join(work, 'too-big.yaml');
+    writeFileSync(file, exampleWith((l) => (l.tenants[0].pools[0].replicas = 500)));
+    for (const script of ['validate.js', 'placement.js']) {
+      const r = cli(script, ['--config', file]);
+      expect({ script, status: r.status }).toEqual({ script, status: 1 });
+      expect(r.stderr).toMatch(new RegExp(`${file.replace(/[.]/g, '\\.')}:\\d+:\\d+  tenants\\[0\\]\\.pools\\[0\\]: tenant tenant-a, pool workers`));
+      expect(r.stderr).toMatch(/fix: /);
+      noStackTrace(r.stderr);
+    }
+  });
+});
