@@ -1,13 +1,14 @@
 /** Synthetic labs for the synth benchmark: N tenants of 3 pools over 3 instances × 3 nodes. */
 import { stringify } from 'yaml';
 
-export function benchLab(tenants: number): string {
+/** `editFirstTenant`: the same lab with one tenant's pool changed (t-0000 workers 3 → 4 replicas), for the incremental figure. */
+export function benchLab(tenants: number, options: { editFirstTenant?: boolean } = {}): string {
   const node = (name: string) => ({ name, cpu: 1_000_000, memoryMiB: 1_000_000_000 });
   const instances = ['bench-a', 'bench-b', 'bench-c'].map((name, i) => ({
     name,
     endpoint: `https://${name}.lab.example:8006/`,
     nodes: [1, 2, 3].map((n) => node(`${name}-${n}`)),
-    template: i === 0 ? { sourceNode: `${name}-1`, templateID: 1000 } : { templateSelector: { matchTags: ['capi', 'v1.30.5'] } },
+    template: i === 0 ? { sourceNode: `${name}-1`, templateID: 1000, kubernetesVersion: 'v1.30.5' } : { templateSelector: { matchTags: ['capi', 'v1.30.5'] } },
     images: i === 0 ? [] : [{ kubernetesVersion: 'v1.30.5', url: `https://images.lab.example/kube-v1.30.5.qcow2` }],
   }));
   const tenantList = Array.from({ length: tenants }, (_, i) => {
@@ -18,7 +19,7 @@ export function benchLab(tenants: number): string {
       kubernetesVersion: 'v1.30.5',
       placement: { mode: i % 2 === 0 ? 'SingleInstance' : 'Default' },
       pools: [
-        { name: 'workers', replicas: 3, size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 } },
+        { name: 'workers', replicas: options.editFirstTenant && i === 0 ? 4 : 3, size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 } },
         { name: 'batch', autoscaling: { min: 0, max: 4 }, size: { cpu: 8, memoryMiB: 16384, diskGiB: 60 } },
         { name: 'infra', replicas: 2, size: { cpu: 2, memoryMiB: 4096, diskGiB: 30 } },
       ],

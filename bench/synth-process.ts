@@ -1,9 +1,9 @@
 /**
  * One measured synth process of the benchmark (bench/synth.ts starts it with plain node):
- *   pvekaas  <lab> <out>          the real synth (scripts/lib/synthesize)
+ *   pvekaas  <lab> <out>          the real synth (scripts/lib/synthesize), reusing unchanged stacks of <out>
  *   baseline <stacks.json> <out>  the same resources through bare cdktf constructs, no pvekaas logic
  *   floor    <stacks.json> <out>  the same JSON written with JSON.stringify alone
- * Prints {"maxRssKiB": n} on stdout when done.
+ * Prints {"maxRssKiB": n, "rebuilt": n} on stdout when done (rebuilt: stacks synthesized, not reused).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,9 +57,10 @@ function floor(stacks: Record<string, StackJson>): void {
   }
 }
 
+let rebuilt: number | undefined;
 if (mode === 'pvekaas') {
   const { synthesizeLab } = require('../scripts/lib/synthesize') as typeof import('../scripts/lib/synthesize');
-  synthesizeLab({ config: input, out });
+  rebuilt = synthesizeLab({ config: input, out }).rebuilt.length;
 } else if (mode === 'baseline' || mode === 'floor') {
   const stacks = JSON.parse(readFileSync(input, 'utf8')) as Record<string, StackJson>;
   if (mode === 'baseline') baseline(stacks);
@@ -68,4 +69,4 @@ if (mode === 'pvekaas') {
   process.stderr.write('usage: synth-process pvekaas|baseline|floor <input> <out>\n');
   process.exit(2);
 }
-process.stdout.write(`${JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(`${JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, rebuilt })}\n`);
