@@ -102,7 +102,7 @@ describe('npm run placement', () => {
     const r = run('--config', big, '--against', big);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`${big}: the lab does not fit its Proxmox instances:`);
+    expect(r.stderr).toContain(`${big}: the lab does not fit its Proxmox instances (2 problems)`);
     expect(r.stderr).toContain(`${big} (--against): the lab does not fit`);
     expect(r.stderr).toContain('tenant tenant-a, pool workers (Default mode places every machine on the default instance): does not fit on pmox-txl');
     expect(r.stderr).toContain('tenant tenant-c, pool workers (MultiInstance): does not fit on');

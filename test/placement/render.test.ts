@@ -59,9 +59,12 @@ describe('renderJson', () => {
     expect(renderJson(example)).toBe(json);
   });
 
-  it('has the contract shape: tenants with mode, ha and pools of placements; nodes with capacity after the reserve; warnings', () => {
-    expect(Object.keys(parsed)).toEqual(['tenants', 'nodes', 'warnings']);
-    expect(Object.keys(parsed.tenants[0])).toEqual(['name', 'mode', 'ha', 'instances', 'reason', 'pools']);
+  it('has the contract shape: tenants with mode, version, ha (booleans and conditions) and pools of placements; nodes with capacity after the reserve; the ledger; warnings', () => {
+    expect(Object.keys(parsed)).toEqual(['tenants', 'nodes', 'ledger', 'warnings']);
+    expect(Object.keys(parsed.tenants[0])).toEqual(['name', 'mode', 'kubernetesVersion', 'ha', 'haConditions', 'instances', 'reason', 'pools']);
+    expect(Object.keys(parsed.tenants[0].ha)).toEqual(['survivesNodeLoss', 'survivesInstanceLoss']);
+    expect(parsed.tenants[0].haConditions.map((c: { type: string }) => c.type)).toEqual(['SurvivesNodeLoss', 'SurvivesInstanceLoss']);
+    expect(Object.keys(parsed.ledger)).toEqual(['tenants', 'instances', 'nodes']);
     expect(parsed.tenants[0].pools[0]).toEqual({
       name: 'workers',
       replicas: 3,
