@@ -69,7 +69,11 @@ export function cniHelmChartProxy(flavour: CniFlavour, namespace: string, mirror
       valuesTemplate: CNI_VALUES_TEMPLATES[flavour],
       options: {
         install: { createNamespace: true },
-        wait: true,
+        // No wait: CAAPH installs the CNI as soon as the control plane is initialized, before any
+        // worker exists (autoscaled pools may have none for long), and the operator Deployment of
+        // either chart cannot be Ready without a node. Waiting would fail the release after the
+        // timeout and make CAAPH retry; the CNI's pods start when the first node joins.
+        wait: false,
         timeout: '10m',
       },
     },

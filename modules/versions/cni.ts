@@ -33,14 +33,31 @@ export const autoscalerChart: TenantChartPin = {
 export const AUTOSCALER_IMAGE_REPOSITORY = 'registry.k8s.io/autoscaling/cluster-autoscaler';
 
 /**
- * cluster-autoscaler image per Kubernetes minor of the tenant. A minor missing here fails the
- * synth of a tenant with autoscaled pools, naming this table.
+ * cluster-autoscaler image per Kubernetes minor of the tenant: the newest patch of each minor that
+ * upstream's release notes show (`autoscalerTagEvidence` says how each tag is known). A minor
+ * missing here fails the synth of a tenant with autoscaled pools, naming this table.
+ *
+ * Why the newest patch: 1.33.0 cannot scale a CAPI node group to 0 (its merge patch with
+ * `omitempty` drops `replicas: 0`; kubernetes/autoscaler#8412, backported to 1.33.1), and the
+ * clusterapi provider's fixes for CAPI's v1beta2 API went into patch releases.
  */
 export const autoscalerImageTags: Readonly<Record<string, string>> = {
   '1.30': 'v1.30.3',
   '1.31': 'v1.31.0',
   '1.32': 'v1.32.0',
-  '1.33': 'v1.33.0',
-  '1.34': 'v1.34.0',
-  '1.35': 'v1.35.0',
+  '1.33': 'v1.33.6',
+  '1.34': 'v1.34.5',
+  '1.35': 'v1.35.2',
+  '1.36': 'v1.36.1',
+};
+
+/** How each pinned autoscaler tag is known: from upstream release notes, or not verified here. */
+export const autoscalerTagEvidence: Readonly<Record<string, { verified: boolean; source: string }>> = {
+  '1.30': { verified: false, source: 'not verified here: no release listing of the 1.30 series was reachable; upstream no longer patches 1.30' },
+  '1.31': { verified: false, source: 'not verified here: no release listing of the 1.31 series was reachable; upstream no longer patches 1.31' },
+  '1.32': { verified: false, source: 'not verified here: no release listing of the 1.32 series was reachable; upstream no longer patches 1.32' },
+  '1.33': { verified: true, source: 'release cluster-autoscaler-1.33.6 (2026-07-23), kubernetes/autoscaler releases; has #8412 (scale to 0)' },
+  '1.34': { verified: true, source: 'release cluster-autoscaler-1.34.5 (2026-07-23), kubernetes/autoscaler releases' },
+  '1.35': { verified: true, source: 'release cluster-autoscaler-1.35.2 (2026-07-23), kubernetes/autoscaler releases' },
+  '1.36': { verified: true, source: 'release cluster-autoscaler-1.36.1 (2026-07-23), kubernetes/autoscaler releases' },
 };

@@ -206,3 +206,11 @@ describe('what CAPMOX and Kamaji do on day two', () => {
     expect(cp.spec.addons.konnectivity.agent.hostNetwork).toBeUndefined();
   });
 });
+
+describe('CAAPH installs the CNI before any worker exists', () => {
+  it.each(['cilium', 'calico'] as const)('%s: does not wait for readiness that needs a node', (flavour) => {
+    const { cniHelmChartProxy } = require('../../modules/tenants/cni');
+    const proxy = cniHelmChartProxy(flavour, 'tenant-x') as any;
+    expect(proxy.spec.options.wait).toBe(false);
+  });
+});

@@ -148,3 +148,26 @@ describe('the version guard', () => {
     expect(v.kamajiImageDigest).toBeUndefined();
   });
 });
+
+describe('cluster-autoscaler pins', () => {
+  const { autoscalerImageTags, autoscalerTagEvidence } = require('../../modules/versions/cni');
+  const patch = (tag: string) => Number(/^v\d+\.\d+\.(\d+)$/.exec(tag)![1]);
+
+  it('pins one tag per minor, of that minor, each with how it is known', () => {
+    expect(Object.keys(autoscalerTagEvidence).sort()).toEqual(Object.keys(autoscalerImageTags).sort());
+    for (const [minor, tag] of Object.entries(autoscalerImageTags) as [string, string][]) {
+      expect(tag.startsWith(`v${minor}.`)).toBe(true);
+      expect(autoscalerTagEvidence[minor].source.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('pins 1.33 at or after 1.33.1, the first that scales a CAPI node group to 0 (kubernetes/autoscaler#8412)', () => {
+    expect(patch(autoscalerImageTags['1.33'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('names the release of every tag it calls verified', () => {
+    for (const [minor, e] of Object.entries(autoscalerTagEvidence) as [string, { verified: boolean; source: string }][]) {
+      if (e.verified) expect(e.source).toContain(`cluster-autoscaler-${autoscalerImageTags[minor].slice(1)}`);
+    }
+  });
+});
