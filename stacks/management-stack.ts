@@ -18,7 +18,7 @@ import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
 import { CapiProvidersReadyJob } from '../constructs/capi-providers-ready-job';
 import { CapmoxCredentialsSecret } from '../constructs/capmox-credentials-secret';
 import { StaticControlPlane } from '../constructs/static-control-plane';
-import { capmoxGlobalCredentials } from '../modules/management/capmox-global-credentials';
+import { capmoxGlobalCredentials, secondaryClustersFindings } from '../modules/management/capmox-global-credentials';
 import { EtcdBackupCronJob } from '../constructs/etcd-backup-cron-job';
 import { HelmChartRelease } from '../constructs/helm-chart-release';
 import { ManagementKubernetesAccess } from '../constructs/management-kubernetes-access';
@@ -70,7 +70,9 @@ export class ManagementStack extends TerraformStack {
           .join('\n')}`,
       );
     }
-    this.warnings = findings.filter((f) => f.severity === 'warning').map((f) => `management.versions.${f.key}: ${f.message}`);
+    this.warnings = [...findings, ...secondaryClustersFindings(props.lab.capmox.multiInstance, this.versions)]
+      .filter((f) => f.severity === 'warning')
+      .map((f) => `management.versions.${f.key}: ${f.message}`);
     for (const warning of this.warnings) Annotations.of(this).addWarning(warning);
 
     const settings: ManagementSettings = { management, versions: this.versions };

@@ -25,9 +25,8 @@ import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab } from '../../stacks/app';
 import { fixHclOutput } from './hcl-fixups';
-import { isOutputDir, synthOutput, writeOutputDir } from './output-dir';
+import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
-import { refuseUnrollableUpgrades } from './upgrade-guard';
 
 export interface SynthOptions {
   config: string;
@@ -143,9 +142,10 @@ function intact(out: string, stack: string, cached: CachedStack): boolean {
 export function synthesizeLab(options: SynthOptions): SynthResult {
   const out = resolve(options.out);
   const hcl = options.hcl ?? false;
+  // Before any work: an output directory pvekaas may not replace is refused at once.
+  checkOutputDir(options.out, synthOutput);
   const lab = loadLabFile(options.config);
   const plan = planPlacement(lab);
-  refuseUnrollableUpgrades(options.config, resolve(options.out), lab, plan);
   let renderings: Map<string, TenantRendering>;
   try {
     renderings = renderTenants(lab, plan);
@@ -178,7 +178,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const rebuilt = [...keys.keys()].filter((s) => !reused.has(s)).sort();
   let warnings: string[] = reuseShared ? previous!.warnings : [];
 
-  writeOutputDir(out, synthOutput, (scratch) => {
+  writeOutputDir(options.out, synthOutput, (scratch) => {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
     if (rebuilt.length > 0) {
       // cdktf reads the output format from the environment when a stack is constructed.

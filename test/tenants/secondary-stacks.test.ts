@@ -9,6 +9,7 @@ import type { Lab } from '../../modules/config/schema';
 import { capiProviderResources } from '../../modules/management/chart-values';
 import { capmoxGlobalCredentials } from '../../modules/management/capmox-global-credentials';
 import { resolveVersions } from '../../modules/versions';
+import { secondaryClustersFindings } from '../../modules/management/capmox-global-credentials';
 import { ManagementStack } from '../../stacks/management-stack';
 import { TenantStack } from '../../stacks/tenant-stack';
 import { labWith, planOf } from './fixtures';
@@ -136,5 +137,17 @@ describe('management stack and CAPMOX credentials', () => {
       expect.stringMatching(/sets spec\.configSecret: .*override every ProxmoxCluster's credentialsRef/),
       expect.stringMatching(/sets PROXMOX_URL on a manager container/),
     ]);
+  });
+
+  it('has the version guard warn when secondary-clusters runs on other CAPI or CAPMOX releases than it was checked against', () => {
+    expect(secondaryClustersFindings('secondary-clusters', resolveVersions({}))).toEqual([]);
+    expect(secondaryClustersFindings('refuse', resolveVersions({ proxmoxProvider: 'v0.10.0' }))).toEqual([]);
+    const [finding] = secondaryClustersFindings('secondary-clusters', resolveVersions({ proxmoxProvider: 'v0.10.0' }));
+    expect(finding).toMatchObject({ severity: 'warning', key: 'proxmoxProvider' });
+    expect(finding.message).toMatch(/without global credentials.*proxmoxProvider is v0\.10\.0: re-check the route in the lab twin/);
+    const lab = secondaryLab((doc) => (doc.management.versions = { proxmoxProvider: 'v0.9.1' }));
+    const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
+    const stack = new ManagementStack(app, 'management', { lab, plan: planOf(lab), credentials: {} });
+    expect(stack.warnings).toContainEqual(expect.stringMatching(/^management\.versions\.proxmoxProvider: capmox\.multiInstance secondary-clusters was checked against/));
   });
 });
