@@ -1,26 +1,31 @@
 /**
- * `node dist/scripts/demo.js [--config <lab.yaml>] [--keep <dir>]` (after `tsc`): the main job on
- * a lab without owning a Proxmox cluster. It starts the Proxmox VE API simulator with the lab's
- * instances, synthesizes the lab pointed at it, runs `tofu init` + `apply` on every
- * `proxmox-<instance>` stack with the real bpg/proxmox plugin, checks that a second plan has
- * nothing to do, prints what was created where, and stops the simulator.
+ * `node dist/scripts/demo.js [--config <lab.yaml>] [--keep <dir>] [--timeout <seconds>]` (after
+ * `tsc`): the main job on a lab without owning a Proxmox cluster, through the lab twin
+ * (docs/twin.md). It starts the Proxmox VE API simulator with the lab's instances, synthesizes the
+ * lab pointed at it, applies every `proxmox-<instance>` stack with the real OpenTofu and
+ * bpg/proxmox plugin, then every Kubernetes stack to a real kube-apiserver where the real Cluster
+ * API controllers bring each tenant up; prints what was created where beside the plan, checks that
+ * a second plan of the instance stacks is empty, and stops everything.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { InstanceSnapshot } from '../sim';
-import { startSimulatedLab, type SimulatedLab } from '../sim/lab-run';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
 import { parseFlags, runCommand, UserError } from './lib/cli';
+import { machineTable, TWIN_BANNER } from './twin';
+import { LabTwin } from './twin/index';
 
-const usage = 'node dist/scripts/demo.js [--config examples/lab.yaml] [--keep <dir>]';
+const usage = 'node dist/scripts/demo.js [--config examples/lab.yaml] [--keep <dir>] [--timeout <seconds>]';
 
 runCommand(async () => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', keep: 'string' }, usage);
+  const flags = parseFlags(process.argv.slice(2), { config: 'string', keep: 'string', timeout: 'string' }, usage);
   const root = projectRoot();
   const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
+  const timeout = Number(flags.timeout ?? 900);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
   const missing = missingToolchain(root);
-  if (missing) throw new UserError(`the demo runs the real OpenTofu and bpg/proxmox plugin: ${missing}`);
+  if (missing) throw new UserError(`the demo runs the real toolchain: ${missing}`);
   let labText: string;
   try {
     labText = readFileSync(config, 'utf8');
@@ -32,55 +37,45 @@ runCommand(async () => {
   const pins = readPins(root);
   const say = (line = '') => process.stdout.write(`${line}\n`);
 
-  say('pvekaas demo: the lab\'s Proxmox instance stacks, applied with OpenTofu to the Proxmox VE API SIMULATOR');
-  say(`(no real Proxmox is contacted; OpenTofu ${pins.tofu} and bpg/proxmox ${pins.proxmox.version} are real)`);
-  const run = await startSimulatedLab({ labText, labFile: config, work, root });
+  say(TWIN_BANNER);
+  say(`(no real Proxmox or Kubernetes cluster is contacted; OpenTofu ${pins.tofu}, bpg/proxmox ${pins.proxmox.version} and the Cluster API controllers are real)`);
+  const started = Date.now();
+  const twin = await LabTwin.start({ root, labText, labFile: config, work, log: (l) => say(`  ${l}`) });
   try {
-    const instances = run.lab.proxmox.instances.map((i) => i.name);
-    say(`lab: ${relative(process.cwd(), config) || config} — ${instances.length} instance(s), simulated on ${instances.map((n) => run.sim.endpoint(n)).join(', ')}`);
+    const instances = twin.lab.proxmox.instances.map((i) => i.name);
+    say(`lab: ${relative(process.cwd(), config) || config} — ${instances.length} instance(s), simulated on ${instances.map((n) => twin.sim.endpoint(n)).join(', ')}`);
     say();
-    await run.init();
-    const results = await Promise.all(instances.map((name) => applyInstance(run, name)));
-    for (const r of results) printInstance(say, run, r);
-    const failed = results.filter((r) => !r.ok);
-    if (failed.length > 0) throw new UserError(`apply failed on ${failed.map((r) => `proxmox-${r.name}`).join(', ')} (see above)`);
-    const replans = await Promise.all(instances.map((name) => run.tofu(name, ['plan', '-detailed-exitcode', '-input=false', '-lock=false'])));
+    for (const name of instances) printInstance(say, twin.sim.snapshot(name), twin.sim.endpoint(name));
+    const replans = await Promise.all(instances.map((name) => twin.tofu(name, ['plan', '-detailed-exitcode', '-input=false', '-lock=false', '-no-color'])));
     const clean = replans.filter((p) => p.code === 0).length;
-    say(`second plan: ${clean === instances.length ? 'no changes' : 'CHANGES'} on ${clean}/${instances.length} stacks (the simulator returns what PVE returns)`);
+    say(`second plan: ${clean === instances.length ? 'no changes' : 'CHANGES'} on ${clean}/${instances.length} instance stacks (the simulator returns what PVE returns)`);
     if (clean !== instances.length) throw new UserError('a second plan still wants changes; this is a bug, please report it');
     say();
-    say(`Done: every resource above lives in the simulator's memory only; it has stopped now.`);
+    await twin.applyKubernetes();
+    const tenants = await twin.waitConverged(twin.lab.tenants.map((t) => t.name), timeout * 1000);
+    say();
+    for (const l of machineTable(tenants)) say(l);
+    say();
+    for (const t of tenants) {
+      const planned = twin.plan.tenants.find((p) => p.name === t.name);
+      const where = planned?.pools.flatMap((p) => p.placements.filter((x) => x.replicas > 0).map((x) => `${p.name} ${x.instance}/${x.node} ×${x.replicas}`)).join(', ');
+      say(`${t.converged ? 'converged' : 'NOT converged'}: ${t.name} — plan: ${where}${t.converged ? '' : `; waiting for ${t.waiting.join('; ')}`}`);
+    }
+    say();
+    if (!tenants.every((t) => t.converged)) {
+      say(twin.diagnostics());
+      throw new UserError(`${tenants.filter((t) => !t.converged).map((t) => t.name).join(', ')} did not converge within ${timeout} s`);
+    }
+    say(`Done in ${Math.round((Date.now() - started) / 1000)} s: every VM above lives in the simulator's memory only, every object in a throwaway API server; all stopped now.`);
     say(keep ? `Synthesized stacks and state kept in ${work}.` : `Real Proxmox: point the lab's endpoints at your clusters and run the same stacks with TF_VAR_proxmox_api_token (docs/proxmox.md).`);
   } finally {
-    await run.sim.stop();
-    if (!keep) rmSync(work, { recursive: true, force: true });
+    await twin.stop();
+    if (!keep) twin.cleanup();
   }
 });
 
-interface InstanceResult {
-  name: string;
-  ok: boolean;
-  seconds: number;
-  added: number;
-  error?: string;
-}
-
-async function applyInstance(run: SimulatedLab, name: string): Promise<InstanceResult> {
-  const started = Date.now();
-  const apply = await run.tofu(name, ['apply', '-auto-approve', '-input=false', '-parallelism=6']);
-  const added = Number(/Resources: (\d+) added/.exec(apply.stdout)?.[1] ?? 0);
-  return { name, ok: apply.code === 0, seconds: (Date.now() - started) / 1000, added, error: apply.code === 0 ? undefined : apply.stderr || apply.stdout };
-}
-
-function printInstance(say: (line?: string) => void, run: SimulatedLab, result: InstanceResult): void {
-  const state: InstanceSnapshot = run.sim.snapshot(result.name);
-  say(`proxmox-${result.name} → simulated instance ${result.name} at ${run.sim.endpoint(result.name)} (nodes ${state.nodes.join(', ')})`);
-  if (!result.ok) {
-    say(`  APPLY FAILED:\n${(result.error ?? '').trim().replace(/^/gm, '    ')}`);
-    say();
-    return;
-  }
-  say(`  applied ${result.added} resources in ${result.seconds.toFixed(1)}s`);
+function printInstance(say: (line?: string) => void, state: InstanceSnapshot, endpoint: string): void {
+  say(`proxmox-${state.name} → simulated instance ${state.name} at ${endpoint} (nodes ${state.nodes.join(', ')})`);
   const users = state.users.filter((u) => u.userid !== 'root@pam');
   const tokens = state.tokens.filter((t) => !t.tokenid.startsWith('root@pam!'));
   say(`  user       ${users.map((u) => u.userid).join(', ')}; API token ${tokens.map((t) => `${t.tokenid}${t.privsep ? ' (privilege separation)' : ''}`).join(', ')}`);

@@ -96,6 +96,11 @@ export class LabTwin {
     return this.run.out;
   }
 
+  /** Runs tofu in `proxmox-<instance>` with that instance's administrator token. */
+  tofu(instance: string, args: string[]) {
+    return this.run.tofu(instance, args);
+  }
+
   get management(): KubeServer {
     return this.mgmt;
   }
