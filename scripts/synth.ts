@@ -2,6 +2,7 @@
 import { relative } from 'node:path';
 import { parseFlags, runCommand } from './lib/cli';
 import { synthesizeLab } from './lib/synthesize';
+import { refuseUnrollableUpgrades } from './lib/upgrade-guard';
 
 const usage = 'npm run --silent synth -- --config <lab.yaml> --out <dir> [--hcl] [--full]';
 
@@ -9,6 +10,8 @@ runCommand(() => {
   const flags = parseFlags(process.argv.slice(2), { config: 'string', out: 'string', hcl: 'boolean', full: 'boolean' }, usage);
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const out = (flags.out as string | undefined) ?? 'cdktf.out';
+  // An upgrade from the versions the previous synth in --out recorded must be able to roll.
+  refuseUnrollableUpgrades(config, out);
   const result = synthesizeLab({ config, out, hcl: flags.hcl === true, cache: flags.full !== true });
   const file = flags.hcl ? 'cdk.tf' : 'cdk.tf.json';
   const where = relative(process.cwd(), result.out) || '.';
