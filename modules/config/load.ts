@@ -225,8 +225,11 @@ function fromIssue(issue: Issue, data: unknown): ConfigProblem[] {
       if (meant.length === 1 && meant[0].length > 0) return meant[0].flatMap((sub) => fromIssue({ ...sub, path: [...issue.path, ...sub.path] } as Issue, data));
       return [{ path, message: issue.message, value, fix: 'see the README section on this field for both forms' }];
     }
-    default:
-      return [{ path, message: issue.message, value, fix: fixFor(issue) }];
+    default: {
+      // A check may give the value to show instead (a URL with its credentials redacted).
+      const shown = issue.code === 'custom' && typeof issue.params?.shown === 'string' ? issue.params.shown : value;
+      return [{ path, message: issue.message, value: shown, fix: fixFor(issue) }];
+    }
   }
 }
 

@@ -164,9 +164,24 @@ export function urlCredentialProblem(text: string): string | undefined {
   return undefined;
 }
 
-/** The fix for a URL with credentials, per field. */
+/** The fix for a URL with credentials. */
 export const URL_CREDENTIAL_FIX =
-  'remove the credentials from the URL: the description is not secret (it lands in stacks, HCL and workspace READMEs); pass them through the sensitive variables (docs/management.md lists them)';
+  'remove the credentials from the URL: the description is not secret (it lands in stacks, HCL and workspace READMEs); pass them as sensitive variables (proxmox_api_token for an instance, the others are listed in docs/management.md)';
+
+/** A URL as it may be shown: user, password and secret query values replaced by "***". */
+export function redactUrl(text: string): string {
+  return text
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`)
+    .replace(/([?&])([^=&#]+)=([^&#]*)/g, (m, sep: string, key: string) => (SECRET_QUERY.test(decodeURIComponentSafe(key)) ? `${sep}${key}=***` : m));
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 
 /** Allowed, but worth a word: plaintext API traffic and skipped TLS verification. */
 export function labWarnings(lab: Lab): string[] {

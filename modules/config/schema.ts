@@ -4,7 +4,7 @@
  * rules that relate several fields (unique names, references) live in `rules.ts`.
  */
 import { z } from 'zod';
-import { URL_CREDENTIAL_FIX, urlCredentialProblem } from './safety';
+import { URL_CREDENTIAL_FIX, redactUrl, urlCredentialProblem } from './safety';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const K8S_VERSION = /^v1\.(\d+)\.(\d+)$/;
@@ -46,7 +46,15 @@ const credentialCheck =
   (abort: boolean) =>
   (value: string, ctx: z.RefinementCtx): void => {
     const problem = urlCredentialProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `this URL must not carry credentials: ${problem}`, params: { fix: URL_CREDENTIAL_FIX }, continue: !abort });
+    if (problem) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `this URL must not carry credentials: ${problem}`,
+        // Shown redacted: a problem message must not print the secret it is about.
+        params: { fix: URL_CREDENTIAL_FIX, shown: redactUrl(value) },
+        continue: !abort,
+      });
+    }
   };
 /** Before a pattern: the credentials problem alone, not also the pattern's. */
 const noCredentials = credentialCheck(true);
@@ -149,7 +157,7 @@ export const imageSchema = z.strictObject({
     .array(z.string().min(1))
     .min(1)
     .optional()
-    .describe('nodes that get the template (default: one node, the first by name; with templateSelector exactly one, since CAPMOX needs a unique match — put disks on shared storage so it clones to every node)'),
+    .describe('nodes that get the template (default: one node, the first by name). On local disks (storage.disksShared: false) list every node machines may run on: each machine is cloned from its own node's copy. With shared disks and templateSelector exactly one, since CAPMOX needs a unique tag match'),
 });
 
 export const instanceSchema = z.strictObject({
@@ -176,12 +184,19 @@ export const instanceSchema = z.strictObject({
   storage: z
     .strictObject({
       disks: storageId('storage.disks').default('local-lvm').describe('storage for VM disks'),
+      disksShared: z
+        .boolean({ error: 'storage.disksShared is true or false' })
+        .default(false)
+        .describe(
+          'true when storage.disks is shared by every node of the instance (Ceph RBD, NFS, iSCSI): one template then clones to every node. ' +
+            "On local storage (the default) Proxmox VE refuses to clone a template to another node (\"can't clone VM to node … (VM uses local storage)\"), so every machine is cloned from a template on its own node",
+        ),
       images: storageId('storage.images').default('local').describe('storage (with content type import) for downloaded cloud images'),
       cloudInit: storageId('storage.cloudInit')
         .default('capmox-cloudinit')
         .describe('a directory storage (content type iso) of its own for the cloud-init ISOs CAPMOX uploads and deletes; it must not be storage.images or storage.disks'),
     })
-    .default({ disks: 'local-lvm', images: 'local', cloudInit: 'capmox-cloudinit' }),
+    .default({ disks: 'local-lvm', disksShared: false, images: 'local', cloudInit: 'capmox-cloudinit' }),
   bridge: z
     .string()
     .regex(INTERFACE, { error: "bridge must be a Linux interface name: a letter first, then letters, digits, '.', '-' or '_', at most 15 characters" })
@@ -469,6 +484,25 @@ export function fixedTemplateFor(instance: Instance, version: string): FixedTemp
   if (t.kubernetesVersion === version) return { sourceNode: t.sourceNode, templateID: t.templateID };
   const more = t.versions?.find((v) => v.kubernetesVersion === version);
   return more ? { sourceNode: more.sourceNode ?? t.sourceNode, templateID: more.templateID } : undefined;
+}
+
+/**
+ * The template a machine on `node` is cloned from when the instance's disks are on local storage
+ * (issue 11, B2: Proxmox VE clones a template with local disks to its own node only): the fixed
+ * template of that version if it sits on that node, or the node's own copy of the version's image
+ * (VM id from templateVmIds). Undefined when the disks are shared (any template clones anywhere)
+ * or the node has no template for the version.
+ */
+export function nodeTemplateFor(instance: Instance, version: string, node: string, ids: (versions: string[]) => Map<string, Map<string, number>>): FixedTemplate | undefined {
+  if (instance.storage.disksShared) return undefined;
+  if ('templateID' in instance.template) {
+    const fixed = fixedTemplateFor(instance, version);
+    return fixed && fixed.sourceNode === node ? fixed : undefined;
+  }
+  const image = instance.images.find((i) => i.kubernetesVersion === version);
+  if (!image || !imageNodes(instance, image).includes(node)) return undefined;
+  const templateID = ids(instance.images.map((i) => i.kubernetesVersion)).get(version)?.get(node);
+  return templateID === undefined ? undefined : { sourceNode: node, templateID };
 }
 
 /** The nodes an image becomes a template on: the listed ones, or the first node by name. */

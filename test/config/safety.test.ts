@@ -73,6 +73,9 @@ describe('the corpus of bad lab descriptions, through npm run validate', () => {
     for (const line of lines) expect(line.length).toBeLessThan(1200);
     expect(r.ms).toBeLessThan(10_000);
     noStackTrace(r.stderr);
+    // A problem about a credential never prints the credential.
+    const secret = /^# secret: (.*)$/m.exec(text)?.[1];
+    if (secret) expect(r.stderr).not.toContain(secret);
   });
 });
 
