@@ -27,6 +27,7 @@ import { buildLab } from '../../stacks/app';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
+import { tenantsOnInstance } from '../../modules/config/proxmox-access';
 
 export interface SynthOptions {
   config: string;
@@ -159,7 +160,10 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
 
   // The inputs of each stack, hashed.
   const { tenants: _tenants, ...shared } = lab;
-  const sharedInput = sha256(JSON.stringify([sourcesFingerprint(), hcl, stateDirFromStack, shared]));
+  // The instance and management stacks also depend on which tenants have machines on each
+  // instance (one pool and one CAPMOX token per tenant and instance).
+  const tenantsPerInstance = lab.proxmox.instances.map((i) => [i.name, tenantsOnInstance(plan, i.name)]);
+  const sharedInput = sha256(JSON.stringify([sourcesFingerprint(), hcl, stateDirFromStack, shared, tenantsPerInstance]));
   const keys = new Map<string, string>();
   const sharedStacks = [...lab.proxmox.instances.map((i) => `proxmox-${i.name}`), 'management', 'management-config'];
   for (const s of sharedStacks) keys.set(s, sharedInput);
