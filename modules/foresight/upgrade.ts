@@ -23,7 +23,7 @@ import type { Instance, Lab, Tenant } from '../config/schema';
 import type { ConfigProblem } from '../config/problems';
 import { hasTemplateFor } from '../config/rules';
 import type { PlacementPlan, TenantPlan } from '../placement/types';
-import { machineDeployments } from '../tenants/machine-deployments';
+import { tenantMachineDeployments } from './machine-deployments';
 
 export interface KubeVersion {
   major: number;
@@ -121,9 +121,10 @@ function intermediate(major: number, minor: number, instances: Instance[]): stri
   return (everywhere ?? candidates[0])?.text;
 }
 
-function surgeChecks(plan: PlacementPlan, tenant: TenantPlan): SurgeCheck[] {
+function surgeChecks(lab: Lab, plan: PlacementPlan, tenant: TenantPlan): SurgeCheck[] {
   const free = new Map(plan.nodes.map((n) => [`${n.instance}\u0000${n.node}`, { cpu: n.cpu.capacity - n.cpu.planned, memoryMiB: n.memoryMiB.capacity - n.memoryMiB.planned }]));
-  return machineDeployments(tenant).map((md) => {
+  const mds = tenantMachineDeployments(lab, plan).get(tenant.name) ?? [];
+  return mds.map((md) => {
     const room = md.nodes.map((node) => ({ node, free: free.get(`${md.instance}\u0000${node}`) ?? { cpu: 0, memoryMiB: 0 } }));
     const fitting = room.find((r) => r.free.cpu >= md.size.cpu && r.free.memoryMiB >= md.size.memoryMiB);
     const shown = fitting ?? room[0];
@@ -185,7 +186,7 @@ export function planTenantUpgrade(lab: Lab, plan: PlacementPlan, tenant: Tenant,
       current = stepVersion;
     }
   }
-  const surge = tenantPlan && steps.length > 0 ? surgeChecks(plan, tenantPlan) : [];
+  const surge = tenantPlan && steps.length > 0 ? surgeChecks(lab, plan, tenantPlan) : [];
   for (const s of surge.filter((x) => !x.fits)) {
     refusals.push(
       `machine deployment ${s.machineDeployment} (pool ${s.pool}) cannot surge: a rolling update needs one more machine of ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB on ${s.node} (${s.instance}), which has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`,

@@ -17,7 +17,7 @@ import { capacityLedger, type NodeHeadroom } from '../placement/ledger';
 import { haConditions, haVerdict, planPlacementPartial, compareNames } from '../placement/plan';
 import { diffPlacement } from '../placement/diff';
 import type { HaCondition, NodeRef, PlacementDiff, PlacementPlan, TenantPlan } from '../placement/types';
-import { machineDeployments } from '../tenants/machine-deployments';
+import { tenantMachineDeployments } from './machine-deployments';
 
 /** A failure to assume: one node of an instance, or every node of an instance. */
 export type Loss = { kind: 'node'; instance: string; node: string } | { kind: 'instance'; instance: string };
@@ -142,9 +142,10 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
   const after = new Map(replan.tenants.map((t) => [t.name, t]));
 
   const tenants: TenantImpact[] = [];
+  const allMds = tenantMachineDeployments(lab, plan);
   for (const tenant of plan.tenants) {
     const unplaceable = problems.filter((p) => p.startsWith(`tenant ${tenant.name},`) || p.startsWith(`tenant ${tenant.name} `));
-    const mds = machineDeployments(tenant);
+    const mds = allMds.get(tenant.name) ?? [];
     const pools: PoolImpact[] = [];
     for (const pool of tenant.pools) {
       const machines = pool.placements.reduce((n, p) => n + p.replicas, 0);

@@ -204,7 +204,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       class: WORKER_CLASS,
       name: md.name,
       // Autoscaled machine deployments leave replicas to the autoscaler (a value here would fight it).
-      ...(md.replicas !== undefined ? { replicas: md.replicas } : {}),
+      ...(md.scale.kind === 'fixed' ? { replicas: md.scale.replicas } : {}),
       metadata: {
         labels: { [LABEL_TENANT]: tenant.name, ...nodeLabels(md) },
         ...(Object.keys(annotations).length > 0 ? { annotations } : {}),

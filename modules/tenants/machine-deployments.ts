@@ -5,8 +5,9 @@
  * capacity it reserved for an autoscaled pool's maximum on that node really is there).
  */
 import type { PoolPlan, TenantPlan } from '../placement/types';
+import { maxOf, nodeGroups, type NodeGroupScale } from './node-groups';
 import { TenantRenderError } from './problems';
-import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, machineDeploymentNames, type PlacementGroupKey } from './names';
+import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, machineDeploymentNames } from './names';
 
 export interface MachineDeploymentPlan {
   /** Topology name, unique in the tenant. */
@@ -16,9 +17,11 @@ export interface MachineDeploymentPlan {
   /** The allowed nodes of its VMs. */
   nodes: string[];
   size: PoolPlan['size'];
-  /** Fixed pools: the machine count. */
+  /** Its node group's scale: fixed replicas or autoscaler bounds (the typed contract, node-groups.ts). */
+  scale: NodeGroupScale;
+  /** Fixed pools: the machine count (the same as `scale.replicas`). */
   replicas?: number;
-  /** Autoscaled pools: the autoscaler's bounds for this node group. */
+  /** Autoscaled pools: the autoscaler's bounds for this node group (the same as `scale`). */
   autoscaling?: { min: number; max: number };
 }
 
@@ -27,16 +30,11 @@ export const AUTOSCALER_MAX = 'cluster.x-k8s.io/cluster-api-autoscaler-node-grou
 const CAPACITY = 'capacity.cluster-autoscaler.kubernetes.io';
 
 export function machineDeployments(plan: TenantPlan): MachineDeploymentPlan[] {
-  const groups: (PlacementGroupKey & { pool: string; poolPlan: PoolPlan; replicas: number; min?: number; max?: number })[] = [];
-  for (const pool of plan.pools) {
-    for (const p of pool.placements) {
-      groups.push({ pool: pool.name, instance: p.instance, node: p.node, poolPlan: pool, replicas: p.replicas, min: p.min, max: p.max });
-    }
-  }
+  const groups = nodeGroups(plan).map((g) => ({ ...g, node: g.nodes[0] }));
   const names = machineDeploymentNames(groups);
   const result = groups.map((g): MachineDeploymentPlan => {
-    const base = { name: names.get(g) as string, pool: g.pool, instance: g.instance, nodes: [g.node], size: g.poolPlan.size };
-    return g.poolPlan.autoscaling ? { ...base, autoscaling: { min: g.min ?? g.replicas, max: g.max ?? g.replicas } } : { ...base, replicas: g.replicas };
+    const base = { name: names.get(g) as string, pool: g.pool, instance: g.instance, nodes: [...g.nodes], size: g.size, scale: g.scale };
+    return g.scale.kind === 'autoscaled' ? { ...base, autoscaling: { min: g.scale.min, max: g.scale.max } } : { ...base, replicas: g.scale.replicas };
   });
   const seen = new Map<string, MachineDeploymentPlan>();
   for (const md of result) {
@@ -66,13 +64,13 @@ export function nodeLabels(md: MachineDeploymentPlan): Record<string, string> {
  * capacity for its templates).
  */
 export function autoscalerAnnotations(md: MachineDeploymentPlan): Record<string, string> {
-  if (!md.autoscaling) return {};
+  if (md.scale.kind !== 'autoscaled') return {};
   const labels = Object.entries(nodeLabels(md))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
   return {
-    [AUTOSCALER_MIN]: String(md.autoscaling.min),
-    [AUTOSCALER_MAX]: String(md.autoscaling.max),
+    [AUTOSCALER_MIN]: String(md.scale.min),
+    [AUTOSCALER_MAX]: String(md.scale.max),
     [`${CAPACITY}/cpu`]: String(md.size.cpu),
     [`${CAPACITY}/memory`]: `${md.size.memoryMiB}Mi`,
     [`${CAPACITY}/ephemeral-disk`]: `${md.size.diskGiB}Gi`,
@@ -82,5 +80,5 @@ export function autoscalerAnnotations(md: MachineDeploymentPlan): Record<string,
 
 /** The most machines the tenant can have at once: every pool at its maximum. */
 export function maxMachines(mds: readonly MachineDeploymentPlan[]): number {
-  return mds.reduce((n, md) => n + (md.autoscaling ? md.autoscaling.max : (md.replicas ?? 0)), 0);
+  return mds.reduce((n, md) => n + maxOf(md.scale), 0);
 }
