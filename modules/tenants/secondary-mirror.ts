@@ -28,19 +28,53 @@ export interface SecretMirror {
   cronJob: KubernetesObject;
 }
 
+/**
+ * One Secret the mirror writes: `<secondary>-ca` (key `tls.crt`) or `<secondary>-kubeconfig` (key
+ * `value`), owned by the secondary Cluster. The mirror's script prints exactly this object (with the
+ * run-time values filled in); the lab twin applies it directly, since it runs no CronJob.
+ */
+export function mirroredSecret(input: { tenant: Pick<Tenant, 'name'>; secondary: string; name: string; key: string; value: string; clusterUid: string }): KubernetesObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'cluster.x-k8s.io/secret',
+    metadata: {
+      name: input.name,
+      namespace: tenantNamespace(input.tenant),
+      labels: { [LABEL_CLUSTER_NAME]: input.secondary, [LABEL_TENANT]: input.tenant.name },
+      ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: input.secondary, uid: input.clusterUid }],
+    } as KubernetesObject['metadata'],
+    data: { [input.key]: input.value },
+  };
+}
+
+/** The printf format of `mirroredSecret` and the shell words that fill it, in order. */
+function secretFormat(tenant: Tenant): { format: string; args: string[] } {
+  const marks = { name: '@@N@@', secondary: '@@S@@', key: '@@K@@', value: '@@V@@', clusterUid: '@@U@@' };
+  const words: Record<string, string> = { [marks.name]: '"$2"', [marks.secondary]: '"$1"', [marks.key]: '"$3"', [marks.value]: '"$4"', [marks.clusterUid]: '"$uid"' };
+  const json = JSON.stringify(mirroredSecret({ tenant, ...marks }));
+  const args: string[] = [];
+  const format = json.replace(/@@[NSKVU]@@/g, (m) => {
+    args.push(words[m]);
+    return '%s';
+  });
+  return { format, args };
+}
+
 /** The shell script of the mirror. Names are DNS labels from the validated description; data is base64. */
 export function mirrorScript(tenant: Tenant, secondaries: readonly string[]): string {
   const primary = clusterName(tenant);
   const ns = tenantNamespace(tenant);
+  const { format, args } = secretFormat(tenant);
   const lines = [
     'set -eu',
     `ca=$(kubectl -n ${ns} get secret ${primary}-ca -o 'jsonpath={.data.tls\\.crt}')`,
     `kc=$(kubectl -n ${ns} get secret ${kubeconfigSecretName(tenant)} -o 'jsonpath={.data.value}')`,
     'test -n "$ca" && test -n "$kc"',
+    // copy <secondary Cluster> <Secret name> <data key> <base64 value>
     'copy() {',
-    // $1 secondary Cluster, $2 Secret name, $3 data key, $4 base64 value
     `  uid=$(kubectl -n ${ns} get clusters.cluster.x-k8s.io "$1" -o 'jsonpath={.metadata.uid}')`,
-    `  printf '{"apiVersion":"v1","kind":"Secret","type":"cluster.x-k8s.io/secret","metadata":{"name":"%s","namespace":"${ns}","labels":{"${LABEL_CLUSTER_NAME}":"%s","${LABEL_TENANT}":"${tenant.name}"},"ownerReferences":[{"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"Cluster","name":"%s","uid":"%s"}]},"data":{"%s":"%s"}}' "$2" "$1" "$1" "$uid" "$3" "$4" \\`,
+    `  printf '${format}' ${args.join(' ')} \\`,
     `    | kubectl apply --server-side --force-conflicts --field-manager=${MIRROR_NAME} -f -`,
     '}',
     ...secondaries.flatMap((s) => [`copy ${s} ${s}-ca tls.crt "$ca"`, `copy ${s} ${s}-kubeconfig value "$kc"`]),

@@ -1,0 +1,73 @@
+/**
+ * The secret mirror's script, run for real with sh against a stand-in kubectl that answers the
+ * primary's Secrets and the secondary Cluster's uid and records what is applied: it writes exactly
+ * the Secrets `mirroredSecret` describes (the CA certificate only, the kubeconfig, labels, owner),
+ * and stops without writing anything when the primary's Secrets are not there yet.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mirrorScript, mirroredSecret } from '../../modules/tenants/secondary-mirror';
+
+const tenant = { name: 'tenant-c' } as any;
+const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n').toString('base64');
+const KUBECONFIG = Buffer.from('apiVersion: v1\nkind: Config\n').toString('base64');
+
+function run(secondaries: string[], primaryReady: boolean): { status: number; applied: any[]; calls: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'pvekaas-mirror-'));
+  try {
+    const kubectl = join(dir, 'kubectl');
+    writeFileSync(
+      kubectl,
+      [
+        '#!/bin/sh',
+        `echo "$*" >> "${dir}/calls"`,
+        'case "$*" in',
+        `  *"get secret tenant-c-ca "*) ${primaryReady ? `printf %s '${CA}'` : 'echo "not found" >&2; exit 1'} ;;`,
+        `  *"get secret tenant-c-kubeconfig "*) printf %s '${KUBECONFIG}' ;;`,
+        '  *"get clusters.cluster.x-k8s.io "*) printf %s "uid-of-$5" ;;',
+        `  *"apply "*) cat >> "${dir}/applied"; echo >> "${dir}/applied" ;;`,
+        '  *) echo "unexpected kubectl $*" >&2; exit 2 ;;',
+        'esac',
+      ].join('\n'),
+    );
+    chmodSync(kubectl, 0o755);
+    let status = 0;
+    try {
+      execFileSync('sh', ['-c', mirrorScript(tenant, secondaries)], { env: { PATH: `${dir}:/usr/bin:/bin` }, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      status = (e as { status: number }).status;
+    }
+    const read = (f: string) => {
+      try {
+        return readFileSync(join(dir, f), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    return { status, applied: read('applied').split('\n').filter((l) => l).map((l) => JSON.parse(l)), calls: read('calls').split('\n').filter((l) => l) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the secondary secret mirror script', () => {
+  it('writes the CA certificate and the kubeconfig of every secondary as mirroredSecret describes them', () => {
+    const { status, applied, calls } = run(['tenant-c-pmox-fra', 'tenant-c-pmox-muc'], true);
+    expect(status).toBe(0);
+    const expected = ['tenant-c-pmox-fra', 'tenant-c-pmox-muc'].flatMap((s) => [
+      mirroredSecret({ tenant, secondary: s, name: `${s}-ca`, key: 'tls.crt', value: CA, clusterUid: `uid-of-${s}` }),
+      mirroredSecret({ tenant, secondary: s, name: `${s}-kubeconfig`, key: 'value', value: KUBECONFIG, clusterUid: `uid-of-${s}` }),
+    ]);
+    expect(applied).toEqual(expected);
+    expect(JSON.stringify(applied)).not.toContain('tls.key');
+    expect(calls.filter((c) => c.startsWith('apply'))).toEqual(Array(4).fill('apply --server-side --force-conflicts --field-manager=pvekaas-secondary-secrets -f -'));
+  });
+
+  it('fails without writing anything while the primary has no CA Secret yet (the next run copies it)', () => {
+    const { status, applied } = run(['tenant-c-pmox-fra'], false);
+    expect(status).not.toBe(0);
+    expect(applied).toEqual([]);
+  });
+});
