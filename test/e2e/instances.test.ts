@@ -272,7 +272,8 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(image.volid).toMatch(/^local:import\//);
     const refused: [string, string, Record<string, string | number>][] = [
       ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1 }], // outside its pool
-      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1, pool, storage: 'scratch' }], // another storage
+      // Another storage: one that exists (PVE answers 500 "storage 'x' does not exist" for one that does not).
+      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1, pool, storage: 'local' }],
       ['POST', '/nodes/pmox-fra-1/qemu/9027/status/start', {}], // a template
       ['PUT', '/nodes/pmox-fra-1/qemu/9027/config', { cores: 8 }],
       ['DELETE', '/nodes/pmox-fra-1/qemu/9027', {}],
@@ -425,6 +426,7 @@ function comparable(s: InstanceSnapshot) {
   return {
     ...s,
     tasks: undefined,
-    vms: s.vms.map((vm) => ({ ...vm, config: { ...vm.config, meta: undefined } })),
+    // PVE gives every VM a random SMBIOS UUID and VM generation id.
+    vms: s.vms.map((vm) => ({ ...vm, config: { ...vm.config, meta: undefined, smbios1: undefined, vmgenid: undefined } })),
   };
 }
