@@ -3,6 +3,9 @@
  * planner's steps and refusals, the quota check's error, the JSON contract's new fields, and the
  * review's sections.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import { ConfigError } from '../../modules/config/problems';
 import type { Lab } from '../../modules/config/schema';
@@ -11,6 +14,7 @@ import { parseLosses, whatIf } from '../../modules/foresight/what-if';
 import { renderWhatIfMarkdown, renderWhatIfSvg, whatIfJson } from '../../modules/foresight/render-what-if';
 import { planUpgrades, upgradeProblems, upgradeStepLabs, versionsOfLab, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { review } from '../../modules/review';
+import { refuseUnrollableUpgrades } from '../../scripts/lib/upgrade-guard';
 import { labText } from './support';
 
 const lab = (options: Parameters<typeof labText>[0] = {}): Lab => parseLab(labText(options), 'foresight-lab.yaml');
@@ -166,5 +170,22 @@ describe('review sections', () => {
     expect(r.markdown).toMatch(/\| spread \| e\d \(east\) \|/);
     expect(r.markdown).toMatch(/\| shop \| e2 \(east\) \| 4 \| db \| workers \| does not fit \|/);
     expect(r.warnings.some((w) => /^tenant shop cannot roll from v1\.30\.5 to v1\.31\.4: machine deployment db-e2(-[0-9a-f]+)? \(pool db\) cannot surge/.test(w))).toBe(true);
+  });
+});
+
+describe("synth's upgrade guard", () => {
+  it('compares with the versions the previous placement.json in --out records, and refuses a jump of two minors', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upgrade-guard-'));
+    const config = join(dir, 'lab.yaml');
+    const out = join(dir, 'out');
+    writeFileSync(config, labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.32.1' }));
+    // No earlier synth: nothing to compare with.
+    expect(() => refuseUnrollableUpgrades(config, out)).not.toThrow();
+    mkdirSync(out);
+    writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34 }))));
+    expect(() => refuseUnrollableUpgrades(config, out)).toThrow(/lab\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.30\.5; v1\.32\.1 is 2 minor versions away/);
+    // The same versions as the previous synth: no upgrade, nothing refused.
+    writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.32.1' }))));
+    expect(() => refuseUnrollableUpgrades(config, out)).not.toThrow();
   });
 });
