@@ -18,7 +18,7 @@ proxmox:
   instances:
     - name: alpha
       endpoint: https://alpha.lab.example:8006/
-      storage: { cloudInit: capmox-cloudinit }
+      storage: { cloudInit: capmox-cloudinit, disksShared: true }
       nodes:
         - { name: a1, cpu: 16, memoryMiB: 65536 }
         - { name: a2, cpu: 16, memoryMiB: 65536 }
@@ -29,7 +29,7 @@ proxmox:
           checksum: 0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3
     - name: beta
       endpoint: https://beta.lab.example:8006/
-      storage: { cloudInit: capmox-cloudinit }
+      storage: { cloudInit: capmox-cloudinit, disksShared: true }
       nodes:
         - { name: b1, cpu: 16, memoryMiB: 65536 }
         - { name: b2, cpu: 16, memoryMiB: 65536 }
@@ -139,6 +139,22 @@ describe('npm run audit (drift audit)', () => {
       for (const token of Object.values(tokens)) expect(run.markdown).not.toContain(token.split('=')[1]);
     } finally {
       sim.migrateVm('alpha', victim.vmid, victim.node);
+    }
+  });
+
+  it('reports a tenant VM found on another instance than its machine deployment', async () => {
+    const shop = made.find((m) => m.tenant === 'shop')!;
+    const stray = `${shop.name.split('-x7k2p-')[0]}-s7r4y-a1b2c-d3e4f`;
+    await task(admin.beta, 'POST', '/nodes/b1/qemu/9002/clone', { newid: 600, name: stray, pool: 'capi', full: true, target: 'b1' });
+    try {
+      const run = await runAudit(lab, tokens, 'audit-lab.yaml');
+      expect(run.code).toBe(2);
+      expect(run.report.findings).toEqual([
+        expect.objectContaining({ kind: 'moved', instance: 'beta', vmid: 600, tenant: 'shop', pool: 'workers', planned: { instance: 'alpha', nodes: [shop.node] }, found: { instance: 'beta', node: 'b1' } }),
+      ]);
+      expect(run.markdown).toContain(`runs on instance beta, node b1; the plan puts it on alpha/${shop.node}`);
+    } finally {
+      await task(admin.beta, 'DELETE', '/nodes/b1/qemu/600', {});
     }
   });
 

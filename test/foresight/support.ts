@@ -13,7 +13,7 @@ export function labText(options: { versions?: string[]; westVersions?: string[];
   instances:
     - name: east
       endpoint: https://east.lab.example:8006/
-      storage: { cloudInit: capmox-cloudinit }
+      storage: { cloudInit: capmox-cloudinit, disksShared: true }
       nodes:
         - { name: e1, cpu: ${options.eastCpu ?? 18}, memoryMiB: 65536 }
         - { name: e2, cpu: ${options.eastCpu ?? 18}, memoryMiB: 65536 }
@@ -22,7 +22,7 @@ export function labText(options: { versions?: string[]; westVersions?: string[];
       images:${versions.map(IMAGE).join('')}
     - name: west
       endpoint: https://west.lab.example:8006/
-      storage: { cloudInit: capmox-cloudinit }
+      storage: { cloudInit: capmox-cloudinit, disksShared: true }
       nodes:
         - { name: w1, cpu: 34, memoryMiB: 131072 }
         - { name: w2, cpu: 34, memoryMiB: 131072 }
