@@ -21,7 +21,8 @@ import { App, TerraformStack } from 'cdktf';
 import { configErrorAt, loadLabFile } from '../../modules/config/load';
 import { renderTenants, TenantRenderError, type TenantRendering } from '../../modules/tenants';
 import type { Lab } from '../../modules/config/schema';
-import { planPlacement, renderJson } from '../../modules/placement';
+import { PlacementError, planPlacement, renderJson } from '../../modules/placement';
+import { placementConfigError } from './placement-problems';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab } from '../../stacks/app';
 import { fixHclOutput } from './hcl-fixups';
@@ -146,7 +147,13 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   // Before any work: an output directory pvekaas may not replace is refused at once.
   checkOutputDir(options.out, synthOutput);
   const lab = loadLabFile(options.config);
-  const plan = planPlacement(lab);
+  let plan: PlacementPlan;
+  try {
+    plan = planPlacement(lab);
+  } catch (e) {
+    // Placement problems with the file and the line of the tenant's pool.
+    throw e instanceof PlacementError ? placementConfigError(options.config, lab, e.problems) : e;
+  }
   let renderings: Map<string, TenantRendering>;
   try {
     renderings = renderTenants(lab, plan);
