@@ -31,11 +31,20 @@ export function renderUpgradeMarkdown(upgrades: readonly TenantUpgrade[], headin
         '',
       );
     }
-    if (u.surge.length > 0) {
+    if (u.surge.length > 0 && u.surgeMode === 'rolling') {
       lines.push(`${h3} Rolling-update surge (one more machine per machine deployment, one machine deployment at a time)`, '');
+    } else if (u.surge.length > 0) {
+      lines.push(
+        `${h3} New machine deployments beside the old`,
+        '',
+        'The version is part of each machine deployment\'s name (its worker template is immutable in CAPMOX), so CAPI creates new machine deployments and deletes the old ones at once: each node needs room for the tenant\'s new machines there (autoscaled: their min) while the old ones drain, and nothing holds the old ones until the new are ready — protect workloads with PodDisruptionBudgets.',
+        '',
+      );
+    }
+    if (u.surge.length > 0) {
       lines.push(
         ...table(
-          ['machine deployment', 'node', 'needs', 'free after the plan', 'fits'],
+          [u.surgeMode === 'rolling' ? 'machine deployment' : 'new machine deployments', 'node', 'needs', 'free after the plan', 'fits'],
           u.surge.map((s) => [s.machineDeployment, `${s.node} (${s.instance})`, `${s.need.cpu} cpu, ${formatMiB(s.need.memoryMiB)}`, `${s.free.cpu} cpu, ${formatMiB(s.free.memoryMiB)}`, s.fits ? 'yes' : '**no**']),
         ),
         '',
@@ -53,6 +62,7 @@ export function upgradeJson(upgrades: readonly TenantUpgrade[]) {
     to: u.to,
     accepted: u.accepted,
     instances: [...u.instances],
+    surgeMode: u.surgeMode,
     steps: u.steps.map((s) => ({
       version: s.version,
       controlPlane: { from: s.controlPlane.from, to: s.controlPlane.to },

@@ -14,15 +14,20 @@
  *   one minor behind at most, well within the skew.
  * - Each step's workers are new VMs cloned from that version's template: every instance the tenant
  *   may use needs a template for every step (an image, a version tag, or a fixed template id).
- * - A rolling update adds one machine per machine deployment before it removes one (CAPI's default
- *   strategy maxSurge 1, maxUnavailable 0; the class sets no other), one machine deployment at a time
- *   (CAPI's default upgrade concurrency 1): each machine deployment's node needs room for one more
- *   machine of its pool beyond what the plan reserves there (autoscaled pools at their max).
+ * - The surge has to fit, in one of two ways. When a step keeps the machine deployments' names, CAPI
+ *   rolls each one (its default strategy maxSurge 1, maxUnavailable 0; the class sets no other), one
+ *   machine deployment at a time (default upgrade concurrency 1): each one's node needs room for one
+ *   more machine of its pool beyond what the plan reserves there (autoscaled pools at their max).
+ *   When the tenant rendering renames them (it appends a hash of the worker template, which holds
+ *   the version, because CAPMOX's ProxmoxMachineTemplate is immutable), CAPI creates the new machine
+ *   deployments and deletes the old ones in the same reconcile: each node needs room for all the
+ *   tenant's new machines on it (autoscaled: their min) beside the old ones.
  */
 import type { Instance, Lab, Tenant } from '../config/schema';
 import type { ConfigProblem } from '../config/problems';
 import { hasTemplateFor } from '../config/rules';
 import type { PlacementPlan, TenantPlan } from '../placement/types';
+import { machineDeployments } from '../tenants/machine-deployments';
 import { tenantMachineDeployments } from './machine-deployments';
 
 export interface KubeVersion {
@@ -49,6 +54,7 @@ export interface TemplateCheck {
 }
 
 export interface SurgeCheck {
+  /** Rolling: the machine deployment. Replace: every new machine deployment of the tenant on the node, comma-separated. */
   machineDeployment: string;
   pool: string;
   instance: string;
@@ -76,7 +82,12 @@ export interface TenantUpgrade {
   /** Instances the tenant may use: each needs a template for every step. */
   instances: string[];
   steps: UpgradeStep[];
-  /** Checked once: every step rolls every machine deployment of the same plan. */
+  /**
+   * `rolling`: each machine deployment rolls with one surge machine; `replace`: the rendering renames
+   * the machine deployments, so CAPI creates new ones beside the old (see the module comment).
+   */
+  surgeMode: 'rolling' | 'replace';
+  /** Checked once: every step rolls (or replaces) every machine deployment of the same plan. */
   surge: SurgeCheck[];
   /** Why it cannot roll, every reason at once; empty when every step can. */
   refusals: string[];
@@ -121,13 +132,47 @@ function intermediate(major: number, minor: number, instances: Instance[]): stri
   return (everywhere ?? candidates[0])?.text;
 }
 
-function surgeChecks(lab: Lab, plan: PlacementPlan, tenant: TenantPlan): SurgeCheck[] {
+/** Whether the rendering renames the tenant's machine deployments on a version change (names differ from placement's groups). */
+function renamesOnUpgrade(lab: Lab, plan: PlacementPlan, tenant: TenantPlan): boolean {
+  const base = new Set(machineDeployments(tenant).map((md) => md.name));
+  const rendered = tenantMachineDeployments(lab, plan).get(tenant.name) ?? [];
+  return rendered.some((md) => !base.has(md.name));
+}
+
+function surgeChecks(lab: Lab, plan: PlacementPlan, tenant: TenantPlan, mode: TenantUpgrade['surgeMode']): SurgeCheck[] {
   const free = new Map(plan.nodes.map((n) => [`${n.instance}\u0000${n.node}`, { cpu: n.cpu.capacity - n.cpu.planned, memoryMiB: n.memoryMiB.capacity - n.memoryMiB.planned }]));
+  const room = (instance: string, node: string) => free.get(`${instance}\u0000${node}`) ?? { cpu: 0, memoryMiB: 0 };
   const mds = tenantMachineDeployments(lab, plan).get(tenant.name) ?? [];
+  if (mode === 'replace') {
+    const byNode = new Map<string, { instance: string; node: string; names: string[]; pools: Set<string>; cpu: number; memoryMiB: number }>();
+    for (const md of mds) {
+      const node = md.nodes[0];
+      const key = `${md.instance}\u0000${node}`;
+      const entry = byNode.get(key) ?? { instance: md.instance, node, names: [], pools: new Set<string>(), cpu: 0, memoryMiB: 0 };
+      const machines = md.replicas ?? md.autoscaling?.min ?? 0;
+      entry.names.push(md.name);
+      entry.pools.add(md.pool);
+      entry.cpu += machines * md.size.cpu;
+      entry.memoryMiB += machines * md.size.memoryMiB;
+      byNode.set(key, entry);
+    }
+    return [...byNode.values()].map((e) => {
+      const f = room(e.instance, e.node);
+      return {
+        machineDeployment: e.names.join(', '),
+        pool: [...e.pools].join(', '),
+        instance: e.instance,
+        node: e.node,
+        need: { cpu: e.cpu, memoryMiB: e.memoryMiB },
+        free: { ...f },
+        fits: f.cpu >= e.cpu && f.memoryMiB >= e.memoryMiB,
+      };
+    });
+  }
   return mds.map((md) => {
-    const room = md.nodes.map((node) => ({ node, free: free.get(`${md.instance}\u0000${node}`) ?? { cpu: 0, memoryMiB: 0 } }));
-    const fitting = room.find((r) => r.free.cpu >= md.size.cpu && r.free.memoryMiB >= md.size.memoryMiB);
-    const shown = fitting ?? room[0];
+    const options = md.nodes.map((node) => ({ node, free: room(md.instance, node) }));
+    const fitting = options.find((r) => r.free.cpu >= md.size.cpu && r.free.memoryMiB >= md.size.memoryMiB);
+    const shown = fitting ?? options[0];
     return {
       machineDeployment: md.name,
       pool: md.pool,
@@ -186,13 +231,16 @@ export function planTenantUpgrade(lab: Lab, plan: PlacementPlan, tenant: Tenant,
       current = stepVersion;
     }
   }
-  const surge = tenantPlan && steps.length > 0 ? surgeChecks(lab, plan, tenantPlan) : [];
+  const surgeMode: TenantUpgrade['surgeMode'] = tenantPlan && renamesOnUpgrade(lab, plan, tenantPlan) ? 'replace' : 'rolling';
+  const surge = tenantPlan && steps.length > 0 ? surgeChecks(lab, plan, tenantPlan, surgeMode) : [];
   for (const s of surge.filter((x) => !x.fits)) {
     refusals.push(
-      `machine deployment ${s.machineDeployment} (pool ${s.pool}) cannot surge: a rolling update needs one more machine of ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB on ${s.node} (${s.instance}), which has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`,
+      surgeMode === 'rolling'
+        ? `machine deployment ${s.machineDeployment} (pool ${s.pool}) cannot surge: a rolling update needs one more machine of ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB on ${s.node} (${s.instance}), which has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`
+        : `${s.node} (${s.instance}) has no room for the new machine deployments ${s.machineDeployment}: CAPI creates them beside the old ones, which needs ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB, and the node has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`,
     );
   }
-  return { tenant: tenant.name, from, to, instances: instances.map((i) => i.name), steps, surge, refusals, accepted: refusals.length === 0 };
+  return { tenant: tenant.name, from, to, instances: instances.map((i) => i.name), steps, surgeMode, surge, refusals, accepted: refusals.length === 0 };
 }
 
 /** Plans every tenant whose version differs from `previous` (tenant name → version it runs); new tenants are not upgrades. */
