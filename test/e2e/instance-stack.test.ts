@@ -78,7 +78,7 @@ describe('the instance stack, synthesized', () => {
         '/vms/1000 PVETemplateUser',
         '/sdn/zones/localnetwork/vmbr0 PVESDNUser',
         '/storage/capmox-cloudinit CapmoxCloudInit',
-        '/storage/local-lvm CapmoxDatastoreAllocateSpace',
+        `/storage/${lab.proxmox.instances.find((i) => i.name === 'pmox-txl')!.storage.disks} CapmoxDatastoreAllocateSpace`,
         ...onTxl.map((t) => `/pool/capi-${t} PVEVMAdmin`),
       ].sort(),
     );
@@ -101,7 +101,7 @@ describe('the instance stack, synthesized', () => {
     const storageGrants = resources(fra, 'proxmox_acl').filter((a) => String(a.path).startsWith('/storage/'));
     expect([...new Set(storageGrants.map((a) => `${a.path} ${roleOf(fra, a)}`))].sort()).toEqual([
       '/storage/capmox-cloudinit CapmoxCloudInit',
-      '/storage/local-lvm CapmoxDatastoreAllocateSpace',
+      `/storage/${lab.proxmox.instances.find((i) => i.name === 'pmox-fra')!.storage.disks} CapmoxDatastoreAllocateSpace`,
     ]);
   });
 
