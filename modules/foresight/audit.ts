@@ -19,6 +19,7 @@ import type { PlacementPlan } from '../placement/types';
 import { machineDeployments } from '../tenants/machine-deployments';
 import { renderTenants } from '../tenants';
 import { clusterName } from '../tenants/names';
+import { tenantMachineDeployments } from './machine-deployments';
 
 const MiB = 1024 * 1024;
 
@@ -94,10 +95,14 @@ function clustersOf(lab: Lab, plan: PlacementPlan): Map<string, string[]> {
 export function owners(lab: Lab, plan: PlacementPlan): Owner[] {
   const list: Owner[] = [];
   const clusters = clustersOf(lab, plan);
+  // Names as rendered (with the template hash) for the report; the base name for matching, so VMs
+  // of an older template (before an upgrade finished, say) still match.
+  const rendered = tenantMachineDeployments(lab, plan);
   for (const tenant of plan.tenants) {
     for (const md of machineDeployments(tenant)) {
+      const shown = rendered.get(tenant.name)?.find((r) => r.pool === md.pool && r.instance === md.instance && r.nodes.join() === md.nodes.join())?.name ?? md.name;
       for (const cluster of clusters.get(tenant.name) ?? [clusterName(tenant)]) {
-        list.push({ prefix: `${cluster}-${md.name}-`, tenant: tenant.name, pool: md.pool, machineDeployment: md.name, instance: md.instance, nodes: [...md.nodes] });
+        list.push({ prefix: `${cluster}-${md.name}-`, tenant: tenant.name, pool: md.pool, machineDeployment: shown, instance: md.instance, nodes: [...md.nodes] });
       }
     }
   }
