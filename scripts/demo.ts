@@ -7,7 +7,8 @@
  * API controllers bring each tenant up; prints what was created where beside the plan, checks that
  * a second plan of the instance stacks is empty, and stops everything.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { readLabText } from '../modules/config/load';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { InstanceSnapshot } from '../sim';
@@ -26,12 +27,8 @@ runCommand(async () => {
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
   const missing = missingToolchain(root);
   if (missing) throw new UserError(`the demo runs the real toolchain: ${missing}`);
-  let labText: string;
-  try {
-    labText = readFileSync(config, 'utf8');
-  } catch (e) {
-    throw new UserError(`cannot read ${config}: ${(e as Error).message}`);
-  }
+  // Read like every command reads a lab: a regular file only, bounded (a FIFO or /dev/zero is refused).
+  const labText = readLabText(config);
   const keep = flags.keep as string | undefined;
   const work = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), 'pvekaas-demo-'));
   const pins = readPins(root);
