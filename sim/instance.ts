@@ -217,6 +217,8 @@ export class SimulatedInstance {
       ['scsi0', `${storage}:${volname},size=${formatSize(size)}`],
       ['net0', `virtio=${macFor(spec.vmid, 0)},bridge=${this.bridges[0]}`],
       ['ostype', 'l26'],
+      // What PVE's GUI writes for a new VM (CAPMOX appends its ISO drive to it: `<boot>;ide0`).
+      ['boot', 'order=scsi0;net0'],
     ]);
     if (spec.tags?.length) config.set('tags', [...spec.tags].sort().join(';'));
     if (spec.template) config.set('template', '1');
