@@ -37,7 +37,7 @@ export function renderUpgradeMarkdown(upgrades: readonly TenantUpgrade[], headin
       lines.push(
         `${h3} New machine deployments beside the old`,
         '',
-        'The version is part of each machine deployment\'s name (its worker template is immutable in CAPMOX), so CAPI creates new machine deployments and deletes the old ones at once: each node needs room for the tenant\'s new machines there (autoscaled: their min) while the old ones drain, and nothing holds the old ones until the new are ready — protect workloads with PodDisruptionBudgets.',
+        'The version is part of each machine deployment\'s name (its worker template is immutable in CAPMOX), so every worker is replaced, not rolled: CAPI deletes the old machine deployments at once and creates the new ones once the control plane runs the new version — **the tenant has no workers for those minutes: upgrade in a maintenance window**. VMs still being deleted count against a node\'s memory in CAPMOX\'s scheduler, so each node needs room for the tenant\'s new machines there (autoscaled: their min) beside the old ones.',
         '',
       );
     }

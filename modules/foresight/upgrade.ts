@@ -19,8 +19,10 @@
  *   machine deployment at a time (default upgrade concurrency 1): each one's node needs room for one
  *   more machine of its pool beyond what the plan reserves there (autoscaled pools at their max).
  *   When the tenant rendering renames them (it appends a hash of the worker template, which holds
- *   the version, because CAPMOX's ProxmoxMachineTemplate is immutable), CAPI creates the new machine
- *   deployments and deletes the old ones in the same reconcile: each node needs room for all the
+ *   the version, because CAPMOX's ProxmoxMachineTemplate is immutable; docs/tenants.md), CAPI
+ *   deletes the old machine deployments at once and creates the new ones once the control plane
+ *   runs the new version: the tenant has no workers for those minutes, and VMs still being deleted
+ *   count against a node's memory in CAPMOX's scheduler, so each node needs room for all the
  *   tenant's new machines on it (autoscaled: their min) beside the old ones.
  */
 import type { Instance, Lab, Tenant } from '../config/schema';
