@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { BUILTIN_ROLES } from '../../sim';
 import { PveClient } from '../../sim/client';
 import { startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
+import { parseLab } from '../../modules/config/load';
 import type { InstanceSnapshot } from '../../sim/simulator';
 import { missingToolchain, projectRoot } from '../../sim/toolchain';
 
@@ -47,6 +48,10 @@ const third = {
 
 const instances = ['pmox-txl', 'pmox-fra', 'pmox-ber'];
 
+/** The example lab's own storage names (its disks may be local or shared). */
+const exampleLab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'));
+const disksOf = (name: string) => exampleLab.proxmox.instances.find((i) => i.name === name)!.storage.disks;
+
 /**
  * What each instance must end up with, written out from the lab (not from the code under test).
  * The example's placement: tenant-a (Default) and tenant-b (SingleInstance) on pmox-txl, tenant-c
@@ -62,7 +67,7 @@ const expected: Record<
     templatePool: 'templates',
     templateGrant: ['/vms/1000', false],
     bridge: 'vmbr0',
-    disks: 'local-lvm',
+    disks: disksOf('pmox-txl'),
     cloudInit: 'capmox-cloudinit',
     templates: {},
   },
@@ -72,7 +77,7 @@ const expected: Record<
     templatePool: 'templates',
     templateGrant: ['/pool/templates', true],
     bridge: 'vmbr0',
-    disks: 'local-lvm',
+    disks: disksOf('pmox-fra'),
     cloudInit: 'capmox-cloudinit',
     // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.30.5 → slot (30 mod 4)·4 + (5 mod 4) = 9 → 9027.
     // One template per version (CAPMOX's templateSelector needs a unique match), on the first node by name.
@@ -256,9 +261,11 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
 
     // Finds the templates by tags, cluster-wide.
     const vms = await capmox.call<{ vmid: number; tags?: string; template?: number }[]>('GET', '/cluster/resources', { type: 'vm' });
-    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.30.5').map((v) => v.vmid)).toEqual([9027]);
+    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.30.5').map((v) => v.vmid).sort()).toEqual(Object.values(expected[name].templates['v1.30.5']).sort());
     // Clones a template into its pool on the template's node, configures, resizes, starts, stops and deletes the machine.
-    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 150, name: 'tenant-c-workers-x1', pool, full: 1, storage: 'local-lvm' });
+    const disks = expected[name].disks;
+    const before = run.sim.snapshot(name).vms.map((vm) => vm.vmid);
+    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 150, name: 'tenant-c-workers-x1', pool, full: 1, storage: disks });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await capmox.waitForTask(clone.data)).toBe('OK');
     expect((await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0,tag=10', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
@@ -268,7 +275,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(await capmox.waitForTask((await capmox.call<string>('DELETE', '/nodes/pmox-fra-1/qemu/150', { purge: 1 })).data)).toBe('OK');
 
     // No more: everything else is refused with 403 — the downloaded node image included.
-    const image = run.sim.snapshot(name).volumes.find((v) => v.content === 'import')!;
+    const image = run.sim.snapshot(name).volumes.find((v) => v.content === 'import' && v.node === 'pmox-fra-1')!;
     expect(image.volid).toMatch(/^local:import\//);
     const refused: [string, string, Record<string, string | number>][] = [
       ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1 }], // outside its pool
@@ -300,7 +307,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       '/vms/4242': [],
       '/sdn/zones/localnetwork/vmbr0': ['SDN.Audit', 'SDN.Use'],
       '/sdn/zones/localnetwork/vmbr0/10': ['SDN.Audit', 'SDN.Use'],
-      '/storage/local-lvm': ['Datastore.AllocateSpace'],
+      [`/storage/${disks}`]: ['Datastore.AllocateSpace'],
       // Its own cloud-init storage: upload, find and delete the ISOs; no disk space there.
       '/storage/capmox-cloudinit': ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
       // The image storage: nothing at all.
@@ -310,7 +317,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       '/access/groups': [],
     };
     for (const [path, privs] of Object.entries(held)) expect({ path, privs: inst.privileges(authid, path) }).toEqual({ path, privs });
-    expect(run.sim.snapshot(name).vms.map((vm) => vm.vmid)).toEqual([9027]);
+    expect(run.sim.snapshot(name).vms.map((vm) => vm.vmid)).toEqual(before);
   }, 60_000);
 
   it('keeps each tenant\'s token to its own VMs: another tenant\'s cannot read, stop or delete them', async () => {
@@ -319,7 +326,8 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     const a = tenantClient(creds, 'tenant-a');
     const b = tenantClient(creds, 'tenant-b');
     // tenant-a's machine, cloned from the existing template into tenant-a's pool, and started.
-    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 160, name: 'tenant-a-workers-y1', pool: poolOf(name, 'tenant-a'), full: 1, storage: 'local-lvm' });
+    const disks = expected[name].disks;
+    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 160, name: 'tenant-a-workers-y1', pool: poolOf(name, 'tenant-a'), full: 1, storage: disks });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await a.waitForTask(clone.data)).toBe('OK');
     expect(await a.waitForTask((await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/160/status/start')).data)).toBe('OK');
@@ -331,7 +339,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       ['PUT', '/nodes/pmox-txl-1/qemu/160/config', { cores: 1 }],
       ['DELETE', '/nodes/pmox-txl-1/qemu/160', { purge: 1 }],
       // nor put a machine into tenant-a's pool
-      ['POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 161, full: 1, pool: poolOf(name, 'tenant-a'), storage: 'local-lvm' }],
+      ['POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 161, full: 1, pool: poolOf(name, 'tenant-a'), storage: disks }],
     ];
     for (const [method, path, params] of refused) {
       const res = await b.call(method, path, params);
