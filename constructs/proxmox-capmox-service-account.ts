@@ -53,7 +53,7 @@ export interface CapmoxServiceAccountProps {
   /** The tenants with machines on the instance, each with its pool; one token each. */
   readonly tenants: readonly CapmoxTenant[];
   /** Where the templates CAPMOX clones live: a pool (templates this stack builds) or one existing VM id. */
-  readonly templates: { readonly pool: string } | { readonly vmId: number };
+  readonly templates: { readonly pool: string } | { readonly vmIds: readonly number[] };
   /** Storage for the cloned VMs' disks. */
   readonly diskStorage: string;
   /** The dedicated storage for the cloud-init (bootstrap) ISOs CAPMOX uploads and deletes. */
@@ -79,9 +79,10 @@ export function capmoxGrants(props: Omit<CapmoxServiceAccountProps, 'tenants'>):
   const grants: CapmoxGrant[] = [
     { path: '/', roleId: CAPMOX_ROLES.sysAudit.id, propagate: false, reason: 'read the cluster status and /cluster/resources (template lookup by tags)' },
     { path: '/nodes', roleId: CAPMOX_ROLES.sysAudit.id, propagate: true, reason: 'read node status and memory for scheduling' },
-    'pool' in props.templates
-      ? { path: `/pool/${props.templates.pool}`, roleId: 'PVETemplateUser', propagate: true, reason: 'clone the templates (VM.Clone, VM.Audit), nothing else' }
-      : { path: `/vms/${props.templates.vmId}`, roleId: 'PVETemplateUser', propagate: false, reason: 'clone the existing template (VM.Clone, VM.Audit), nothing else' },
+    ...('pool' in props.templates
+      ? [{ path: `/pool/${props.templates.pool}`, roleId: 'PVETemplateUser', propagate: true, reason: 'clone the templates (VM.Clone, VM.Audit), nothing else' }]
+      : // One existing template per Kubernetes version (template.kubernetesVersion and template.versions).
+        [...new Set(props.templates.vmIds)].map((id) => ({ path: `/vms/${id}`, roleId: 'PVETemplateUser', propagate: false, reason: 'clone the existing template (VM.Clone, VM.Audit), nothing else' }))),
     { path: `/sdn/zones/${zone}/${props.bridge}`, roleId: 'PVESDNUser', propagate: true, reason: 'attach the machines to the bridge and its VLANs (SDN.Use)' },
     {
       path: `/storage/${props.cloudInitStorage}`,

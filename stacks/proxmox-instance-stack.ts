@@ -69,7 +69,9 @@ export class ProxmoxInstanceStack extends TerraformStack {
     const existingTemplate = 'templateID' in instance.template ? instance.template : undefined;
     this.serviceAccount = new CapmoxServiceAccount(this, 'capmox', {
       tenants,
-      templates: existingTemplate ? { vmId: existingTemplate.templateID } : { pool: instance.pools.templates },
+      templates: existingTemplate
+        ? { vmIds: [existingTemplate.templateID, ...(existingTemplate.versions ?? []).map((v) => v.templateID)] }
+        : { pool: instance.pools.templates },
       diskStorage: instance.storage.disks,
       cloudInitStorage: instance.storage.cloudInit,
       bridge: instance.bridge,

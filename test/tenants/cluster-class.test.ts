@@ -130,6 +130,8 @@ describe('tenant Clusters on the class', () => {
       const instance = lab.proxmox.instances.find((i) => i.name === md.instance)!;
       expect(spec.network.networkDevices[0].bridge).toBe(instance.bridge);
       if ('templateID' in instance.template) expect(spec.templateID).toBe(instance.template.templateID);
+      // On local disks each machine clones the copy on its own node (issue 11 B2), by node and id.
+      else if ('templateID' in spec) expect(spec.sourceNode).toBe(md.nodes[0]);
       else expect(spec.templateSelector.matchTags).toEqual(['capi', r.tenant.kubernetesVersion]);
       if (options.multiInstance === 'proposal') expect(spec.instance).toBe(md.instance);
       else expect(spec.instance).toBeUndefined();

@@ -26,7 +26,12 @@ function renderable(lab: Lab): Lab {
     capmox: { ...lab.capmox, multiInstance: 'proposal' },
     proxmox: {
       ...lab.proxmox,
-      instances: lab.proxmox.instances.map((i) => ({ ...i, template: { ...(i.template as { sourceNode: string; templateID: number }), kubernetesVersion: 'v1.30.5' } })),
+      // Shared disks: the one template clones to every node (local disks need a copy per node, B2).
+      instances: lab.proxmox.instances.map((i) => ({
+        ...i,
+        storage: { ...i.storage, disksShared: true },
+        template: { ...(i.template as { sourceNode: string; templateID: number }), kubernetesVersion: 'v1.30.5' },
+      })),
     },
     tenants: lab.tenants.map((t, k) => ({
       ...t,

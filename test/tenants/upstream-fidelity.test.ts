@@ -99,7 +99,7 @@ describe('B3: no template is ever changed in place', () => {
   const templateChanges: [string, (doc: any) => void][] = [
     ['a resize', (doc) => (tenantA(doc).pools[0].size.cpu += 2)],
     ['a disk size', (doc) => (tenantA(doc).pools[0].size.diskGiB += 10)],
-    ['another disk storage', (doc) => (txl(doc).storage = { disks: 'ceph-vm' })],
+    ['another disk storage', (doc) => (txl(doc).storage = { ...txl(doc).storage, disks: 'ceph-vm-2', disksShared: true })],
     ['another bridge', (doc) => (txl(doc).bridge = 'vmbr1')],
     ['another Proxmox pool', (doc) => (txl(doc).pools = { vms: 'capi-2' })],
     ['a VLAN', (doc) => (tenantA(doc).network.vlan = 30)],
@@ -212,5 +212,16 @@ describe('CAAPH installs the CNI before any worker exists', () => {
     const { cniHelmChartProxy } = require('../../modules/tenants/cni');
     const proxy = cniHelmChartProxy(flavour, 'tenant-x') as any;
     expect(proxy.spec.options.wait).toBe(false);
+  });
+});
+
+describe('CAPMOX may clone every per-version template', () => {
+  it('grants clone rights on each fixed template, one ACL per template VM', () => {
+    const { capmoxGrants } = require('../../constructs/proxmox-capmox-service-account');
+    const grants = capmoxGrants({ templates: { vmIds: [1000, 1001, 1000] }, diskStorage: 'local-lvm', cloudInitStorage: 'local', bridge: 'vmbr0' });
+    expect(grants.filter((g: any) => g.path.startsWith('/vms/')).map((g: any) => [g.path, g.roleId])).toEqual([
+      ['/vms/1000', 'PVETemplateUser'],
+      ['/vms/1001', 'PVETemplateUser'],
+    ]);
   });
 });
