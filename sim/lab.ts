@@ -15,7 +15,8 @@ export function instanceSpec(instance: Instance): InstanceSpec {
   };
   const [files, disks] = DEFAULT_STORAGES;
   add({ ...files, id: instance.storage.images });
-  add({ ...disks, id: instance.storage.disks });
+  // Shared disks (Ceph RBD, NFS, iSCSI) let a template clone to every node; local ones only to its own (B2).
+  add({ ...disks, id: instance.storage.disks, ...(instance.storage.disksShared ? { shared: true } : {}) });
   // CAPMOX writes each machine's bootstrap ISO there: a directory storage holds ISOs, LVM-thin only disks.
   if (instance.storage.cloudInit !== instance.storage.disks) add({ ...files, id: instance.storage.cloudInit, content: ['images', 'iso', 'snippets'] });
   const existing = 'templateID' in instance.template ? instance.template : undefined;

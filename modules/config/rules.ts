@@ -114,12 +114,14 @@ export function checkLab(lab: Lab): ConfigProblem[] {
       }
     }
     instance.images.forEach((img, ix) => {
-      if ('templateSelector' in instance.template && (img.nodes?.length ?? 1) > 1) {
+      // On local disks every node gets its own copy and each machine deployment names its node's by
+      // id (nodeTemplateFor); tag selection is used only with shared disks, where it must be unique.
+      if ('templateSelector' in instance.template && instance.storage.disksShared && (img.nodes?.length ?? 1) > 1) {
         problems.push({
           path: [...base, 'images', ix, 'nodes'],
           message: `${img.nodes!.length} templates tagged ${img.kubernetesVersion} on one instance: CAPMOX's templateSelector needs exactly one template to match its tags, and fails on several`,
           value: img.nodes,
-          fix: 'list one node (and keep VM disks on storage shared by the nodes, so the template clones to each of them)',
+          fix: 'list one node: with storage.disksShared: true that template clones to every node',
         });
       }
       (img.nodes ?? []).forEach((n, ni) => {

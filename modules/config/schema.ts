@@ -157,7 +157,7 @@ export const imageSchema = z.strictObject({
     .array(z.string().min(1))
     .min(1)
     .optional()
-    .describe('nodes that get the template (default: one node, the first by name). On local disks (storage.disksShared: false) list every node machines may run on: each machine is cloned from its own node's copy. With shared disks and templateSelector exactly one, since CAPMOX needs a unique tag match'),
+    .describe('nodes that get the template (default: one node, the first by name). On local disks (storage.disksShared: false) list every node machines may run on: each machine is cloned from the copy on its own node. With shared disks and templateSelector exactly one, since CAPMOX needs a unique tag match'),
 });
 
 export const instanceSchema = z.strictObject({

@@ -3,7 +3,8 @@
  * declares and one machine deployment per placement group of the plan.
  */
 import { tenantProxmoxPool } from '../config/proxmox-access';
-import { fixedTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
+import { fixedTemplateFor, nodeTemplateFor, type FixedTemplate, type Instance, type Lab, type Tenant } from '../config/schema';
+import { templateVmIds } from '../config/template-ids';
 import type { TenantPlan } from '../placement/types';
 import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
 import { autoscalerAnnotations, machineDeployments, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
@@ -120,12 +121,23 @@ export function clusterVariables(input: { tenant: Tenant; vip: string; instance:
   ];
 }
 
-/** A machine deployment's variable overrides: its size and its placement group's node. */
-export function machineDeploymentOverrides(md: MachineDeploymentPlan): TopologyVariable[] {
+/**
+ * A machine deployment's variable overrides: its size, its placement group's node and, on local
+ * disks, the template on that node (issue 11, B2: Proxmox VE refuses to clone a template with
+ * local disks to another node; CAPMOX clones from the template's node with `target` = the chosen one).
+ */
+export function machineDeploymentOverrides(md: MachineDeploymentPlan, nodeTemplate?: FixedTemplate): TopologyVariable[] {
   return [
     { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
     { name: 'allowedNodes', value: md.nodes },
+    ...(nodeTemplate ? [{ name: 'proxmoxTemplate', value: { sourceNode: nodeTemplate.sourceNode, templateID: nodeTemplate.templateID } }] : []),
   ];
+}
+
+/** The node template of a machine deployment on local disks (nodeTemplateFor), for its one node. */
+export function machineDeploymentTemplate(instance: Instance, version: string, md: MachineDeploymentPlan): FixedTemplate | undefined {
+  if (instance.storage.disksShared || md.nodes.length !== 1) return undefined;
+  return nodeTemplateFor(instance, version, md.nodes[0], (versions) => templateVmIds(instance.name, instance.vmIdRange, instance.nodes.map((n) => n.name), versions));
 }
 
 /**
@@ -161,11 +173,13 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
   const variables: TopologyVariable[] = clusterVariables({ tenant, vip, instance: primary, network, nodes: nodesOn(planned, primary.name) });
   const overridesOf = (md: MachineDeploymentPlan): TopologyVariable[] => {
     const instance = instances.find((i) => i.name === md.instance) as Instance;
-    return [
-      ...machineDeploymentOverrides(md),
+    // One value per variable (CAPI refuses a name twice); the machine deployment's own come last and win.
+    const all: TopologyVariable[] = [
       ...(instance.name !== primary.name && rendering !== 'secondary-clusters' ? instanceVariables(instance, tenant.kubernetesVersion, tenant.name) : []),
+      ...machineDeploymentOverrides(md, machineDeploymentTemplate(instance, tenant.kubernetesVersion, md)),
       ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
     ];
+    return [...new Map(all.map((v) => [v.name, v])).values()];
   };
   // The variables a machine deployment's worker template is made from: its Cluster's (a secondary
   // Cluster's for the other instances in secondary-clusters mode) with its overrides over them.

@@ -4,7 +4,8 @@
  * (VIPs, instances, address ranges) and throws a `TenantRenderError` listing every problem.
  */
 import type { ConfigProblem } from '../config/problems';
-import type { Instance, Lab, Tenant } from '../config/schema';
+import { nodeTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
+import { templateVmIds } from '../config/template-ids';
 import type { PlacementPlan } from '../placement/types';
 import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
 import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxCredentialsSecretName } from '../versions/layout';
@@ -160,6 +161,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
       fix: 'add the minor to autoscalerImageTags in modules/versions/cni.ts, or use a pinned minor',
     });
   }
+  problems.push(...nodeTemplateProblems(lab, tenant, tenantPlan, index));
   if (tenantPlan.pools.every((p) => p.placements.length === 0)) {
     problems.push({ path: [...base, 'pools'], message: `the placement plan puts no machine of tenant ${tenant.name} anywhere`, fix: 'see the placement report' });
   }
@@ -258,4 +260,43 @@ export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, Tenant
   }
   if (problems.length > 0) throw new TenantRenderError(problems);
   return renderings;
+}
+
+/**
+ * Issue 11, B2: on an instance whose disks are local (`storage.disksShared: false`), every node the
+ * plan puts machines of the tenant on needs a template of the tenant's version on that node, since
+ * Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node
+ * '<n>' (VM uses local storage)"). Refused at synth, with the nodes and the fix.
+ */
+function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number], index: number): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const pool of tenantPlan.pools) {
+    const byInstance = new Map<string, string[]>();
+    for (const p of pool.placements) if (p.replicas > 0 || (p.max ?? 0) > 0) byInstance.set(p.instance, [...(byInstance.get(p.instance) ?? []), p.node]);
+    for (const [instanceName, nodes] of byInstance) {
+      const ii = lab.proxmox.instances.findIndex((i) => i.name === instanceName);
+      const instance = lab.proxmox.instances[ii];
+      if (!instance || instance.storage.disksShared) continue;
+      const ids = (versions: string[]) => templateVmIds(instance.name, instance.vmIdRange, instance.nodes.map((n) => n.name), versions);
+      let missing: string[];
+      try {
+        missing = nodes.filter((node) => !nodeTemplateFor(instance, tenant.kubernetesVersion, node, ids));
+      } catch {
+        continue; // template id conflicts are reported by the lab checks
+      }
+      if (missing.length === 0) continue;
+      const fixed = 'templateID' in instance.template;
+      problems.push({
+        path: ['tenants', index, 'pools', Math.max(0, tenant.pools.findIndex((p) => p.name === pool.name))],
+        message:
+          `tenant ${tenant.name}, pool ${pool.name}: the plan puts machines on ${missing.join(', ')} of ${instanceName}, which ${missing.length === 1 ? 'has' : 'have'} no ${tenant.kubernetesVersion} template, ` +
+          `and storage.disks ${instance.storage.disks} is local: Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node '${missing[0]}' (VM uses local storage)")`,
+        value: missing,
+        fix: fixed
+          ? `set proxmox.instances[${ii}].storage.disksShared: true if ${instance.storage.disks} is shared by the nodes, or let the instance build its templates (images with nodes: [${instance.nodes.map((n) => n.name).sort().join(', ')}])`
+          : `list ${missing.join(', ')} in the nodes of proxmox.instances[${ii}].images (kubernetesVersion ${tenant.kubernetesVersion}), or set storage.disksShared: true if ${instance.storage.disks} is shared by the nodes`,
+      });
+    }
+  }
+  return problems;
 }
