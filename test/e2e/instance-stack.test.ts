@@ -105,15 +105,17 @@ describe('the instance stack, synthesized', () => {
     ]);
   });
 
-  it('builds one tagged template per image (on the first node by name), and none where the lab names an existing template', () => {
+  it('builds one tagged template per image and node (the image\'s nodes, default the first by name), and none where the lab names an existing template', () => {
+    // The example's pmox-fra image nodes; ids 9027, 9028, 9029 for pmox-fra-1..3 (docs/proxmox.md, "Template VM ids").
+    const nodes = [...(lab.proxmox.instances.find((i) => i.name === 'pmox-fra')!.images[0].nodes ?? ['pmox-fra-1'])].sort();
     const vms = resources(fra, 'proxmox_virtual_environment_vm');
-    expect(vms.map((vm) => [vm.node_name, vm.vm_id, vm.tags, vm.template, vm.started])).toEqual([
-      ['pmox-fra-1', 9027, ['capi', 'v1.30.5'], true, false],
-    ]);
+    expect(vms.map((vm) => [vm.node_name, vm.vm_id, vm.tags, vm.template, vm.started])).toEqual(
+      nodes.map((n) => [n, 9027 + ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'].indexOf(n), ['capi', 'v1.30.5'], true, false]),
+    );
     for (const vm of vms) expect((vm.disk as { import_from: string }[])[0].import_from).toMatch(/^\$\{proxmox_download_file\./);
-    expect(resources(fra, 'proxmox_download_file').map((d) => [d.node_name, d.content_type, d.file_name])).toEqual([
-      ['pmox-fra-1', 'import', 'pvekaas-v1.30.5.qcow2'],
-    ]);
+    expect(resources(fra, 'proxmox_download_file').map((d) => [d.node_name, d.content_type, d.file_name])).toEqual(
+      nodes.map((n) => [n, 'import', 'pvekaas-v1.30.5.qcow2']),
+    );
     expect(resources(txl, 'proxmox_virtual_environment_vm')).toEqual([]);
     expect(resources(txl, 'proxmox_acl').some((a) => a.path === '/vms/1000' && a.role_id === 'PVETemplateUser')).toBe(true);
   });

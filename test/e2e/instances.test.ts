@@ -51,6 +51,8 @@ const instances = ['pmox-txl', 'pmox-fra', 'pmox-ber'];
 /** The example lab's own storage names (its disks may be local or shared). */
 const exampleLab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'));
 const disksOf = (name: string) => exampleLab.proxmox.instances.find((i) => i.name === name)!.storage.disks;
+/** The nodes the example builds its pmox-fra template on: as listed, or the first by name. */
+const fraImageNodes = [...(exampleLab.proxmox.instances.find((i) => i.name === 'pmox-fra')!.images[0].nodes ?? ['pmox-fra-1'])].sort();
 
 /**
  * What each instance must end up with, written out from the lab (not from the code under test).
@@ -79,9 +81,9 @@ const expected: Record<
     bridge: 'vmbr0',
     disks: disksOf('pmox-fra'),
     cloudInit: 'capmox-cloudinit',
-    // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.30.5 → slot (30 mod 4)·4 + (5 mod 4) = 9 → 9027.
-    // One template per version (CAPMOX's templateSelector needs a unique match), on the first node by name.
-    templates: { 'v1.30.5': { 'pmox-fra-1': 9027 } },
+    // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.30.5 → slot (30 mod 4)·4 + (5 mod 4) = 9 → 9027
+    // on pmox-fra-1, 9028 and 9029 on the next nodes by name; built on the image's nodes (default the first by name).
+    templates: { 'v1.30.5': Object.fromEntries(fraImageNodes.map((n) => [n, 9027 + ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'].indexOf(n)])) },
   },
   'pmox-ber': {
     tenants: [],
