@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import type { Instance, Lab, Tenant } from '../config/schema';
 import { clusterClass } from './cluster-class';
 import { patchedTemplateSpec, type Variables } from './class-patches';
-import { clusterNetwork, clusterVariables, machineDeploymentOverrides, networkOn, nodesOn, type TopologyVariable } from './cluster';
+import { clusterNetwork, clusterVariables, machineDeploymentOverrides, machineDeploymentTemplate, networkOn, nodesOn, type TopologyVariable } from './cluster';
 import { autoscalerAnnotations, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
 import { API, type KubernetesObject } from './manifest';
 import { LABEL_TENANT, WORKER_CLASS, clusterName, machineDeploymentNames, tenantNamespace } from './names';
@@ -112,12 +112,13 @@ function workerHealthCheck(lab: Lab): Record<string, unknown> {
   return rest;
 }
 
-function secondaryMachineDeployment(tenant: Tenant, secondary: string, globals: Variables, md: MachineDeploymentPlan, stable: string): SecondaryMachineDeployment {
+function secondaryMachineDeployment(tenant: Tenant, instance: Instance, secondary: string, globals: Variables, md: MachineDeploymentPlan, stable: string): SecondaryMachineDeployment {
   const namespace = tenantNamespace(tenant);
   const name = fit(`${secondary}-${stable}`);
   const vars: Variables = {
     ...globals,
-    ...toMap(machineDeploymentOverrides(md)),
+    // The same overrides as a machine deployment of a primary on this instance (size, node, its node's template on local disks).
+    ...toMap(machineDeploymentOverrides(md, machineDeploymentTemplate(instance, tenant.kubernetesVersion, md))),
     builtin: {
       cluster: { name: secondary, namespace },
       machineDeployment: { version: tenant.kubernetesVersion, class: WORKER_CLASS, topologyName: md.name, name },
@@ -224,7 +225,7 @@ export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
       cluster,
       controlPlane,
       proxmoxCluster,
-      machineDeployments: mds.map((md) => secondaryMachineDeployment(tenant, name, globals, md, stableNames.get(md) as string)),
+      machineDeployments: mds.map((md) => secondaryMachineDeployment(tenant, instance, name, globals, md, stableNames.get(md) as string)),
       healthCheck: mhc,
     };
   });
