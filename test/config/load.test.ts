@@ -198,8 +198,13 @@ describe('a malformed lab description', () => {
     ]);
   });
 
-  it('refuses several templates for one version where CAPMOX selects templates by tag', () => {
-    const p = only(exampleWith((l) => (l.proxmox.instances[1].images[0].nodes = ['pmox-fra-1', 'pmox-fra-2'])));
+  it('refuses several templates for one version where CAPMOX selects templates by tag (shared disks)', () => {
+    const p = only(
+      exampleWith((l) => {
+        l.proxmox.instances[1].storage = { disksShared: true };
+        l.proxmox.instances[1].images[0].nodes = ['pmox-fra-1', 'pmox-fra-2'];
+      }),
+    );
     expect(formatPath(p.path)).toBe('proxmox.instances[1].images[0].nodes');
     expect(p.message).toContain('templateSelector needs exactly one template');
   });
