@@ -107,10 +107,24 @@ export class KubeletPlayer {
     const expected = caCertHash(readFileSync(joinPath(plane.server.dir, 'ca.crt'), 'utf8'));
     if (!(token.caCertHashes ?? []).includes(expected)) throw new Error(`none of the caCertHashes (${(token.caCertHashes ?? []).join(', ') || 'none'}) is the tenant CA's ${expected}`);
     if (!vm.uuid) throw new Error('the VM has no SMBIOS uuid, so no providerID');
-    const name = join.nodeRegistration?.name ?? hostname ?? vm.name;
-    if (!name) throw new Error('no node name (nodeRegistration.name, hostname or VM name)');
+    // cloud-init renders the jinja placeholders CABPK and the class leave in the join (## template: jinja).
+    const meta = (parse(vm.bootstrap?.metaData ?? '') ?? {}) as Record<string, string>;
+    const render = (text: string) =>
+      text.replace(/\{\{\s*(?:ds\.meta_data\.|v1\.)?([a-z_-]+)\s*\}\}/g, (whole, key: string) => {
+        const value = meta[key] ?? meta[key.replace(/_/g, '-')];
+        if (value === undefined) throw new Error(`the join names ${whole}, which the VM's meta-data does not provide`);
+        return String(value);
+      });
+    const name = render(String(join.nodeRegistration?.name ?? hostname ?? meta['local-hostname'] ?? vm.name ?? ''));
+    if (!name) throw new Error('no node name (nodeRegistration.name, hostname, local-hostname or VM name)');
+    const args = join.nodeRegistration?.kubeletExtraArgs;
+    const providerArg = Array.isArray(args)
+      ? (args as { name: string; value: string }[]).find((a) => a.name === 'provider-id')?.value
+      : (args as Record<string, string> | undefined)?.['provider-id'];
+    const providerID = providerArg ? render(providerArg) : `proxmox://${vm.uuid}`;
+    if (providerID !== `proxmox://${vm.uuid}`) throw new Error(`the kubelet would register providerID ${providerID}, but the VM is proxmox://${vm.uuid}: CAPI would never match the Node to its Machine`);
     const address = addressOf(vm.bootstrap?.networkConfig);
-    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } }, spec: { providerID: `proxmox://${vm.uuid}` } };
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } }, spec: { providerID } };
     const created = await tenant.post('/api/v1/nodes', node);
     if (created.status !== 201 && created.status !== 409) throw new Error(`registering Node ${name}: HTTP ${created.status}: ${created.body?.message ?? created.text} (retry)`);
     const entry = { name, cluster: plane.cluster, namespace: plane.namespace, uuid: vm.uuid, ready: false };
