@@ -58,8 +58,16 @@ function firstError(output: string): string {
   const lines = output.split('\n').map((l) => l.replace(/^[│╷╵\s]+/, '').trim());
   const at = lines.findIndex((l) => l.startsWith('Error:'));
   if (at < 0) return lines.filter(Boolean).slice(-1)[0] ?? 'no output';
-  const detail = lines.slice(at + 1).find((l) => l && !l.startsWith('with ') && !l.startsWith('on '));
-  return `${lines[at]}${detail ? ` ${detail}` : ''}`.slice(0, 400);
+  return lines[at].slice(0, 300);
+}
+
+/** tofu's first error block as it printed it (at most 20 lines), for the failure report. */
+function errorBlock(output: string): string {
+  const lines = output.split('\n');
+  const at = lines.findIndex((l) => /^[│╷\s]*Error:/.test(l));
+  const block = at < 0 ? lines.filter((l) => l.trim()).slice(-10) : lines.slice(at, at + 20);
+  const end = block.findIndex((l, i) => i > 0 && /^╵/.test(l));
+  return (end > 0 ? block.slice(0, end + 1) : block).join('\n');
 }
 
 runCommand(async () => {
@@ -112,11 +120,11 @@ runCommand(async () => {
     const secrets = [token ?? '', ...Object.values(byInstance)];
     const init = (initLock = initLock.then(() => tofu(tofuPath, ['init', '-input=false', '-no-color'], cwd, env, secrets)));
     const initialized = (await init) as { code: number; output: string };
-    if (initialized.code !== 0) return { ok: false, summary: `tofu init: ${firstError(initialized.output)}` };
+    if (initialized.code !== 0) return { ok: false, summary: `tofu init: ${firstError(initialized.output)}`, detail: errorBlock(initialized.output) };
     const args = flags.plan ? ['plan', '-input=false', '-no-color', '-detailed-exitcode'] : ['apply', '-auto-approve', '-input=false', '-no-color'];
     const result = await tofu(tofuPath, args, cwd, env, secrets);
     if (flags.plan && result.code === 0) return { ok: true, summary: 'no changes' };
-    if (result.code !== 0 && !(flags.plan && result.code === 2)) return { ok: false, summary: `tofu ${verb}: ${firstError(result.output)}` };
+    if (result.code !== 0 && !(flags.plan && result.code === 2)) return { ok: false, summary: `tofu ${verb}: ${firstError(result.output)}`, detail: errorBlock(result.output) };
     const counts = /(\d+) to add, (\d+) to change, (\d+) to destroy/.exec(result.output) ?? /Resources: (\d+) added, (\d+) changed, (\d+) destroyed/.exec(result.output);
     return { ok: true, summary: counts ? `${counts[1]} added, ${counts[2]} changed, ${counts[3]} destroyed${flags.plan ? ' (planned)' : ''}` : /No changes/.test(result.output) ? 'no changes' : 'done' };
   };
@@ -139,7 +147,10 @@ runCommand(async () => {
   const done = flags.plan ? 'planned' : 'applied';
   const lines = [result.failed ? `deploy stopped: ${result.failed.stack} failed` : `deploy complete: ${result.applied.length} stack(s) ${done}`];
   lines.push(`  ${done}:${' '.repeat(Math.max(1, 12 - done.length))}${result.applied.length ? result.applied.map((a) => a.stack).join(', ') : '(none)'}`);
-  if (result.failed) lines.push(`  failed:      ${result.failed.stack} — ${result.failed.summary}`);
+  if (result.failed) {
+    lines.push(`  failed:      ${result.failed.stack} — ${result.failed.summary}`);
+    if (result.failed.detail) lines.push(...result.failed.detail.split('\n').map((l) => `      ${l}`));
+  }
   if (result.notApplied.length) lines.push(`  not ${done}: ${result.notApplied.map((n) => `${n.stack} (${n.why})`).join(', ')}`);
   process.stderr.write(`${lines.join('\n')}\n`);
   if (result.failed) process.exitCode = 1;

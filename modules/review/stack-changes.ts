@@ -91,6 +91,13 @@ function reasonsFor(stack: string, before: SynthesizedLab, after: SynthesizedLab
     if (t && u && own.length === 0) own.push(...shared);
   }
   if (own.length > 0) return own;
+  // Instance and management stacks carry per-tenant parts (a pool and a CAPMOX token per tenant and instance).
+  if (!stack.startsWith('tenant-')) {
+    const was = new Set(a.tenants.map((t) => t.name));
+    const is = new Set(b.tenants.map((t) => t.name));
+    const tenants = [...[...is].filter((t) => !was.has(t)).map((t) => `tenant ${t} added`), ...[...was].filter((t) => !is.has(t)).map((t) => `tenant ${t} removed`)];
+    if (tenants.length > 0) return [`${tenants.join(', ')} (its CAPMOX pool and token)`];
+  }
   const lab = [...shared, ...prefixed('proxmox ', diffValues(a.proxmox, b.proxmox))];
   if (lab.length > 0) return [`lab-wide: ${lab.slice(0, 3).join('; ')}${lab.length > 3 ? ` (and ${lab.length - 3} more)` : ''}`];
   return ['pvekaas itself changed (its sources, version or pins): the same description renders differently'];

@@ -14,7 +14,7 @@ import { loadLabFile } from '../../modules/config/load';
 import { planPlacement } from '../../modules/placement';
 import { UserError } from './cli';
 import { isOutputDir } from './output-dir';
-import { synthesizeLab, type SynthResult } from './synthesize';
+import { stateDirFromStackFor, synthesizeLab, type SynthResult } from './synthesize';
 
 /** A content hash per stack of a synth output, from its cache index (which lists every file synthesis wrote). */
 export function stackHashes(out: string): Record<string, string> {
@@ -55,7 +55,9 @@ export function labChanges(options: ChangeOptions): LabChanges {
     } else {
       // The old description synthesized where the new one goes when that is a scratch directory: the cache then rebuilds only what changed.
       const target = options.out ? join(scratch, 'before') : out;
-      const old = synthesizeLab({ config: options.against, out: target, cache: false });
+      // Elsewhere than the new output, the old stacks get the state path they would have there: it is part of their bytes.
+      const stateDirFromStack = options.out ? stateDirFromStackFor(loadLabFile(options.against).delivery.local.stateDir, out) : undefined;
+      const old = synthesizeLab({ config: options.against, out: target, cache: false, stateDirFromStack });
       before = { lab: old.lab, plan: old.plan, stacks: stackHashes(target) };
     }
     const synth = synthesizeLab({ config: options.config, out });

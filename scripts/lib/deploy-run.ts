@@ -8,6 +8,8 @@ export interface StackOutcome {
   ok: boolean;
   /** One line: "3 added, 0 changed, 0 destroyed" or the error. */
   summary: string;
+  /** On failure: the tool's own words (its error block), secrets masked. */
+  detail?: string;
 }
 
 export type RunEvent =
@@ -16,7 +18,7 @@ export type RunEvent =
 
 export interface RunResult {
   applied: { stack: string; summary: string }[];
-  failed?: { stack: string; summary: string };
+  failed?: { stack: string; summary: string; detail?: string };
   /** Stacks not run, with why ("depends on X, which failed", "not started: stopped after X failed"). */
   notApplied: { stack: string; why: string }[];
 }
@@ -59,7 +61,7 @@ export async function runInOrder(options: RunOptions): Promise<RunResult> {
               done.add(stack);
               result.applied.push({ stack, summary: outcome.summary });
             } else if (!result.failed) {
-              result.failed = { stack, summary: outcome.summary };
+              result.failed = { stack, summary: outcome.summary, ...(outcome.detail ? { detail: outcome.detail } : {}) };
             } else {
               result.notApplied.push({ stack, why: `failed too: ${outcome.summary}` });
             }

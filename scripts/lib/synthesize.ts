@@ -141,6 +141,11 @@ function intact(out: string, stack: string, cached: CachedStack): boolean {
   });
 }
 
+/** The default state path of a stack synthesized into `out`: the lab's stateDir against the working directory, from `<out>/stacks/<stack>/`. */
+export function stateDirFromStackFor(stateDir: string, out: string): string {
+  return relative(join(resolve(out), 'stacks', 'any-stack'), resolve(stateDir)).split('\\').join('/');
+}
+
 export function synthesizeLab(options: SynthOptions): SynthResult {
   const out = resolve(options.out);
   const hcl = options.hcl ?? false;
@@ -163,7 +168,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   }
   // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
   const stateDirFromStack =
-    options.stateDirFromStack ?? relative(join(out, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
+    options.stateDirFromStack ?? stateDirFromStackFor(lab.delivery.local.stateDir, out);
 
   // The inputs of each stack, hashed.
   const { tenants: _tenants, ...shared } = lab;

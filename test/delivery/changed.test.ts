@@ -46,9 +46,10 @@ describe('npm run changed', () => {
     });
     const json = JSON.parse(cli('changed.js', ['--config', next, '--against', example, '--json']).stdout);
     const order = json.changes.map((c: { stack: string; change: string }) => `${c.change} ${c.stack}`);
-    expect(order).toEqual(['changed proxmox-pmox-fra', 'changed management', 'changed management-config', 'changed tenant-tenant-a', 'changed tenant-tenant-c', 'removed tenant-tenant-b']);
+    expect(order).toEqual(['changed proxmox-pmox-fra', 'changed proxmox-pmox-txl', 'changed management', 'changed management-config', 'changed tenant-tenant-a', 'changed tenant-tenant-c', 'removed tenant-tenant-b']);
     const reasons = Object.fromEntries(json.changes.map((c: { stack: string; reasons: string[] }) => [c.stack, c.reasons.join('; ')]));
     expect(reasons['proxmox-pmox-fra']).toBe('instance pmox-fra: bridge vmbr0 → vmbr1');
+    expect(reasons['proxmox-pmox-txl']).toBe('tenant tenant-b removed (its CAPMOX pool and token)');
     expect(reasons['management']).toContain('management kubernetes configPath ~/.kube/lab-mgmt.yaml → ~/.kube/other.yaml');
     expect(reasons['tenant-tenant-b']).toBe('tenant tenant-b removed from the description');
   });

@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
 import { compileProject, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
@@ -29,11 +29,17 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs the cdktf CLI without blocking: the simulator it talks to lives in this process. */
+/**
+ * Runs the cdktf CLI without blocking (the simulator it talks to lives in this process), from the
+ * scratch directory with a cdktf.json whose app is the project's: the lab's stateDir (relative to
+ * the working directory) then lands in the scratch directory, never in the project's state/.
+ */
 function cdktf(args: string[], token: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const project = JSON.parse(readFileSync(join(projectRoot, 'cdktf.json'), 'utf8'));
+  writeFileSync(join(work, 'cdktf.json'), JSON.stringify({ ...project, app: `node ${join(projectRoot, 'scripts/cdktf-launch.js')}` }));
   return new Promise((resolve, reject) => {
     const child = spawn(join(projectRoot, 'node_modules/.bin/cdktf'), args, {
-      cwd: projectRoot,
+      cwd: work,
       env: tofuEnv({ PVEKAAS_CONFIG: run.labFile, TF_VAR_proxmox_api_token: token, CI: '1', FORCE_COLOR: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -81,8 +87,11 @@ async function startPlans(out: string) {
 
 describe('review on real plans', () => {
   it('warns about destroyed VMs, removed templates and deleted tenants, with per-stack counts', async () => {
-    const apply = await run.tofu('pmox-fra', ['apply', '-auto-approve', '-input=false', '-no-color']);
-    expect(apply.code).toBe(0);
+    // Both instances applied (pmox-txl again if `cdktf deploy` above did: no change then).
+    for (const instance of ['pmox-fra', 'pmox-txl']) {
+      const apply = await run.tofu(instance, ['apply', '-auto-approve', '-input=false', '-no-color']);
+      expect(apply.code).toBe(0);
+    }
 
     // The change under review: pmox-fra keeps its built template as an existing one, tenant-b goes.
     const after = parse(exampleText);
@@ -96,9 +105,10 @@ describe('review on real plans', () => {
     // The same simulator and state as the applied stacks, the new description.
     const endpoints = Object.fromEntries(run.sim.names.map((n) => [n, run.sim.endpoint(n)]));
     const pointed = join(work, 'after-pointed.yaml');
-    writeFileSync(pointed, pointLabAt(readFileSync(afterFile, 'utf8'), endpoints, [], relative(projectRoot, join(work, 'state'))));
+    writeFileSync(pointed, pointLabAt(readFileSync(afterFile, 'utf8'), endpoints));
     const out = join(work, 'after-out');
-    const synth = spawnSync(process.execPath, ['dist/scripts/synth.js', '--config', pointed, '--out', out], { cwd: projectRoot, encoding: 'utf8' });
+    // From the scratch directory, so the default stateDir (`state`) is the applied stacks' (run.out's stacks read <work>/state too).
+    const synth = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', pointed, '--out', out], { cwd: work, encoding: 'utf8' });
     expect(synth.status).toBe(0);
     const plans = join(work, 'plans');
     mkdirSync(plans);
@@ -118,16 +128,22 @@ describe('review on real plans', () => {
     });
     expect(review.status).toBe(0);
     const text = readFileSync(comment, 'utf8');
-    const mustNotMiss = text.slice(text.indexOf('### Must not miss'), text.indexOf('### Placement'));
+    const start = text.indexOf('### Must not miss');
+    const mustNotMiss = text.slice(start, text.indexOf('\n### ', start + 1));
     expect(mustNotMiss).toMatch(/proxmox-pmox-fra: VM proxmox_virtual_environment_vm\.\S+ is destroyed/);
     expect(mustNotMiss).toContain('node template pmox-fra for v1.30.5 is removed');
     expect(mustNotMiss).toContain('tenant tenant-b is deleted');
-    expect(mustNotMiss).not.toContain('pmox-txl');
+    // Each tenant has its own CAPMOX token on the instances it uses: tenant-b's goes, nobody else's.
+    expect(mustNotMiss).toMatch(/proxmox-pmox-txl: credential proxmox_user_token\.\S*tenant-b\S* is deleted/);
+    expect(mustNotMiss).not.toMatch(/credential \S*tenant-[ac]\S*/);
     // Counts as tofu reports them, from the plan JSON.
     const fraRow = text.match(/\| proxmox-pmox-fra \| (\d+) \| (\d+) \| (\d+) \|/);
     expect(fraRow).not.toBeNull();
     expect(Number(fraRow![3])).toBeGreaterThanOrEqual(2); // the template VM and its downloaded image
-    expect(text).toMatch(/\| proxmox-pmox-txl \| 0 \| \d+ \| 0 \|/);
+    expect(text).toMatch(/\| proxmox-pmox-txl \| 0 \| \d+ \| [1-9]\d* \|/);
+    // Which stacks change and why, in lab terms, before the plans.
+    expect(text).toContain('| tenant-tenant-b | removed | tenant tenant-b removed from the description |');
+    expect(text).toContain('| proxmox-pmox-txl | changed | tenant tenant-b removed (its CAPMOX pool and token) |');
     expect(text).toContain('![placement after the change](placement.svg)');
     expect(readFileSync(join(work, 'review/placement.svg'), 'utf8')).toMatch(/^<\?xml[^>]*>\n<svg /);
   }, 240_000);
