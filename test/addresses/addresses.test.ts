@@ -77,7 +77,9 @@ describe('Terraform addresses of the example lab', () => {
       writeFileSync(listFile, `${actual.join('\n')}\n`);
       return;
     }
-    const pinned = readFileSync(listFile, 'utf8').split('\n').filter((l) => l !== '');
+    const pinned = readFileSync(listFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     const drift = addressDrift(pinned, actual, moved);
     if (drift !== undefined) throw new Error(drift);
   });

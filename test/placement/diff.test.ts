@@ -14,9 +14,11 @@ function planWith(pools: Record<string, Partial<PoolPlan> & { placements: NodePl
       {
         name: tenant,
         mode: 'MultiInstance',
+        kubernetesVersion: 'v1.30.5',
         instances: [...new Set(Object.values(pools).flatMap((p) => p.placements.map((x) => x.instance)))].sort(),
         reason: '',
         ha: { survivesNodeLoss: true, survivesInstanceLoss: true },
+        haConditions: [],
         pools: Object.entries(pools).map(([name, p]) => ({ name, replicas: p.placements.reduce((n, x) => n + x.replicas, 0), size, ...p })),
       },
     ],

@@ -40,7 +40,7 @@ beforeAll(async () => {
   expect((await admin.call('POST', '/access/users', { userid: 'capmox@pve' })).status).toBe(200);
   const token = await admin.call<{ value: string }>('POST', '/access/users/capmox@pve/token/capi', { privsep: 1 });
   capiToken = `capmox@pve!capi=${token.data.value}`;
-  for (const subject of [{ users: 'capmox@pve' }, { tokens: 'capmox@pve!capi' }]) {
+  for (const subject of [{ users: 'capmox@pve' }, { tokens: 'capmox@pve!capi' }] as Record<string, string>[]) {
     expect((await admin.call('PUT', '/access/acl', { path: '/vms', roles: 'PVEVMAdmin', ...subject })).status).toBe(200);
     expect((await admin.call('PUT', '/access/acl', { path: '/storage', roles: 'PVEDatastoreAdmin', ...subject })).status).toBe(200);
     expect((await admin.call('PUT', '/access/acl', { path: '/nodes', roles: 'PVEAuditor', ...subject })).status).toBe(200);

@@ -1,0 +1,61 @@
+// Lint encodes the import boundaries of the design (README "Design"): rules only, no style (that is
+// Prettier's). `npm run lint`; CI runs it before the tests.
+//   modules/    pure: never cdktf, constructs, stacks, scripts or the simulator
+//   constructs/ never stacks, scripts or the simulator; never the file system or the environment
+//   sim/        the simulator: never scripts (the harness that synthesizes and runs tofu lives there)
+import tsParser from '@typescript-eslint/parser';
+import tsPlugin from '@typescript-eslint/eslint-plugin';
+
+/** A relative import that climbs to one of the project's top-level directories. */
+const topLevel = (dirs) => `^(\\.\\./)+(${dirs.join('|')})(/|$)`;
+
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default [
+  { ignores: ['dist/**', 'node_modules/**', '.gen/**', '.toolchain/**', 'cdktf.out/**', 'crds/**', '**/*.js'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module' },
+    // Registered (no rules enabled) so the sources' `eslint-disable @typescript-eslint/...` comments resolve.
+    plugins: { '@typescript-eslint': tsPlugin },
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+  },
+  {
+    files: ['modules/**/*.ts'],
+    rules: restrict([
+      {
+        regex: '^(cdktf|constructs)(/|$)|^@cdktf/',
+        message: 'modules/ is pure: no cdktf or constructs (build constructs in constructs/ or stacks/ from what the module returns).',
+      },
+      {
+        regex: topLevel(['constructs', 'stacks', 'scripts', 'sim']),
+        message: 'modules/ is pure: it never imports constructs, stacks, scripts or the simulator; move the shared code into modules/.',
+      },
+    ]),
+  },
+  {
+    files: ['constructs/**/*.ts'],
+    rules: {
+      ...restrict([
+        {
+          regex: topLevel(['stacks', 'scripts', 'sim']),
+          message: 'constructs/ never imports stacks, scripts or the simulator: pass what the construct needs as props.',
+        },
+        { regex: '^(node:)?fs(/promises)?$', message: 'constructs never read files: the CLI reads them and passes the content as props.' },
+      ]),
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'constructs never read the environment: the CLI reads it and passes the value as props.' },
+      ],
+    },
+  },
+  {
+    files: ['sim/**/*.ts'],
+    rules: restrict([
+      {
+        regex: topLevel(['scripts', 'stacks', 'constructs']),
+        message: 'sim/ is the simulator alone: it never imports scripts, stacks or constructs; harness code that drives it belongs in scripts/.',
+      },
+    ]),
+  },
+];
