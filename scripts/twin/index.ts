@@ -19,7 +19,7 @@ import { load as loadYaml } from 'js-yaml';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
+import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
 import type { SimVmView } from '../../sim/simulator';
 import { startKubeServer, type KubeServer } from '../lib/kube-apiserver';
 import { synthesizeLab } from '../lib/synthesize';
@@ -233,7 +233,7 @@ export class LabTwin {
   async update(labText: string): Promise<void> {
     const endpoints = Object.fromEntries(this.run.sim.names.map((n) => [n, this.run.sim.endpoint(n)]));
     writeFileSync(this.run.labFile, pointLabAt(labText, endpoints));
-    // The same state directory as the first synth (sim/lab-run.ts): the run's own, seen from each stack.
+    // The same state directory as the first synth (scripts/lib/lab-run.ts): the run's own, seen from each stack.
     const stateDirFromStack = relative(join(this.run.out, 'stacks', 'any-stack'), join(this.options.work, 'state')).split('\\').join('/');
     const { lab } = synthesizeLab({ config: this.run.labFile, out: this.run.out, stateDirFromStack });
     const gone = this.run.lab.tenants.filter((t) => !lab.tenants.some((n) => n.name === t.name)).map((t) => t.name);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_ROLES } from '../../sim';
 import { PveClient } from '../../sim/client';
-import { startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
+import { startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run';
 import { parseLab } from '../../modules/config/load';
 import type { InstanceSnapshot } from '../../sim/simulator';
 import { missingToolchain, projectRoot } from '../../sim/toolchain';

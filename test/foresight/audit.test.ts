@@ -5,7 +5,7 @@
  */
 import { PveSimulator, instanceSpecsFromLab } from '../../sim';
 import { PveClient } from '../../sim/client';
-import { pointLabAt } from '../../sim/lab-run';
+import { pointLabAt } from '../../scripts/lib/lab-run';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
