@@ -58,9 +58,4 @@ export default [
       },
     ]),
   },
-  {
-    // The re-export left for importers being edited when the harness moved to scripts/lib/lab-run.ts; delete both together.
-    files: ['sim/lab-run.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
 ];

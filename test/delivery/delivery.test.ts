@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
+import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run';
 import { compileProject, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-delivery-'));

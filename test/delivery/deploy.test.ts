@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { startSimulatedLab, type SimulatedLab } from '../../sim/lab-run';
+import { startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run';
 import { compileProject, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-deploy-'));
