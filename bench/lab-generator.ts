@@ -31,7 +31,7 @@ export function benchLab(tenants: number, options: { editFirstTenant?: boolean }
   });
   return stringify({
     proxmox: { instances },
-    management: { kubernetes: { configPath: '~/.kube/mgmt.yaml' }, loadBalancer: { addresses: ['10.4.0.1-10.4.15.254'], vlan: 4 } },
+    management: { kubernetes: { configPath: '~/.kube/mgmt.yaml' }, loadBalancer: { addresses: ['10.4.0.1-10.4.15.254'], vlan: 4, interfaces: ['eth0.4'] } },
     tenants: tenantList,
   });
 }

@@ -66,8 +66,11 @@ function errorBlock(output: string): string {
   const lines = output.split('\n');
   const at = lines.findIndex((l) => /^[│╷\s]*Error:/.test(l));
   const block = at < 0 ? lines.filter((l) => l.trim()).slice(-10) : lines.slice(at, at + 20);
-  const end = block.findIndex((l, i) => i > 0 && /^╵/.test(l));
-  return (end > 0 ? block.slice(0, end + 1) : block).join('\n');
+  // The first error only (tofu repeats one block per resource): up to the next "Error:" or the box's end.
+  const end = block.findIndex((l, i) => i > 0 && (/^╵/.test(l) || /^[│╷\s]*Error:/.test(l)));
+  const first = end > 0 ? block.slice(0, /^╵/.test(block[end]) ? end + 1 : end) : block;
+  const more = lines.filter((l) => /^[│╷\s]*Error:/.test(l)).length - 1;
+  return [...first.filter((l, i, all) => l.trim() || (i > 0 && i < all.length - 1)), ...(more > 0 ? [`(and ${more} more error${more === 1 ? "" : "s"})`] : [])].join('\n');
 }
 
 runCommand(async () => {
