@@ -45,7 +45,7 @@ export function addressDrift(pinned: string[], actual: string[], moved: Set<stri
     ...added.map((a) => `  + ${a}`),
     unmoved.length > 0
       ? `${unmoved.length} address(es) went without a moved block: on apply, Terraform destroys what is at the old address and creates it anew — a rename replaces real infrastructure. ` +
-        'If the rename is meant, add `moved` blocks (stack.moveFromId / moveTo in cdktf) from the old to the new addresses; if not, keep the construct ids.'
+        'If the rename is meant, add `moved` blocks from the old to the new addresses (cdktf: `resource.moveFromId("<old address>")`); if not, keep the construct ids.'
       : 'Every address that went is carried by a moved block.',
     `When the change is meant, update the list: ${updateCommand}`,
   ].join('\n');
