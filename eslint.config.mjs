@@ -2,6 +2,7 @@
 // Prettier's). `npm run lint`; CI runs it before the tests.
 //   modules/    pure: never cdktf, constructs, stacks, scripts or the simulator
 //   constructs/ never stacks, scripts or the simulator; never the file system or the environment
+//   stacks/     never scripts or the simulator; never the file system or the environment
 //   sim/        the simulator: never scripts (the harness that synthesizes and runs tofu lives there)
 import tsParser from '@typescript-eslint/parser';
 import tsPlugin from '@typescript-eslint/eslint-plugin';
@@ -32,6 +33,19 @@ export default [
         message: 'modules/ is pure: it never imports constructs, stacks, scripts or the simulator; move the shared code into modules/.',
       },
     ]),
+  },
+  {
+    files: ['stacks/**/*.ts'],
+    rules: {
+      ...restrict([
+        { regex: topLevel(['scripts', 'sim']), message: 'stacks/ never imports scripts or the simulator: the CLI passes what a stack renders.' },
+        { regex: '^(node:)?fs(/promises)?$', message: 'stacks never read files: the CLI reads them and passes the content.' },
+      ]),
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'stacks never read the environment: the CLI reads it and passes the value.' },
+      ],
+    },
   },
   {
     files: ['constructs/**/*.ts'],
