@@ -113,4 +113,39 @@ describe('the static control plane CRD on the test API server', () => {
     }
     expect(refused).toEqual([]);
   }, 180000);
+
+  it('lets the secret mirror read the primary CA and kubeconfig and write the secondary copies, and nothing else', async () => {
+    const { client } = started(server);
+    const lab = labWith((doc) => {
+      doc.capmox.multiInstance = 'secondary-clusters';
+      doc.tenants[2].networks = { 'pmox-fra': { addresses: ['10.20.3.10-10.20.3.60'], prefix: 24, gateway: '10.20.3.1', dnsServers: ['10.20.3.1'] } };
+    });
+    const m = renderTenant(lab, planOf(lab), 'tenant-c').secondaries!.mirror;
+    await namespace(client, 'tenant-c');
+    for (const o of [m.serviceAccount, m.role, m.roleBinding]) await client.applyOrThrow(o as KubeObject);
+    const can = async (verb: string, resource: string, name?: string, group = ''): Promise<boolean> => {
+      const r = await client.post('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: {
+          user: 'system:serviceaccount:tenant-c:pvekaas-secondary-secrets',
+          groups: ['system:serviceaccounts', 'system:serviceaccounts:tenant-c', 'system:authenticated'],
+          resourceAttributes: { namespace: 'tenant-c', verb, resource, group, ...(name ? { name } : {}) },
+        },
+      });
+      expect(r.status).toBe(201);
+      return r.body.status.allowed === true;
+    };
+    expect(await can('get', 'secrets', 'tenant-c-ca')).toBe(true);
+    expect(await can('get', 'secrets', 'tenant-c-kubeconfig')).toBe(true);
+    expect(await can('create', 'secrets')).toBe(true);
+    expect(await can('patch', 'secrets', 'tenant-c-pmox-fra-kubeconfig')).toBe(true);
+    expect(await can('get', 'clusters', 'tenant-c-pmox-fra', 'cluster.x-k8s.io')).toBe(true);
+    // Not the Proxmox credentials, not the primary's copies, no listing, no deleting.
+    expect(await can('get', 'secrets', 'capmox-pmox-fra-credentials')).toBe(false);
+    expect(await can('patch', 'secrets', 'tenant-c-kubeconfig')).toBe(false);
+    expect(await can('list', 'secrets')).toBe(false);
+    expect(await can('delete', 'secrets', 'tenant-c-pmox-fra-ca')).toBe(false);
+    expect(await can('patch', 'clusters', 'tenant-c-pmox-fra', 'cluster.x-k8s.io')).toBe(false);
+  }, 120000);
 });
