@@ -25,6 +25,8 @@ import { PlacementError, planPlacement, renderJson } from '../../modules/placeme
 import { placementConfigError } from './placement-problems';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab } from '../../stacks/app';
+import { TenantStack } from '../../stacks/tenant-stack';
+import { addStateBackend } from '../../constructs/state-backend';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
@@ -203,8 +205,21 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       try {
         const app = new App({ outdir: scratch, hclOutput: hcl, skipValidation: false });
         withoutTokenTraces(() => {
-          const built = buildLab(app, lab, plan, { stateDirFromStack, renderings, tenantStacks: (name) => !reused.has(name) });
-          if (!reuseShared) warnings = built.management.warnings;
+          if (reuseShared) {
+            // The shared stacks are reused: only the changed tenant stacks are constructed (what buildLab does for a
+            // tenant), with an empty stack of the same name standing in for their dependency management-config.
+            const standIn = new TerraformStack(app, 'management-config');
+            for (const tenant of [...lab.tenants].sort((a, b) => a.name.localeCompare(b.name))) {
+              const name = `tenant-${tenant.name}`;
+              if (reused.has(name)) continue;
+              const stack = new TenantStack(app, name, { lab, plan, tenant, rendering: renderings.get(tenant.name) });
+              addStateBackend(stack, { stackName: name, delivery: lab.delivery, stateDirFromStack });
+              stack.addDependency(standIn);
+            }
+          } else {
+            const built = buildLab(app, lab, plan, { stateDirFromStack, renderings, tenantStacks: (name) => !reused.has(name) });
+            warnings = built.management.warnings;
+          }
           if (reused.size === 0) {
             app.synth();
             return;
