@@ -10,6 +10,8 @@ export function benchLab(tenants: number, options: { editFirstTenant?: boolean }
     nodes: [1, 2, 3].map((n) => node(`${name}-${n}`)),
     template: i === 0 ? { sourceNode: `${name}-1`, templateID: 1000, kubernetesVersion: 'v1.30.5' } : { templateSelector: { matchTags: ['capi', 'v1.30.5'] } },
     images: i === 0 ? [] : [{ kubernetesVersion: 'v1.30.5', url: `https://images.lab.example/kube-v1.30.5.qcow2` }],
+    // One template per instance serves every node only from shared disks.
+    storage: { disksShared: true },
   }));
   const tenantList = Array.from({ length: tenants }, (_, i) => {
     const x = 16 + Math.floor(i / 250);
