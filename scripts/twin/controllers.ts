@@ -146,16 +146,19 @@ function argsFor(name: ControllerName, port: number, certDir: string, gates: Rec
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  const common = ['--leader-elect=false', '--diagnostics-address=0', '-v=2', ...(featureGates ? [`--feature-gates=${featureGates}`] : [])];
+  const common = ['--leader-elect=false', '--diagnostics-address=0'];
+  // klog's -v and --feature-gates exist in CAPI and CAPMOX, not in the IPAM provider's flag set.
+  const klog = ['-v=2', ...(featureGates ? [`--feature-gates=${featureGates}`] : [])];
   switch (name) {
     case 'capi-manager':
     case 'kubeadm-bootstrap-manager':
-      return [...common, '--health-addr=0', `--webhook-port=${port}`, `--webhook-cert-dir=${certDir}`];
+      return [...common, ...klog, '--health-addr=0', `--webhook-port=${port}`, `--webhook-cert-dir=${certDir}`];
     case 'ipam-manager':
+      if (featureGates) throw new Error(`the management stack sets feature gates (${featureGates}) on the IPAM provider, which has none`);
       return [...common, '--health-probe-bind-address=0', `--webhook-port=${port}`, `--webhook-cert-dir=${certDir}`];
     case 'capmox-manager':
       // Port and certificate directory are fixed in CAPMOX's main.go: $TMPDIR/k8s-webhook-server/serving-certs.
-      return [...common, '--health-probe-bind-address=0', '--enable-webhooks=true'];
+      return [...common, ...klog, '--health-probe-bind-address=0', '--enable-webhooks=true'];
   }
 }
 

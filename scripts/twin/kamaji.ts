@@ -9,7 +9,8 @@
  * - writes what the two write, with the names and fields of their source at the pinned versions:
  *   Kamaji (26.8.2-edge): the TenantControlPlane's status (endpoint `<address>:<port>`, version
  *   Ready, deployment, kubeconfig and CA Secret names) and the Secrets `<tcp>-admin-kubeconfig`
- *   (`admin.conf`) and `<tcp>-ca` (`ca.crt`, `ca.key`); the provider
+ *   (`admin.conf`) and its CA (`ca.crt`, `ca.key`; named `<tcp>-kamaji-ca`, not Kamaji's `<tcp>-ca`,
+ *   which is CAPI's `<cluster>-ca` when the control plane is named like its Cluster); the provider
  *   (controllers/kamajicontrolplane_controller*.go): the TenantControlPlane from the
  *   KamajiControlPlane and its Cluster, `spec.controlPlaneEndpoint` of the KamajiControlPlane, the
  *   infrastructure cluster's endpoint (checkOrPatchGenericCluster for ProxmoxCluster: a different
@@ -44,6 +45,18 @@ export interface TenantControlPlaneView {
 }
 
 type Obj = KubeObject & { spec?: any; status?: any };
+
+function pick(from: Record<string, unknown> | undefined, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => from?.[k] !== undefined).map((k) => [k, from![k]]));
+}
+
+/** KamajiControlPlane addons → TenantControlPlane addons: CoreDNS's `dnsServiceIPs` is not a TCP addon field. */
+function tcpAddons(addons: Record<string, any>): Record<string, unknown> {
+  const { coreDNS, ...rest } = addons;
+  if (!coreDNS) return rest;
+  const { dnsServiceIPs: _ips, ...coreDNSSpec } = coreDNS as Record<string, unknown>;
+  return { ...rest, coreDNS: coreDNSSpec };
+}
 
 export class KamajiPlayer {
   readonly planes = new Map<string, TenantControlPlaneView>();
@@ -116,10 +129,16 @@ export class KamajiPlayer {
       spec: {
         ...(kcp.spec?.dataStoreName ? { dataStore: kcp.spec.dataStoreName } : {}),
         controlPlane: {
-          deployment: { replicas: kcp.spec?.replicas ?? 2 },
+          // Deployment fields as createOrUpdateTenantControlPlane copies them.
+          deployment: {
+            replicas: kcp.spec?.replicas ?? 2,
+            ...pick(kcp.spec?.deployment, ['nodeSelector', 'runtimeClassName', 'serviceAccountName', 'additionalMetadata', 'podAdditionalMetadata', 'strategy', 'affinity', 'tolerations', 'topologySpreadConstraints']),
+          },
           service: { serviceType: network.serviceType ?? 'LoadBalancer' },
         },
         networkProfile: {
+          // CoreDNS's service IPs move from the addon to the network profile (the provider's override).
+          ...((kcp.spec?.addons?.coreDNS?.dnsServiceIPs ?? network.dnsServiceIPs) ? { dnsServiceIPs: kcp.spec?.addons?.coreDNS?.dnsServiceIPs ?? network.dnsServiceIPs } : {}),
           ...(network.serviceAddress ? { address: network.serviceAddress } : {}),
           port,
           ...(cluster.spec?.clusterNetwork?.services?.cidrBlocks?.[0] ? { serviceCidr: cluster.spec.clusterNetwork.services.cidrBlocks[0] } : {}),
@@ -127,7 +146,7 @@ export class KamajiPlayer {
           ...(cluster.spec?.clusterNetwork?.serviceDomain ? { clusterDomain: cluster.spec.clusterNetwork.serviceDomain } : {}),
         },
         kubernetes: { version: kcp.spec?.version, kubelet: kcp.spec?.kubelet ?? {} },
-        ...(kcp.spec?.addons ? { addons: kcp.spec.addons } : {}),
+        ...(kcp.spec?.addons ? { addons: tcpAddons(kcp.spec.addons) } : {}),
       },
     };
     await this.mgmt.applyOrThrow(tcp, { fieldManager: MANAGER, force: true });
@@ -145,7 +164,9 @@ export class KamajiPlayer {
     const caCrt = readFileSync(join(dir, 'ca.crt'));
     const caKey = readFileSync(join(dir, 'ca.key'));
     const tcpOwner = [{ apiVersion: TCP_API, kind: 'TenantControlPlane', name: tcp.metadata.name, uid: await this.uidOf(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${tcp.metadata.name}`), controller: true, blockOwnerDeletion: true }];
-    await this.secret({ name: `${tcp.metadata.name}-ca`, namespace, ownerReferences: tcpOwner, labels: { 'kamaji.clastix.io/name': tcp.metadata.name } }, { 'ca.crt': caCrt, 'ca.key': caKey });
+    // Named apart from CAPI's `<cluster>-ca` (the topology names the control plane like its Cluster,
+    // and that Secret's type is immutable): a stated deviation from Kamaji's own `<tcp>-ca`.
+    await this.secret({ name: `${tcp.metadata.name}-kamaji-ca`, namespace, ownerReferences: tcpOwner, labels: { 'kamaji.clastix.io/name': tcp.metadata.name } }, { 'ca.crt': caCrt, 'ca.key': caKey });
     await this.secret({ name: `${tcp.metadata.name}-admin-kubeconfig`, namespace, ownerReferences: tcpOwner, labels: { 'kamaji.clastix.io/name': tcp.metadata.name } }, { 'admin.conf': readFileSync(view.server.kubeconfig) });
     await this.status(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${tcp.metadata.name}`, {
       apiVersion: TCP_API,
@@ -153,7 +174,7 @@ export class KamajiPlayer {
       metadata: { name: tcp.metadata.name, namespace },
       status: {
         controlPlaneEndpoint: endpoint,
-        certificates: { ca: { secretName: `${tcp.metadata.name}-ca` } },
+        certificates: { ca: { secretName: `${tcp.metadata.name}-kamaji-ca` } },
         kubeconfig: { admin: { secretName: `${tcp.metadata.name}-admin-kubeconfig` } },
         kubernetesResources: {
           version: { version: kcp.spec?.version, status: 'Ready' },

@@ -121,7 +121,9 @@ export class KubeletPlayer {
     const providerArg = Array.isArray(args)
       ? (args as { name: string; value: string }[]).find((a) => a.name === 'provider-id')?.value
       : (args as Record<string, string> | undefined)?.['provider-id'];
-    const providerID = providerArg ? render(providerArg) : `proxmox://${vm.uuid}`;
+    // CAPMOX's own class writes `proxmox://'{{ ds.meta_data.instance_id }}'`: the quotes are shell
+    // quoting of kubeadm's flags file, gone by the time the kubelet reads its flag.
+    const providerID = providerArg ? render(providerArg).replace(/'/g, '') : `proxmox://${vm.uuid}`;
     if (providerID !== `proxmox://${vm.uuid}`) throw new Error(`the kubelet would register providerID ${providerID}, but the VM is proxmox://${vm.uuid}: CAPI would never match the Node to its Machine`);
     const address = addressOf(vm.bootstrap?.networkConfig);
     const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } }, spec: { providerID } };

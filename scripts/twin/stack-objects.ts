@@ -210,12 +210,22 @@ function parse(text: string, stack: string): Expr {
       return { kind: 'call', name: ident[0], args };
     }
     const path = [ident[0]];
-    while (text[i] === '.') {
-      i++;
-      const part = /^[A-Za-z0-9_-]+/.exec(text.slice(i));
-      if (!part) fail('bad reference');
-      path.push(part![0]);
-      i += part![0].length;
+    for (;;) {
+      if (text[i] === '.') {
+        i++;
+        const part = /^[A-Za-z0-9_-]+/.exec(text.slice(i));
+        if (!part) fail('bad reference');
+        path.push(part![0]);
+        i += part![0].length;
+      } else if (text[i] === '[') {
+        // An index: ["key"] or [0].
+        i++;
+        const key = expr();
+        ws();
+        if (text[i] !== ']' || (key.kind !== 'string' && key.kind !== 'number')) fail('bad index');
+        i++;
+        path.push(String((key as { value: string | number }).value));
+      } else break;
     }
     return { kind: 'ref', path };
   };
