@@ -27,6 +27,7 @@ import { startControllers, deployedProviders, type ControllerName, type RunningC
 import { withReleaseLabels } from './crd-labels';
 import { KamajiPlayer } from './kamaji';
 import { KubeletPlayer } from './kubelets';
+import { MirrorPlayer } from './mirror';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents } from './stack-objects';
 
 export interface TwinOptions {
@@ -79,6 +80,7 @@ export class LabTwin {
   private controllers?: RunningControllers;
   kamaji!: KamajiPlayer;
   kubelets!: KubeletPlayer;
+  private mirror!: MirrorPlayer;
   private timer?: NodeJS.Timeout;
   private ticking = false;
   private readonly children = new Set<ChildProcess>();
@@ -147,6 +149,7 @@ export class LabTwin {
     });
     this.kamaji = new KamajiPlayer(this.mgmt.client, (l) => this.log(l));
     this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, (l) => this.log(l));
+    this.mirror = new MirrorPlayer(this.mgmt.client);
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
@@ -155,6 +158,7 @@ export class LabTwin {
     this.ticking = true;
     try {
       await this.kamaji.tick();
+      await this.mirror.tick();
       await this.kubelets.tick();
     } catch (e) {
       const message = (e as Error).message;

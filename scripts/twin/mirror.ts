@@ -1,0 +1,41 @@
+/**
+ * SIMULATED in the lab twin: the secondary-clusters Secret mirror (a CronJob in each tenant
+ * namespace, modules/tenants/secondary-mirror.ts). The twin has no container runtime, so this
+ * player does what one run of the mirror's script does: for each secondary Cluster (a Cluster whose
+ * control plane is pvekaas's StaticControlPlane), it writes `<secondary>-ca` (the primary's CA
+ * certificate only) and `<secondary>-kubeconfig` (the primary's kubeconfig), as the exact objects
+ * `mirroredSecret` renders — the same objects the script prints — and only where the tenant stack
+ * put the mirror's CronJob.
+ */
+import { MIRROR_NAME, mirroredSecret } from '../../modules/tenants/secondary-mirror';
+import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+
+export class MirrorPlayer {
+  constructor(private readonly mgmt: KubeClient) {}
+
+  async tick(): Promise<void> {
+    const jobs = await this.mgmt.get('/apis/batch/v1/cronjobs');
+    if (jobs.status !== 200) return;
+    for (const job of jobs.body.items as KubeObject[]) {
+      if (job.metadata.name !== MIRROR_NAME) continue;
+      const ns = job.metadata.namespace as string;
+      const clusters = (await this.mgmt.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`)).body.items as any[];
+      const primary = clusters.find((c) => c.spec?.controlPlaneRef?.kind === 'KamajiControlPlane');
+      if (!primary) continue;
+      const ca = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${primary.metadata.name}-ca`);
+      const kc = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${primary.metadata.name}-kubeconfig`);
+      if (ca.status !== 200 || kc.status !== 200 || !ca.body.data?.['tls.crt'] || !kc.body.data?.value) continue;
+      for (const secondary of clusters.filter((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane' && !c.metadata.deletionTimestamp)) {
+        const name = secondary.metadata.name as string;
+        const tenant = { name: (primary.metadata.labels?.['pvekaas.lab/tenant'] as string | undefined) ?? ns };
+        for (const [secretName, key, value] of [
+          [`${name}-ca`, 'tls.crt', ca.body.data['tls.crt']],
+          [`${name}-kubeconfig`, 'value', kc.body.data.value],
+        ] as const) {
+          const object = mirroredSecret({ tenant, secondary: name, name: secretName, key, value, clusterUid: secondary.metadata.uid }) as KubeObject;
+          await this.mgmt.applyOrThrow(object, { fieldManager: MIRROR_NAME, force: true });
+        }
+      }
+    }
+  }
+}
