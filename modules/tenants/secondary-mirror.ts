@@ -3,8 +3,8 @@
  * primary's, inside the management cluster: a CronJob in the tenant namespace. CAPI needs both for
  * a Cluster whose control plane it does not manage (CABPK reads the CA certificate for the workers'
  * join configuration, the ClusterCache connects with the kubeconfig, and only Secrets labelled
- * `cluster.x-k8s.io/cluster-name` are in its cache). The CA copy holds the certificate only, never
- * the key. Kamaji rotates kubeconfigs; a copy taken once at apply time would go stale, and the
+ * `cluster.x-k8s.io/cluster-name` are in its cache). The CA copy holds the certificate and the key:
+ * CABPK refuses a worker join without the key (see mirroredSecret). Kamaji rotates kubeconfigs; a copy taken once at apply time would go stale, and the
  * tenant's admin kubeconfig must not pass through Terraform state, so nothing here carries a
  * secret value: the Job reads and writes them at run time.
  *
@@ -29,11 +29,17 @@ export interface SecretMirror {
 }
 
 /**
- * One Secret the mirror writes: `<secondary>-ca` (key `tls.crt`) or `<secondary>-kubeconfig` (key
- * `value`), owned by the secondary Cluster. The mirror's script prints exactly this object (with the
- * run-time values filled in); the lab twin applies it directly, since it runs no CronJob.
+ * One Secret the mirror writes: `<secondary>-ca` (keys `tls.crt` and `tls.key`) or
+ * `<secondary>-kubeconfig` (key `value`), owned by the secondary Cluster. The mirror's script prints
+ * exactly this object (with the run-time values filled in); the lab twin applies it directly, since
+ * it runs no CronJob.
+ *
+ * The CA copy carries the key too: CABPK v1.12's worker join refuses a cluster CA Secret without
+ * one (`util/secret/certificates.go` EnsureAllExist: "for certificate: ca: missing key data"; only
+ * external etcd certificates may lack it), which the lab twin showed. The copy stays in the tenant
+ * namespace beside the primary's own `<tenant>-ca`, which already holds that key.
  */
-export function mirroredSecret(input: { tenant: Pick<Tenant, 'name'>; secondary: string; name: string; key: string; value: string; clusterUid: string }): KubernetesObject {
+export function mirroredSecret(input: { tenant: Pick<Tenant, 'name'>; secondary: string; name: string; data: Record<string, string>; clusterUid: string }): KubernetesObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -44,18 +50,29 @@ export function mirroredSecret(input: { tenant: Pick<Tenant, 'name'>; secondary:
       labels: { [LABEL_CLUSTER_NAME]: input.secondary, [LABEL_TENANT]: input.tenant.name },
       ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: input.secondary, uid: input.clusterUid }],
     } as KubernetesObject['metadata'],
-    data: { [input.key]: input.value },
+    data: { ...input.data },
   };
 }
 
-/** The printf format of `mirroredSecret` and the shell words that fill it, in order. */
-function secretFormat(tenant: Tenant): { format: string; args: string[] } {
-  const marks = { name: '@@N@@', secondary: '@@S@@', key: '@@K@@', value: '@@V@@', clusterUid: '@@U@@' };
-  const words: Record<string, string> = { [marks.name]: '"$2"', [marks.secondary]: '"$1"', [marks.key]: '"$3"', [marks.value]: '"$4"', [marks.clusterUid]: '"$uid"' };
-  const json = JSON.stringify(mirroredSecret({ tenant, ...marks }));
+/**
+ * The printf format of one `mirroredSecret` and the shell words that fill it, in order: the
+ * secondary is `$1`, its uid `$uid`, and each data key takes the shell variable given for it.
+ */
+function secretFormat(tenant: Tenant, suffix: string, data: Record<string, string>): { format: string; args: string[] } {
+  const words = new Map<string, string>([
+    ['@@N@@', `"$1-${suffix}"`],
+    ['@@S@@', '"$1"'],
+    ['@@U@@', '"$uid"'],
+  ]);
+  const marked: Record<string, string> = {};
+  Object.entries(data).forEach(([key, variable], i) => {
+    marked[key] = `@@V${i}@@`;
+    words.set(`@@V${i}@@`, `"$${variable}"`);
+  });
+  const json = JSON.stringify(mirroredSecret({ tenant, secondary: '@@S@@', name: '@@N@@', data: marked, clusterUid: '@@U@@' }));
   const args: string[] = [];
-  const format = json.replace(/@@[NSKVU]@@/g, (m) => {
-    args.push(words[m]);
+  const format = json.replace(/@@(N|S|U|V\d+)@@/g, (m) => {
+    args.push(words.get(m) as string);
     return '%s';
   });
   return { format, args };
@@ -65,19 +82,25 @@ function secretFormat(tenant: Tenant): { format: string; args: string[] } {
 export function mirrorScript(tenant: Tenant, secondaries: readonly string[]): string {
   const primary = clusterName(tenant);
   const ns = tenantNamespace(tenant);
-  const { format, args } = secretFormat(tenant);
+  const ca = secretFormat(tenant, 'ca', { 'tls.crt': 'ca', 'tls.key': 'cakey' });
+  const kc = secretFormat(tenant, 'kubeconfig', { value: 'kc' });
+  const apply = `kubectl apply --server-side --force-conflicts --field-manager=${MIRROR_NAME} -f -`;
   const lines = [
     'set -eu',
     `ca=$(kubectl -n ${ns} get secret ${primary}-ca -o 'jsonpath={.data.tls\\.crt}')`,
+    `cakey=$(kubectl -n ${ns} get secret ${primary}-ca -o 'jsonpath={.data.tls\\.key}')`,
     `kc=$(kubectl -n ${ns} get secret ${kubeconfigSecretName(tenant)} -o 'jsonpath={.data.value}')`,
-    'test -n "$ca" && test -n "$kc"',
-    // copy <secondary Cluster> <Secret name> <data key> <base64 value>
-    'copy() {',
+    'test -n "$ca" && test -n "$cakey" && test -n "$kc"',
+    // copyca|copykc <secondary Cluster>
+    `copyca() {`,
     `  uid=$(kubectl -n ${ns} get clusters.cluster.x-k8s.io "$1" -o 'jsonpath={.metadata.uid}')`,
-    `  printf '${format}' ${args.join(' ')} \\`,
-    `    | kubectl apply --server-side --force-conflicts --field-manager=${MIRROR_NAME} -f -`,
+    `  printf '${ca.format}' ${ca.args.join(' ')} | ${apply}`,
     '}',
-    ...secondaries.flatMap((s) => [`copy ${s} ${s}-ca tls.crt "$ca"`, `copy ${s} ${s}-kubeconfig value "$kc"`]),
+    `copykc() {`,
+    `  uid=$(kubectl -n ${ns} get clusters.cluster.x-k8s.io "$1" -o 'jsonpath={.metadata.uid}')`,
+    `  printf '${kc.format}' ${kc.args.join(' ')} | ${apply}`,
+    '}',
+    ...secondaries.flatMap((s) => [`copyca ${s}`, `copykc ${s}`]),
   ];
   return `${lines.join('\n')}\n`;
 }

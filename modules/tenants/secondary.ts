@@ -17,7 +17,7 @@
  *   KubeadmConfigTemplate and ProxmoxMachineTemplate, rendered from the class's worker templates
  *   and patches (class-patches.ts), so they are what the class makes for the primary's workers.
  * - a MachineHealthCheck with the class's worker checks.
- * - Secrets `<t>-<i>-ca` (certificate only) and `<t>-<i>-kubeconfig` are not rendered: a mirror
+ * - Secrets `<t>-<i>-ca` (certificate and key: CABPK requires the key) and `<t>-<i>-kubeconfig` are not rendered: a mirror
  *   CronJob (secondary-mirror.ts) copies them from the primary's inside the management cluster,
  *   so they follow Kamaji's rotation and never pass through Terraform state.
  *

@@ -3,7 +3,7 @@
  * namespace, modules/tenants/secondary-mirror.ts). The twin has no container runtime, so this
  * player does what one run of the mirror's script does: for each secondary Cluster (a Cluster whose
  * control plane is pvekaas's StaticControlPlane), it writes `<secondary>-ca` (the primary's CA
- * certificate only) and `<secondary>-kubeconfig` (the primary's kubeconfig), as the exact objects
+ * certificate and key) and `<secondary>-kubeconfig` (the primary's kubeconfig), as the exact objects
  * `mirroredSecret` renders — the same objects the script prints — and only where the tenant stack
  * put the mirror's CronJob.
  */
@@ -24,15 +24,15 @@ export class MirrorPlayer {
       if (!primary) continue;
       const ca = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${primary.metadata.name}-ca`);
       const kc = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${primary.metadata.name}-kubeconfig`);
-      if (ca.status !== 200 || kc.status !== 200 || !ca.body.data?.['tls.crt'] || !kc.body.data?.value) continue;
+      if (ca.status !== 200 || kc.status !== 200 || !ca.body.data?.['tls.crt'] || !ca.body.data?.['tls.key'] || !kc.body.data?.value) continue;
       for (const secondary of clusters.filter((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane' && !c.metadata.deletionTimestamp)) {
         const name = secondary.metadata.name as string;
         const tenant = { name: (primary.metadata.labels?.['pvekaas.lab/tenant'] as string | undefined) ?? ns };
-        for (const [secretName, key, value] of [
-          [`${name}-ca`, 'tls.crt', ca.body.data['tls.crt']],
-          [`${name}-kubeconfig`, 'value', kc.body.data.value],
+        for (const [secretName, data] of [
+          [`${name}-ca`, { 'tls.crt': ca.body.data['tls.crt'], 'tls.key': ca.body.data['tls.key'] }],
+          [`${name}-kubeconfig`, { value: kc.body.data.value }],
         ] as const) {
-          const object = mirroredSecret({ tenant, secondary: name, name: secretName, key, value, clusterUid: secondary.metadata.uid }) as KubeObject;
+          const object = mirroredSecret({ tenant, secondary: name, name: secretName, data, clusterUid: secondary.metadata.uid }) as KubeObject;
           await this.mgmt.applyOrThrow(object, { fieldManager: MIRROR_NAME, force: true });
         }
       }

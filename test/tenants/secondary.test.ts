@@ -162,8 +162,10 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     const script = (mirror.cronJob.spec as any).jobTemplate.spec.template.spec.containers[0].command[2];
     expect(script).toBe(mirrorScript(lab.tenants[2], ['tenant-c-pmox-fra']));
     expect(script).toContain("get secret tenant-c-ca -o 'jsonpath={.data.tls\\.crt}'");
-    expect(script).not.toContain('tls.key');
-    expect(script).toContain('copy tenant-c-pmox-fra tenant-c-pmox-fra-kubeconfig value "$kc"');
+    // The CA copy carries the key: CABPK refuses a worker join without it (util/secret EnsureAllExist).
+    expect(script).toContain("get secret tenant-c-ca -o 'jsonpath={.data.tls\\.key}'");
+    expect(script).toContain('copykc tenant-c-pmox-fra');
+    expect(script).toContain('copyca tenant-c-pmox-fra');
     expect(script).toContain('"cluster.x-k8s.io/cluster-name":"%s"');
     const rules = (mirror.role as any).rules;
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['tenant-c-ca', 'tenant-c-kubeconfig'] });
