@@ -86,7 +86,12 @@ describe('a malformed lab description', () => {
   });
 
   it('reports unknown instances in a tenant placement', () => {
-    const p = only(exampleWith((l) => (l.tenants[2].placement.instances = ['pmox-txl', 'pmox-xyz'])));
+    const p = only(
+      exampleWith((l) => {
+        l.tenants[2].placement.instances = ['pmox-txl', 'pmox-xyz'];
+        delete l.tenants[2].networks; // pmox-fra's network would be unused then: a second problem
+      }),
+    );
     expect(formatPath(p.path)).toBe('tenants[2].placement.instances[1]');
   });
 

@@ -148,7 +148,18 @@ const cases: BadCase[] = [
     change: (d) => (d.proxmox.instances[1].template.templateSelector.matchTags = ['capi', 'capi', 'v1.30.5']),
     path: 'proxmox.instances[1].template.templateSelector.matchTags[1]',
     serverObject: () => {
-      const lab = schemaOnly(exampleWith((d) => (d.proxmox.instances[1].template.templateSelector.matchTags = ['capi', 'capi', 'v1.30.5'])));
+      // Tags reach the machine template where CAPMOX selects by them: on shared disks (on local ones
+      // every machine deployment names its node's template by id, B2).
+      const lab = schemaOnly(
+        exampleWith((d) => {
+          d.proxmox.instances[1].template.templateSelector.matchTags = ['capi', 'capi', 'v1.30.5'];
+          d.proxmox.instances[1].storage = { disksShared: true };
+          d.proxmox.instances[1].images[0].nodes = ['pmox-fra-1'];
+          // tenant-c's pmox-fra machines in the class's topology (the proposal rendering), where the tags land.
+          d.capmox.multiInstance = 'proposal';
+          delete d.tenants[2].networks;
+        }),
+      );
       return tenantObjects(lab, 'tenant-c').find((o) => o.object.kind === 'ProxmoxMachineTemplate' && JSON.stringify(o.object).includes('"capi","capi"'))!.object;
     },
     serverSays: /templateSelector\.matchTags: duplicate entries for key \[="capi"\]/,

@@ -36,6 +36,7 @@ let server: KubeServer | undefined;
 const manifests = new Map<string, StackManifests>();
 /** Namespaces the management stack creates (kubernetes_namespace_v1), which management-config writes into. */
 let managementNamespaces: KubeObject[] = [];
+let managementManifests: KubeObject[] = [];
 /** The object as stored after the first apply, by object. */
 const firstStored = new Map<string, KubeObject>();
 const builtinNamespaces = new Set<string>();
@@ -87,6 +88,9 @@ beforeAll(async () => {
   if (r.status !== 0) throw new Error(`synth of the example lab failed (${r.status}):\n${r.stderr}`);
   for (const stack of kubeStacks) manifests.set(stack, readStackManifests(join(out, 'stacks'), stack));
   managementNamespaces = readStackNamespaces(join(out, 'stacks'), 'management');
+  // The management stack's own manifests (the static control plane CRD and its ClusterRole in
+  // secondary-clusters mode), which the tenant stacks' objects need.
+  managementManifests = readStackManifests(join(out, 'stacks'), 'management').objects.map((o) => o.object);
   server = await startKubeServer();
   const namespaces = await server.client.get('/api/v1/namespaces');
   for (const ns of namespaces.body.items as KubeObject[]) builtinNamespaces.add(ns.metadata.name);
@@ -114,6 +118,16 @@ describe('the example lab against a real API server', () => {
     const { client } = requireServer();
     expect(managementNamespaces.length).toBeGreaterThan(0);
     for (const namespace of managementNamespaces) await client.applyOrThrow(namespace, { fieldManager: 'Terraform' });
+    for (const object of managementManifests) await client.applyOrThrow(object, { fieldManager: 'pvekaas' });
+    // A new CRD is served shortly after it is created.
+    for (const object of managementManifests.filter((o) => o.kind === 'CustomResourceDefinition')) {
+      const name = object.metadata.name;
+      for (let i = 0; i < 100; i++) {
+        const crd = await client.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+        if ((crd.body?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   });
 
   for (const stack of kubeStacks) {
