@@ -219,6 +219,10 @@ export class SimulatedInstance {
       ['ostype', 'l26'],
       // What PVE's GUI writes for a new VM (CAPMOX appends its ISO drive to it: `<boot>;ide0`).
       ['boot', 'order=scsi0;net0'],
+      // A node template made for Cluster API runs the QEMU guest agent (CAPMOX waits for it,
+      // image-builder's Proxmox images enable it); without it CAPMOX gets PVE's 500
+      // "No QEMU guest agent configured" and never finishes a machine.
+      ['agent', '1'],
     ]);
     if (spec.tags?.length) config.set('tags', [...spec.tags].sort().join(';'));
     if (spec.template) config.set('template', '1');
