@@ -136,6 +136,8 @@ describe('the static control plane CRD on the test API server', () => {
       expect(r.status).toBe(201);
       return r.body.status.allowed === true;
     };
+    // The authorizer sees a new Role and RoleBinding through its informers, a moment after they are written.
+    for (let i = 0; i < 50 && !(await can('get', 'secrets', 'tenant-c-ca')); i++) await new Promise((r) => setTimeout(r, 200));
     expect(await can('get', 'secrets', 'tenant-c-ca')).toBe(true);
     expect(await can('get', 'secrets', 'tenant-c-kubeconfig')).toBe(true);
     expect(await can('create', 'secrets')).toBe(true);
