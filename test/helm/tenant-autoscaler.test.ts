@@ -81,7 +81,8 @@ describe('the tenants cluster-autoscaler releases, installed by helm from a loca
       expect(values.cloudProvider).toBe('clusterapi');
       expect(values.clusterAPIMode).toBe('kubeconfig-incluster');
       expect(values.clusterAPIKubeconfigSecret).toBe(`${stack.replace(/^tenant-/, '')}-kubeconfig`);
-      expect(values.autoDiscovery).toEqual(expect.objectContaining({ clusterName: stack.replace(/^tenant-/, '') }));
+      // secondary-clusters mode (the example lab): one autoscaler per tenant discovers every Cluster of its namespace.
+      expect(values.autoDiscovery).toEqual(expect.objectContaining({ namespace: stack.replace(/^tenant-/, '') }));
     }
     expect(repository!.requests).toContain(`${MIRROR_PATH}/${autoscalerChart.chart}-${autoscalerChart.version}.tgz`);
   }, 120000);
