@@ -56,13 +56,15 @@ describe('the example lab in the twin', () => {
         expect({ machine: m.name, cpu: m.cpu, memoryMiB: m.memoryMiB, diskGiB: m.diskGiB }).toEqual({ machine: m.name, ...pool.size });
         const vm = vms.find((v) => v.instance === m.instance && v.vmid === m.vmid)!;
         const template = vms.find((v) => v.instance === m.instance && v.vmid === vm.cloneOf);
-        expect(template?.template).toBe(true);
+        expect({ machine: m.name, clonedFromTemplate: template?.template }).toEqual({ machine: m.name, clonedFromTemplate: true });
         // A template made for the tenant's Kubernetes version (a tag or the lab's fixed template for it).
         const instance = twin.lab.proxmox.instances.find((i) => i.name === m.instance)!;
         if ('templateSelector' in instance.template) expect(template!.tags).toEqual(expect.arrayContaining([spec.kubernetesVersion]));
         expect(m.proxmoxPool).toBeDefined();
         expect(m.ipAddresses.length).toBeGreaterThan(0);
-        for (const ip of m.ipAddresses) expect(inRanges(ip, spec.network!.addresses)).toBe(true);
+        // The node network of the machine's instance (a secondary Cluster's own, in secondary-clusters mode).
+        const network = spec.networks?.[m.instance!] ?? spec.network!;
+        for (const ip of m.ipAddresses) expect({ machine: m.name, ip, inRange: inRanges(ip, network.addresses) }).toEqual({ machine: m.name, ip, inRange: true });
         // The token that created the VM is the one in the tenant's credentials Secret for that instance.
         const secrets = await mgmt().get(`/api/v1/namespaces/${t.name}/secrets`);
         const tokens = (secrets.body.items as { data?: Record<string, string> }[])
