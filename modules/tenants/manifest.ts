@@ -6,7 +6,7 @@ export interface KubernetesObject {
   [field: string]: unknown;
 }
 
-/** API versions as the pinned CRDs serve them (../shared/crds). */
+/** API versions as the pinned CRDs serve them (the CRD tree of the pinned modules, .toolchain/crds). */
 export const API = {
   cluster: 'cluster.x-k8s.io/v1beta2',
   bootstrap: 'bootstrap.cluster.x-k8s.io/v1beta2',

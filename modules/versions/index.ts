@@ -4,7 +4,7 @@
  *
  * For each Cluster API provider the table records the contract each release series implements
  * (copied from the provider's clusterctl `metadata.yaml`; test/versions checks the copy against
- * the files in ../shared/crds) and the CAPI minor each release is built against (from its
+ * the CRD tree that scripts/toolchain lays out from the pinned modules) and the CAPI minor each release is built against (from its
  * go.mod). `checkVersions` refuses providers whose contract differs from the core's, naming both
  * sides, and warns when a provider is built against another CAPI minor than the core.
  *
@@ -66,7 +66,7 @@ export type ManagementVersions = { readonly [K in Exclude<VersionKey, 'kamajiIma
  *   edge image is the pin. kamajiImageDigest: NOT RECORDED — see `KAMAJI_DIGEST_NOTE`.
  * - kamajiEtcd 0.17.0 (etcd v3.6.12): newest kamaji-etcd chart; installed as its own release so it is
  *   pinned independently of whatever the Kamaji chart bundles.
- * - metallb 0.15.3: the MetalLB release whose CRDs are in ../shared/crds (L2 only, FRR off).
+ * - metallb 0.15.3: the MetalLB release whose CRDs come from go.universe.tf/metallb@v0.15.3 (L2 only, FRR off).
  * - localpvProvisioner 4.1.1: OpenEBS LocalPV hostpath, the CSI for the datastore volumes (see docs/management.md).
  * - kubectl v1.34.3 (provider readiness Job), rclone 1.75.0 (datastore backup upload).
  */
@@ -414,7 +414,7 @@ function unknownContract(provider: (typeof capiProviders)[number], version: stri
     severity: 'error',
     key: provider.versionKey,
     message: `cannot tell which CAPI contract ${provider.name} ${version} implements: its release series is not in ${provider.metadataFile} (known: ${knownSeries(provider)})`,
-    fix: `add the metadata.yaml of ${provider.name} ${version} to ../shared/crds and its release series to modules/versions, or use ${pinnedVersions[provider.versionKey]}`,
+    fix: `add the metadata.yaml of ${provider.name} ${version} to the CRD tree (modules/versions/toolchain.json, key crds) and its release series to modules/versions, or use ${pinnedVersions[provider.versionKey]}`,
   };
 }
 
