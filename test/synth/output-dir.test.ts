@@ -111,9 +111,11 @@ describe('output directories', () => {
       lab.tenants[0].pools[0].replicas = 2 + (i % 3);
       writeFileSync(file, stringify(lab));
       const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', file, '--out', out, '--full'], { cwd: projectRoot, stdio: 'ignore' });
+      // Listen before waiting: a run faster than the delay has closed before the kill.
+      const closed = new Promise((r) => child.on('close', r));
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
-      await new Promise((r) => child.on('close', r));
+      await closed;
       // Killed between the two renames, the old output sits beside it until the next run.
       const aside = scratch(parent).filter((e) => e.includes('pvekaas-old-'));
       expect({ delay, complete: complete(out) || (aside.length === 1 && complete(join(parent, aside[0]))) }).toEqual({ delay, complete: true });
@@ -145,9 +147,10 @@ describe('output directories', () => {
     mkdirSync(parent);
     const out = join(parent, 'out');
     const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', example, '--out', out], { cwd: projectRoot, stdio: 'ignore' });
+    const closed = new Promise((r) => child.on('close', r));
     await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGTERM');
-    await new Promise((r) => child.on('close', r));
+    await closed;
     expect(scratch(parent)).toEqual([]);
     expect(existsSync(out) ? complete(out) : true).toBe(true);
   }, 60_000);
