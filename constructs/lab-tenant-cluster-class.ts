@@ -1,13 +1,15 @@
 import { KubernetesManifest as Manifest } from './kubernetes-manifest';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Construct } from 'constructs';
-import { clusterClass, clusterClassTemplates, type MultiInstanceRendering } from '../modules/tenants/cluster-class';
+import { clusterClass, clusterClassTemplates, type MultiInstanceRendering, type WorkerHealthCheckTimeouts } from '../modules/tenants/cluster-class';
 import { CLUSTER_CLASS_NAMESPACE } from '../modules/tenants/names';
 import { KAMAJI_DATASTORE_NAME } from '../modules/versions/layout';
 
 export interface LabTenantClusterClassProps {
   /** `capmox.multiInstance` of the lab: `proposal` adds the multi-instance variables and patches. */
   readonly multiInstance: MultiInstanceRendering;
+  /** `management.healthCheck` of the lab: the worker health check's timeouts. @default DEFAULT_HEALTH_CHECK */
+  readonly healthCheck?: WorkerHealthCheckTimeouts;
   /** @default KAMAJI_DATASTORE_NAME, the DataStore the management stack creates */
   readonly dataStoreName?: string;
   /** Namespace of the class and its templates, created here. @default CLUSTER_CLASS_NAMESPACE */
@@ -26,7 +28,7 @@ export class LabTenantClusterClass extends Construct {
   constructor(scope: Construct, id: string, props: LabTenantClusterClassProps) {
     super(scope, id);
     const namespaceName = props.namespace ?? CLUSTER_CLASS_NAMESPACE;
-    const options = { dataStoreName: props.dataStoreName ?? KAMAJI_DATASTORE_NAME, multiInstance: props.multiInstance, namespace: namespaceName };
+    const options = { dataStoreName: props.dataStoreName ?? KAMAJI_DATASTORE_NAME, multiInstance: props.multiInstance, namespace: namespaceName, healthCheck: props.healthCheck };
     const provider = props.provider;
     const namespace = new Manifest(this, 'namespace', {
       provider,

@@ -25,8 +25,20 @@ export function instanceSpec(instance: Instance): InstanceSpec {
     nodes: instance.nodes.map((n) => ({ name: n.name, cpu: n.cpu, memoryMiB: n.memoryMiB })),
     storages: [...storages.values()],
     bridges: [instance.bridge],
+    // One template VM per Kubernetes version the description names (`versions[]`: e.g. the next
+    // minor for an upgrade), named after its version as an image builder would.
     existingVms: existing
-      ? [{ vmid: existing.templateID, node: existing.sourceNode, name: 'existing-node-template', template: true, tags: ['template'], diskStorage: instance.storage.disks }]
+      ? [
+          { templateID: existing.templateID, sourceNode: existing.sourceNode, kubernetesVersion: existing.kubernetesVersion },
+          ...(existing.versions ?? []).map((v) => ({ templateID: v.templateID, sourceNode: v.sourceNode ?? existing.sourceNode, kubernetesVersion: v.kubernetesVersion })),
+        ].map((t) => ({
+          vmid: t.templateID,
+          node: t.sourceNode,
+          name: t.kubernetesVersion ? `existing-node-template-${t.kubernetesVersion.replace(/\./g, '-')}` : 'existing-node-template',
+          template: true,
+          tags: ['template'],
+          diskStorage: instance.storage.disks,
+        }))
       : [],
   };
 }

@@ -25,7 +25,7 @@ export class ManagementConfigStack extends TerraformStack {
     //   new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, lab: props.lab, plan: props.plan });
     // The CAPI, Kamaji-provider and CAPMOX CRDs exist once the management stack's
     // `capi-providers-ready` Job has completed.
-    new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, multiInstance: props.lab.capmox.multiInstance });
+    new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, multiInstance: props.lab.capmox.multiInstance, healthCheck: props.lab.management.healthCheck });
     // ────────────────────────────────────────────────────────────────────────────────────────────
   }
 }

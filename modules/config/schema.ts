@@ -320,6 +320,19 @@ export const managementSchema = z.strictObject({
     vlan: z.int().min(1).max(4094).optional(),
     interfaces: z.array(z.string().regex(INTERFACE, { error: 'an interface is a Linux interface name, e.g. eth0' })).default([]),
   }),
+  healthCheck: z
+    .strictObject({
+      nodeStartupSeconds: positiveInt32('healthCheck.nodeStartupSeconds', 'CAPI nodeStartupTimeoutSeconds')
+        .min(60, { error: 'healthCheck.nodeStartupSeconds is at least 60: a VM needs that long to clone, boot and join' })
+        .default(1200)
+        .describe('a worker machine without a Node after this long is replaced'),
+      unhealthySeconds: positiveInt32('healthCheck.unhealthySeconds', 'CAPI timeoutSeconds')
+        .min(10, { error: 'healthCheck.unhealthySeconds is at least 10: shorter replaces workers for a missed heartbeat' })
+        .default(300)
+        .describe('a worker Node NotReady (Ready False or Unknown) this long is replaced'),
+    })
+    .default({ nodeStartupSeconds: 1200, unhealthySeconds: 300 })
+    .describe("the worker MachineHealthCheck of every tenant (the class's and each secondary Cluster's)"),
   datastore: z
     .strictObject({
       replicas: z

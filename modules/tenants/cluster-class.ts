@@ -18,7 +18,18 @@ export interface ClusterClassOptions {
   multiInstance: MultiInstanceRendering;
   /** @default CLUSTER_CLASS_NAMESPACE */
   namespace?: string;
+  /** The worker health check's timeouts (`management.healthCheck`). @default DEFAULT_HEALTH_CHECK */
+  healthCheck?: WorkerHealthCheckTimeouts;
 }
+
+export interface WorkerHealthCheckTimeouts {
+  /** A machine without a Node after this long is remediated. */
+  nodeStartupSeconds: number;
+  /** A Node whose Ready condition is False or Unknown this long is remediated. */
+  unhealthySeconds: number;
+}
+
+export const DEFAULT_HEALTH_CHECK: WorkerHealthCheckTimeouts = { nodeStartupSeconds: 1200, unhealthySeconds: 300 };
 
 /** A ClusterClass variable: name, whether each Cluster must set it, and its OpenAPI schema. */
 export interface ClassVariable {
@@ -231,8 +242,16 @@ function templateName(prefix: string, kind: string, spec: unknown): string {
   return `${prefix}-${contentHash({ kind, spec })}`;
 }
 
-/** MachineHealthCheck remediation limit of the worker class (CAPMOX's class uses the same). */
-export const MHC_UNHEALTHY_LIMIT = '33%';
+/**
+ * MachineHealthCheck remediation limit of the worker class: at most one unhealthy machine per
+ * machine deployment. Not CAPMOX's `33%`: CAPI scales a percentage down (v1.12
+ * `getMaxUnhealthy`, `GetScaledValueFromIntOrPercent(…, roundUp=false)`), so 33% of the 1–3
+ * machines a per-node machine deployment holds is 0 and nothing is ever remediated (the lab twin
+ * showed a stopped VM's machine left alone). One keeps the limit's point: a dead Proxmox node
+ * makes all machines of its deployments unhealthy at once, and with more than one unhealthy CAPI
+ * leaves them (recreating them would clone onto the same dead node).
+ */
+export const MHC_UNHEALTHY_LIMIT = 1;
 
 /** Konnectivity's server port on the control-plane Service (Kamaji's default). */
 export const KONNECTIVITY_PORT = 8132;
@@ -564,6 +583,7 @@ export function clusterClass(options: ClusterClassOptions): KubernetesObject {
   const nameOf = (t: KubernetesObject) => t.metadata.name;
   const ref = (apiVersion: string, kind: string, name: string) => ({ templateRef: { apiVersion, kind, name } });
   const patches = classPatches(options.multiInstance);
+  const health = options.healthCheck ?? DEFAULT_HEALTH_CHECK;
   return {
     apiVersion: API.cluster,
     kind: 'ClusterClass',
@@ -583,15 +603,14 @@ export function clusterClass(options: ClusterClassOptions): KubernetesObject {
             infrastructure: ref(API.infrastructure, 'ProxmoxMachineTemplate', nameOf(templates.workerMachine)),
             healthCheck: {
               checks: {
-                nodeStartupTimeoutSeconds: 1200,
+                nodeStartupTimeoutSeconds: health.nodeStartupSeconds,
                 unhealthyNodeConditions: [
-                  { type: 'Ready', status: 'False', timeoutSeconds: 300 },
-                  { type: 'Ready', status: 'Unknown', timeoutSeconds: 300 },
+                  { type: 'Ready', status: 'False', timeoutSeconds: health.unhealthySeconds },
+                  { type: 'Ready', status: 'Unknown', timeoutSeconds: health.unhealthySeconds },
                 ],
               },
-              // As CAPMOX's own class (templates/cluster-class.yaml): remediate only while at most a
-              // third of a machine deployment is unhealthy, so a dead Proxmox node or network does
-              // not make CAPI delete and recreate every machine at once.
+              // One unhealthy machine per machine deployment at a time (MHC_UNHEALTHY_LIMIT), so a
+              // dead Proxmox node or network does not make CAPI delete and recreate every machine.
               remediation: { triggerIf: { unhealthyLessThanOrEqualTo: MHC_UNHEALTHY_LIMIT } },
             },
           },

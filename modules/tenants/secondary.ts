@@ -106,7 +106,7 @@ const toMap = (vars: TopologyVariable[]): Variables => Object.fromEntries(vars.m
 
 /** The class's worker health check (checks and remediation), which the secondaries' MachineHealthChecks repeat. */
 function workerHealthCheck(lab: Lab): Record<string, unknown> {
-  const cc = clusterClass({ dataStoreName: 'unused', multiInstance: lab.capmox.multiInstance }) as unknown as { spec: { workers: { machineDeployments: { class: string; healthCheck?: Record<string, unknown> }[] } } };
+  const cc = clusterClass({ dataStoreName: 'unused', multiInstance: lab.capmox.multiInstance, healthCheck: lab.management.healthCheck }) as unknown as { spec: { workers: { machineDeployments: { class: string; healthCheck?: Record<string, unknown> }[] } } };
   const worker = cc.spec.workers.machineDeployments.find((md) => md.class === WORKER_CLASS);
   const { enabled: _enabled, ...rest } = (worker?.healthCheck ?? {}) as Record<string, unknown>;
   return rest;

@@ -25,9 +25,10 @@ import {
   contentHash,
   workerMachineVariables,
 } from '../../modules/tenants/cluster-class';
+import { parseLab } from '../../modules/config/load';
 import { renderTenant } from '../../modules/tenants';
 import type { KubernetesObject } from '../../modules/tenants/manifest';
-import { exampleLab, labWith, planOf } from './fixtures';
+import { exampleLab, exampleText, labWith, planOf } from './fixtures';
 import { generate } from './topology';
 
 const released = { dataStoreName: 'default', multiInstance: 'refuse' as const };
@@ -188,10 +189,35 @@ describe('B4: a template per Kubernetes version in both forms', () => {
 });
 
 describe('what CAPMOX and Kamaji do on day two', () => {
-  it('limits MachineHealthCheck remediation as CAPMOX\'s own class does (33%)', () => {
+  it('remediates one unhealthy machine of any machine deployment, never all machines of a dead node at once', () => {
     const md = (clusterClass(released) as any).spec.workers.machineDeployments[0];
-    expect(md.healthCheck.remediation).toEqual({ triggerIf: { unhealthyLessThanOrEqualTo: MHC_UNHEALTHY_LIMIT } });
-    expect(MHC_UNHEALTHY_LIMIT).toBe('33%');
+    const limit = md.healthCheck.remediation.triggerIf.unhealthyLessThanOrEqualTo;
+    expect(limit).toBe(MHC_UNHEALTHY_LIMIT);
+    // CAPI v1.12 isAllowedRemediation: unhealthy <= GetScaledValueFromIntOrPercent(limit, expected, roundUp=false).
+    const allowed = (unhealthy: number, expected: number) =>
+      unhealthy <= (typeof limit === 'number' ? limit : Math.floor((parseInt(String(limit), 10) * expected) / 100));
+    // A per-node machine deployment holds 1–3 machines: one stopped VM must be replaced (33% of 3 is 0).
+    for (const expected of [1, 2, 3, 5]) expect({ expected, one: allowed(1, expected) }).toEqual({ expected, one: true });
+    // A dead Proxmox node makes every machine of its deployments unhealthy: left alone (recreating clones onto the dead node).
+    for (const expected of [2, 3, 5]) expect({ expected, all: allowed(expected, expected) }).toEqual({ expected, all: false });
+  });
+
+  it('takes the health check\'s timeouts from management.healthCheck, for the class and each secondary Cluster', () => {
+    const md = (clusterClass({ ...released, healthCheck: { nodeStartupSeconds: 900, unhealthySeconds: 60 } }) as any).spec.workers.machineDeployments[0];
+    expect(md.healthCheck.checks).toEqual({
+      nodeStartupTimeoutSeconds: 900,
+      unhealthyNodeConditions: [
+        { type: 'Ready', status: 'False', timeoutSeconds: 60 },
+        { type: 'Ready', status: 'Unknown', timeoutSeconds: 60 },
+      ],
+    });
+    const defaults = (clusterClass(released) as any).spec.workers.machineDeployments[0].healthCheck.checks;
+    expect(defaults.nodeStartupTimeoutSeconds).toBe(exampleLab().management.healthCheck.nodeStartupSeconds);
+    const lab = parseLab(exampleText.replace('datastore: { size: 10Gi }', 'datastore: { size: 10Gi }\n  healthCheck: { nodeStartupSeconds: 900, unhealthySeconds: 60 }'), 'examples/lab.yaml');
+    expect(lab.capmox.multiInstance).toBe('secondary-clusters');
+    const secondaries = renderTenant(lab, planOf(lab), 'tenant-c').secondaries?.clusters ?? [];
+    expect(secondaries.length).toBeGreaterThan(0);
+    for (const s of secondaries) expect((s.healthCheck as any).spec.checks).toEqual(md.healthCheck.checks);
   });
 
   it('spreads each tenant\'s control-plane pods over the management nodes, and runs Konnectivity off the host network', () => {
