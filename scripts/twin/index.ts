@@ -59,6 +59,10 @@ export interface TwinMachine {
   createdBy?: string;
   nodeName?: string;
   providerID?: string;
+  /** The Machine's Kubernetes version (`spec.version`). */
+  version?: string;
+  /** The Machine's `Ready` condition is True (CAPI's summary: bootstrap, infrastructure, NodeHealthy, health check). */
+  ready: boolean;
 }
 
 export interface TwinTenant {
@@ -206,19 +210,50 @@ export class LabTwin {
     };
   }
 
-  /** Server-side applies one stack's objects in dependency order, as the kubernetes provider would. */
+  /**
+   * Server-side applies one stack's objects in dependency order, as the kubernetes provider would;
+   * then, as `tofu apply` does, destroys what the stack held last time and no longer holds (an
+   * address gone, or an address whose object is now another one: a changed name replaces it), in
+   * reverse order, each gone before the next.
+   */
   async applyStack(stack: string): Promise<StackContents> {
     const contents = readStack(this.run.out, stack);
     const sources = this.sources(contents);
+    const paths = new Map<string, string>();
     for (const o of contents.objects) {
       const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
       const r = await this.mgmt.client.apply(object as never, { fieldManager: fieldManagerOf(contents, o.address) });
       if (r.status !== 200 && r.status !== 201) {
         throw new Error(`${stack}: ${o.address} (${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}) refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
       }
+      paths.set(o.address, await this.mgmt.client.objectPath(object as never));
+    }
+    const previous = this.applied.get(stack);
+    if (previous) {
+      const previousSources = this.sources(previous);
+      const stale: { address: string; path: string }[] = [];
+      for (const o of previous.objects) {
+        const object = (await resolveExpressions(o.object, previous, previousSources)) as KubeObjectJson;
+        const path = await this.mgmt.client.objectPath(object as never);
+        if (paths.get(o.address) !== path && ![...paths.values()].includes(path)) stale.push({ address: o.address, path });
+      }
+      for (const { address, path } of stale.reverse()) {
+        this.log(`${stack}: destroying ${address} (no longer in the stack)`);
+        await this.deleteAndWait(`${stack}: ${address}`, path, 600000);
+      }
     }
     this.applied.set(stack, contents);
     return contents;
+  }
+
+  private async deleteAndWait(what: string, path: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const r = await this.mgmt.client.delete(path);
+    if (r.status !== 200 && r.status !== 202 && r.status !== 404) throw new Error(`deleting ${what}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+    while ((await this.mgmt.client.get(path)).status !== 404) {
+      if (Date.now() > deadline) throw new Error(`${what} still exists after ${timeoutMs / 1000} s:\n${this.controllers?.logs(undefined, 10)}`);
+      await sleep(1000);
+    }
   }
 
   /** management (namespaces, credentials), management-config, then every tenant stack. */
@@ -259,12 +294,7 @@ export class LabTwin {
     for (const o of [...contents.objects].reverse()) {
       const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
       const path = await this.mgmt.client.objectPath(object as never);
-      const r = await this.mgmt.client.delete(path);
-      if (r.status !== 200 && r.status !== 202 && r.status !== 404) throw new Error(`deleting ${o.address}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-      while ((await this.mgmt.client.get(path)).status !== 404) {
-        if (Date.now() > deadline) throw new Error(`${o.address} (${object.kind} ${object.metadata.name}) still exists after ${timeoutMs / 1000} s:\n${this.controllers?.logs(undefined, 10)}`);
-        await sleep(1000);
-      }
+      await this.deleteAndWait(`${o.address} (${object.kind} ${object.metadata.name})`, path, Math.max(1000, deadline - Date.now()));
     }
     this.applied.delete(`tenant-${name}`);
   }
@@ -312,6 +342,8 @@ export class LabTwin {
         createdBy: vm?.createdBy,
         nodeName: m.status?.nodeRef?.name,
         providerID,
+        version: m.spec?.version,
+        ready: ((m.status?.conditions ?? []) as { type: string; status: string }[]).some((c) => c.type === 'Ready' && c.status === 'True'),
       });
     }
     out.sort((a, b) => a.name.localeCompare(b.name));
@@ -320,7 +352,7 @@ export class LabTwin {
       const replicas = md.spec?.replicas ?? 0;
       desired += replicas;
       const mine = out.filter((m) => m.machineDeployment === md.metadata.name);
-      const running = mine.filter((m) => m.phase === 'Running' && m.nodeName);
+      const running = mine.filter((m) => m.phase === 'Running' && m.nodeName && m.ready);
       if (running.length !== replicas || mine.length !== replicas) waiting.push(`MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`);
     }
     if (mds.length === 0) waiting.push('no MachineDeployment yet');

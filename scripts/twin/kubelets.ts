@@ -139,8 +139,19 @@ export class KubeletPlayer {
     const plane = [...this.kamaji.planes.values()].find((p) => p.cluster === entry.cluster && p.namespace === entry.namespace);
     if (!plane) return;
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    // The four conditions a kubelet posts (and CAPI's NodeHealthy summarizes: a missing one is
+    // "not yet reported", so the Machine never becomes Ready nor Available and a rolling update
+    // never scales its old MachineSet down). A stopped VM: the node lifecycle controller marks all
+    // four Unknown.
+    const pressure = (type: string, reason: string) =>
+      ready
+        ? { type, status: 'False', reason, message: `kubelet has no ${type.replace('Pressure', '').toLowerCase()} pressure (simulated by the lab twin)`, lastHeartbeatTime: now, lastTransitionTime: now }
+        : { type, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status (the VM is stopped)', lastHeartbeatTime: now, lastTransitionTime: now };
     const status: Record<string, unknown> = {
       conditions: [
+        pressure('MemoryPressure', 'KubeletHasSufficientMemory'),
+        pressure('DiskPressure', 'KubeletHasNoDiskPressure'),
+        pressure('PIDPressure', 'KubeletHasSufficientPID'),
         ready
           ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status (simulated by the lab twin)', lastHeartbeatTime: now, lastTransitionTime: now }
           : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status (the VM is stopped)', lastHeartbeatTime: now, lastTransitionTime: now },

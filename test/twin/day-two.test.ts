@@ -1,0 +1,136 @@
+/**
+ * Day two in the lab twin, with the real controllers: a stopped VM is remediated by the worker
+ * MachineHealthCheck, and a Kubernetes upgrade to the next minor that the upgrade planner accepts
+ * completes — every worker replaced from the new version's template, where the plan puts it.
+ *
+ * The lab is the example lab with two of its tenants (tenant-a on one instance, tenant-c over
+ * both), short health-check timeouts (`management.healthCheck`), a template for the next minor on
+ * each instance (a second fixed template id on pmox-txl, a second image on pmox-fra), and pmox-txl
+ * nodes big enough for the upgrade's new machine deployments beside the old ones.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { parseLab } from '../../modules/config/load';
+import { planUpgrades, versionsOfPlanJson } from '../../modules/foresight/upgrade';
+import { planPlacement } from '../../modules/placement';
+import type { LabTwin } from '../../scripts/twin/index';
+import { actualCounts, plannedCounts, projectRoot, startTwin } from './support';
+
+jest.setTimeout(20 * 60 * 1000);
+
+const FROM = 'v1.30.5';
+const TO = 'v1.31.4';
+const NEXT_TEMPLATE_ID = 1001;
+
+function dayTwoLab(version: string): string {
+  const doc = parseDocument(readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8'));
+  const instances = doc.getIn(['proxmox', 'instances']) as { items: unknown[] };
+  const txl = 0;
+  const fra = 1;
+  for (let n = 0; n < 2; n++) doc.setIn(['proxmox', 'instances', txl, 'nodes', n, 'memoryMiB'], 262144);
+  doc.setIn(['proxmox', 'instances', txl, 'template', 'versions'], doc.createNode([{ kubernetesVersion: TO, templateID: NEXT_TEMPLATE_ID }]));
+  const images = doc.getIn(['proxmox', 'instances', fra, 'images']) as { items: unknown[] };
+  images.items.push(
+    doc.createNode({
+      kubernetesVersion: TO,
+      nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'],
+      url: `https://images.lab.example/ubuntu-2404-kube-${TO}.qcow2`,
+      checksum: '5d2c7b0e9a1f4c3b8e6d0a2f7c9b1e4d3a5f8c0b2e7d9a1c4f6b8e0d2a3c5f7b',
+    }),
+  );
+  expect(instances.items).toHaveLength(2);
+  doc.setIn(['management', 'healthCheck'], doc.createNode({ unhealthySeconds: 15, nodeStartupSeconds: 600 }));
+  const tenants = doc.get('tenants') as { items: { get(k: string): unknown }[] };
+  tenants.items = tenants.items.filter((t) => t.get('name') !== 'tenant-b');
+  tenants.items.forEach((_, i) => doc.setIn(['tenants', i, 'kubernetesVersion'], version));
+  return doc.toString();
+}
+
+const before = dayTwoLab(FROM);
+let twin: LabTwin;
+const names = ['tenant-a', 'tenant-c'];
+
+beforeAll(async () => {
+  twin = await startTwin(before, 'day-two');
+  await twin.applyKubernetes();
+  const converged = await twin.waitConverged(names, 10 * 60 * 1000);
+  if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+}, 25 * 60 * 1000);
+
+afterAll(async () => {
+  await twin?.stop();
+  twin?.cleanup();
+});
+
+const mgmt = () => twin.management.client;
+
+describe('day two in the twin', () => {
+  it('remediates a stopped VM: the MachineHealthCheck replaces its machine, on the same node, with a new VM', async () => {
+    // A machine deployment of one machine: the case a percentage limit (33% of 1 is 0) never remediates.
+    const t = await twin.tenant('tenant-a');
+    const byMd = new Map<string, typeof t.machines>();
+    for (const m of t.machines) byMd.set(m.machineDeployment, [...(byMd.get(m.machineDeployment) ?? []), m]);
+    const single = [...byMd.values()].find((ms) => ms.length === 1)?.[0];
+    if (!single) throw new Error(`tenant-a has no machine deployment of one machine: ${[...byMd.entries()].map(([k, v]) => `${k}: ${v.length}`).join(', ')}`);
+    // The topology controller names each machine deployment's MachineHealthCheck after it.
+    const mhc = (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-a/machinehealthchecks/${single.machineDeployment}`)).body;
+    expect(mhc?.spec.checks.unhealthyNodeConditions).toEqual(expect.arrayContaining([{ type: 'Ready', status: 'Unknown', timeoutSeconds: 15 }]));
+
+    twin.sim.setVmStatus(single.instance!, single.vmid!, 'stopped');
+    await twin.waitFor(`machine ${single.name} (VM ${single.instance}/${single.vmid}, stopped) replaced`, 6 * 60 * 1000, async () => {
+      const now = await twin.tenant('tenant-a');
+      const mine = now.machines.filter((m) => m.machineDeployment === single.machineDeployment);
+      return now.converged && mine.length === 1 && mine[0].name !== single.name;
+    });
+    const after = await twin.tenant('tenant-a');
+    const replacement = after.machines.find((m) => m.machineDeployment === single.machineDeployment)!;
+    expect({ instance: replacement.instance, node: replacement.node }).toEqual({ instance: single.instance, node: single.node });
+    // A new VM (ids are reused once free, so told apart by its SMBIOS uuid); the stopped one is gone.
+    expect(replacement.providerID).not.toBe(single.providerID);
+    expect(twin.sim.listVms().some((v) => `proxmox://${v.uuid}` === single.providerID)).toBe(false);
+    expect(actualCounts(after.machines)).toEqual(plannedCounts(twin.plan, 'tenant-a'));
+  });
+
+  it(`upgrades ${FROM} → ${TO} as the planner says it can: every worker replaced from the ${TO} template, same placement`, async () => {
+    const next = dayTwoLab(TO);
+    const lab = parseLab(next, 'day-two-next.yaml');
+    const upgrades = planUpgrades(lab, planPlacement(lab), versionsOfPlanJson(twin.plan));
+    expect(upgrades.map((u) => ({ tenant: u.tenant, refusals: u.steps.flatMap((s) => s.refusals) }))).toEqual(names.map((tenant) => ({ tenant, refusals: [] })));
+
+    // VM ids are reused once free, so a VM is told apart by its SMBIOS uuid (the providerID).
+    const old = new Map<string, Set<string>>();
+    for (const name of names) old.set(name, new Set((await twin.tenant(name)).machines.map((m) => m.providerID!)));
+    await twin.update(next);
+    let last = '';
+    try {
+      await twin.waitFor(`${names.join(', ')} on ${TO}`, 8 * 60 * 1000, async () => {
+        const ts = await Promise.all(names.map((n) => twin.tenant(n)));
+        last = ts.map((t) => `${t.name}: ${t.converged ? 'converged' : t.waiting.join('; ')}; machines ${t.machines.map((m) => `${m.name} ${m.phase} ${m.version}`).join(', ')}`).join('\n');
+        return ts.every((t) => t.converged && t.machines.length > 0 && t.machines.every((m) => m.version === TO));
+      });
+    } catch (e) {
+      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen:\n${last}\n${twin.diagnostics()}`);
+    }
+    const vms = twin.sim.listVms();
+    for (const name of names) {
+      const t = await twin.tenant(name);
+      const cluster = (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${name}/clusters/${name}`)).body;
+      expect(cluster.spec.topology.version).toBe(TO);
+      const kcp = (await mgmt().get(`/apis/controlplane.cluster.x-k8s.io/v1alpha2/namespaces/${name}/kamajicontrolplanes`)).body.items as any[];
+      expect(kcp.map((k) => k.status?.version)).toEqual([TO]);
+      expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, name));
+      for (const m of t.machines) {
+        // A new VM, cloned from the template of the new version on its instance.
+        expect({ machine: m.name, reused: old.get(name)!.has(m.providerID!) }).toEqual({ machine: m.name, reused: false });
+        const vm = vms.find((v) => v.instance === m.instance && v.vmid === m.vmid)!;
+        const template = vms.find((v) => v.instance === m.instance && v.vmid === vm.cloneOf)!;
+        if (m.instance === 'pmox-txl') expect({ machine: m.name, template: template.vmid }).toEqual({ machine: m.name, template: NEXT_TEMPLATE_ID });
+        else expect({ machine: m.name, tags: template.tags }).toEqual({ machine: m.name, tags: expect.arrayContaining([TO]) });
+      }
+      // The old workers are gone, VMs included.
+      const left = vms.filter((v) => old.get(name)!.has(`proxmox://${v.uuid}`));
+      expect(left).toEqual([]);
+    }
+  });
+});
