@@ -75,7 +75,7 @@ export class ProxmoxInstanceStack extends TerraformStack {
       diskStorage: instance.storage.disks,
       cloudInitStorage: instance.storage.cloudInit,
       bridge: instance.bridge,
-      aclDependsOn: [...tenantPools, templatesPool],
+      aclPathDependsOn: Object.fromEntries([...tenants.map((t, i) => [`/pool/${t.pool}`, tenantPools[i]] as const), [`/pool/${instance.pools.templates}`, templatesPool] as const]),
     });
 
     this.templateIds = {};
