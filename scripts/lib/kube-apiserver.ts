@@ -312,6 +312,8 @@ async function waitFor(what: string, timeoutMs: number, check: () => Promise<boo
     try {
       if (await check()) return;
     } catch (e) {
+      // A process that exited will not come up: say so now, with the logs, not after the timeout.
+      if ((e as { fatal?: boolean }).fatal) throw new Error(`${what}: ${(e as Error).message}\n${log()}`);
       lastError = (e as Error).message;
     }
     await sleep(250);
@@ -319,7 +321,23 @@ async function waitFor(what: string, timeoutMs: number, check: () => Promise<boo
   throw new Error(`${what} not ready after ${timeoutMs / 1000} s${lastError ? ` (last error: ${lastError})` : ''}\n${log()}`);
 }
 
+/**
+ * Starts etcd, kube-apiserver (and kube-controller-manager). The ports are free when chosen but
+ * taken only when each process binds: another process of the machine (or another server started
+ * at the same moment, as the lab twin's tenant control planes are) may bind one in between. Such a
+ * start is retried on fresh ports, twice.
+ */
 export async function startKubeServer(options: KubeServerOptions = {}): Promise<KubeServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startKubeServerOnce(options);
+    } catch (e) {
+      if (attempt >= 3 || !/address already in use/.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServer> {
   requireKubeBinaries();
   installExitHook();
   const readyTimeout = options.readyTimeoutMs ?? 120000;
@@ -341,7 +359,7 @@ export async function startKubeServer(options: KubeServerOptions = {}): Promise<
   };
   const logs = () => Object.entries(logFiles).map(([name, file]) => `--- ${name} (${file}) ---\n${tail(file)}`).join('\n');
   const exited = (child: ChildProcess, name: string) => {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null) throw Object.assign(new Error(`${name} exited (${child.exitCode ?? child.signalCode})`), { fatal: true });
   };
 
   const stop = async () => {
@@ -437,8 +455,9 @@ export async function startKubeServer(options: KubeServerOptions = {}): Promise<
         '--bind-address=127.0.0.1',
         '--secure-port=0',
         '--leader-elect=false',
-        // Only what the tier needs: namespaces are finalised and owned objects collected.
-        '--controllers=namespace-controller,garbage-collector-controller',
+        // Only what the tier needs: namespaces are finalised, owned objects collected, and aggregated
+        // ClusterRoles filled (CAPI core's manager role aggregates those labelled for it).
+        '--controllers=namespace-controller,garbage-collector-controller,clusterrole-aggregation-controller',
         `--service-account-private-key-file=${join(dir, 'service-account.key')}`,
       ]);
       pids.push(kcm.pid as number);

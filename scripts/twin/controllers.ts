@@ -162,6 +162,65 @@ function argsFor(name: ControllerName, port: number, certDir: string, gates: Rec
   }
 }
 
+/** Namespace of the controllers' ServiceAccounts in the twin's management cluster. */
+export const CONTROLLERS_NAMESPACE = 'pvekaas-twin-controllers';
+
+/** CAPI core binds its ServiceAccount to an aggregated role (config/default/manager_role_aggregation_patch.yaml). */
+const AGGREGATE_TO_CAPI = 'cluster.x-k8s.io/aggregate-to-manager';
+
+/**
+ * Each controller's own RBAC, from its module (`config/rbac/role.yaml`), as its deployment has it:
+ * a ServiceAccount, the manager ClusterRole and its binding. CAPI core's role is labelled
+ * `cluster.x-k8s.io/aggregate-to-manager: "true"` and its ServiceAccount bound to the aggregated
+ * role that selects that label (as CAPI's config/default does), so ClusterRoles other projects
+ * label for it (pvekaas's static control plane) count. The controller then runs with a token of
+ * its ServiceAccount: a permission its role lacks fails in the twin as in a cluster.
+ */
+export function controllerRbac(root: string, name: ControllerName): KubeObject[] {
+  const file = join(root, '.toolchain/controllers/rbac', `${name}.yaml`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);
+  const roles = parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS() as KubeObject | null)
+    .filter((o): o is KubeObject => o?.kind === 'ClusterRole');
+  if (roles.length !== 1) throw new Error(`${file} holds ${roles.length} ClusterRoles; expected the manager role alone`);
+  const role: KubeObject = { ...roles[0], metadata: { name: `${name}-manager-role`, ...(name === 'capi-manager' ? { labels: { [AGGREGATE_TO_CAPI]: 'true' } } : {}) } };
+  const bound = name === 'capi-manager' ? `${name}-aggregated-manager-role` : role.metadata.name;
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: CONTROLLERS_NAMESPACE } },
+    role,
+    ...(name === 'capi-manager'
+      ? [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: bound }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGGREGATE_TO_CAPI]: 'true' } }] }, rules: [] } as KubeObject]
+      : []),
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `${name}-manager-rolebinding` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: bound },
+      subjects: [{ kind: 'ServiceAccount', name, namespace: CONTROLLERS_NAMESPACE }],
+    } as KubeObject,
+  ];
+}
+
+/** A kubeconfig for a controller: the admin kubeconfig's server and CA, the ServiceAccount's token. */
+async function serviceAccountKubeconfig(client: KubeClient, adminKubeconfig: string, name: ControllerName, file: string): Promise<void> {
+  const r = await client.post(`/api/v1/namespaces/${CONTROLLERS_NAMESPACE}/serviceaccounts/${name}/token`, {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: { expirationSeconds: 2 * 24 * 3600 },
+  });
+  if (r.status !== 201 && r.status !== 200) throw new Error(`token for ServiceAccount ${name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+  const admin = JSON.parse(readFileSync(adminKubeconfig, 'utf8')) as { clusters: unknown[]; contexts: { context: { cluster: string } }[] };
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: admin.clusters,
+    users: [{ name, user: { token: r.body.status.token } }],
+    contexts: [{ name, context: { cluster: admin.contexts[0].context.cluster, user: name } }],
+    'current-context': name,
+  };
+  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
+}
+
 export async function startControllers(options: StartControllersOptions): Promise<RunningControllers> {
   const { root, dir, kubeconfig, client, deployed, builtFrom } = options;
   for (const name of CONTROLLERS) {
@@ -175,6 +234,13 @@ export async function startControllers(options: StartControllersOptions): Promis
   }
   if (await portOpen(CAPMOX_WEBHOOK_PORT)) throw new Error(`port ${CAPMOX_WEBHOOK_PORT} is taken (CAPMOX's fixed webhook port): is another lab twin running?`);
   const { caPem, certDir } = webhookCertificates(dir);
+  await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: CONTROLLERS_NAMESPACE } }, { fieldManager: 'pvekaas-twin', force: true });
+  const kubeconfigs = {} as Record<ControllerName, string>;
+  for (const name of CONTROLLERS) {
+    for (const o of controllerRbac(root, name)) await client.applyOrThrow(o, { fieldManager: 'pvekaas-twin', force: true });
+    kubeconfigs[name] = join(dir, `${name}.kubeconfig`);
+    await serviceAccountKubeconfig(client, kubeconfig, name, kubeconfigs[name]);
+  }
   const children = new Map<ControllerName, ChildProcess>();
   const logFile = (name: ControllerName) => join(dir, `${name}.log`);
   const ports = {} as Record<ControllerName, number>;
@@ -185,7 +251,7 @@ export async function startControllers(options: StartControllersOptions): Promis
     mkdirSync(join(tmp, 'k8s-webhook-server'), { recursive: true });
     // CAPMOX reads its serving certificate from $TMPDIR/k8s-webhook-server/serving-certs.
     execFileSync('cp', ['-r', certDir, join(tmp, 'k8s-webhook-server', 'serving-certs')]);
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfig, TMPDIR: tmp, ...deployed[name].env, ...(options.extraEnv?.[name] ?? {}) };
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfigs[name], TMPDIR: tmp, ...deployed[name].env, ...(options.extraEnv?.[name] ?? {}) };
     const fd = openSync(logFile(name), 'a');
     const child = spawn(join(root, '.toolchain/bin', name), argsFor(name, port, certDir, deployed[name].featureGates), {
       cwd: dir,

@@ -90,6 +90,8 @@ export class LabTwin {
   private readonly children = new Set<ChildProcess>();
   /** The objects applied per stack, for deletion. */
   private readonly applied = new Map<string, StackContents>();
+  /** The API path of each object applied per stack, by address, in apply order. */
+  private readonly appliedPaths = new Map<string, Map<string, string>>();
   readonly tickErrors: string[] = [];
 
   private constructor(private readonly options: TwinOptions) {}
@@ -228,21 +230,18 @@ export class LabTwin {
       }
       paths.set(o.address, await this.mgmt.client.objectPath(object as never));
     }
-    const previous = this.applied.get(stack);
+    // The paths as applied last time (the old objects' expressions may name outputs that are gone).
+    const previous = this.appliedPaths.get(stack);
     if (previous) {
-      const previousSources = this.sources(previous);
-      const stale: { address: string; path: string }[] = [];
-      for (const o of previous.objects) {
-        const object = (await resolveExpressions(o.object, previous, previousSources)) as KubeObjectJson;
-        const path = await this.mgmt.client.objectPath(object as never);
-        if (paths.get(o.address) !== path && ![...paths.values()].includes(path)) stale.push({ address: o.address, path });
-      }
-      for (const { address, path } of stale.reverse()) {
+      const now = new Set(paths.values());
+      const stale = [...previous].filter(([address, path]) => paths.get(address) !== path && !now.has(path));
+      for (const [address, path] of stale.reverse()) {
         this.log(`${stack}: destroying ${address} (no longer in the stack)`);
         await this.deleteAndWait(`${stack}: ${address}`, path, 600000);
       }
     }
     this.applied.set(stack, contents);
+    this.appliedPaths.set(stack, paths);
     return contents;
   }
 
@@ -288,15 +287,21 @@ export class LabTwin {
 
   /** Destroys a tenant stack's objects in reverse dependency order, each gone before the next (like tofu destroy). */
   async deleteTenant(name: string, timeoutMs = 600000): Promise<void> {
-    const contents = this.applied.get(`tenant-${name}`) ?? readStack(this.run.out, `tenant-${name}`);
-    const sources = this.sources(contents);
     const deadline = Date.now() + timeoutMs;
-    for (const o of [...contents.objects].reverse()) {
-      const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
-      const path = await this.mgmt.client.objectPath(object as never);
-      await this.deleteAndWait(`${o.address} (${object.kind} ${object.metadata.name})`, path, Math.max(1000, deadline - Date.now()));
+    const applied = this.appliedPaths.get(`tenant-${name}`);
+    if (applied) {
+      for (const [address, path] of [...applied].reverse()) await this.deleteAndWait(`${address} (${path})`, path, Math.max(1000, deadline - Date.now()));
+    } else {
+      const contents = readStack(this.run.out, `tenant-${name}`);
+      const sources = this.sources(contents);
+      for (const o of [...contents.objects].reverse()) {
+        const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
+        const path = await this.mgmt.client.objectPath(object as never);
+        await this.deleteAndWait(`${o.address} (${object.kind} ${object.metadata.name})`, path, Math.max(1000, deadline - Date.now()));
+      }
     }
     this.applied.delete(`tenant-${name}`);
+    this.appliedPaths.delete(`tenant-${name}`);
   }
 
   /** The tenant as the controllers see it: control plane, machines, and each machine's VM. */

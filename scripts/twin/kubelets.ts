@@ -54,6 +54,8 @@ export class KubeletPlayer {
   readonly nodes = new Map<string, { name: string; cluster: string; namespace: string; uuid: string; ready: boolean }>();
   /** VMs that did not join, by `instance/vmid`, with the reason. */
   readonly refused = new Map<string, string>();
+  /** The bootstrap data each joined VM had (CAPMOX removes the bootstrap ISO once the machine is up). */
+  readonly joinedWith = new Map<string, NonNullable<SimVmView['bootstrap']>>();
 
   constructor(
     private readonly vms: () => SimVmView[],
@@ -86,6 +88,7 @@ export class KubeletPlayer {
     }
     // A VM deleted in Proxmox: its kubelet is gone; the Node stays until CAPI deletes it (it drains and deletes Nodes of deleted Machines).
     for (const key of [...this.nodes.keys()]) if (!live.has(key)) this.nodes.delete(key);
+    for (const key of [...this.joinedWith.keys()]) if (!live.has(key)) this.joinedWith.delete(key);
     for (const key of [...this.refused.keys()]) if (!live.has(key)) this.refused.delete(key);
   }
 
@@ -131,6 +134,7 @@ export class KubeletPlayer {
     if (created.status !== 201 && created.status !== 409) throw new Error(`registering Node ${name}: HTTP ${created.status}: ${created.body?.message ?? created.text} (retry)`);
     const entry = { name, cluster: plane.cluster, namespace: plane.namespace, uuid: vm.uuid, ready: false };
     this.nodes.set(key, entry);
+    this.joinedWith.set(key, vm.bootstrap!);
     await this.setReady(entry, true, address);
     this.log(`kubelet ${key}: Node ${name} joined ${plane.namespace}/${plane.cluster} (proxmox://${vm.uuid}${address ? `, ${address}` : ''})`);
   }

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
-import { planUpgrades, versionsOfPlanJson } from '../../modules/foresight/upgrade';
+import { planUpgrades, upgradeProblems, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { planPlacement } from '../../modules/placement';
 import type { LabTwin } from '../../scripts/twin/index';
 import { actualCounts, plannedCounts, projectRoot, startTwin } from './support';
@@ -132,5 +132,31 @@ describe('day two in the twin', () => {
       const left = vms.filter((v) => old.get(name)!.has(`proxmox://${v.uuid}`));
       expect(left).toEqual([]);
     }
+  });
+});
+
+describe('an upgrade the planner refuses', () => {
+  it(`two minors at once (${TO} → v1.33.2): the planner refuses it at synth, and CAPI's own Cluster webhook would have refused the apply`, async () => {
+    const skip = 'v1.33.2';
+    const doc = parseDocument(dayTwoLab(TO));
+    doc.setIn(['proxmox', 'instances', 0, 'template', 'versions'], doc.createNode([{ kubernetesVersion: TO, templateID: NEXT_TEMPLATE_ID }, { kubernetesVersion: skip, templateID: NEXT_TEMPLATE_ID + 1 }]));
+    (doc.getIn(['proxmox', 'instances', 1, 'images']) as { items: unknown[] }).items.push(
+      doc.createNode({ kubernetesVersion: skip, nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], url: `https://images.lab.example/ubuntu-2404-kube-${skip}.qcow2`, checksum: '7e3a9c1d5b0f2e4a6c8d0b1f3e5a7c9d1b3f5e7a9c0d2f4b6e8a0c1e3f5b7d9a' }),
+    );
+    doc.setIn(['tenants', 0, 'kubernetesVersion'], skip);
+    const lab = parseLab(doc.toString(), 'day-two-skip.yaml');
+    const problems = upgradeProblems(lab, planPlacement(lab), versionsOfPlanJson(twin.plan));
+    expect(problems.map((p) => p.path.join('.'))).toContain('tenants.0.kubernetesVersion');
+    expect(problems.map((p) => p.message).join('\n')).toContain(`tenant tenant-a runs ${TO}; ${skip} is 2 minor versions away`);
+
+    // The same version change on the live Cluster, as the tenant stack's apply would send it (dry run).
+    const cluster = (await mgmt().get('/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-a/clusters/tenant-a')).body;
+    expect(cluster.spec.topology.version).toBe(TO);
+    const r = await mgmt().apply(
+      { apiVersion: cluster.apiVersion, kind: 'Cluster', metadata: { name: 'tenant-a', namespace: 'tenant-a' }, spec: { topology: { version: skip } } },
+      { fieldManager: 'twin-test', dryRun: true, force: true },
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.message).toContain(`version cannot be increased from "${TO.slice(1)}" to "${skip.slice(1)}"`);
   });
 });

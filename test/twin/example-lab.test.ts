@@ -91,8 +91,11 @@ describe('the example lab in the twin', () => {
 
   it('never turns wrong bootstrap data into a Node: a VM whose join token is unknown is refused', async () => {
     const { KubeletPlayer } = await import('../../scripts/twin/kubelets');
-    const joined = twin.sim.listVms().find((v) => !v.template && v.bootstrap?.userData?.includes('kubeadm-join-config'))!;
-    expect(joined).toBeDefined();
+    // A VM that did join, with the bootstrap data it joined with (CAPMOX removes the ISO once the machine is up).
+    const [key, bootstrap] = [...twin.kubelets.joinedWith.entries()].find(([, b]) => b.userData?.includes('kubeadm-join-config')) ?? [];
+    expect(key).toBeDefined();
+    const joined = { ...twin.sim.listVms().find((v) => `${v.instance}/${v.vmid}` === key)!, bootstrap: bootstrap! };
+    expect(joined.vmid).toBeDefined();
     const forged = {
       ...joined,
       vmid: 99999,
