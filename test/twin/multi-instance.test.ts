@@ -42,7 +42,8 @@ const tenantApi = (): KubeClient => {
   return plane.server.client;
 };
 const condition = (o: any, type: string) => ((o?.status?.conditions ?? []) as any[]).find((c) => c.type === type);
-const tenantVms = () => twin.sim.listVms().filter((v) => !v.template && v.tags.includes(TENANT));
+/** The tenant's VMs: those in its Proxmox pool (`<pools.vms>-<tenant>`) on any instance. */
+const tenantVms = () => twin.sim.listVms().filter((v) => !v.template && v.pool === `capi-${TENANT}`);
 
 async function convergedTenant(what: string, timeoutMs = 6 * 60 * 1000): Promise<TwinTenant> {
   const [t] = await twin.waitConverged([TENANT], timeoutMs);
@@ -62,7 +63,8 @@ function edited(edits: [path: (string | number)[], value: unknown][]): string {
 
 /** The credentials Secret data (url, token, secret) of a Cluster's ProxmoxCluster. */
 async function credentialsOf(cluster: string): Promise<Record<string, string>> {
-  const pc = (await mgmt().get(`${INFRA}/namespaces/${NS}/proxmoxclusters/${cluster}`)).body;
+  const c = (await mgmt().get(`${CAPI}/namespaces/${NS}/clusters/${cluster}`)).body;
+  const pc = (await mgmt().get(`${INFRA}/namespaces/${NS}/proxmoxclusters/${c.spec.infrastructureRef.name}`)).body;
   const secret = (await mgmt().get(`/api/v1/namespaces/${NS}/secrets/${pc.spec.credentialsRef.name}`)).body;
   return Object.fromEntries(Object.entries(secret.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
 }
@@ -70,24 +72,36 @@ async function credentialsOf(cluster: string): Promise<Record<string, string>> {
 /** A Pod bound to a Node in the tenant cluster (no kubelet runs it): only CAPI's drain evicts it. */
 async function bindProbePod(node: string): Promise<string> {
   const api = tenantApi();
-  const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+  const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'default', namespace: 'default' },
+  });
   if (sa.status !== 201 && sa.status !== 409) throw new Error(`ServiceAccount default: HTTP ${sa.status}: ${sa.body?.message}`);
   const name = `drain-probe-${node}`.slice(0, 63).replace(/-+$/, '');
   const r = await api.post('/api/v1/namespaces/default/pods', {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default' },
-    spec: { nodeName: node, terminationGracePeriodSeconds: 0, automountServiceAccountToken: false, containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10' }] },
+    spec: {
+      nodeName: node,
+      terminationGracePeriodSeconds: 0,
+      automountServiceAccountToken: false,
+      containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10' }],
+    },
   });
-  if (r.status !== 201) throw new Error(`probe Pod on ${node}: HTTP ${r.status}: ${r.body?.message}`);
+  if (r.status !== 201 && r.status !== 409) throw new Error(`probe Pod on ${node}: HTTP ${r.status}: ${r.body?.message}`);
   return name;
 }
 
-beforeAll(async () => {
-  twin = await startTwin(labText, 'three-instances');
-  await twin.applyKubernetes();
-  converged = await convergedTenant('first apply', 10 * 60 * 1000);
-}, 25 * 60 * 1000);
+beforeAll(
+  async () => {
+    twin = await startTwin(labText, 'three-instances');
+    await twin.applyKubernetes();
+    converged = await convergedTenant('first apply', 10 * 60 * 1000);
+  },
+  25 * 60 * 1000,
+);
 
 afterAll(async () => {
   await twin?.stop();
@@ -118,14 +132,23 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
       const planes = await list(mgmt(), `${SCP}/namespaces/${NS}/staticcontrolplanes`);
       expect({ when, planes: planes.map((p) => p.metadata.name).sort() }).toEqual({ when, planes: ['spread-pve-b', 'spread-pve-c'] });
       for (const p of planes) {
-        expect({ when, name: p.metadata.name, status: p.status }).toEqual({ when, name: p.metadata.name, status: { initialization: { controlPlaneInitialized: true }, externalManagedControlPlane: true } });
+        expect({ when, name: p.metadata.name, status: p.status }).toEqual({
+          when,
+          name: p.metadata.name,
+          status: { initialization: { controlPlaneInitialized: true }, externalManagedControlPlane: true },
+        });
         // The status is the schema's default: no field manager ever wrote it.
         const writers = ((p.metadata.managedFields ?? []) as any[]).filter((f) => JSON.stringify(f.fieldsV1 ?? {}).includes('"f:status"'));
         expect({ when, name: p.metadata.name, statusWriters: writers.map((f) => f.manager) }).toEqual({ when, name: p.metadata.name, statusWriters: [] });
       }
       for (const name of ['spread-pve-b', 'spread-pve-c']) {
         const c = (await mgmt().get(`${CAPI}/namespaces/${NS}/clusters/${name}`)).body;
-        expect({ when, name, initialized: c.status?.initialization?.controlPlaneInitialized, condition: condition(c, 'ControlPlaneInitialized')?.status }).toEqual({ when, name, initialized: true, condition: 'True' });
+        expect({
+          when,
+          name,
+          initialized: c.status?.initialization?.controlPlaneInitialized,
+          condition: condition(c, 'ControlPlaneInitialized')?.status,
+        }).toEqual({ when, name, initialized: true, condition: 'True' });
       }
     };
     await check('before the restart');
@@ -148,12 +171,16 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
       // The token exists on that instance only.
       const holders = twin.sim.names.filter((i) => twin.sim.snapshot(i).tokens.some((x) => x.tokenid === token));
       expect({ machine: m.name, holders }).toEqual({ machine: m.name, holders: [instance] });
-      expect(credentials.url).toBe(twin.sim.endpoint(instance).replace(/\/$/, ''));
+      expect({ machine: m.name, url: credentials.url.replace(/\/$/, '') }).toEqual({ machine: m.name, url: twin.sim.endpoint(instance).replace(/\/$/, '') });
     }
     for (const [cluster, instance] of Object.entries(CLUSTER_INSTANCE)) {
       const { token } = await credentialsOf(cluster);
       const elsewhere = twin.sim.requests.filter((r) => r.authid === token && r.instance !== instance);
-      expect({ cluster, requests: twin.sim.requests.filter((r) => r.authid === token).length > 0, elsewhere }).toEqual({ cluster, requests: true, elsewhere: [] });
+      expect({ cluster, requests: twin.sim.requests.filter((r) => r.authid === token).length > 0, elsewhere }).toEqual({
+        cluster,
+        requests: true,
+        elsewhere: [],
+      });
     }
   });
 
@@ -163,16 +190,22 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect(nodes.map((n) => n.spec.providerID).sort()).toEqual(t.machines.map((m) => m.providerID).sort());
     expect(nodes.map((n) => n.metadata.name).sort()).toEqual(t.machines.map((m) => m.nodeName).sort());
     const secrets = await list(tenantApi(), '/api/v1/namespaces/kube-system/secrets');
-    const tokens = new Set(secrets.filter((s) => s.type === 'bootstrap.kubernetes.io/token').map((s) => Buffer.from(s.data['token-id'], 'base64').toString('utf8')));
+    const tokens = new Set(
+      secrets.filter((s) => s.type === 'bootstrap.kubernetes.io/token').map((s) => Buffer.from(s.data['token-id'], 'base64').toString('utf8')),
+    );
     for (const vm of tenantVms()) {
       const id = /token: "?([a-z0-9]{6})\.[a-z0-9]{16}/.exec(vm.bootstrap?.userData ?? '')?.[1];
-      expect({ vm: `${vm.instance}/${vm.vmid}`, tokenInTenant: id !== undefined && tokens.has(id) }).toEqual({ vm: `${vm.instance}/${vm.vmid}`, tokenInTenant: true });
+      expect({ vm: `${vm.instance}/${vm.vmid}`, tokenInTenant: id !== undefined && tokens.has(id) }).toEqual({
+        vm: `${vm.instance}/${vm.vmid}`,
+        tokenInTenant: true,
+      });
     }
     // The secondaries' KubeadmConfigs got join data from CABPK (the secondary Clusters' own).
     const configs = await list(mgmt(), `${BOOTSTRAP}/namespaces/${NS}/kubeadmconfigs`);
     const secondary = configs.filter((c) => c.metadata.labels?.['cluster.x-k8s.io/cluster-name'] !== TENANT);
     expect(secondary).toHaveLength(4);
-    for (const c of secondary) expect({ config: c.metadata.name, data: c.status?.dataSecretName }).toEqual({ config: c.metadata.name, data: expect.any(String) });
+    for (const c of secondary)
+      expect({ config: c.metadata.name, data: c.status?.dataSecretName }).toEqual({ config: c.metadata.name, data: expect.any(String) });
   });
 
   it('negative control: a secondary Cluster without controlPlaneRef never gets join data (so its workers never become Nodes to drain), where the same Cluster with the static control plane does', async () => {
@@ -186,7 +219,12 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     await apply({ apiVersion: sourceInfra.apiVersion, kind: 'ProxmoxCluster', metadata: { name, ...meta }, spec: sourceInfra.spec });
     const { controlPlaneRef, ...spec } = source.spec;
     expect(controlPlaneRef.kind).toBe('StaticControlPlane');
-    const cluster = await apply({ apiVersion: source.apiVersion, kind: 'Cluster', metadata: { name, ...meta }, spec: { ...spec, infrastructureRef: { ...spec.infrastructureRef, name } } });
+    const cluster = await apply({
+      apiVersion: source.apiVersion,
+      kind: 'Cluster',
+      metadata: { name, ...meta },
+      spec: { ...spec, infrastructureRef: { ...spec.infrastructureRef, name } },
+    });
     expect(cluster.spec.controlPlaneRef).toBeUndefined();
     const { mirroredSecret } = await import('../../modules/tenants/secondary-mirror');
     for (const suffix of ['ca', 'kubeconfig']) {
@@ -198,37 +236,57 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
       apiVersion: sourceMd.apiVersion,
       kind: 'MachineDeployment',
       metadata: { name: `${name}-workers`, ...meta },
-      spec: { clusterName: name, replicas: 1, selector: { matchLabels: selector }, template: { metadata: { labels: selector }, spec: { ...sourceMd.spec.template.spec, clusterName: name } } },
+      spec: {
+        clusterName: name,
+        replicas: 1,
+        selector: { matchLabels: selector },
+        template: { metadata: { labels: selector }, spec: { ...sourceMd.spec.template.spec, clusterName: name } },
+      },
     });
-    const configOf = async () => (await list(mgmt(), `${BOOTSTRAP}/namespaces/${NS}/kubeadmconfigs`)).find((c) => c.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === name);
-    // CABPK reconciled it with the infrastructure provisioned: the control plane is what it waits for.
-    await twin.waitFor(`${name}: CABPK reconciles its KubeadmConfig`, 3 * 60 * 1000, async () => {
-      const c = await configOf();
-      return condition(c, 'DataSecretAvailable') !== undefined && (await mgmt().get(`${CAPI}/namespaces/${NS}/clusters/${name}`)).body.status?.initialization?.infrastructureProvisioned === true;
-    });
-    // Past CABPK's next retry (30 s): still nothing.
-    await new Promise((r) => setTimeout(r, 35000));
-    const config = await configOf();
-    expect({ dataSecretName: config.status?.dataSecretName, condition: condition(config, 'DataSecretAvailable') }).toEqual({
-      dataSecretName: undefined,
-      condition: expect.objectContaining({ status: 'False', message: 'Waiting for Cluster control plane to be initialized' }),
-    });
-    const after = (await mgmt().get(`${CAPI}/namespaces/${NS}/clusters/${name}`)).body;
-    expect(condition(after, 'ControlPlaneInitialized')).toEqual(expect.objectContaining({ status: 'False', message: 'Waiting for the first control plane machine to have status.nodeRef set' }));
-    const machines = (await list(mgmt(), `${CAPI}/namespaces/${NS}/machines`)).filter((m) => m.spec.clusterName === name);
-    expect(machines).toHaveLength(1);
-    expect(machines[0].status?.nodeRef).toBeUndefined();
-    expect(twin.sim.listVms().filter((v) => v.name === machines[0].metadata.name)).toEqual([]);
-    // Gone again, with what CAPI made for it.
-    for (const path of [`${CAPI}/namespaces/${NS}/machinedeployments/${name}-workers`, `${CAPI}/namespaces/${NS}/clusters/${name}`]) {
-      const r = await mgmt().delete(path);
-      expect([200, 202]).toContain(r.status);
-      await twin.waitFor(`${path} deleted`, 3 * 60 * 1000, async () => (await mgmt().get(path)).status === 404);
+    try {
+      const configOf = async () =>
+        (await list(mgmt(), `${BOOTSTRAP}/namespaces/${NS}/kubeadmconfigs`)).find((c) => c.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === name);
+      // CABPK reconciled it with the infrastructure provisioned: the control plane is what it waits for.
+      await twin.waitFor(`${name}: CABPK reconciles its KubeadmConfig`, 3 * 60 * 1000, async () => {
+        const c = await configOf();
+        return (
+          condition(c, 'DataSecretAvailable') !== undefined &&
+          (await mgmt().get(`${CAPI}/namespaces/${NS}/clusters/${name}`)).body.status?.initialization?.infrastructureProvisioned === true
+        );
+      });
+      // Past CABPK's next retry (30 s): still nothing.
+      await new Promise((r) => setTimeout(r, 35000));
+      const config = await configOf();
+      // (CABPK writes the condition's message once, so it may still name the infrastructure it waited for first.)
+      expect({ dataSecretName: config.status?.dataSecretName, condition: condition(config, 'DataSecretAvailable')?.status }).toEqual({
+        dataSecretName: undefined,
+        condition: 'False',
+      });
+      const after = (await mgmt().get(`${CAPI}/namespaces/${NS}/clusters/${name}`)).body;
+      expect(condition(after, 'ControlPlaneInitialized')).toEqual(
+        expect.objectContaining({ status: 'False', message: 'Waiting for the first control plane machine to have status.nodeRef set' }),
+      );
+      const machines = (await list(mgmt(), `${CAPI}/namespaces/${NS}/machines`)).filter((m) => m.spec.clusterName === name);
+      expect(machines).toHaveLength(1);
+      expect(machines[0].status?.nodeRef).toBeUndefined();
+      expect(condition(machines[0], 'NodeHealthy')?.message).toBe('Waiting for Cluster control plane to be initialized');
+      expect(twin.sim.listVms().filter((v) => v.name === machines[0].metadata.name)).toEqual([]);
+    } finally {
+      // Gone again, with what CAPI made for it.
+      for (const path of [`${CAPI}/namespaces/${NS}/machinedeployments/${name}-workers`, `${CAPI}/namespaces/${NS}/clusters/${name}`]) {
+        const r = await mgmt().delete(path);
+        expect([200, 202]).toContain(r.status);
+        await twin.waitFor(`${path} deleted`, 3 * 60 * 1000, async () => (await mgmt().get(path)).status === 404);
+      }
+      await twin.waitFor(`${name}'s ProxmoxCluster and Secrets collected`, 60000, async () => {
+        const left = [
+          `${INFRA}/namespaces/${NS}/proxmoxclusters/${name}`,
+          `/api/v1/namespaces/${NS}/secrets/${name}-ca`,
+          `/api/v1/namespaces/${NS}/secrets/${name}-kubeconfig`,
+        ];
+        return (await Promise.all(left.map(async (p) => (await mgmt().get(p)).status))).every((st) => st === 404);
+      });
     }
-    await twin.waitFor(`${name}'s ProxmoxCluster and Secrets collected`, 60000, async () => {
-      const left = [`${INFRA}/namespaces/${NS}/proxmoxclusters/${name}`, `/api/v1/namespaces/${NS}/secrets/${name}-ca`, `/api/v1/namespaces/${NS}/secrets/${name}-kubeconfig`];
-      return (await Promise.all(left.map(async (p) => (await mgmt().get(p)).status))).every((st) => st === 404);
-    });
   });
 
   it('scales a secondary pool down by editing the lab: CAPI drains and deletes the Node, and CAPMOX the VM, on that instance', async () => {
@@ -252,6 +310,35 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect(tenantVms()).toHaveLength(t.machines.length);
   });
 
+  it("remediates a stopped VM on a secondary instance: the secondary Cluster's MachineHealthCheck replaces the machine, with a new VM on that instance", async () => {
+    const before = await twin.tenant(TENANT);
+    const [victim] = before.machines.filter((m) => m.cluster === 'spread-pve-b');
+    expect(victim).toBeDefined();
+    const mhc = (await mgmt().get(`${CAPI}/namespaces/${NS}/machinehealthchecks/spread-pve-b`)).body;
+    expect(mhc.spec.checks.unhealthyNodeConditions).toEqual(expect.arrayContaining([{ type: 'Ready', status: 'Unknown', timeoutSeconds: 15 }]));
+    twin.sim.setVmStatus('pve-b', victim.vmid!, 'stopped');
+    await twin.waitFor(`machine ${victim.name} (VM pve-b/${victim.vmid}, stopped) replaced`, 6 * 60 * 1000, async () => {
+      const now = await twin.tenant(TENANT);
+      const mine = now.machines.filter((m) => m.machineDeployment === victim.machineDeployment);
+      return now.converged && mine.length === 1 && mine[0].name !== victim.name;
+    });
+    const after = await twin.tenant(TENANT);
+    const replacement = after.machines.find((m) => m.machineDeployment === victim.machineDeployment)!;
+    expect({ cluster: replacement.cluster, instance: replacement.instance, node: replacement.node }).toEqual({
+      cluster: 'spread-pve-b',
+      instance: 'pve-b',
+      node: 'pve-b-1',
+    });
+    expect(replacement.createdBy).toBe((await credentialsOf('spread-pve-b')).token);
+    // A new VM (ids are reused once free: told apart by the SMBIOS uuid); the stopped one and its Node are gone.
+    expect(replacement.providerID).not.toBe(victim.providerID);
+    expect(twin.sim.listVms().some((v) => `proxmox://${v.uuid}` === victim.providerID)).toBe(false);
+    expect((await tenantApi().get(`/api/v1/nodes/${victim.nodeName}`)).status).toBe(404);
+    // The secondary Cluster's own MachineHealthCheck watches that machine (nothing else replaces a machine whose VM stopped).
+    const checked = (await mgmt().get(`${CAPI}/namespaces/${NS}/machinehealthchecks/spread-pve-b`)).body;
+    expect(checked.status?.expectedMachines).toBe(1);
+  });
+
   it('removing an instance from the plan leaves nothing on it: its machines drained and deleted before its secondary Cluster, then its Proxmox pool and token', async () => {
     const before = await twin.tenant(TENANT);
     const onC = before.machines.filter((m) => m.instance === 'pve-c');
@@ -263,7 +350,10 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect(pveC.tokens.map((x) => x.tokenid)).toContain(token);
     await twin.update(
       edited([
-        [['tenants', 0, 'placement', 'instances'], ['pve-a', 'pve-b']],
+        [
+          ['tenants', 0, 'placement', 'instances'],
+          ['pve-a', 'pve-b'],
+        ],
         [['tenants', 0, 'pools', 1], undefined],
         [['tenants', 0, 'networks', 'pve-c'], undefined],
       ]),
@@ -273,7 +363,10 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     const api = tenantApi();
     for (const m of onC) {
       // Drained before the Cluster went (deleting a Cluster skips drain): the Pods were evicted, the Nodes deleted.
-      expect({ node: m.nodeName, pod: (await api.get(`/api/v1/namespaces/default/pods/${probes.get(m.nodeName!)}`)).status }).toEqual({ node: m.nodeName, pod: 404 });
+      expect({ node: m.nodeName, pod: (await api.get(`/api/v1/namespaces/default/pods/${probes.get(m.nodeName!)}`)).status }).toEqual({
+        node: m.nodeName,
+        pod: 404,
+      });
       expect({ node: m.nodeName, status: (await api.get(`/api/v1/nodes/${m.nodeName}`)).status }).toEqual({ node: m.nodeName, status: 404 });
     }
     expect((await list(api, '/api/v1/nodes')).length).toBe(t.machines.length);
@@ -311,7 +404,10 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
       const snap = twin.sim.snapshot(instance);
       expect({ instance, vms: snap.vms.filter((v) => !v.template) }).toEqual({ instance, vms: [] });
       expect({ instance, pools: snap.pools.map((p) => p.poolid).filter((p) => p.includes(TENANT)) }).toEqual({ instance, pools: [] });
-      expect({ instance, tokens: snap.tokens.map((x) => x.tokenid).filter((x) => x === tokens.get(instance) || x.includes(TENANT)) }).toEqual({ instance, tokens: [] });
+      expect({ instance, tokens: snap.tokens.map((x) => x.tokenid).filter((x) => x === tokens.get(instance) || x.includes(TENANT)) }).toEqual({
+        instance,
+        tokens: [],
+      });
       expect({ instance, acl: snap.acl.filter((a) => a.ugid.includes(TENANT) || a.path.includes(TENANT)) }).toEqual({ instance, acl: [] });
     }
     expect((await mgmt().get(`/api/v1/namespaces/${NS}`)).status).toBe(404);
@@ -321,21 +417,33 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect(secrets.map((x) => x.metadata.name as string).filter((n) => n.includes(TENANT))).toEqual([]);
   });
 
-  it('negative control: CAPMOX started with global credentials (PROXMOX_URL/TOKEN/SECRET of pve-a) sends the secondaries\' machines to pve-a, and none reaches pve-b or pve-c', async () => {
-    const url = twin.sim.endpoint('pve-a').replace(/\/$/, '');
-    const [tokenId, secret] = twin.sim.adminToken('pve-a').split('=');
-    await twin.restartController('capmox-manager', { PROXMOX_URL: url, PROXMOX_TOKEN: tokenId, PROXMOX_SECRET: secret });
-    await twin.update(labText);
-    // OpenTofu is done; from here on only CAPMOX talks to the instances.
+  it("negative control: CAPMOX started with global credentials (PROXMOX_URL/TOKEN/SECRET for pve-a) sends the secondaries' machines to pve-a, and nothing of CAPMOX reaches pve-b or pve-c", async () => {
+    // A token of its own on pve-a, so its requests are told apart from OpenTofu's (the administrator token).
+    const { PveClient } = await import('../../sim/client');
+    const admin = new PveClient(twin.sim.endpoint('pve-a'), twin.sim.adminToken('pve-a'));
+    const created = await admin.call<{ 'full-tokenid': string; value: string }>('POST', '/access/users/root@pam/token/capmox-global', { privsep: false });
+    expect(created.status).toBe(200);
+    const globalToken = created.data['full-tokenid'];
+    await twin.restartController('capmox-manager', {
+      PROXMOX_URL: twin.sim.endpoint('pve-a').replace(/\/$/, ''),
+      PROXMOX_TOKEN: globalToken,
+      PROXMOX_SECRET: created.data.value,
+    });
+    const adminId = twin.sim.adminToken('pve-a').split('=')[0];
     const from = twin.sim.requests.length;
     const since = () => twin.sim.requests.slice(from);
+    // The tenant again, from scratch: its primary and both secondaries.
+    await twin.update(labText);
     await twin.waitFor('CAPMOX asks pve-a for the nodes of pve-b and pve-c', 4 * 60 * 1000, async () => {
-      const paths = since().filter((r) => r.instance === 'pve-a').map((r) => r.path);
+      const paths = since()
+        .filter((r) => r.authid === globalToken)
+        .map((r) => r.path);
       return paths.some((p) => p.includes('/nodes/pve-b-1/')) && paths.some((p) => p.includes('/nodes/pve-c-1/'));
     });
-    const wrong = since().filter((r) => r.instance === 'pve-a' && /\/nodes\/pve-[bc]-1\//.test(r.path));
-    expect(wrong.every((r) => r.authid === tokenId && r.status >= 400)).toBe(true);
-    expect(since().filter((r) => r.instance !== 'pve-a')).toEqual([]);
+    const wrong = since().filter((r) => r.authid === globalToken && /\/nodes\/pve-[bc]-1\//.test(r.path));
+    expect(wrong.every((r) => r.instance === 'pve-a' && r.status >= 400)).toBe(true);
+    // Only OpenTofu (the administrator token) talked to pve-b and pve-c: no CAPMOX request, with any credentials.
+    expect(since().filter((r) => r.instance !== 'pve-a' && r.authid !== adminId)).toEqual([]);
     expect(twin.sim.listVms().filter((v) => !v.template && v.instance !== 'pve-a')).toEqual([]);
     const t = await twin.tenant(TENANT);
     const secondary = t.machines.filter((m) => m.cluster !== TENANT);
