@@ -233,7 +233,9 @@ export class LabTwin {
       const previousSources = this.sources(previous);
       const stale: { address: string; path: string }[] = [];
       for (const o of previous.objects) {
-        const object = (await resolveExpressions(o.object, previous, previousSources)) as KubeObjectJson;
+        // Only what names the object: its data may read outputs that are gone by now (a deleted tenant's token).
+        const { apiVersion, kind, metadata } = o.object as KubeObjectJson;
+        const object = (await resolveExpressions({ apiVersion, kind, metadata }, previous, previousSources)) as KubeObjectJson;
         const path = await this.mgmt.client.objectPath(object as never);
         if (paths.get(o.address) !== path && ![...paths.values()].includes(path)) stale.push({ address: o.address, path });
       }
