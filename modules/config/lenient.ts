@@ -69,7 +69,7 @@ export function lenientLab(raw: unknown): Lab {
       datastore: { size: '8Gi', storageClass: '' },
       versions: {},
     } as unknown as Lab['management']),
-    capmox: field(shape.capmox, r.capmox, { multiInstance: 'refuse' as const }),
+    capmox: field(shape.capmox, r.capmox, { multiInstance: 'secondary-clusters' as const }),
     tenants: list(r.tenants).map(tenantOf),
     delivery: field(shape.delivery, r.delivery, { backend: 'local' as const, local: { stateDir: 'state' } }),
   };

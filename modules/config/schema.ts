@@ -459,12 +459,12 @@ export const labSchema = z.strictObject({
           error:
             'capmox.multiInstance is refuse (released CAPMOX), secondary-clusters (released CAPMOX, one secondary CAPI Cluster per extra instance) or proposal (a CAPMOX implementing the multi-instance proposal)',
         })
-        .default('refuse')
+        .default('secondary-clusters')
         .describe(
-          'released CAPMOX (v0.9) binds a cluster to one Proxmox API, so tenants whose machines span instances are refused; "secondary-clusters" renders them on released CAPMOX with one secondary CAPI Cluster per extra instance whose workers join the tenant\'s one control plane; "proposal" renders them for a CAPMOX that implements the multi-instance proposal (spec.settings.instances)',
+          'released CAPMOX (v0.9) binds a cluster to one Proxmox API; "secondary-clusters" (the default, proven in the lab twin) renders a tenant whose machines span instances with one secondary CAPI Cluster per extra instance whose workers join the tenant\'s one control plane; "refuse" refuses such tenants; "proposal" renders them for a CAPMOX that implements the multi-instance proposal (spec.settings.instances)',
         ),
     })
-    .default({ multiInstance: 'refuse' }),
+    .default({ multiInstance: 'secondary-clusters' }),
   tenants: z.array(tenantSchema).default([]),
   delivery: deliverySchema.default({ backend: 'local', local: { stateDir: 'state' } }),
 });

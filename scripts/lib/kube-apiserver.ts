@@ -218,6 +218,8 @@ export interface KubeServer {
   crds: string[];
   /** The last lines of each component's log, for failure messages. */
   logs(): string;
+  /** Stops kube-apiserver and starts it again on the same port and etcd data (etcd keeps running); resolves once /readyz answers. */
+  restartApiServer(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -401,7 +403,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     ]);
 
     const url = `https://127.0.0.1:${apiPort}`;
-    const apiserver = start('kube-apiserver', [
+    const apiserverArgs = [
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
@@ -417,7 +419,8 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       '--authorization-mode=RBAC',
       '--endpoint-reconciler-type=none',
       '--profiling=false',
-    ]);
+    ];
+    let apiserver = start('kube-apiserver', apiserverArgs);
 
     const tls = { ca: readFileSync(join(dir, 'ca.crt'), 'utf8'), cert: readFileSync(join(dir, 'admin.crt'), 'utf8'), key: readFileSync(join(dir, 'admin.key'), 'utf8') };
     client = new KubeClient(url, tls);
@@ -474,7 +477,28 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     }
 
     const crds = options.crds === false ? [] : await installCrds(api, readyTimeout, logs, options.transformCrd ?? ((crd) => crd));
-    return { url, client: api, dir, kubeconfig, crds, logs, stop };
+    const restartApiServer = async () => {
+      const old = apiserver;
+      if (old.exitCode === null && old.signalCode === null) {
+        const gone = new Promise((r) => old.once('exit', r));
+        old.kill('SIGTERM');
+        await gone;
+      }
+      children.splice(children.indexOf(old), 1);
+      apiserver = start('kube-apiserver', apiserverArgs);
+      pids.splice(pids.indexOf(old.pid as number), 1, apiserver.pid as number);
+      startWatchdog(pids);
+      await waitFor(
+        'kube-apiserver /readyz after its restart',
+        readyTimeout,
+        async () => {
+          exited(apiserver, 'kube-apiserver');
+          return (await api.get('/readyz')).status === 200;
+        },
+        logs,
+      );
+    };
+    return { url, client: api, dir, kubeconfig, crds, logs, restartApiServer, stop };
   } catch (e) {
     await stop();
     throw e;

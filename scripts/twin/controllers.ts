@@ -66,6 +66,12 @@ export interface RunningControllers {
   /** The last lines of each controller's log. */
   logs(names?: ControllerName[], lines?: number): string;
   logFile(name: ControllerName): string;
+  /**
+   * Stops one controller and starts it again with the deployment's environment plus `extraEnv`
+   * (negative controls only, e.g. CAPMOX with global credentials; none restores the deployed one),
+   * same flags and webhook port; resolves once its webhook server answers.
+   */
+  restart(name: ControllerName, extraEnv?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -244,16 +250,11 @@ export async function startControllers(options: StartControllersOptions): Promis
   const children = new Map<ControllerName, ChildProcess>();
   const logFile = (name: ControllerName) => join(dir, `${name}.log`);
   const ports = {} as Record<ControllerName, number>;
-  for (const name of CONTROLLERS) {
-    const port = name === 'capmox-manager' ? CAPMOX_WEBHOOK_PORT : await freePort();
-    ports[name] = port;
+  const spawnController = (name: ControllerName, extraEnv: Record<string, string>) => {
     const tmp = join(dir, `${name}-tmp`);
-    mkdirSync(join(tmp, 'k8s-webhook-server'), { recursive: true });
-    // CAPMOX reads its serving certificate from $TMPDIR/k8s-webhook-server/serving-certs.
-    execFileSync('cp', ['-r', certDir, join(tmp, 'k8s-webhook-server', 'serving-certs')]);
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfigs[name], TMPDIR: tmp, ...deployed[name].env, ...(options.extraEnv?.[name] ?? {}) };
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfigs[name], TMPDIR: tmp, ...deployed[name].env, ...extraEnv };
     const fd = openSync(logFile(name), 'a');
-    const child = spawn(join(root, '.toolchain/bin', name), argsFor(name, port, certDir, deployed[name].featureGates), {
+    const child = spawn(join(root, '.toolchain/bin', name), argsFor(name, ports[name], certDir, deployed[name].featureGates), {
       cwd: dir,
       env,
       stdio: ['ignore', fd, fd],
@@ -261,6 +262,15 @@ export async function startControllers(options: StartControllersOptions): Promis
     closeSync(fd);
     options.track(child);
     children.set(name, child);
+  };
+  for (const name of CONTROLLERS) {
+    const port = name === 'capmox-manager' ? CAPMOX_WEBHOOK_PORT : await freePort();
+    ports[name] = port;
+    const tmp = join(dir, `${name}-tmp`);
+    mkdirSync(join(tmp, 'k8s-webhook-server'), { recursive: true });
+    // CAPMOX reads its serving certificate from $TMPDIR/k8s-webhook-server/serving-certs.
+    execFileSync('cp', ['-r', certDir, join(tmp, 'k8s-webhook-server', 'serving-certs')]);
+    spawnController(name, options.extraEnv?.[name] ?? {});
   }
   const tail = (file: string, lines: number) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(no log)');
   const logs = (names: ControllerName[] = CONTROLLERS, lines = 20) => names.map((n) => `--- ${n} ---\n${tail(logFile(n), lines)}`).join('\n');
@@ -276,6 +286,30 @@ export async function startControllers(options: StartControllersOptions): Promis
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }),
     );
+  };
+  const stopOne = async (child: ChildProcess) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const restart = async (name: ControllerName, extraEnv: Record<string, string> = {}) => {
+    await stopOne(children.get(name)!);
+    // The fixed CAPMOX port must be free again before the new process binds it.
+    const freed = Date.now() + 10000;
+    while ((await portOpen(ports[name])) && Date.now() < freed) await new Promise((r) => setTimeout(r, 100));
+    spawnController(name, extraEnv);
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      const child = children.get(name)!;
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited after its restart (${child.exitCode ?? child.signalCode}):\n${tail(logFile(name), 30)}`);
+      if (await portOpen(ports[name])) return;
+      if (Date.now() > deadline) throw new Error(`${name}'s webhook server did not come up again on port ${ports[name]}:\n${tail(logFile(name), 30)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
   };
   try {
     const deadline = Date.now() + 120000;
@@ -293,5 +327,5 @@ export async function startControllers(options: StartControllersOptions): Promis
     await stop();
     throw e;
   }
-  return { logs, logFile, stop };
+  return { logs, logFile, restart, stop };
 }

@@ -276,13 +276,47 @@ export class LabTwin {
     const { lab } = synthesizeLab({ config: this.run.labFile, out: this.run.out, stateDirFromStack });
     const gone = this.run.lab.tenants.filter((t) => !lab.tenants.some((n) => n.name === t.name)).map((t) => t.name);
     for (const name of gone) await this.deleteTenant(name);
+    const previous = this.plan;
     this.run.lab = lab;
     this.lab = lab;
     this.plan = JSON.parse(readFileSync(join(this.run.out, 'placement.json'), 'utf8')) as PlacementPlan;
+    const leaving = instancesLeft(previous, this.plan, lab.tenants.map((t) => t.name));
+    if (leaving.length > 0) {
+      // A tenant leaves an instance: its machines there go first (the tenant stack drains and
+      // deletes them), then its Proxmox pool and token there (the proxmox stack), never the reverse.
+      this.log(`tenants leave instances (${leaving.join(', ')}): applying the tenant stacks before the proxmox stacks`);
+      for (const t of lab.tenants) await this.applyStack(`tenant-${t.name}`);
+      await this.applyStack('management');
+      await this.applyStack('management-config');
+      await this.applyProxmox();
+      return;
+    }
     await this.applyProxmox();
     await this.applyStack('management');
     await this.applyStack('management-config');
     for (const t of lab.tenants) await this.applyStack(`tenant-${t.name}`);
+  }
+
+  /** Restarts the management kube-apiserver (etcd keeps its data): what was stored is read back from etcd. */
+  async restartManagementApiServer(): Promise<void> {
+    this.log('restarting the management kube-apiserver');
+    await this.mgmt.restartApiServer();
+    // /readyz answers before the custom resources are served again ("storage is (re)initializing").
+    const crds = (await this.mgmt.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.items as { spec: { group: string; names: { plural: string }; versions: { name: string; storage: boolean }[] } }[];
+    await this.waitFor('every custom resource served after the API server restart', 120000, async () => {
+      for (const crd of crds) {
+        const version = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
+        if ((await this.mgmt.client.get(`/apis/${crd.spec.group}/${version.name}/${crd.spec.names.plural}?limit=1`)).status !== 200) return false;
+      }
+      return true;
+    });
+  }
+
+  /** Restarts one controller, with extra environment for a negative control (none: as deployed). */
+  async restartController(name: ControllerName, extraEnv?: Record<string, string>): Promise<void> {
+    if (!this.controllers) throw new Error('the controllers are not running');
+    this.log(`restarting ${name}${extraEnv ? ` with ${Object.keys(extraEnv).join(', ')}` : ''}`);
+    await this.controllers.restart(name, extraEnv);
   }
 
   /** Destroys a tenant stack's objects in reverse dependency order, each gone before the next (like tofu destroy). */
@@ -419,6 +453,15 @@ export class LabTwin {
     if (existsSync(this.options.work)) rmSync(this.options.work, { recursive: true, force: true });
     void dirname;
   }
+}
+
+/** `tenant → instance` pairs of tenants still in the lab whose plan used an instance it no longer uses. */
+function instancesLeft(before: PlacementPlan, after: PlacementPlan, tenants: string[]): string[] {
+  const used = (plan: PlacementPlan, tenant: string) => new Set(plan.tenants.find((t) => t.name === tenant)?.pools.flatMap((p) => p.placements.map((x) => x.instance)) ?? []);
+  return tenants.flatMap((t) => {
+    const now = used(after, t);
+    return [...used(before, t)].filter((i) => !now.has(i)).map((i) => `${t} → ${i}`);
+  });
 }
 
 function fieldManagerOf(stack: StackContents, address: string): string {

@@ -54,7 +54,11 @@ describe('the review of secondary Clusters', () => {
 
   it('warns that an instance leaving a plan goes through the stack (drain first), never by deleting the Cluster', () => {
     const r = review({ before: side(both, 'base'), after: side(txlOnly, 'change') });
-    expect(r.warnings).toContainEqual(expect.stringMatching(/^tenant tenant-c leaves instance pmox-fra: secondary Cluster tenant-c-pmox-fra is deleted\. Apply the tenant stack .* deleting a Cluster skips drain$/));
+    expect(r.warnings).toContainEqual(expect.stringMatching(/^tenant tenant-c leaves instance pmox-fra: secondary Cluster tenant-c-pmox-fra is deleted\. Apply tenant-tenant-c first, alone .* deleting a Cluster skips drain$/));
+    // The order the lab twin needed (test/twin/multi-instance.test.ts): the tenant stack before the instance stack that holds its token.
+    const warning = r.warnings.find((w) => w.startsWith('tenant tenant-c leaves instance pmox-fra'))!;
+    expect(warning).toContain('npm run deploy -- --stacks tenant-tenant-c');
+    expect(warning.indexOf('tenant-tenant-c')).toBeLessThan(warning.indexOf('proxmox-pmox-fra'));
     expect(r.markdown).toContain('Secondary Clusters (MultiInstance on released CAPMOX)');
   });
 

@@ -173,6 +173,20 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     expect(JSON.stringify(r.secondaries)).not.toMatch(/BEGIN CERTIFICATE|client-key-data|PVEAPIToken/);
   });
 
+  it('is the default: a lab without capmox renders a spanning tenant as secondary Clusters; refuse must be written out', () => {
+    const implicit = labWith((doc) => {
+      delete doc.capmox;
+      doc.tenants[2].networks = { 'pmox-fra': FRA_NETWORK };
+    });
+    expect(implicit.capmox.multiInstance).toBe('secondary-clusters');
+    expect(renderTenant(implicit, planOf(implicit), 'tenant-c').clusters).toEqual([
+      { cluster: 'tenant-c', instance: 'pmox-txl', role: 'primary' },
+      { cluster: 'tenant-c-pmox-fra', instance: 'pmox-fra', role: 'secondary' },
+    ]);
+    const refuse = labWith((doc) => (doc.capmox.multiInstance = 'refuse'));
+    expect(() => renderTenants(refuse, planOf(refuse))).toThrow(/binds a Cluster to one Proxmox API/);
+  });
+
   it('leaves the other modes as they were: no secondaries with refuse or proposal', () => {
     const proposal = labWith(() => undefined);
     const r = renderTenant(proposal, planOf(proposal), 'tenant-c');
