@@ -6,12 +6,11 @@
  * --what-if what losing nodes or instances does to it. Exit 0 with the output on stdout;
  * exit 1 with every problem on stderr and nothing on stdout.
  */
-import { loadLabFile } from '../modules/config/load';
-import { ConfigError } from '../modules/config/problems';
+import { atLabFile, loadLabFile } from '../modules/config/load';
+import { problemCount, ProblemError } from '../modules/config/problems';
 import { errorMessage } from './lib/cli';
-import { placementConfigError } from './lib/placement-problems';
 import type { Lab } from '../modules/config/schema';
-import { diffPlacement, PlacementError, planPlacement, renderJson, renderMarkdown, renderSvg } from '../modules/placement';
+import { diffPlacement, planPlacement, renderJson, renderMarkdown, renderSvg } from '../modules/placement';
 import type { PlacementPlan } from '../modules/placement';
 import { parseLosses, whatIf } from '../modules/foresight/what-if';
 import { renderWhatIfMarkdown, renderWhatIfSvg, whatIfJson } from '../modules/foresight/render-what-if';
@@ -76,15 +75,8 @@ function parseArguments(args: string[]): Options | 'help' {
 /** Loads and places one description; errors name the file they come from. */
 function place(file: string, role: string): { lab: Lab; plan: PlacementPlan } {
   const lab: Lab = loadLabFile(file);
-  try {
-    return { lab, plan: planPlacement(lab) };
-  } catch (e) {
-    if (e instanceof PlacementError) {
-      const located = placementConfigError(file, lab, e.problems);
-      throw new UsageError(located.message.replace(/^([^\n]*?): (\d+ problems?) in the lab description/, `$1${role}: the lab does not fit its Proxmox instances ($2)`));
-    }
-    throw e;
-  }
+  const plan = atLabFile(file, () => planPlacement(lab), (count) => `${file}${role}: the lab does not fit its Proxmox instances (${problemCount(count)})`);
+  return { lab, plan };
 }
 
 function main(args: string[]): number {
@@ -99,7 +91,7 @@ function main(args: string[]): number {
       try {
         return place(file, role);
       } catch (e) {
-        if (e instanceof ConfigError || e instanceof UsageError) {
+        if (e instanceof ProblemError || e instanceof UsageError) {
           errors.push(e.message);
           return undefined;
         }

@@ -6,7 +6,7 @@
  * surge fits the nodes. Exit 0 when every upgrade can roll, 1 when one is refused (the output says
  * why) or the descriptions are invalid.
  */
-import { loadLabFile } from '../modules/config/load';
+import { atLabFile, loadLabFile } from '../modules/config/load';
 import { planPlacement } from '../modules/placement';
 import { planUpgrades, versionsOfLab } from '../modules/foresight/upgrade';
 import { renderUpgradeMarkdown, upgradeJson } from '../modules/foresight/render-upgrade';
@@ -21,7 +21,7 @@ runCommand(() => {
   if (format !== 'markdown' && format !== 'json') throw new UsageError(`--format must be markdown or json (got ${format})\n\nusage: ${usage}`);
   const lab = loadLabFile(flags.config as string);
   const old = loadLabFile(flags.against as string);
-  const upgrades = planUpgrades(lab, planPlacement(lab), versionsOfLab(old));
+  const upgrades = planUpgrades(lab, atLabFile(flags.config as string, () => planPlacement(lab)), versionsOfLab(old));
   if (format === 'json') process.stdout.write(`${JSON.stringify({ upgrades: upgradeJson(upgrades) }, null, 2)}\n`);
   else process.stdout.write(`${[`# Upgrade plan: ${flags.against} → ${flags.config}`, '', ...renderUpgradeMarkdown(upgrades)].join('\n').replace(/\n+$/, '')}\n`);
   if (upgrades.some((u) => !u.accepted)) process.exitCode = 1;

@@ -5,7 +5,7 @@
  * missing digest) are not problems; the management stack reports them at synth.
  */
 import { checkVersions, resolveVersions, type VersionKey } from '../versions';
-import type { ConfigProblem } from './problems';
+import type { Problem } from './problems';
 import type { Lab } from './schema';
 
 const QUANTITY = /^(\d+)(Mi|Gi|Ti)$/;
@@ -17,8 +17,8 @@ export function quantityMiB(quantity: string): number | undefined {
   return m ? Number(m[1]) * MiB[m[2]] : undefined;
 }
 
-export function checkManagement(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkManagement(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const management = lab.management;
   const overrides = management.versions as Partial<Record<VersionKey, string>>;
   for (const finding of checkVersions(resolveVersions(overrides))) {

@@ -3,7 +3,7 @@
  * user errors (bad description, plan that does not fit, refused rendering) into a message on
  * stderr and exit code 1 — never a stack trace.
  */
-import { ConfigError } from '../../modules/config/problems';
+import { ProblemError } from '../../modules/config/problems';
 
 export class UsageError extends Error {}
 
@@ -83,7 +83,7 @@ function writeError(text: string): void {
 
 /** The one-line (or, for problem lists, several-line) message for any error, and exit code 1. */
 export function errorMessage(e: unknown): string {
-  if (e instanceof ConfigError || e instanceof UsageError || e instanceof UserError || isUserFacing(e)) return (e as Error).message;
+  if (e instanceof ProblemError || e instanceof UsageError || e instanceof UserError) return e.message;
   const sys = e as NodeJS.ErrnoException & { dest?: string };
   if (e instanceof Error && typeof sys.code === 'string' && typeof sys.syscall === 'string') {
     const what = systemCodes[sys.code] ?? sys.code;
@@ -110,9 +110,4 @@ function fail(e: unknown): void {
   writeError(errorMessage(e));
   if (process.env.PVEKAAS_DEBUG === '1' && e instanceof Error && e.stack) writeError(e.stack);
   process.exitCode = 1;
-}
-
-/** Errors from the pure modules that carry a list of problems for the user (placement, rendering). */
-function isUserFacing(e: unknown): boolean {
-  return e instanceof Error && Array.isArray((e as { problems?: unknown }).problems);
 }

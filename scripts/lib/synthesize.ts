@@ -18,11 +18,10 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
-import { configErrorAt, loadLabFile } from '../../modules/config/load';
-import { renderTenants, TenantRenderError, type TenantRendering } from '../../modules/tenants';
+import { atLabFile, loadLabFile } from '../../modules/config/load';
+import { renderTenants, type TenantRendering } from '../../modules/tenants';
 import type { Lab } from '../../modules/config/schema';
-import { PlacementError, planPlacement, renderJson } from '../../modules/placement';
-import { placementConfigError } from './placement-problems';
+import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab } from '../../stacks/app';
 import { TenantStack } from '../../stacks/tenant-stack';
@@ -154,20 +153,9 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   // Before any work: an output directory pvekaas may not replace is refused at once.
   checkOutputDir(options.out, synthOutput);
   const lab = loadLabFile(options.config);
-  let plan: PlacementPlan;
-  try {
-    plan = planPlacement(lab);
-  } catch (e) {
-    // Placement problems with the file and the line of the tenant's pool.
-    throw e instanceof PlacementError ? placementConfigError(options.config, lab, e.problems) : e;
-  }
-  let renderings: Map<string, TenantRendering>;
-  try {
-    renderings = renderTenants(lab, plan);
-  } catch (e) {
-    if (e instanceof TenantRenderError) throw configErrorAt(options.config, e.problems);
-    throw e;
-  }
+  // Placement and rendering problems with the file and the line of the tenant's pool.
+  const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
+  const renderings: Map<string, TenantRendering> = atLabFile(options.config, () => renderTenants(lab, plan));
   // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
   const stateDirFromStack =
     options.stateDirFromStack ?? stateDirFromStackFor(lab.delivery.local.stateDir, out);

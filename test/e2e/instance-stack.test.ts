@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Testing } from 'cdktf';
 import fc from 'fast-check';
-import { TemplateIdConflict, templateVmIds } from '../../constructs/proxmox-node-template';
+import { templateVmIds } from '../../constructs/proxmox-node-template';
+import { ProblemError } from '../../modules/config/problems';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
@@ -168,7 +169,7 @@ describe('template VM ids', () => {
         try {
           ids = templateVmIds('i', range, nodes, versions);
         } catch (e) {
-          expect(e).toBeInstanceOf(TemplateIdConflict);
+          expect(e).toBeInstanceOf(ProblemError);
           return;
         }
         const all = [...ids.values()].flatMap((m) => [...m.values()]);
@@ -201,7 +202,7 @@ describe('template VM ids', () => {
 
   it('reports two versions that would share ids, with the fix', () => {
     expect(() => templateVmIds('pmox-fra', range, nodes, ['v1.30.1', 'v1.30.5'])).toThrow(
-      /instance pmox-fra: images v1\.30\.1 and v1\.30\.5 would share template VM ids 9027-9029 .*drop one of them, or widen vmIdRange/,
+      /instance pmox-fra: images v1\.30\.1 and v1\.30\.5 would share template VM ids 9027-9029 .*\n\s+fix: drop one of them, or widen vmIdRange/,
     );
   });
 });
