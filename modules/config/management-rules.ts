@@ -1,10 +1,10 @@
 /**
  * Rules about `management:` that relate several fields or need the version table: the version
- * guard's errors (contract mismatches, `latest`, malformed pins) at the path of the override that
- * caused them, and mirror settings that only make sense together. Version warnings (build skew,
+ * guard's errors (contract mismatches, `latest`, malformed pins; `versionGuard` in
+ * modules/management) at the path of the override that caused them, and mirror settings that only make sense together. Version warnings (build skew,
  * missing digest) are not problems; the management stack reports them at synth.
  */
-import { checkVersions, resolveVersions, type VersionKey } from '../versions';
+import { versionGuard } from '../management';
 import type { Problem } from './problems';
 import type { Lab } from './schema';
 
@@ -20,17 +20,7 @@ export function quantityMiB(quantity: string): number | undefined {
 export function checkManagement(lab: Lab): Problem[] {
   const problems: Problem[] = [];
   const management = lab.management;
-  const overrides = management.versions as Partial<Record<VersionKey, string>>;
-  for (const finding of checkVersions(resolveVersions(overrides))) {
-    if (finding.severity !== 'error') continue;
-    const overridden = overrides[finding.key] !== undefined;
-    problems.push({
-      path: overridden ? ['management', 'versions', finding.key] : ['management', 'versions'],
-      message: finding.message,
-      ...(overridden ? { value: overrides[finding.key] } : {}),
-      ...(finding.fix ? { fix: finding.fix } : {}),
-    });
-  }
+  problems.push(...versionGuard(lab).problems);
 
   const lb = management.loadBalancer;
   if (lb.vlan !== undefined && lb.interfaces.length === 0) {
