@@ -6,7 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { labJsonSchema } from '../modules/config/json-schema';
+import { parseFlags, runCommand } from './lib/cli';
 
-const file = join(__dirname, '../../schema/lab.schema.json');
-writeFileSync(file, labJsonSchema());
-process.stderr.write(`wrote ${file}\n`);
+runCommand(() => {
+  parseFlags(process.argv.slice(2), {}, 'npm run --silent json-schema', {
+    about: 'Writes schema/lab.schema.json, the JSON Schema of the lab description for editors, from the schema the loader validates with.',
+  });
+  const file = join(__dirname, '../../schema/lab.schema.json');
+  writeFileSync(file, labJsonSchema());
+  process.stderr.write(`wrote ${file}\n`);
+});

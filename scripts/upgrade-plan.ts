@@ -15,7 +15,19 @@ import { parseFlags, runCommand, UsageError } from './lib/cli';
 const usage = 'npm run --silent upgrade-plan -- --config <new lab.yaml> --against <old lab.yaml> [--format markdown|json]';
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string', format: 'string' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<new lab.yaml>', help: 'the new lab description' },
+      against: { type: 'string', value: '<old lab.yaml>', help: 'the old lab description' },
+      format: { type: 'string', value: 'markdown|json', help: 'the report format (default: markdown)' },
+    },
+    usage,
+    {
+      about: 'For every tenant whose Kubernetes version changes: the steps, the templates each needs, and whether the surge fits.',
+      exitCodes: 'exit codes: 0 every upgrade can roll; 1 one is refused (the output says why), or a usage or description error',
+    },
+  );
   if (!flags.config || !flags.against) throw new UsageError(`--config and --against are both needed\n\nusage: ${usage}`);
   const format = (flags.format as string | undefined) ?? 'markdown';
   if (format !== 'markdown' && format !== 'json') throw new UsageError(`--format must be markdown or json (got ${format})\n\nusage: ${usage}`);

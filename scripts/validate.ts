@@ -12,7 +12,15 @@ import { parseFlags, runCommand } from './lib/cli';
 const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>]';
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
+      against: { type: 'string', value: '<old lab.yaml>', help: 'also check that every Kubernetes upgrade from this description can roll' },
+    },
+    usage,
+    { about: 'Checks a lab description (schema, rules, placement, rendering) without synthesizing; every problem with its file, line, path and fix.' },
+  );
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
   const plan = atLabFile(config, () => planPlacement(lab));
