@@ -120,7 +120,7 @@ runCommand(async () => {
     `${stacks.length} stack(s) to ${verb}${flags.against ? ` (changed against ${flags.against})` : ''}${skipped.length ? `; left out by --stacks: ${skipped.join(', ')}` : ''}, from ${where}/stacks\n`,
   );
   for (const stack of stacks) if (reasons.has(stack)) process.stderr.write(`  ${stack}: ${reasons.get(stack)}\n`);
-  for (const stack of removed) process.stderr.write(`  ${stack}: removed from the description — deploy never destroys; run \`tofu destroy\` in its directory first (see README "Tenants")\n`);
+  for (const stack of removed) process.stderr.write(`  ${stack}: removed from the description — deploy never destroys; run \`tofu destroy\` in its directory first (see docs/usage.md, "Tenants")\n`);
   if (stacks.length === 0) {
     process.stderr.write(`nothing to ${verb}\n`);
     return;
