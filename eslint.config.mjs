@@ -1,4 +1,4 @@
-// Lint encodes the import boundaries of the design (README "Design"): rules only, no style (that is
+// Lint encodes the import boundaries of the design (README "Layout", docs/design.md): rules only, no style (that is
 // Prettier's). `npm run lint`; CI runs it before the tests.
 //   modules/    pure: never cdktf, constructs, stacks, scripts or the simulator
 //   constructs/ never stacks, scripts or the simulator; never the file system or the environment

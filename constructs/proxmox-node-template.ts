@@ -133,4 +133,4 @@ export class ProxmoxNodeTemplate extends Construct {
   }
 }
 
-export { TemplateIdConflict, templateVmIds } from '../modules/config/template-ids';
+export { templateVmIds } from '../modules/config/template-ids';

@@ -29,7 +29,19 @@ function parseTokens(text: string, from: string): Record<string, string> {
 }
 
 runCommand(async () => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', tokens: 'string', format: 'string' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description' },
+      tokens: { type: 'string', value: '<tokens.json>', help: 'read-only API tokens by instance name (or PVEKAAS_AUDIT_TOKENS)' },
+      format: { type: 'string', value: 'markdown|json', help: 'the report format (default: markdown)' },
+    },
+    usage,
+    {
+      about: 'Reads every Proxmox instance with a read-only token and reports drift from the plan.',
+      exitCodes: 'exit codes: 0 no drift; 2 drift (for CI); 1 an instance could not be read, or a usage or description error',
+    },
+  );
   if (!flags.config) throw new UsageError(`--config is needed\n\nusage: ${usage}`);
   const format = (flags.format as string | undefined) ?? 'markdown';
   if (format !== 'markdown' && format !== 'json') throw new UsageError(`--format must be markdown or json (got ${format})\n\nusage: ${usage}`);

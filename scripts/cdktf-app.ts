@@ -4,18 +4,19 @@
  */
 import { join, relative, resolve } from 'node:path';
 import { App } from 'cdktf';
-import { loadLabFile } from '../modules/config/load';
+import { atLabFile, loadLabFile } from '../modules/config/load';
 import { planPlacement } from '../modules/placement';
 import { buildLab } from '../stacks/app';
 import { runCommand } from './lib/cli';
 import { fixHclOutput } from './lib/hcl-fixups';
 
 runCommand(() => {
-  const lab = loadLabFile(process.env.PVEKAAS_CONFIG ?? 'examples/lab.yaml');
+  const file = process.env.PVEKAAS_CONFIG ?? 'examples/lab.yaml';
+  const lab = loadLabFile(file);
   const app = new App();
   // The CLI picks the output directory (cdktf.json, --output); the state directory is the lab's, relative to here.
   const stateDirFromStack = relative(join(app.outdir, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
-  buildLab(app, lab, planPlacement(lab), { stateDirFromStack });
+  atLabFile(file, () => buildLab(app, lab, planPlacement(lab), { stateDirFromStack }));
   app.synth();
   if (app.hclOutput) fixHclOutput(app.outdir);
 });

@@ -20,7 +20,16 @@ import { LabTwin } from './twin/index';
 const usage = 'node dist/scripts/demo.js [--config examples/lab.yaml] [--keep <dir>] [--timeout <seconds>]';
 
 runCommand(async () => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', keep: 'string', timeout: 'string' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
+      keep: { type: 'string', value: '<dir>', help: 'work in this directory and keep it (default: a temporary one, removed)' },
+      timeout: { type: 'string', value: '<seconds>', help: 'give up after this many seconds (default: 900)' },
+    },
+    usage,
+    { about: 'The main job on a lab through the lab twin (docs/twin.md): every tenant brought up by the real Cluster API controllers, then torn down.' },
+  );
   const root = projectRoot();
   const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
   const timeout = Number(flags.timeout ?? 900);

@@ -74,7 +74,20 @@ function errorBlock(output: string): string {
 }
 
 runCommand(async () => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string', 'against-out': 'string', stacks: 'string', out: 'string', parallel: 'string', plan: 'boolean' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description' },
+      against: { type: 'string', value: '<old lab.yaml>', help: 'deploy only the stacks that changed since this description' },
+      'against-out': { type: 'string', value: '<dir>', help: 'the synth output of the old description (with --against)' },
+      stacks: { type: 'string', value: '<glob,…>', help: 'only the stacks matching these globs' },
+      out: { type: 'string', value: '<dir>', help: 'where the stacks are synthesized (default: cdktf.out)' },
+      parallel: { type: 'string', value: '<n>', help: 'run up to n stacks at once where the order allows (default: 1)' },
+      plan: { type: 'boolean', help: 'tofu plan instead of tofu apply' },
+    },
+    usage,
+    { about: 'Synthesizes the description and runs OpenTofu on the stacks that changed, in dependency order; stops at the first failure.' },
+  );
   if (!flags.config) throw new UsageError(`--config is needed\n\nusage: ${usage}`);
   if (flags['against-out'] && !flags.against) throw new UsageError(`--against-out needs --against (the old description, for the reasons)\n\nusage: ${usage}`);
   const parallel = flags.parallel === undefined ? 2 : Number(flags.parallel);
@@ -107,7 +120,7 @@ runCommand(async () => {
     `${stacks.length} stack(s) to ${verb}${flags.against ? ` (changed against ${flags.against})` : ''}${skipped.length ? `; left out by --stacks: ${skipped.join(', ')}` : ''}, from ${where}/stacks\n`,
   );
   for (const stack of stacks) if (reasons.has(stack)) process.stderr.write(`  ${stack}: ${reasons.get(stack)}\n`);
-  for (const stack of removed) process.stderr.write(`  ${stack}: removed from the description — deploy never destroys; run \`tofu destroy\` in its directory first (see README "Tenants")\n`);
+  for (const stack of removed) process.stderr.write(`  ${stack}: removed from the description — deploy never destroys; run \`tofu destroy\` in its directory first (see docs/usage.md, "Tenants")\n`);
   if (stacks.length === 0) {
     process.stderr.write(`nothing to ${verb}\n`);
     return;

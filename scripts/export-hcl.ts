@@ -20,7 +20,15 @@ import { workspaceReadme } from './lib/workspace-readme';
 const usage = 'npm run --silent export-hcl -- --config <lab.yaml> --out <dir>';
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', out: 'string' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description' },
+      out: { type: 'string', value: '<dir>', help: 'one directory per workspace, replaced atomically' },
+    },
+    usage,
+    { about: 'Writes each stack as HCL with its backend and a README of its variables: a directory per Terraform Cloud workspace.' },
+  );
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const outFlag = (flags.out as string | undefined) ?? 'hcl';
   const out = resolve(outFlag);

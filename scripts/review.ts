@@ -46,7 +46,18 @@ function readPlans(dir: string): { plans: Record<string, TofuPlanJson>; skipped:
 }
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string', 'against-out': 'string', plans: 'string', out: 'string' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<new lab.yaml>', help: 'the new lab description' },
+      against: { type: 'string', value: '<old lab.yaml>', help: 'the old lab description' },
+      'against-out': { type: 'string', value: '<dir>', help: 'the synth output of the old description (instead of synthesizing it)' },
+      plans: { type: 'string', value: '<dir>', help: 'tofu show -json files <stack>.json (and <stack>.skipped reasons)' },
+      out: { type: 'string', value: '<comment.md>', help: 'write the comment here instead of stdout' },
+    },
+    usage,
+    { about: 'One markdown comment for a pull request: which stacks change and why, the placement diff, each plan, and the warnings.' },
+  );
   if (!flags.config || !flags.against) throw new UsageError(`--config and --against are both needed\n\nusage: ${usage}`);
   // Plan files first: a bad one stops the review before any synthesis.
   const given = flags.plans ? readPlans(flags.plans as string) : undefined;

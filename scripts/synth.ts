@@ -8,7 +8,17 @@ import { refuseUnrollableUpgrades } from './lib/upgrade-guard';
 const usage = 'npm run --silent synth -- --config <lab.yaml> --out <dir> [--hcl] [--full]';
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', out: 'string', hcl: 'boolean', full: 'boolean' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
+      out: { type: 'string', value: '<dir>', help: 'where the stacks go, replaced atomically (default: cdktf.out)' },
+      hcl: { type: 'boolean', help: 'write HCL (cdk.tf) instead of JSON' },
+      full: { type: 'boolean', help: 'synthesize every stack, without the synth cache' },
+    },
+    usage,
+    { about: 'Synthesizes one stack per Proxmox instance, two for the management plane and one per tenant, and the placement plan.' },
+  );
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const out = (flags.out as string | undefined) ?? 'cdktf.out';
   // An upgrade from the versions the previous synth in --out recorded must be able to roll.

@@ -2,31 +2,29 @@
  * `npm run --silent validate -- --config <file> [--against <old file>]`: checks a lab description
  * without synthesizing; with --against also that every Kubernetes upgrade it makes can roll.
  */
-import { configErrorAt, loadLabFile } from '../modules/config/load';
+import { atLabFile, configErrorAt, loadLabFile } from '../modules/config/load';
 import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
-import { PlacementError, planPlacement } from '../modules/placement';
+import { planPlacement } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
-import { TenantRenderError, renderTenants } from '../modules/tenants';
+import { renderTenants } from '../modules/tenants';
 import { parseFlags, runCommand } from './lib/cli';
-import { placementConfigError } from './lib/placement-problems';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>]';
 
 runCommand(() => {
-  const flags = parseFlags(process.argv.slice(2), { config: 'string', against: 'string' }, usage);
+  const flags = parseFlags(
+    process.argv.slice(2),
+    {
+      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
+      against: { type: 'string', value: '<old lab.yaml>', help: 'also check that every Kubernetes upgrade from this description can roll' },
+    },
+    usage,
+    { about: 'Checks a lab description (schema, rules, placement, rendering) without synthesizing; every problem with its file, line, path and fix.' },
+  );
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
-  let plan;
-  try {
-    plan = planPlacement(lab);
-  } catch (e) {
-    throw e instanceof PlacementError ? placementConfigError(config, lab, e.problems) : e;
-  }
-  try {
-    renderTenants(lab, plan);
-  } catch (e) {
-    throw e instanceof TenantRenderError ? configErrorAt(config, e.problems) : e;
-  }
+  const plan = atLabFile(config, () => planPlacement(lab));
+  atLabFile(config, () => renderTenants(lab, plan));
   if (flags.against) {
     const upgrades = upgradeProblems(lab, plan, versionsOfLab(loadLabFile(flags.against as string)));
     if (upgrades.length > 0) throw configErrorAt(config, upgrades);

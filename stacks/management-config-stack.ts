@@ -9,23 +9,24 @@ import type { Construct } from 'constructs';
 import { ManagementKubernetesAccess } from '../constructs/management-kubernetes-access';
 import { LabTenantClusterClass } from '../constructs/lab-tenant-cluster-class';
 import { MetallbTenantVipPool } from '../constructs/metallb-tenant-vip-pool';
-import type { LabStackProps } from './props';
+import type { Lab } from '../modules/config/schema';
 
-export type ManagementConfigStackProps = LabStackProps;
+export interface ManagementConfigStackProps {
+  /** `management` of the lab description: how to reach the cluster, the load balancer of the tenant VIPs, the workers' health check. */
+  readonly management: Lab['management'];
+  /** `capmox.multiInstance`: which variant of the `lab-tenant` class. */
+  readonly multiInstance: Lab['capmox']['multiInstance'];
+}
 
 export class ManagementConfigStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: ManagementConfigStackProps) {
     super(scope, id);
-    const { kubernetes } = new ManagementKubernetesAccess(this, 'access', { access: props.lab.management.kubernetes });
+    const { kubernetes } = new ManagementKubernetesAccess(this, 'access', { access: props.management.kubernetes });
 
-    new MetallbTenantVipPool(this, 'tenant-vip-pool', { provider: kubernetes, management: props.lab.management });
+    new MetallbTenantVipPool(this, 'tenant-vip-pool', { provider: kubernetes, management: props.management });
 
-    // ── ClusterClass (tenants issue) ────────────────────────────────────────────────────────────
-    // Add the `lab-tenant` ClusterClass and its templates here, with `kubernetes` as provider, e.g.
-    //   new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, lab: props.lab, plan: props.plan });
-    // The CAPI, Kamaji-provider and CAPMOX CRDs exist once the management stack's
-    // `capi-providers-ready` Job has completed.
-    new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, multiInstance: props.lab.capmox.multiInstance, healthCheck: props.lab.management.healthCheck });
-    // ────────────────────────────────────────────────────────────────────────────────────────────
+    // The `lab-tenant` ClusterClass and its templates: the CAPI, Kamaji-provider and CAPMOX CRDs
+    // exist once the management stack's `capi-providers-ready` Job has completed.
+    new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, multiInstance: props.multiInstance, healthCheck: props.management.healthCheck });
   }
 }

@@ -7,8 +7,9 @@
  *               ├─> metallb        └─> capi-operator (+ providers) ──> providers-ready Job
  *               └─> CAPMOX credentials Secrets (one per Proxmox instance)
  *
- * Versions come from modules/versions with the lab's overrides; the version guard runs first and
- * refuses the stack on an error (warnings become synth annotations). Custom resources that need
+ * What it holds comes from `renderManagement` (modules/management): versions with the lab's
+ * overrides, past the version guard (its warnings become synth annotations), every release's
+ * values and namespace; this stack only wires them into resources and dependencies. Custom resources that need
  * these CRDs live in the management-config stack (kubernetes_manifest needs CRDs at plan time).
  * See docs/management.md.
  */
@@ -18,36 +19,20 @@ import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
 import { CapiProvidersReadyJob } from '../constructs/capi-providers-ready-job';
 import { CapmoxCredentialsSecret } from '../constructs/capmox-credentials-secret';
 import { StaticControlPlane } from '../constructs/static-control-plane';
-import { capmoxGlobalCredentials, secondaryClustersFindings } from '../modules/management/capmox-global-credentials';
 import { EtcdBackupCronJob } from '../constructs/etcd-backup-cron-job';
 import { HelmChartRelease } from '../constructs/helm-chart-release';
 import { ManagementKubernetesAccess } from '../constructs/management-kubernetes-access';
-import {
-  capiOperatorValues,
-  capiProviderResources,
-  certManagerValues,
-  kamajiEtcdValues,
-  kamajiValues,
-  localpvValues,
-  metallbValues,
-  type ManagementSettings,
-} from '../modules/management/chart-values';
-import { checkVersions, imageRef, managementImages, resolveVersions, type ManagementVersions, type VersionKey } from '../modules/versions';
-import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces, releaseNames } from '../modules/versions/layout';
-import { mirroredImage } from '../modules/versions/mirror';
-import type { InstanceCredentials, LabStackProps } from './props';
+import type { ManagementRendering, NamespaceRendering } from '../modules/management';
+import type { ManagementVersions } from '../modules/versions';
+import { managementNamespaces, releaseNames } from '../modules/versions/layout';
+import type { InstanceCredentials } from './props';
 
-export interface ManagementStackProps extends LabStackProps {
+export interface ManagementStackProps {
+  /** The management plane, rendered (`renderManagement`). */
+  readonly rendering: ManagementRendering;
   /** CAPMOX credentials per instance name, from the instance stacks' outputs. */
   readonly credentials: Record<string, InstanceCredentials>;
 }
-
-/** Pod Security admission labels for namespaces whose pods need host access (MetalLB speaker, LocalPV helper). */
-const PRIVILEGED = {
-  'pod-security.kubernetes.io/enforce': 'privileged',
-  'pod-security.kubernetes.io/audit': 'privileged',
-  'pod-security.kubernetes.io/warn': 'privileged',
-};
 
 export class ManagementStack extends TerraformStack {
   /** The effective versions (pins + the lab's overrides). */
@@ -59,71 +44,58 @@ export class ManagementStack extends TerraformStack {
     super(scope, id);
     // Warnings land in manifest.json; without this they carry stack traces with this machine's paths.
     this.node.setContext('@cdktf/disable_stack_trace_in_metadata', true);
-    const management = props.lab.management;
-    this.versions = resolveVersions(management.versions as Partial<Record<VersionKey, string>>);
-    const findings = checkVersions(this.versions);
-    const errors = findings.filter((f) => f.severity === 'error');
-    if (errors.length > 0) {
-      throw new Error(
-        `management: the version guard refuses this combination:\n${errors
-          .map((f) => `  management.versions.${f.key}: ${f.message}${f.fix ? `\n      fix: ${f.fix}` : ''}`)
-          .join('\n')}`,
-      );
-    }
-    this.warnings = [...findings, ...secondaryClustersFindings(props.lab.capmox.multiInstance, this.versions)]
-      .filter((f) => f.severity === 'warning')
-      .map((f) => `management.versions.${f.key}: ${f.message}`);
+    const { rendering } = props;
+    this.versions = rendering.versions;
+    this.warnings = [...rendering.warnings];
     for (const warning of this.warnings) Annotations.of(this).addWarning(warning);
 
-    const settings: ManagementSettings = { management, versions: this.versions };
-    const mirror = management.mirror;
-    const access = new ManagementKubernetesAccess(this, 'access', { access: management.kubernetes, helm: true });
+    const mirror = rendering.mirror;
+    const access = new ManagementKubernetesAccess(this, 'access', { access: rendering.access, helm: true });
     const kubernetes = access.kubernetes;
     const helm = access.helm!;
 
-    const namespace = (name: string, labels: Record<string, string> = {}) =>
-      new NamespaceV1(this, `namespace-${name}`, {
-        provider: kubernetes,
-        metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'pvekaas', ...labels } },
-      });
+    const namespace = (ns: NamespaceRendering) =>
+      new NamespaceV1(this, `namespace-${ns.name}`, { provider: kubernetes, metadata: { name: ns.name, labels: ns.labels } });
     const ns = {
-      certManager: namespace(managementNamespaces.certManager),
-      capiOperator: namespace(managementNamespaces.capiOperator),
-      kamaji: namespace(managementNamespaces.kamaji),
-      metallb: namespace(managementNamespaces.metallb, PRIVILEGED),
-      storage: management.datastore.csi === 'openebs-localpv' ? namespace(managementNamespaces.storage, PRIVILEGED) : undefined,
+      certManager: namespace(rendering.namespaces.certManager),
+      capiOperator: namespace(rendering.namespaces.capiOperator),
+      kamaji: namespace(rendering.namespaces.kamaji),
+      metallb: namespace(rendering.namespaces.metallb),
+      storage: rendering.namespaces.storage ? namespace(rendering.namespaces.storage) : undefined,
     };
-    const providerNs = Object.fromEntries(Object.entries(providerNamespaces).map(([kind, name]) => [kind, namespace(name)])) as Record<
-      keyof typeof providerNamespaces,
+    const providerNs = Object.fromEntries(Object.entries(rendering.providerNamespaces).map(([kind, n]) => [kind, namespace(n)])) as Record<
+      keyof ManagementRendering['providerNamespaces'],
       NamespaceV1
     >;
 
     const release = (id: string, props: Omit<ConstructorParameters<typeof HelmChartRelease>[2], 'provider' | 'versions' | 'mirror'>) =>
       new HelmChartRelease(this, `release-${id}`, { provider: helm, versions: this.versions, mirror, ...props }).release;
+    const { values } = rendering;
 
     const certManager = release(releaseNames.certManager, {
       chart: 'certManager',
       releaseName: releaseNames.certManager,
       namespace: managementNamespaces.certManager,
-      values: certManagerValues(settings),
+      values: values.certManager,
       timeoutSeconds: 600,
       dependsOn: [ns.certManager],
     });
-    const storage = ns.storage
-      ? release(releaseNames.localpvProvisioner, {
-          chart: 'localpvProvisioner',
-          releaseName: releaseNames.localpvProvisioner,
-          namespace: managementNamespaces.storage,
-          values: localpvValues(settings),
-          timeoutSeconds: 300,
-          dependsOn: [ns.storage],
-        })
-      : undefined;
+    const storage =
+      ns.storage && values.localpvProvisioner
+        ? release(releaseNames.localpvProvisioner, {
+            chart: 'localpvProvisioner',
+            releaseName: releaseNames.localpvProvisioner,
+            namespace: managementNamespaces.storage,
+            values: values.localpvProvisioner,
+            timeoutSeconds: 300,
+            dependsOn: [ns.storage],
+          })
+        : undefined;
     release(releaseNames.metallb, {
       chart: 'metallb',
       releaseName: releaseNames.metallb,
       namespace: managementNamespaces.metallb,
-      values: metallbValues(settings),
+      values: values.metallb,
       timeoutSeconds: 600,
       dependsOn: [ns.metallb],
     });
@@ -132,7 +104,7 @@ export class ManagementStack extends TerraformStack {
       chart: 'kamaji',
       releaseName: releaseNames.kamaji,
       namespace: managementNamespaces.kamaji,
-      values: kamajiValues(settings),
+      values: values.kamaji,
       timeoutSeconds: 600,
       dependsOn: [ns.kamaji, certManager],
     });
@@ -141,7 +113,7 @@ export class ManagementStack extends TerraformStack {
       chart: 'kamajiEtcd',
       releaseName: releaseNames.kamajiEtcd,
       namespace: managementNamespaces.kamaji,
-      values: kamajiEtcdValues(settings),
+      values: values.kamajiEtcd,
       timeoutSeconds: 900,
       waitForJobs: true,
       // A failed datastore upgrade is left for inspection, not rolled back under the tenants' feet.
@@ -154,30 +126,20 @@ export class ManagementStack extends TerraformStack {
       chart: 'clusterApiOperator',
       releaseName: releaseNames.clusterApiOperator,
       namespace: managementNamespaces.capiOperator,
-      values: capiOperatorValues(settings),
+      values: values.clusterApiOperator,
       timeoutSeconds: 900,
       dependsOn: [ns.capiOperator, ...Object.values(providerNs), certManager, kamaji],
     });
 
-    // Every tenant's ProxmoxCluster (and secondary Cluster) uses its instance's credentialsRef, which
-    // CAPMOX ignores once it has global credentials: never install it with any.
-    const globalCredentials = capmoxGlobalCredentials(capiProviderResources(settings));
-    if (globalCredentials.length > 0) throw new Error(`management: CAPMOX must run without global credentials:\n${globalCredentials.map((p) => `  ${p}`).join('\n')}`);
-    if (props.lab.capmox.multiInstance === 'secondary-clusters') {
+    if (rendering.staticControlPlane) {
       new StaticControlPlane(this, 'static-control-plane', { provider: kubernetes, dependsOn: [operator] });
     }
 
-    const images = managementImages(this.versions);
     new CapiProvidersReadyJob(this, 'capi-providers-ready', {
       provider: kubernetes,
-      namespace: managementNamespaces.capiOperator,
-      kubectlImage: imageRef(mirroredImage(images.tools.kubectl, mirror)),
-      providers: capiProviderResources(settings).map((r) => ({
-        resource: `${r.kind.toLowerCase()}s`,
-        name: r.metadata.name,
-        namespace: r.metadata.namespace!,
-        version: String(r.spec?.version),
-      })),
+      namespace: rendering.providersReady.namespace,
+      kubectlImage: rendering.providersReady.kubectlImage,
+      providers: rendering.providersReady.providers,
       dependsOn: [operator],
     });
 
@@ -192,18 +154,8 @@ export class ManagementStack extends TerraformStack {
       });
     }
 
-    const backup = management.datastore.backup;
-    if (backup) {
-      new EtcdBackupCronJob(this, 'datastore-backup', {
-        provider: kubernetes,
-        namespace: managementNamespaces.kamaji,
-        etcdName: KAMAJI_ETCD_FULLNAME,
-        clusterDomain: management.clusterDomain,
-        target: backup,
-        etcdImage: imageRef(mirroredImage(images.kamajiEtcd.etcd, mirror)),
-        rcloneImage: imageRef(mirroredImage(images.tools.rclone, mirror)),
-        dependsOn: [kamajiEtcd] as ITerraformDependable[],
-      });
+    if (rendering.backup) {
+      new EtcdBackupCronJob(this, 'datastore-backup', { provider: kubernetes, ...rendering.backup, dependsOn: [kamajiEtcd] as ITerraformDependable[] });
     }
   }
 }

@@ -1,12 +1,3 @@
-import type { Lab } from '../modules/config/schema';
-import type { PlacementPlan } from '../modules/placement/types';
-
-/** What every pvekaas stack is built from: the validated lab description and its placement plan. */
-export interface LabStackProps {
-  readonly lab: Lab;
-  readonly plan: PlacementPlan;
-}
-
 /** The CAPMOX credentials an instance stack produces (cdktf tokens: cross-stack references). */
 export interface InstanceCredentials {
   /** Proxmox API URL, e.g. https://pmox-txl.lab.example:8006 */

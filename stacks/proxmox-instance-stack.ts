@@ -18,12 +18,14 @@ import { ProxmoxProvider } from '../.gen/providers/proxmox/provider';
 import { VirtualEnvironmentPool } from '../.gen/providers/proxmox/virtual-environment-pool';
 import { CapmoxServiceAccount } from '../constructs/proxmox-capmox-service-account';
 import { ProxmoxNodeTemplate, templateVmIds } from '../constructs/proxmox-node-template';
-import { tenantProxmoxPool, tenantsOnInstance } from '../modules/config/proxmox-access';
+import { tenantProxmoxPool } from '../modules/config/proxmox-access';
 import { imageNodes, type Instance } from '../modules/config/schema';
-import type { InstanceCredentials, LabStackProps } from './props';
+import type { InstanceCredentials } from './props';
 
-export interface ProxmoxInstanceStackProps extends LabStackProps {
+export interface ProxmoxInstanceStackProps {
   readonly instance: Instance;
+  /** The tenants with machines on the instance (`tenantsOnInstance` of the placement plan), by name. */
+  readonly tenants: readonly string[];
 }
 
 /** Name of the Terraform variable that carries the administrator API token (`user@realm!id=secret`). */
@@ -52,7 +54,7 @@ export class ProxmoxInstanceStack extends TerraformStack {
     });
 
     // One pool per tenant with machines here: its token's VM privileges stop at its pool.
-    const tenants = tenantsOnInstance(props.plan, instance.name).map((name) => ({ name, pool: tenantProxmoxPool(instance, name) }));
+    const tenants = props.tenants.map((name) => ({ name, pool: tenantProxmoxPool(instance, name) }));
     const tenantPools = tenants.map(
       (t) =>
         new VirtualEnvironmentPool(this, `tenant-pool-${t.name}`, {

@@ -17,17 +17,16 @@ import { TenantCluster } from '../constructs/tenant-cluster';
 import { TenantCredentials } from '../constructs/tenant-credentials';
 import { TenantProviders } from '../constructs/tenant-providers';
 import { TenantSecondaries } from '../constructs/tenant-secondaries';
-import type { Tenant } from '../modules/config/schema';
-import { renderTenant, type TenantRendering } from '../modules/tenants';
-import type { LabStackProps } from './props';
+import type { Management } from '../modules/config/schema';
+import type { TenantRendering } from '../modules/tenants';
 
-export interface TenantStackProps extends LabStackProps {
-  readonly tenant: Tenant;
-  /**
-   * The tenant, already rendered (buildLab renders every tenant at once, so all problems are reported together).
-   * @default rendered here from the lab and the plan
-   */
-  readonly rendering?: TenantRendering;
+export interface TenantStackProps {
+  /** The tenant, rendered (`renderTenants`: every tenant at once, so all problems are reported together). */
+  readonly rendering: TenantRendering;
+  /** How Terraform reaches the management cluster (`management.kubernetes`). */
+  readonly access: Management['kubernetes'];
+  /** The lab's mirror (`management.mirror`), for the CNI chart. */
+  readonly mirror: Management['mirror'];
 }
 
 export class TenantStack extends TerraformStack {
@@ -36,15 +35,16 @@ export class TenantStack extends TerraformStack {
 
   constructor(scope: Construct, id: string, props: TenantStackProps) {
     super(scope, id);
-    const rendering = props.rendering ?? renderTenant(props.lab, props.plan, props.tenant.name);
+    const { rendering } = props;
+    const { tenant } = rendering;
     this.rendering = rendering;
-    new TenantProviders(this, 'providers', { access: props.lab.management.kubernetes });
+    new TenantProviders(this, 'providers', { access: props.access });
 
     const namespace = new Manifest(this, 'namespace', { manifest: rendering.namespace });
     const credentials = rendering.credentials.map(
       (copy) =>
         new TenantCredentials(this, `credentials-${copy.instance}`, {
-          tenant: props.tenant.name,
+          tenant: tenant.name,
           source: copy.source,
           target: copy.target,
           labels: copy.labels,
@@ -53,10 +53,10 @@ export class TenantStack extends TerraformStack {
         }),
     );
     new TenantAccess(this, 'access', { role: rendering.role, roleBinding: rendering.roleBinding, dependsOn: [namespace] });
-    const cni = new CniHelmChartProxy(this, `cni-${props.tenant.cni}`, {
-      flavour: props.tenant.cni,
+    const cni = new CniHelmChartProxy(this, `cni-${tenant.cni}`, {
+      flavour: tenant.cni,
       namespace: rendering.namespace.metadata.name,
-      mirror: props.lab.management.mirror,
+      mirror: props.mirror,
       dependsOn: [namespace],
     });
     const cluster = new TenantCluster(this, 'cluster', {
@@ -77,7 +77,7 @@ export class TenantStack extends TerraformStack {
 
     new TerraformOutput(this, 'vip', {
       value: rendering.vip.vip,
-      description: `control-plane VIP of tenant ${props.tenant.name} (${rendering.vip.source === 'allocated' ? 'allocated from the load-balancer pool' : 'from the description'})`,
+      description: `control-plane VIP of tenant ${tenant.name} (${rendering.vip.source === 'allocated' ? 'allocated from the load-balancer pool' : 'from the description'})`,
     });
     new TerraformOutput(this, 'placement', {
       value: rendering.placement,

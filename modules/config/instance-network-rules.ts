@@ -6,7 +6,7 @@
  * other ranges are checked with every other range in rules.ts; subnet and gateway checks run with
  * the tenant's (modules/tenants/network.ts), which needs the VIP and the plan.
  */
-import type { ConfigProblem } from './problems';
+import type { Problem } from './problems';
 import type { Lab, Tenant } from './schema';
 import { editDistance } from './rules';
 
@@ -37,8 +37,8 @@ function sharingNetwork(tenant: Tenant, possible: string[], networks: Record<str
   return possible.filter((i) => (pinned.includes(i) && lacking(i)) || i === free[0]);
 }
 
-export function checkInstanceNetworks(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkInstanceNetworks(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const mode = lab.capmox.multiInstance;
   const known = lab.proxmox.instances.map((i) => i.name);
   lab.tenants.forEach((tenant, ti) => {

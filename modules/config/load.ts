@@ -1,12 +1,12 @@
 /**
- * Loading a lab description: YAML text → validated `Lab`, or a `ConfigError` carrying every
+ * Loading a lab description: YAML text → validated `Lab`, or a `ProblemError` carrying every
  * problem at once (syntax, schema and cross-field), each with its line, path, value and fix.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { CORE_SCHEMA, load as loadYaml, type YAMLException } from 'js-yaml';
 import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError, type ConfigProblem, type ProblemAt } from './problems';
+import { ProblemError, type Problem } from './problems';
 import { lenientLab } from './lenient';
 import { checkLab, editDistance } from './rules';
 import { MAX_LAB_BYTES, checkShape, checkStrings } from './safety';
@@ -21,7 +21,7 @@ export function loadLabFile(file: string): Lab {
  * is refused at once, never waited on or read without end), at most `MAX_LAB_BYTES`.
  */
 export function readLabText(file: string): string {
-  const refuse = (message: string, fix = 'pass --config <path to a lab YAML file>') => new ConfigError(file, [{ path: [], message, fix }]);
+  const refuse = (message: string, fix = 'pass --config <path to a lab YAML file>') => new ProblemError([{ path: [], message, fix }], { file });
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO without a writer returns at once instead of blocking.
@@ -63,7 +63,7 @@ export function readLabText(file: string): string {
  */
 export function parseLab(text: string, file = 'lab.yaml'): Lab {
   if (text.length > MAX_LAB_BYTES) {
-    throw new ConfigError(file, [{ path: [], message: `the lab description is more than ${MAX_LAB_BYTES} bytes`, fix: 'split the lab' }]);
+    throw new ProblemError([{ path: [], message: `the lab description is more than ${MAX_LAB_BYTES} bytes`, fix: 'split the lab' }], { file });
   }
   let data: unknown;
   try {
@@ -71,7 +71,7 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
   } catch (e) {
     if (!(e instanceof Error) || e.name !== 'YAMLException') {
       // js-yaml recurses per nesting level: only absurd nesting gets here (a RangeError).
-      throw new ConfigError(file, [{ path: [], message: 'YAML syntax: the data nests too deeply to be read', fix: 'remove the nested lists or mappings' }]);
+      throw new ProblemError([{ path: [], message: 'YAML syntax: the data nests too deeply to be read', fix: 'remove the nested lists or mappings' }], { file });
     }
     throw syntaxError(text, file, e as YAMLException);
   }
@@ -90,7 +90,7 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
     ];
     // Run the cross-field rules on what can be read, so every problem is reported at once; drop
     // those at or around a schema problem (they would only repeat it).
-    const near = (a: ConfigProblem['path'], b: ConfigProblem['path']) => a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i]);
+    const near = (a: Problem['path'], b: Problem['path']) => a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i]);
     const crossProblems = checkLab(lenientLab(data)).filter((c) => !schemaProblems.some((s) => near(s.path, c.path)));
     throw locatedError(text, file, [...schemaProblems, ...crossProblems]);
   }
@@ -100,7 +100,7 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
 }
 
 /** A shape problem (cycle, depth, alias expansion) at the line of the first alias in the file. */
-function shapeError(text: string, file: string, problem: ReturnType<typeof checkShape> & object): ConfigError {
+function shapeError(text: string, file: string, problem: ReturnType<typeof checkShape> & object): ProblemError {
   const lineCounter = new LineCounter();
   let line: number | undefined;
   let column: number | undefined;
@@ -120,44 +120,44 @@ function shapeError(text: string, file: string, problem: ReturnType<typeof check
   } catch {
     // The position is a help, not a must.
   }
-  return new ConfigError(file, [{ path: problem.path, message: problem.message, fix: problem.fix, line, column }]);
+  return new ProblemError([{ path: problem.path, message: problem.message, fix: problem.fix, line, column }], { file });
 }
 
 /** Every syntax error `yaml` finds, with its line; js-yaml's own when `yaml` finds none. */
-function syntaxError(text: string, file: string, error: YAMLException): ConfigError {
+function syntaxError(text: string, file: string, error: YAMLException): ProblemError {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const fix = 'fix the YAML syntax at that line';
   if (doc.errors.length === 0) {
-    return new ConfigError(file, [{ path: [], message: `YAML syntax: ${error.reason}`, line: error.mark.line + 1, column: error.mark.column + 1, fix }]);
+    return new ProblemError([{ path: [], message: `YAML syntax: ${error.reason}`, line: error.mark.line + 1, column: error.mark.column + 1, fix }], { file });
   }
-  return new ConfigError(
-    file,
+  return new ProblemError(
     doc.errors.map((e) => {
       const pos = lineCounter.linePos(e.pos[0]);
       return { path: [], message: `YAML syntax: ${e.message.split('\n')[0]}`, line: pos.line, column: pos.col, fix };
     }),
+    { file },
   );
 }
 
 /** The problems with the line and column of the node at each path (or of its nearest ancestor). */
-function locatedError(text: string, file: string, problems: ConfigProblem[]): ConfigError {
+function locatedError(text: string, file: string, problems: Problem[], title?: string): ProblemError {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  return new ConfigError(
-    file,
+  return new ProblemError(
     sortProblems(
-      problems.map((problem): ProblemAt => {
+      problems.map((problem): Problem => {
         const node = nodeAt(doc.contents as YamlNode | null, problem.path);
         if (!node?.range) return problem;
         const pos = lineCounter.linePos(node.range[0]);
         return { ...problem, line: pos.line, column: pos.col };
       }),
     ),
+    title !== undefined ? { file, title } : { file },
   );
 }
 
-function sortProblems(problems: ProblemAt[]): ProblemAt[] {
+function sortProblems(problems: Problem[]): Problem[] {
   return problems.slice().sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
@@ -193,7 +193,7 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 
 const typeNames: Record<string, string> = { int: 'a whole number', number: 'a number', string: 'text', boolean: 'true or false', array: 'a list', object: 'a mapping' };
 
-function fromIssue(issue: Issue, data: unknown): ConfigProblem[] {
+function fromIssue(issue: Issue, data: unknown): Problem[] {
   const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
   const value = valueAt(data, issue.path);
   switch (issue.code) {
@@ -279,15 +279,29 @@ function unwrap(schema: unknown): unknown {
 }
 
 /**
- * Problems found after loading (placement, rendering) pointed at their lines in the description,
- * as one ConfigError like the loader's own.
+ * Problems found after loading (placement, rendering, upgrades) pointed at their lines in the
+ * description, as one ProblemError like the loader's own; `title` replaces its first line.
  */
-export function configErrorAt(file: string, problems: ConfigProblem[]): ConfigError {
+export function configErrorAt(file: string, problems: Problem[], title?: string): ProblemError {
   let text: string;
   try {
     text = readLabText(file);
   } catch {
-    return new ConfigError(file, problems);
+    return new ProblemError(problems, title !== undefined ? { file, title } : { file });
   }
-  return locatedError(text, file, problems);
+  return locatedError(text, file, problems, title);
+}
+
+/**
+ * The command line's one boundary for a lab file: runs `body`, and a `ProblemError` from pure code
+ * (placement, rendering: problems with paths, no file) comes out pointed at `file` and its lines;
+ * `title` gives the first line of the message for the number of problems.
+ */
+export function atLabFile<T>(file: string, body: () => T, title?: (problems: number) => string): T {
+  try {
+    return body();
+  } catch (e) {
+    if (e instanceof ProblemError && e.file === undefined) throw configErrorAt(file, e.problems, title?.(e.problems.length));
+    throw e;
+  }
 }

@@ -1,11 +1,11 @@
 /**
  * Rules about `management:` that relate several fields or need the version table: the version
- * guard's errors (contract mismatches, `latest`, malformed pins) at the path of the override that
- * caused them, and mirror settings that only make sense together. Version warnings (build skew,
+ * guard's errors (contract mismatches, `latest`, malformed pins; `versionGuard` in
+ * modules/management) at the path of the override that caused them, and mirror settings that only make sense together. Version warnings (build skew,
  * missing digest) are not problems; the management stack reports them at synth.
  */
-import { checkVersions, resolveVersions, type VersionKey } from '../versions';
-import type { ConfigProblem } from './problems';
+import { versionGuard } from '../management';
+import type { Problem } from './problems';
 import type { Lab } from './schema';
 
 const QUANTITY = /^(\d+)(Mi|Gi|Ti)$/;
@@ -17,20 +17,10 @@ export function quantityMiB(quantity: string): number | undefined {
   return m ? Number(m[1]) * MiB[m[2]] : undefined;
 }
 
-export function checkManagement(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkManagement(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const management = lab.management;
-  const overrides = management.versions as Partial<Record<VersionKey, string>>;
-  for (const finding of checkVersions(resolveVersions(overrides))) {
-    if (finding.severity !== 'error') continue;
-    const overridden = overrides[finding.key] !== undefined;
-    problems.push({
-      path: overridden ? ['management', 'versions', finding.key] : ['management', 'versions'],
-      message: finding.message,
-      ...(overridden ? { value: overrides[finding.key] } : {}),
-      ...(finding.fix ? { fix: finding.fix } : {}),
-    });
-  }
+  problems.push(...versionGuard(lab).problems);
 
   const lb = management.loadBalancer;
   if (lb.vlan !== undefined && lb.interfaces.length === 0) {

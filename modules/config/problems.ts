@@ -1,5 +1,10 @@
-/** A problem found in a lab description: where it is, what is wrong, and how to fix it. */
-export interface ConfigProblem {
+/**
+ * The one problem model: everything pvekaas finds wrong with a lab description — its shape, its
+ * rules, its placement, its rendering, an upgrade — is a `Problem` with the path inside the
+ * description, a sentence, the value and a fix. Pure code returns problems (or throws them as one
+ * `ProblemError`); the command line points them at their file and lines (`configErrorAt`) once.
+ */
+export interface Problem {
   /** Path inside the description, as segments: ['tenants', 2, 'pools', 0, 'instance']. */
   path: (string | number)[];
   /** What is wrong, in a sentence. */
@@ -8,7 +13,19 @@ export interface ConfigProblem {
   value?: unknown;
   /** How to fix it. */
   fix?: string;
+  /** `error` (the default when absent) refuses the lab; `warning` is reported and the run goes on. */
+  severity?: 'error' | 'warning';
+  /** 1-based line and column in the file, once pointed at it (`configErrorAt`). */
+  line?: number;
+  column?: number;
 }
+
+/**
+ * The former name of `Problem`, kept only for modules/tenants/secondary*.ts (changed by another
+ * branch today); new code uses `Problem`.
+ * @deprecated use Problem
+ */
+export type ConfigProblem = Problem;
 
 /** Renders ['tenants', 2, 'pools', 0, 'instance'] as `tenants[2].pools[0].instance`. */
 export function formatPath(path: readonly (string | number)[]): string {
@@ -20,27 +37,44 @@ export function formatPath(path: readonly (string | number)[]): string {
   return out === '' ? '(top level)' : out;
 }
 
-/** Thrown when a description has problems; carries every one of them. */
-export class ConfigError extends Error {
+export interface ProblemSource {
+  /** The description the problems are in; with it the message names the file and each line. */
+  file?: string;
+  /**
+   * The first line of the message, instead of `<file>: N problems in the lab description` (or, with
+   * no file, `the lab description has problems: N problems`).
+   */
+  title?: string;
+}
+
+/** The one error pvekaas throws for a lab description it refuses; carries every problem. */
+export class ProblemError extends Error {
+  readonly file?: string;
+
   constructor(
-    readonly file: string,
-    readonly problems: ProblemAt[],
+    readonly problems: Problem[],
+    source: ProblemSource = {},
   ) {
-    super(formatProblems(file, problems));
-    this.name = 'ConfigError';
+    super(formatProblems(problems, source));
+    this.name = 'ProblemError';
+    if (source.file !== undefined) this.file = source.file;
   }
 }
 
-export interface ProblemAt extends ConfigProblem {
-  /** 1-based line and column in the file, when the path exists in it. */
-  line?: number;
-  column?: number;
+/** Throws one `ProblemError` when there is anything to report. */
+export function throwProblems(problems: readonly Problem[], title?: string): void {
+  if (problems.length > 0) throw new ProblemError([...problems], title !== undefined ? { title } : {});
+}
+
+/** "3 problems", "1 problem". */
+export function problemCount(n: number): string {
+  return `${n} problem${n === 1 ? '' : 's'}`;
 }
 
 /** The longest value shown in a problem ("got ..."), and the longest message or fix. */
 const SHOWN_VALUE = 80;
 const SHOWN_TEXT = 400;
-/** At most this many problems are printed (each stays in `ConfigError.problems`). */
+/** At most this many problems are printed (each stays in `ProblemError.problems`). */
 const MAX_SHOWN_PROBLEMS = 200;
 
 /**
@@ -91,12 +125,20 @@ function bounded(text: string): string {
   return text.length > SHOWN_TEXT ? `${text.slice(0, SHOWN_TEXT - 3)}...` : text;
 }
 
-export function formatProblems(file: string, problems: ProblemAt[]): string {
-  const lines = [`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the lab description`];
+/**
+ * Every problem, one line each (with the fix on the next): `<file>:<line>:<column>  <path>: <message>
+ * (got <value>)` when the file is known, `<path>: ...` otherwise.
+ */
+export function formatProblems(problems: readonly Problem[], source: ProblemSource = {}): string {
+  const { file } = source;
+  const title =
+    source.title ??
+    (file !== undefined ? `${file}: ${problemCount(problems.length)} in the lab description` : `the lab description has problems: ${problemCount(problems.length)}`);
+  const lines = [title];
   for (const p of problems.slice(0, MAX_SHOWN_PROBLEMS)) {
-    const where = p.line !== undefined ? `${file}:${p.line}:${p.column ?? 1}` : file;
+    const where = file === undefined ? '' : p.line !== undefined ? `${file}:${p.line}:${p.column ?? 1}  ` : `${file}  `;
     const value = show(p.value);
-    lines.push(`  ${where}  ${bounded(formatPath(p.path))}: ${bounded(p.message)}${value ? ` (got ${value})` : ''}`);
+    lines.push(`  ${where}${bounded(formatPath(p.path))}: ${bounded(p.message)}${value ? ` (got ${value})` : ''}`);
     if (p.fix) lines.push(`      fix: ${bounded(p.fix)}`);
   }
   if (problems.length > MAX_SHOWN_PROBLEMS) lines.push(`  ... and ${problems.length - MAX_SHOWN_PROBLEMS} more problems (fix these first)`);

@@ -5,12 +5,12 @@
  * every pool's share so the fix can be chosen.
  */
 import type { Lab } from './schema';
-import type { ConfigProblem } from './problems';
+import type { Problem } from './problems';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function checkQuotas(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkQuotas(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   lab.tenants.forEach((tenant, t) => {
     const quota = tenant.quota;
     if (!quota) return;

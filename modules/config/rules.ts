@@ -2,19 +2,19 @@
  * Rules that relate several fields of a lab description: names that must be unique, references
  * that must resolve, ranges that must not overlap. Each returns every problem it finds.
  */
-import type { ConfigProblem } from './problems';
+import type { Problem } from './problems';
 import { fixedTemplateFor, imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
 import { checkInstanceNetworks } from './instance-network-rules';
 import { checkManagement } from './management-rules';
 import { checkSecurityRules } from './security-rules';
 import { checkServerRules } from './server-rules';
-import { TemplateIdConflict, templateVmIds } from './template-ids';
+import { templateVmIdPlan } from './template-ids';
 import { checkQuotas } from './quota';
 
-function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): ConfigProblem[] {
+function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): Problem[] {
   const seen = new Map<string, number>();
-  const problems: ConfigProblem[] = [];
+  const problems: Problem[] = [];
   items.forEach((item, i) => {
     const k = key(item);
     const first = seen.get(k);
@@ -57,7 +57,7 @@ export function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-function unknownRef(path: (string | number)[], what: string, name: string, known: readonly string[]): ConfigProblem {
+function unknownRef(path: (string | number)[], what: string, name: string, known: readonly string[]): Problem {
   const guess = closest(name, known);
   return {
     path,
@@ -67,8 +67,8 @@ function unknownRef(path: (string | number)[], what: string, name: string, known
   };
 }
 
-export function checkLab(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkLab(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const instances = lab.proxmox.instances;
   const instanceNames = instances.map((i) => i.name);
 
@@ -103,15 +103,8 @@ export function checkLab(lab: Lab): ConfigProblem[] {
       ...duplicates(instance.images, (img) => img.kubernetesVersion, (i) => [...base, 'images', i, 'kubernetesVersion'], 'image version'),
     );
     if (!('templateID' in instance.template) && instance.images.length > 0 && instance.vmIdRange.end >= instance.vmIdRange.start) {
-      try {
-        templateVmIds(instance.name, instance.vmIdRange, nodeNames, instance.images.map((img) => img.kubernetesVersion));
-      } catch (e) {
-        if (!(e instanceof TemplateIdConflict)) throw e;
-        for (const problem of e.problems) {
-          const [message, fix] = problem.split(/; (?=drop one|widen)/);
-          problems.push({ path: [...base, 'vmIdRange'], message, value: instance.vmIdRange, fix: fix ?? 'widen vmIdRange' });
-        }
-      }
+      const conflicts = templateVmIdPlan(instance.name, instance.vmIdRange, nodeNames, instance.images.map((img) => img.kubernetesVersion)).problems;
+      for (const problem of conflicts) problems.push({ ...problem, path: [...base, ...problem.path] });
     }
     instance.images.forEach((img, ix) => {
       // On local disks every node gets its own copy and each machine deployment names its node's by
@@ -201,8 +194,8 @@ export function checkLab(lab: Lab): ConfigProblem[] {
 type FixedTemplateForm = Extract<Lab['proxmox']['instances'][number]['template'], { templateID: number }>;
 
 /** The per-version templates of a `{ sourceNode, templateID }` instance: known nodes, one template per version. */
-function checkFixedTemplates(template: FixedTemplateForm, path: (string | number)[], nodeNames: string[]): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+function checkFixedTemplates(template: FixedTemplateForm, path: (string | number)[], nodeNames: string[]): Problem[] {
+  const problems: Problem[] = [];
   const seen = new Map<string, string>();
   if (template.kubernetesVersion) seen.set(template.kubernetesVersion, 'kubernetesVersion');
   (template.versions ?? []).forEach((v, i) => {
@@ -229,8 +222,8 @@ export function hasTemplateFor(instance: Lab['proxmox']['instances'][number], ve
   return instance.template.templateSelector.matchTags.some((t) => t.toLowerCase() === version.toLowerCase());
 }
 
-function checkAddresses(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+function checkAddresses(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const claimed: { range: Ipv4Range; owner: string; path: (string | number)[] }[] = [];
   const claim = (text: string, owner: string, path: (string | number)[]) => {
     const range = parseRange(text);

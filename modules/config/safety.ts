@@ -9,7 +9,7 @@
  *   - warnings for what is allowed but weak: `http://` endpoints, `insecure: true`.
  * Pure: no I/O.
  */
-import type { ConfigProblem } from './problems';
+import type { Problem } from './problems';
 import type { Lab } from './schema';
 
 /** The largest lab file read (bytes). A lab of 1000 tenants is about 0.7 MiB. */
@@ -102,8 +102,8 @@ export function checkShape(data: unknown): ShapeProblem | undefined {
  * that no field needs: template sequences, control characters, and strings longer than
  * `MAX_STRING`. Runs on the raw data, so it covers every field, whatever road it takes into a stack.
  */
-export function checkStrings(data: unknown): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkStrings(data: unknown): Problem[] {
+  const problems: Problem[] = [];
   const visit = (value: unknown, path: (string | number)[]) => {
     if (typeof value === 'string') {
       const problem = stringProblem(value);
@@ -125,7 +125,7 @@ export function checkStrings(data: unknown): ConfigProblem[] {
   return problems;
 }
 
-function stringProblem(text: string): Omit<ConfigProblem, 'path'> | undefined {
+function stringProblem(text: string): Omit<Problem, 'path'> | undefined {
   if (text.length > MAX_STRING) {
     return { message: `${text.length} characters: no field of a lab description takes more than ${MAX_STRING}`, value: text, fix: 'shorten it' };
   }

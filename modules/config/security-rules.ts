@@ -7,11 +7,11 @@
  *
  * Written defensively: it also runs on a description that failed the schema (see load.ts).
  */
-import type { ConfigProblem } from './problems';
+import type { Problem } from './problems';
 import type { Lab } from './schema';
 
-export function checkSecurityRules(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkSecurityRules(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const instances = Array.isArray(lab?.proxmox?.instances) ? lab.proxmox.instances : [];
   instances.forEach((instance, ii) => {
     const storage = instance?.storage;

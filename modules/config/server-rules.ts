@@ -8,7 +8,7 @@
  * Written defensively: it also runs on a description that failed the schema (see load.ts), so any
  * field may be missing or of the wrong type.
  */
-import type { ConfigProblem } from './problems';
+import type { Problem } from './problems';
 import type { Lab } from './schema';
 
 /**
@@ -21,10 +21,10 @@ export const INT32_MAX = 2147483647;
 /** Kubernetes label values: at most 63 characters, alphanumerics with - _ . inside. */
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-function duplicatesIn(values: unknown, path: (string | number)[], what: string, where: string): ConfigProblem[] {
+function duplicatesIn(values: unknown, path: (string | number)[], what: string, where: string): Problem[] {
   if (!Array.isArray(values)) return [];
   const first = new Map<unknown, number>();
-  const problems: ConfigProblem[] = [];
+  const problems: Problem[] = [];
   values.forEach((value, i) => {
     const seen = first.get(value);
     if (seen === undefined) {
@@ -41,7 +41,7 @@ function duplicatesIn(values: unknown, path: (string | number)[], what: string, 
   return problems;
 }
 
-function int32(value: unknown, path: (string | number)[], field: string): ConfigProblem[] {
+function int32(value: unknown, path: (string | number)[], field: string): Problem[] {
   if (typeof value !== 'number' || value <= INT32_MAX) return [];
   return [
     {
@@ -53,8 +53,8 @@ function int32(value: unknown, path: (string | number)[], field: string): Config
   ];
 }
 
-export function checkServerRules(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkServerRules(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const instances = Array.isArray(lab?.proxmox?.instances) ? lab.proxmox.instances : [];
   instances.forEach((instance, ii) => {
     const base = ['proxmox', 'instances', ii];

@@ -1,14 +1,6 @@
 /** Template VM ids of an instance's node templates: pure, shared by the lab checks and the instance stack. */
 
-/** Two images that would share VM ids, reported with a fix. */
-export class TemplateIdConflict extends Error {
-  constructor(
-    message: string,
-    readonly problems: string[],
-  ) {
-    super(message);
-  }
-}
+import { ProblemError, type Problem } from './problems';
 
 /**
  * Template VM ids for every image and node of an instance, from its vmIdRange.
@@ -27,13 +19,36 @@ export function templateVmIds(
   nodes: string[],
   versions: string[],
 ): Map<string, Map<string, number>> {
+  const { ids, problems } = templateVmIdPlan(instanceName, range, nodes, versions);
+  if (problems.length > 0) throw new ProblemError(problems, { title: `instance ${instanceName}: template VM ids conflict` });
+  return ids;
+}
+
+/**
+ * The ids `templateVmIds` gives, and the conflicts instead of throwing them: each a problem with
+ * its fix, at the path of the range (`vmIdRange`; the caller puts the instance in front).
+ */
+export function templateVmIdPlan(
+  instanceName: string,
+  range: { start: number; end: number },
+  nodes: string[],
+  versions: string[],
+): { ids: Map<string, Map<string, number>>; problems: Problem[] } {
   const sortedNodes = [...new Set(nodes)].sort();
   const size = range.end - range.start + 1;
   const slots = Math.floor(size / sortedNodes.length);
   if (slots < 1) {
-    throw new TemplateIdConflict(`instance ${instanceName}: vmIdRange ${range.start}-${range.end} is smaller than its ${sortedNodes.length} nodes`, [
-      `widen proxmox.instances[name=${instanceName}].vmIdRange to at least ${sortedNodes.length} ids (one per node and version)`,
-    ]);
+    return {
+      ids: new Map(),
+      problems: [
+        {
+          path: ['vmIdRange'],
+          message: `instance ${instanceName}: vmIdRange ${range.start}-${range.end} is smaller than its ${sortedNodes.length} nodes`,
+          value: range,
+          fix: `widen vmIdRange to at least ${sortedNodes.length} ids (one per node and version)`,
+        },
+      ],
+    };
   }
   const minors = Math.min(4, slots);
   const patches = Math.floor(slots / minors);
@@ -44,21 +59,23 @@ export function templateVmIds(
   };
   const ids = new Map<string, Map<string, number>>();
   const bySlot = new Map<number, string>();
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   for (const version of [...new Set(versions)].sort()) {
     const slot = slotOf(version);
     const other = bySlot.get(slot);
     if (other !== undefined) {
-      problems.push(
-        `instance ${instanceName}: images ${other} and ${version} would share template VM ids ${range.start + slot * sortedNodes.length}-${range.start + slot * sortedNodes.length + sortedNodes.length - 1} ` +
-          `(vmIdRange ${range.start}-${range.end} with ${sortedNodes.length} nodes fits ${minors} minor × ${patches} patch versions); ` +
-          `drop one of them, or widen vmIdRange (that renumbers and rebuilds every template)`,
-      );
+      problems.push({
+        path: ['vmIdRange'],
+        message:
+          `instance ${instanceName}: images ${other} and ${version} would share template VM ids ${range.start + slot * sortedNodes.length}-${range.start + slot * sortedNodes.length + sortedNodes.length - 1} ` +
+          `(vmIdRange ${range.start}-${range.end} with ${sortedNodes.length} nodes fits ${minors} minor × ${patches} patch versions)`,
+        value: range,
+        fix: 'drop one of them, or widen vmIdRange (that renumbers and rebuilds every template)',
+      });
       continue;
     }
     bySlot.set(slot, version);
     ids.set(version, new Map(sortedNodes.map((node, rank) => [node, range.start + slot * sortedNodes.length + rank])));
   }
-  if (problems.length > 0) throw new TemplateIdConflict(problems.join('\n'), problems);
-  return ids;
+  return { ids, problems };
 }

@@ -26,7 +26,7 @@
  *   tenant's new machines on it (autoscaled: their min) beside the old ones.
  */
 import type { Instance, Lab, Tenant } from '../config/schema';
-import type { ConfigProblem } from '../config/problems';
+import type { Problem } from '../config/problems';
 import { hasTemplateFor } from '../config/rules';
 import type { PlacementPlan, TenantPlan } from '../placement/types';
 import { machineDeployments } from '../tenants/machine-deployments';
@@ -258,8 +258,8 @@ export function planUpgrades(lab: Lab, plan: PlacementPlan, previous: ReadonlyMa
  * step that cannot roll, and a change that needs more than one step (CAPI moves one minor per
  * change here), with the step to deploy first.
  */
-export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: ReadonlyMap<string, string>): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: ReadonlyMap<string, string>): Problem[] {
+  const problems: Problem[] = [];
   for (const upgrade of planUpgrades(lab, plan, previous)) {
     const index = lab.tenants.findIndex((t) => t.name === upgrade.tenant);
     const path = ['tenants', index, 'kubernetesVersion'];

@@ -12,6 +12,7 @@
  * Kamaji control planes run as pods in the management cluster, not on these nodes: a tenant's
  * API server stays up; what the what-if weighs is its workers.
  */
+import type { Problem } from '../config/problems';
 import type { Lab } from '../config/schema';
 import { capacityLedger, type NodeHeadroom } from '../placement/ledger';
 import { haConditions, haVerdict, planPlacementPartial, compareNames } from '../placement/plan';
@@ -126,6 +127,11 @@ export function labWithout(lab: Lab, lost: ReadonlySet<string>): Lab {
   };
 }
 
+/** A placement problem as the one sentence the what-if lists: what does not fit, and the fix. */
+function problemSentence(p: Problem): string {
+  return p.fix ? `${p.message}; fix: ${p.fix}` : p.message;
+}
+
 export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): WhatIfResult {
   const lost = new Set<string>();
   for (const loss of losses) {
@@ -144,7 +150,8 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
   const tenants: TenantImpact[] = [];
   const allMds = tenantMachineDeployments(lab, plan);
   for (const tenant of plan.tenants) {
-    const unplaceable = problems.filter((p) => p.startsWith(`tenant ${tenant.name},`) || p.startsWith(`tenant ${tenant.name} `));
+    const index = lab.tenants.findIndex((t) => t.name === tenant.name);
+    const unplaceable = problems.filter((p) => p.path[0] === 'tenants' && p.path[1] === index).map(problemSentence);
     const mds = allMds.get(tenant.name) ?? [];
     const pools: PoolImpact[] = [];
     for (const pool of tenant.pools) {
@@ -182,5 +189,5 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
     });
   }
   const headroom = capacityLedger(replan).nodes.map((n) => ({ ...n, lost: lost.has(key(n.instance, n.node)) }));
-  return { losses: [...losses], lostNodes, tenants, replan, diff, unplaceable: problems, headroom };
+  return { losses: [...losses], lostNodes, tenants, replan, diff, unplaceable: problems.map(problemSentence), headroom };
 }

@@ -2,7 +2,7 @@
  * Placement: machine-to-instance-and-node distribution decided at synth time, with its report,
  * picture and diff. Pure functions, no I/O; see docs/placement.md for the rules.
  */
-export { planPlacement, planPlacementPartial, PlacementError, haVerdict, haConditions, compareNames } from './plan';
+export { planPlacement, planPlacementPartial, placementTitle, haVerdict, haConditions, compareNames } from './plan';
 export { diffPlacement, isEmptyDiff } from './diff';
 export { explainTenant, explainHa } from './explain';
 export { capacityLedger } from './ledger';

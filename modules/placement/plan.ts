@@ -7,24 +7,11 @@
  * the nodes of an instance use the ranking of (tenant/pool, instance/node). Machines are placed as
  * counts per slot (see spread.ts), so planning 100k machines costs about what planning 100 does.
  */
+import { problemCount, ProblemError, type Problem } from '../config/problems';
 import type { Lab, PlacementMode, Pool, Tenant } from '../config/schema';
 import { fnv1a, rendezvousWeight } from './hash';
 import { fairShare, spreadCount } from './spread';
 import type { HaCause, HaCondition, NodePlacement, NodeUsage, PlacementPlan, PoolPlan, TenantPlan } from './types';
-
-/** The lab does not fit its instances; `problems` names every tenant and pool that does not fit. */
-export class PlacementError extends Error {
-  readonly problems: string[];
-
-  constructor(problems: string[]) {
-    super(
-      `the lab does not fit its Proxmox instances: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n` +
-        problems.map((p) => `  ${p}`).join('\n'),
-    );
-    this.name = 'PlacementError';
-    this.problems = problems;
-  }
-}
 
 /** Code-unit order: the same on every platform and locale, unlike localeCompare. */
 export function compareNames(a: string, b: string): number {
@@ -73,7 +60,19 @@ class Placer {
   readonly freeMem: Float64Array;
   readonly nodeTenants: NodeUsage['tenants'][] = [];
   readonly warnings: string[] = [];
-  readonly problems: string[] = [];
+  readonly problems: Problem[] = [];
+  private readonly tenants: readonly Tenant[];
+
+  /**
+   * Records a problem of a tenant at its path in the description: the pool when there is one,
+   * else `at` under the tenant (e.g. its placement.instances), else the tenant.
+   */
+  problem(tenant: string, pool: string | undefined, message: string, fix: string, at: string[] = []): void {
+    const ti = this.tenants.findIndex((t) => t.name === tenant);
+    const pi = pool !== undefined && ti >= 0 ? this.tenants[ti].pools.findIndex((p) => p.name === pool) : -1;
+    const path = ti < 0 ? [] : pi >= 0 ? ['tenants', ti, 'pools', pi] : ['tenants', ti, ...at];
+    this.problems.push({ path, message, fix });
+  }
 
   // Scratch space reused by every pool, so the hot path allocates only what it returns.
   private readonly slotCaps: Float64Array;
@@ -90,6 +89,7 @@ class Placer {
 
   constructor(lab: Lab) {
     const { reserve } = lab.proxmox;
+    this.tenants = lab.tenants;
     this.instances = lab.proxmox.instances.map((instance, position) => {
       const model: InstanceModel = { name: instance.name, hash: fnv1a(instance.name), position, first: this.nodeName.length, end: 0 };
       for (const node of [...instance.nodes].sort((a, b) => compareNames(a.name, b.name))) {
@@ -322,14 +322,19 @@ function newDraft(demand: PoolDemand): PoolDraft {
   return { demand, placements: [], nodes: [] };
 }
 
+/** The first line of the placement problems, when no file is known. */
+export function placementTitle(problems: number): string {
+  return `the lab does not fit its Proxmox instances: ${problemCount(problems)}`;
+}
+
 /**
- * Plans every machine of the lab onto an instance and node. Throws `PlacementError` naming every
- * tenant and pool that does not fit; a pool that does not fit is left out while the rest is still
- * planned, so one run reports every shortage.
+ * Plans every machine of the lab onto an instance and node. Throws a `ProblemError` naming every
+ * tenant and pool that does not fit (at its path in the description); a pool that does not fit is
+ * left out while the rest is still planned, so one run reports every shortage.
  */
 export function planPlacement(lab: Lab): PlacementPlan {
   const { plan, problems } = planPlacementPartial(lab);
-  if (problems.length > 0) throw new PlacementError(problems);
+  if (problems.length > 0) throw new ProblemError(problems, { title: placementTitle(problems.length) });
   return plan;
 }
 
@@ -338,7 +343,7 @@ export function planPlacement(lab: Lab): PlacementPlan {
  * out of `plan` and described in `problems` (the what-if uses this to say which machines have
  * nowhere to go).
  */
-export function planPlacementPartial(lab: Lab): { plan: PlacementPlan; problems: string[] } {
+export function planPlacementPartial(lab: Lab): { plan: PlacementPlan; problems: Problem[] } {
   const placer = new Placer(lab);
   const tenants = [...lab.tenants].sort((a, b) => compareNames(a.name, b.name));
   const tenantPlans = tenants.map((tenant) => planTenant(placer, tenant));
@@ -365,7 +370,7 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
     const instance = placer.instanceByName.get(pool.instance as string);
     const demand = demandOf(tenant, pool);
     if (!instance) {
-      placer.problems.push(`tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`);
+      placer.problem(tenant.name, pool.name, `tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`, 'pin it to one of proxmox.instances, or unpin it');
       continue;
     }
     const draft = placeWhole(placer, instance, demand, `pinned to ${instance.name}`, 'pin it elsewhere or unpin it');
@@ -427,7 +432,11 @@ function eligibleInstances(placer: Placer, tenant: Tenant): InstanceModel[] {
   for (const name of new Set(names)) {
     const instance = placer.instanceByName.get(name);
     if (instance) eligible.push(instance);
-    else placer.problems.push(`tenant ${tenant.name}: placement.instances names unknown instance ${name}`);
+    else
+      placer.problem(tenant.name, undefined, `tenant ${tenant.name}: placement.instances names unknown instance ${name}`, 'name only instances of proxmox.instances', [
+        'placement',
+        'instances',
+      ]);
   }
   return eligible;
 }
@@ -436,9 +445,11 @@ function eligibleInstances(placer: Placer, tenant: Tenant): InstanceModel[] {
 function placeWhole(placer: Placer, instance: InstanceModel, demand: PoolDemand, why: string, fix: string): PoolDraft | undefined {
   const { cpu, memoryMiB } = demand.pool.size;
   if (placer.instanceRoom(instance, cpu, memoryMiB) < demand.count) {
-    placer.problems.push(
-      `tenant ${demand.tenant}, pool ${demand.pool.name} (${why}): does not fit on ${instance.name}: ${placer.shortage([instance], demand)}; ` +
-        `fix: add nodes or capacity to ${instance.name}, make the pool smaller, or ${fix}`,
+    placer.problem(
+      demand.tenant,
+      demand.pool.name,
+      `tenant ${demand.tenant}, pool ${demand.pool.name} (${why}): does not fit on ${instance.name}: ${placer.shortage([instance], demand)}`,
+      `add nodes or capacity to ${instance.name}, make the pool smaller, or ${fix}`,
     );
     return undefined;
   }
@@ -494,10 +505,12 @@ function placeSingleInstance(
     placer.warnings.length = warningsBefore;
     refusals.push(refusal);
   }
-  placer.problems.push(
+  placer.problem(
+    tenant.name,
+    undefined,
     `tenant ${tenant.name} (SingleInstance): no eligible instance holds all its ${plural(machines, 'machine')}${countsMax}; ` +
-      `tried ${order}: ${refusals.map((r) => `on ${r}`).join('; ')}; ` +
-      `fix: add nodes or capacity to one of them, make the pools smaller, allow more instances in placement.instances, or use mode MultiInstance`,
+      `tried ${order}: ${refusals.map((r) => `on ${r}`).join('; ')}`,
+    'add nodes or capacity to one of them, make the pools smaller, allow more instances in placement.instances, or use mode MultiInstance',
   );
   return '';
 }
@@ -521,9 +534,11 @@ function placeMultiInstanceTenant(placer: Placer, tenant: Tenant, ranking: Insta
 function placeMultiInstance(placer: Placer, ranking: InstanceModel[], byName: number[], demand: PoolDemand): { draft: PoolDraft; limited: boolean } | undefined {
   const placed = placer.splitOverInstances(ranking, demand);
   if (placed < demand.count) {
-    placer.problems.push(
-      `tenant ${demand.tenant}, pool ${demand.pool.name} (MultiInstance): does not fit on ${ranking.map((i) => i.name).join(', ')}: ` +
-        `${placer.shortage(ranking, demand)}; fix: add nodes or capacity, make the pool smaller, or allow more instances in placement.instances`,
+    placer.problem(
+      demand.tenant,
+      demand.pool.name,
+      `tenant ${demand.tenant}, pool ${demand.pool.name} (MultiInstance): does not fit on ${ranking.map((i) => i.name).join(', ')}: ${placer.shortage(ranking, demand)}`,
+      'add nodes or capacity, make the pool smaller, or allow more instances in placement.instances',
     );
     return undefined;
   }

@@ -1,9 +1,9 @@
 /**
  * Everything one tenant becomes in the management cluster, as plain data: the pure half of the
  * tenant stack. `renderTenant` checks what only the placement plan and the other tenants can tell
- * (VIPs, instances, address ranges) and throws a `TenantRenderError` listing every problem.
+ * (VIPs, instances, address ranges) and throws one `ProblemError` listing every problem.
  */
-import type { ConfigProblem } from '../config/problems';
+import type { Problem } from '../config/problems';
 import { nodeTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
 import type { PlacementPlan } from '../placement/types';
@@ -25,14 +25,12 @@ import {
   tenantNamespace,
 } from './names';
 import { checkNodeRangesApart, checkTenantNetwork, requireNetwork } from './network';
-import { TenantRenderError } from './problems';
+import { throwRenderProblems } from './problems';
 import { tenantRole, tenantRoleBinding } from './rbac';
 import { secondaryClusters, type SecondaryCluster } from './secondary';
 import { secondaryNetworkProblems, secondaryRendering, type SecondaryRendering } from './secondary-rendering';
 import { allocateVips, type TenantVip } from './vip';
 import { shellQuote, shellQuotePath } from '../config/safety';
-
-export { TenantRenderError } from './problems';
 
 /** A copy of an instance's CAPMOX credentials Secret into the tenant namespace. */
 export interface CredentialsCopy {
@@ -121,7 +119,7 @@ function kubeconfigCommand(lab: Lab, tenant: Tenant): string {
 
 /** What every tenant's rendering shares: computed once per lab, not once per tenant. */
 interface LabWide {
-  problems: ConfigProblem[];
+  problems: Problem[];
   allocation: ReturnType<typeof allocateVips>;
 }
 
@@ -131,12 +129,12 @@ function labWide(lab: Lab): LabWide {
 }
 
 /** One tenant's rendering, or every problem that keeps it from being rendered. */
-function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide): TenantRendering | ConfigProblem[] {
+function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide): TenantRendering | Problem[] {
   const index = lab.tenants.findIndex((t) => t.name === name);
   const tenant = lab.tenants[index];
   const tenantPlan = plan.tenants.find((t) => t.name === name);
   if (!tenant || !tenantPlan) throw new Error(`tenant ${name} is ${tenant ? 'not in the placement plan' : 'not in the lab description'}`);
-  const problems: ConfigProblem[] = [];
+  const problems: Problem[] = [];
   const base = ['tenants', index];
 
   if (isReservedNamespace(tenantNamespace(tenant))) {
@@ -236,29 +234,29 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
   };
 }
 
-/** One tenant of a lab, rendered; throws a `TenantRenderError` with every problem. */
+/** One tenant of a lab, rendered; throws one `ProblemError` with every problem. */
 export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): TenantRendering {
   const shared = labWide(lab);
   const result = renderOne(lab, plan, name, shared);
   const problems = Array.isArray(result) ? [...shared.problems, ...result] : shared.problems;
-  if (problems.length > 0) throw new TenantRenderError(problems);
+  throwRenderProblems(problems);
   return result as TenantRendering;
 }
 
 /**
  * Every tenant of a lab, rendered, by name. Lab-wide checks (address ranges, VIP allocation) run
- * once; every problem of every tenant is collected and thrown together in one `TenantRenderError`.
+ * once; every problem of every tenant is collected and thrown together in one `ProblemError`.
  */
 export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, TenantRendering> {
   const shared = labWide(lab);
-  const problems: ConfigProblem[] = [...shared.problems];
+  const problems: Problem[] = [...shared.problems];
   const renderings = new Map<string, TenantRendering>();
   for (const tenant of lab.tenants) {
     const result = renderOne(lab, plan, tenant.name, shared);
     if (Array.isArray(result)) problems.push(...result);
     else renderings.set(tenant.name, result);
   }
-  if (problems.length > 0) throw new TenantRenderError(problems);
+  throwRenderProblems(problems);
   return renderings;
 }
 
@@ -268,8 +266,8 @@ export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, Tenant
  * Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node
  * '<n>' (VM uses local storage)"). Refused at synth, with the nodes and the fix.
  */
-function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number], index: number): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number], index: number): Problem[] {
+  const problems: Problem[] = [];
   for (const pool of tenantPlan.pools) {
     const byInstance = new Map<string, string[]>();
     for (const p of pool.placements) if (p.replicas > 0 || (p.max ?? 0) > 0) byInstance.set(p.instance, [...(byInstance.get(p.instance) ?? []), p.node]);

@@ -6,7 +6,8 @@
  */
 import type { PoolPlan, TenantPlan } from '../placement/types';
 import { maxOf, nodeGroups, type NodeGroupScale } from './node-groups';
-import { TenantRenderError } from './problems';
+import { ProblemError } from '../config/problems';
+import { renderTitle } from './problems';
 import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, machineDeploymentNames } from './names';
 
 export interface MachineDeploymentPlan {
@@ -40,13 +41,16 @@ export function machineDeployments(plan: TenantPlan): MachineDeploymentPlan[] {
   for (const md of result) {
     const other = seen.get(md.name);
     if (other) {
-      throw new TenantRenderError([
+      throw new ProblemError(
+        [
         {
           path: ['proxmox', 'instances'],
           message: `tenant ${plan.name}: the machine deployments of pool ${other.pool} on ${other.instance}/${other.nodes[0]} and of pool ${md.pool} on ${md.instance}/${md.nodes[0]} would both be named ${md.name}`,
           fix: 'Proxmox node names that differ only in case or punctuation cannot be told apart in Kubernetes names; rename one node in the description',
         },
-      ]);
+        ],
+        { title: renderTitle(1) },
+      );
     }
     seen.set(md.name, md);
   }

@@ -4,7 +4,7 @@
  * `capmox.multiInstance: proposal` it is rendered for a CAPMOX implementing the multi-instance
  * proposal instead (ProxmoxCluster spec.settings, ProxmoxMachine spec.instance).
  */
-import type { ConfigProblem } from '../config/problems';
+import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
 import type { TenantPlan } from '../placement/types';
 
@@ -19,7 +19,7 @@ function machinesPerInstance(plan: TenantPlan): Map<string, string[]> {
   return per;
 }
 
-export function checkMultiInstance(lab: Lab, tenant: Tenant, plan: TenantPlan, index: number): ConfigProblem[] {
+export function checkMultiInstance(lab: Lab, tenant: Tenant, plan: TenantPlan, index: number): Problem[] {
   const per = machinesPerInstance(plan);
   if (per.size <= 1 || lab.capmox.multiInstance !== 'refuse') return [];
   const order = lab.proxmox.instances.map((i) => i.name);

@@ -3,7 +3,7 @@
  * VIP (allocated or described) and its machine count from the placement plan.
  */
 import { ipToNumber, numberToIp, overlaps, parseRange, type Ipv4Range } from '../config/ip';
-import type { ConfigProblem } from '../config/problems';
+import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
 
 type TenantNetwork = NonNullable<Tenant['network']>;
@@ -34,7 +34,7 @@ function size(r: Ipv4Range): number {
 }
 
 /** The tenant's node network; CAPMOX has no DHCP mode, so a tenant without one cannot get workers. */
-export function requireNetwork(tenant: Tenant, index: number): ConfigProblem[] {
+export function requireNetwork(tenant: Tenant, index: number): Problem[] {
   if (tenant.network) return [];
   return [
     {
@@ -45,12 +45,12 @@ export function requireNetwork(tenant: Tenant, index: number): ConfigProblem[] {
   ];
 }
 
-export function checkTenantNetwork(input: TenantNetworkInput): ConfigProblem[] {
+export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
   const { tenant, index, vip } = input;
   const network = input.network ?? (tenant.network as TenantNetwork);
   const base = ['tenants', index];
   const netPath = input.networkPath ?? [...base, 'network'];
-  const problems: ConfigProblem[] = [];
+  const problems: Problem[] = [];
   const pods = range(tenant.podCIDR);
   const services = range(tenant.serviceCIDR);
   const nodes = network.addresses.map(range);
@@ -127,8 +127,8 @@ export function dnsServiceIP(serviceCIDR: string): string {
 }
 
 /** Whether any two tenants' node ranges or the VIP pool overlap (also a description rule; kept here for the stack build). */
-export function checkNodeRangesApart(lab: Lab): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+export function checkNodeRangesApart(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
   const claimed: { range: Ipv4Range; owner: string }[] = lab.management.loadBalancer.addresses.map((a) => ({ range: range(a), owner: 'the load-balancer pool' }));
   lab.tenants.forEach((t, ti) => {
     t.network?.addresses.forEach((a, i) => {

@@ -1,25 +1,18 @@
 /**
  * Problems the tenant rendering finds at synth time, after the description itself validated:
  * things that depend on the placement plan, on other tenants or on what released CAPMOX can do.
- * Each carries the path inside the description and a fix, like a config problem.
+ * Each is a `Problem` at its path in the description, thrown together as one `ProblemError`.
  */
-import { formatPath, type ConfigProblem } from '../config/problems';
+import { problemCount, throwProblems, type Problem } from '../config/problems';
 
-export class TenantRenderError extends Error {
-  constructor(readonly problems: ConfigProblem[]) {
-    super(
-      [
-        `the lab description cannot be rendered: ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
-        ...problems.flatMap((p) => [`  ${formatPath(p.path)}: ${p.message}`, ...(p.fix ? [`      fix: ${p.fix}`] : [])]),
-      ].join('\n'),
-    );
-    this.name = 'TenantRenderError';
-  }
+/** The first line of the rendering problems, when no file is known. */
+export function renderTitle(problems: number): string {
+  return `the lab description cannot be rendered: ${problemCount(problems)}`;
 }
 
-/** Throws when there is anything to report. */
-export function throwProblems(problems: readonly ConfigProblem[]): void {
-  if (problems.length > 0) throw new TenantRenderError([...problems]);
+/** Throws the rendering problems as one `ProblemError`, when there is anything to report. */
+export function throwRenderProblems(problems: readonly Problem[]): void {
+  throwProblems(problems, renderTitle(problems.length));
 }
 
 /** The index of a tenant in the description, for paths in problems. */

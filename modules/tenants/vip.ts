@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ipToNumber, numberToIp, parseRange, type Ipv4Range } from '../config/ip';
-import type { ConfigProblem } from '../config/problems';
+import type { Problem } from '../config/problems';
 import type { Lab } from '../config/schema';
 
 export interface TenantVip {
@@ -26,7 +26,7 @@ export interface TenantVip {
 export interface VipAllocation {
   /** By tenant name. */
   vips: Map<string, TenantVip>;
-  problems: ConfigProblem[];
+  problems: Problem[];
 }
 
 /** The pool as disjoint, sorted integer intervals. */
@@ -77,7 +77,7 @@ function best(tenant: string, ranges: readonly Ipv4Range[], taken: ReadonlySet<n
 const MAX_POOL = 65536;
 
 export function allocateVips(lab: Lab): VipAllocation {
-  const problems: ConfigProblem[] = [];
+  const problems: Problem[] = [];
   const vips = new Map<string, TenantVip>();
   const ranges = poolRanges(lab);
   const size = poolSize(ranges);

@@ -6,6 +6,7 @@
 import type { Lab } from '../../modules/config/schema';
 import { auditLab, renderAuditMarkdown, type AuditReport, type ObservedInstance } from '../../modules/foresight/audit';
 import { planPlacement } from '../../modules/placement';
+import { atLabFile } from '../../modules/config/load';
 import { readInstance } from './pve-read';
 
 export interface AuditRun {
@@ -21,7 +22,7 @@ export interface AuditRun {
  * report (the file the user gave).
  */
 export async function runAudit(lab: Lab, tokens: Readonly<Record<string, string>>, label: string): Promise<AuditRun> {
-  const plan = planPlacement(lab);
+  const plan = atLabFile(label, () => planPlacement(lab));
   const errors: string[] = [];
   const observed: ObservedInstance[] = [];
   await Promise.all(

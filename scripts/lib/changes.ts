@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stackChanges, type StackChange, type SynthesizedLab } from '../../modules/review';
-import { loadLabFile } from '../../modules/config/load';
+import { atLabFile, loadLabFile } from '../../modules/config/load';
 import { planPlacement } from '../../modules/placement';
 import { UserError } from './cli';
 import { isOutputDir } from './output-dir';
@@ -51,7 +51,7 @@ export function labChanges(options: ChangeOptions): LabChanges {
     const out = options.out ?? join(scratch, 'out');
     if (options.againstOut) {
       const lab = loadLabFile(options.against);
-      before = { lab, plan: planPlacement(lab), stacks: stackHashes(options.againstOut) };
+      before = { lab, plan: atLabFile(options.against, () => planPlacement(lab)), stacks: stackHashes(options.againstOut) };
     } else {
       // The old description synthesized where the new one goes when that is a scratch directory: the cache then rebuilds only what changed.
       const target = options.out ? join(scratch, 'before') : out;

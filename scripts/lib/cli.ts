@@ -1,38 +1,127 @@
 /**
- * Shared command-line plumbing: flag parsing with clear errors, and one place that turns
- * user errors (bad description, plan that does not fit, refused rendering) into a message on
- * stderr and exit code 1 — never a stack trace.
+ * The command line's one layer: every command parses its flags here (node:util parseArgs, with
+ * --help) and runs its body through `runCommand`, the one place that turns user errors (bad
+ * flags, bad description, plan that does not fit, refused rendering) into a message on stderr and
+ * exit code 1 — never a stack trace. Exit codes: 0 done, 1 refused or failed; a command that
+ * reports a finding for CI (audit: drift) says its own code in --help.
  */
-import { ConfigError } from '../../modules/config/problems';
+import { parseArgs } from 'node:util';
+import { ProblemError } from '../../modules/config/problems';
 
+/** A mistake in the command line: printed with the usage, exit code 1. */
 export class UsageError extends Error {}
 
 /** An error a user can act on: printed as is, no stack trace. */
 export class UserError extends Error {}
 
-export interface FlagSpec {
-  [flag: string]: 'string' | 'boolean';
+/** `--help` was asked for and printed: the command ends there, exit code 0. */
+class HelpShown extends Error {}
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  /** May be given several times (the values in order); otherwise a second one is refused. */
+  readonly multiple?: boolean;
+  /** One line for --help. */
+  readonly help?: string;
+  /** The value's placeholder in --help. @default `<value>` */
+  readonly value?: string;
 }
 
-export function parseFlags(argv: string[], spec: FlagSpec, usage: string): Record<string, string | boolean> {
-  const out: Record<string, string | boolean> = {};
+/** The options of a command: a full spec, or just the type. */
+export interface FlagSpec {
+  [flag: string]: 'string' | 'boolean' | OptionSpec;
+}
+
+/** What --help prints besides the usage line and the options. */
+export interface CommandHelp {
+  /** What the command does, in a sentence or two. */
+  readonly about?: string;
+  /** Exit codes, when the command has more than 0 (done) and 1 (refused or failed). */
+  readonly exitCodes?: string;
+  /** The command's own checks of the parsed flags (required flags, allowed values), reported with the parser's. */
+  readonly check?: (flags: Record<string, string | boolean | string[]>) => string[];
+}
+
+const EXIT_CODES = 'exit codes: 0 done; 1 refused or failed (every problem on stderr, nothing half-written)';
+
+function specOf(spec: FlagSpec): Record<string, OptionSpec> {
+  return Object.fromEntries(Object.entries(spec).map(([name, o]) => [name, typeof o === 'string' ? { type: o } : o]));
+}
+
+/** The --help text of a command: usage, what it does, each option, the exit codes. */
+export function helpText(usage: string, spec: FlagSpec, help: CommandHelp = {}): string {
+  const options = specOf(spec);
+  const left = (name: string, o: OptionSpec) => `--${name}${o.type === 'string' ? ` ${o.value ?? '<value>'}` : ''}`;
+  const rows: [string, string][] = [
+    ...Object.entries(options).map(([name, o]): [string, string] => [left(name, o), `${o.help ?? ''}${o.multiple ? ' (repeatable)' : ''}`]),
+    ['-h, --help', 'show this help'],
+  ];
+  const width = Math.max(...rows.map(([l]) => l.length));
+  return [
+    `usage: ${usage}`,
+    ...(help.about ? ['', help.about] : []),
+    '',
+    'options:',
+    ...rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`.trimEnd()),
+    '',
+    help.exitCodes ?? EXIT_CODES,
+  ].join('\n');
+}
+
+/**
+ * The flags of a command, parsed with node:util `parseArgs` (`--name value` or `--name=value`).
+ * Every mistake is reported at once, with the usage: an unknown argument, a missing value, a
+ * value on a boolean flag, a flag given twice. `--help` (or `-h`) prints the command's help on
+ * stdout and ends it with exit code 0.
+ */
+export function parseFlags(argv: string[], spec: FlagSpec, usage: string, help: CommandHelp = {}): Record<string, string | boolean | string[]> {
+  const options = specOf(spec);
+  const { tokens } = parseArgs({
+    args: argv,
+    options: {
+      ...Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, multiple: o.multiple ?? false }])),
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help' && !('help' in options))) {
+    process.stdout.write(`${helpText(usage, spec, help)}\n`);
+    throw new HelpShown();
+  }
+  const out: Record<string, string | boolean | string[]> = {};
   const problems: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [name, inline] = arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
-    if (name === undefined || !(name in spec)) {
-      problems.push(`unknown argument "${arg}"`);
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      problems.push(`unknown argument "${token.value}"`);
       continue;
     }
-    if (spec[name] === 'boolean') {
-      out[name] = true;
-    } else {
-      const value = inline ?? argv[++i];
-      if (value === undefined || value.startsWith('--')) problems.push(`--${name} needs a value`);
-      else out[name] = value;
+    if (token.kind !== 'option') {
+      problems.push('unknown argument "--"');
+      continue;
     }
+    const o = options[token.name];
+    if (o === undefined || !token.rawName.startsWith('--')) {
+      problems.push(`unknown argument "${token.rawName}"`);
+      continue;
+    }
+    if (o.type === 'boolean') {
+      if (token.value !== undefined) problems.push(`--${token.name} takes no value (got "${token.value}")`);
+      else out[token.name] = true;
+      continue;
+    }
+    // A separate value that looks like a flag is a missing value (`--config --out x`), as before.
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) {
+      problems.push(`--${token.name} needs a value`);
+      continue;
+    }
+    if (o.multiple) out[token.name] = [...((out[token.name] as string[] | undefined) ?? []), token.value];
+    else if (out[token.name] !== undefined) problems.push(`--${token.name} is given twice`);
+    else out[token.name] = token.value;
   }
-  if (problems.length > 0) throw new UsageError(`${problems.join('\n')}\n\nusage: ${usage}`);
+  problems.push(...(help.check?.(out) ?? []));
+  if (problems.length > 0) throw new UsageError(`${problems.join('\n')}\n\nusage: ${usage}\n(--help for more)`);
   return out;
 }
 
@@ -83,7 +172,7 @@ function writeError(text: string): void {
 
 /** The one-line (or, for problem lists, several-line) message for any error, and exit code 1. */
 export function errorMessage(e: unknown): string {
-  if (e instanceof ConfigError || e instanceof UsageError || e instanceof UserError || isUserFacing(e)) return (e as Error).message;
+  if (e instanceof ProblemError || e instanceof UsageError || e instanceof UserError) return e.message;
   const sys = e as NodeJS.ErrnoException & { dest?: string };
   if (e instanceof Error && typeof sys.code === 'string' && typeof sys.syscall === 'string') {
     const what = systemCodes[sys.code] ?? sys.code;
@@ -107,12 +196,8 @@ const systemCodes: Record<string, string> = {
 };
 
 function fail(e: unknown): void {
+  if (e instanceof HelpShown) return;
   writeError(errorMessage(e));
   if (process.env.PVEKAAS_DEBUG === '1' && e instanceof Error && e.stack) writeError(e.stack);
   process.exitCode = 1;
-}
-
-/** Errors from the pure modules that carry a list of problems for the user (placement, rendering). */
-function isUserFacing(e: unknown): boolean {
-  return e instanceof Error && Array.isArray((e as { problems?: unknown }).problems);
 }

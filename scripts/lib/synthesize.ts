@@ -18,15 +18,11 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
-import { configErrorAt, loadLabFile } from '../../modules/config/load';
-import { renderTenants, TenantRenderError, type TenantRendering } from '../../modules/tenants';
+import { atLabFile, loadLabFile } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
-import { PlacementError, planPlacement, renderJson } from '../../modules/placement';
-import { placementConfigError } from './placement-problems';
+import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { buildLab } from '../../stacks/app';
-import { TenantStack } from '../../stacks/tenant-stack';
-import { addStateBackend } from '../../constructs/state-backend';
+import { buildLab, renderLab, type LabRendering } from '../../stacks/app';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
@@ -74,7 +70,7 @@ interface CacheIndex {
   /** manifest.json's `version` (cdktf's). */
   manifestVersion: string;
   stacks: Record<string, CachedStack>;
-  /** The shared stacks' warnings (they are not rebuilt when reused). */
+  /** The management plane's warnings (the version guard's), kept with the cache. */
   warnings: string[];
 }
 
@@ -154,20 +150,10 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   // Before any work: an output directory pvekaas may not replace is refused at once.
   checkOutputDir(options.out, synthOutput);
   const lab = loadLabFile(options.config);
-  let plan: PlacementPlan;
-  try {
-    plan = planPlacement(lab);
-  } catch (e) {
-    // Placement problems with the file and the line of the tenant's pool.
-    throw e instanceof PlacementError ? placementConfigError(options.config, lab, e.problems) : e;
-  }
-  let renderings: Map<string, TenantRendering>;
-  try {
-    renderings = renderTenants(lab, plan);
-  } catch (e) {
-    if (e instanceof TenantRenderError) throw configErrorAt(options.config, e.problems);
-    throw e;
-  }
+  // Placement and rendering problems with the file and the line of the tenant's pool.
+  const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
+  const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan));
+  const renderings = rendering.tenants;
   // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
   const stateDirFromStack =
     options.stateDirFromStack ?? stateDirFromStackFor(lab.delivery.local.stateDir, out);
@@ -194,7 +180,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const reuseShared = sharedStacks.every(reusable);
   const reused = new Set([...keys.keys()].filter((s) => (sharedStacks.includes(s) ? reuseShared : reusable(s))));
   const rebuilt = [...keys.keys()].filter((s) => !reused.has(s)).sort();
-  let warnings: string[] = reuseShared ? previous!.warnings : [];
+  const warnings: string[] = rendering.management.warnings;
 
   writeOutputDir(options.out, synthOutput, (scratch) => {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
@@ -205,21 +191,9 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       try {
         const app = new App({ outdir: scratch, hclOutput: hcl, skipValidation: false });
         withoutTokenTraces(() => {
-          if (reuseShared) {
-            // The shared stacks are reused: only the changed tenant stacks are constructed (what buildLab does for a
-            // tenant), with an empty stack of the same name standing in for their dependency management-config.
-            const standIn = new TerraformStack(app, 'management-config');
-            for (const tenant of [...lab.tenants].sort((a, b) => a.name.localeCompare(b.name))) {
-              const name = `tenant-${tenant.name}`;
-              if (reused.has(name)) continue;
-              const stack = new TenantStack(app, name, { lab, plan, tenant, rendering: renderings.get(tenant.name) });
-              addStateBackend(stack, { stackName: name, delivery: lab.delivery, stateDirFromStack });
-              stack.addDependency(standIn);
-            }
-          } else {
-            const built = buildLab(app, lab, plan, { stateDirFromStack, renderings, tenantStacks: (name) => !reused.has(name) });
-            warnings = built.management.warnings;
-          }
+          // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
+          // the same name standing in for their dependency management-config.
+          buildLab(app, lab, plan, { stateDirFromStack, rendering, tenantStacks: (name) => !reused.has(name), sharedStacks: !reuseShared });
           if (reused.size === 0) {
             app.synth();
             return;

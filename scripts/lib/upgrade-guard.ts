@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { configErrorAt, loadLabFile } from '../../modules/config/load';
+import { atLabFile, configErrorAt, loadLabFile } from '../../modules/config/load';
 import { upgradeProblems, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { planPlacement } from '../../modules/placement';
 
@@ -21,6 +21,6 @@ export function refuseUnrollableUpgrades(config: string, out: string): void {
     return; // Not a plan pvekaas wrote: nothing to compare with.
   }
   const lab = loadLabFile(config);
-  const problems = upgradeProblems(lab, planPlacement(lab), versionsOfPlanJson(json));
+  const problems = upgradeProblems(lab, atLabFile(config, () => planPlacement(lab)), versionsOfPlanJson(json));
   if (problems.length > 0) throw configErrorAt(config, problems);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { labJsonSchema } from '../../modules/config/json-schema';
 import { loadLabFile, parseLab } from '../../modules/config/load';
-import { ConfigError, formatPath, type ProblemAt } from '../../modules/config/problems';
+import { ProblemError, formatPath, type Problem } from '../../modules/config/problems';
 
 const root = join(__dirname, '../..');
 const exampleText = readFileSync(join(root, 'examples/lab.yaml'), 'utf8');
@@ -15,17 +15,17 @@ function exampleWith(change: (lab: any) => void): string {
   return stringify(lab);
 }
 
-function problemsOf(text: string): ProblemAt[] {
+function problemsOf(text: string): Problem[] {
   try {
     parseLab(text, 'lab.yaml');
   } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as ConfigError).problems;
+    expect(e).toBeInstanceOf(ProblemError);
+    return (e as ProblemError).problems;
   }
   throw new Error('expected the description to be refused');
 }
 
-function only(text: string): ProblemAt {
+function only(text: string): Problem {
   const problems = problemsOf(text);
   expect(problems.map((p) => formatPath(p.path))).toHaveLength(1);
   return problems[0];
@@ -175,7 +175,7 @@ describe('a malformed lab description', () => {
       parseLab(text, 'my-lab.yaml');
     } catch (e) {
       message = (e as Error).message;
-      const lines = (e as ConfigError).problems.map((p) => p.line ?? 0);
+      const lines = (e as ProblemError).problems.map((p) => p.line ?? 0);
       expect(lines).toEqual([...lines].sort((a, b) => a - b));
     }
     expect(message).toMatch(/^my-lab\.yaml: 3 problems/);

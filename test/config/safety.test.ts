@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
 import { loadLabFile, parseLab } from '../../modules/config/load';
-import { ConfigError, formatPath, formatProblems, show } from '../../modules/config/problems';
+import { ProblemError, formatPath, formatProblems, show } from '../../modules/config/problems';
 import { MAX_LAB_BYTES, escapeTerraformTemplate, labWarnings, shellQuotePath, urlCredentialProblem } from '../../modules/config/safety';
 import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
@@ -34,12 +34,12 @@ function cli(script: string, args: string[]): { status: number | null; stdout: s
 /** No JavaScript stack trace in what a command printed. */
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+[(:]\d+/m);
 
-function refusal(text: string, file = 'lab.yaml'): ConfigError {
+function refusal(text: string, file = 'lab.yaml'): ProblemError {
   try {
     parseLab(text, file);
   } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return e as ConfigError;
+    expect(e).toBeInstanceOf(ProblemError);
+    return e as ProblemError;
   }
   throw new Error('expected the description to be refused');
 }
@@ -200,14 +200,14 @@ describe('random damage to the description (fuzz property)', () => {
           try {
             lab = parseLab(text, 'fuzz.yaml');
           } catch (e) {
-            expect(e).toBeInstanceOf(ConfigError);
-            const problems = (e as ConfigError).problems;
+            expect(e).toBeInstanceOf(ProblemError);
+            const problems = (e as ProblemError).problems;
             expect(problems.length).toBeGreaterThan(0);
             for (const p of problems) {
               expect(Array.isArray(p.path)).toBe(true);
               expect(p.message.length).toBeGreaterThan(0);
             }
-            expect((e as ConfigError).message.length).toBeLessThan(200 * 1500);
+            expect((e as ProblemError).message.length).toBeLessThan(200 * 1500);
             return;
           }
           expect(JSON.stringify(lab)).not.toMatch(/\$\{|%\{/);
@@ -275,7 +275,7 @@ describe('bounded problem messages', () => {
 
   it('bounds each message and the number of problems printed', () => {
     const problems = Array.from({ length: 500 }, (_, i) => ({ path: ['tenants', i, 'name'], message: `m${'y'.repeat(5000)}`, fix: 'f'.repeat(5000) }));
-    const text = formatProblems('lab.yaml', problems);
+    const text = formatProblems(problems, { file: 'lab.yaml' });
     expect(text.split('\n').length).toBe(1 + 200 * 2 + 1);
     expect(text).toContain('... and 300 more problems');
     for (const line of text.split('\n')) expect(line.length).toBeLessThan(500);
@@ -297,7 +297,7 @@ describe('identities, bounds and paths', () => {
         parseLab(at(2147483647));
         return undefined;
       } catch (err) {
-        return err as ConfigError;
+        return err as ProblemError;
       }
     })();
     // The maximum passes the schema (placement may still find it does not fit).

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Testing } from 'cdktf';
 import fc from 'fast-check';
-import { TemplateIdConflict, templateVmIds } from '../../constructs/proxmox-node-template';
+import { templateVmIds } from '../../constructs/proxmox-node-template';
+import { ProblemError } from '../../modules/config/problems';
+import { tenantsOnInstance } from '../../modules/config/proxmox-access';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
@@ -26,7 +28,7 @@ interface Synthesized {
 function synth(lab: Lab, instanceName: string, plan = planPlacement(lab)): Synthesized {
   const app = Testing.app();
   const instance = lab.proxmox.instances.find((i) => i.name === instanceName)!;
-  const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan, instance });
+  const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { instance, tenants: tenantsOnInstance(plan, instance.name) });
   return JSON.parse(Testing.synth(stack)) as Synthesized;
 }
 
@@ -133,7 +135,7 @@ describe('the instance stack, synthesized', () => {
     const once = (dir: string) => {
       const app = new App({ outdir: dir });
       const instance = lab.proxmox.instances[1];
-      new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { lab, plan: planPlacement(lab), instance });
+      new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { instance, tenants: tenantsOnInstance(planPlacement(lab), instance.name) });
       app.synth();
       return readFileSync(join(dir, 'stacks', `proxmox-${instance.name}`, 'cdk.tf.json'), 'utf8');
     };
@@ -168,7 +170,7 @@ describe('template VM ids', () => {
         try {
           ids = templateVmIds('i', range, nodes, versions);
         } catch (e) {
-          expect(e).toBeInstanceOf(TemplateIdConflict);
+          expect(e).toBeInstanceOf(ProblemError);
           return;
         }
         const all = [...ids.values()].flatMap((m) => [...m.values()]);
@@ -201,7 +203,7 @@ describe('template VM ids', () => {
 
   it('reports two versions that would share ids, with the fix', () => {
     expect(() => templateVmIds('pmox-fra', range, nodes, ['v1.30.1', 'v1.30.5'])).toThrow(
-      /instance pmox-fra: images v1\.30\.1 and v1\.30\.5 would share template VM ids 9027-9029 .*drop one of them, or widen vmIdRange/,
+      /instance pmox-fra: images v1\.30\.1 and v1\.30\.5 would share template VM ids 9027-9029 .*\n\s+fix: drop one of them, or widen vmIdRange/,
     );
   });
 });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
-import { ConfigError } from '../../modules/config/problems';
+import { ProblemError } from '../../modules/config/problems';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement, renderJson, renderMarkdown } from '../../modules/placement';
 import { parseLosses, whatIf } from '../../modules/foresight/what-if';
@@ -145,8 +145,8 @@ describe('capacity ledger and quota', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as ConfigError).message;
+    expect(error).toBeInstanceOf(ProblemError);
+    const message = (error as ProblemError).message;
     // workers (16 cpu) fit the quota of 16; db takes the tenant over it.
     const line = labText().split('\n').findIndex((x) => x.includes('{ name: db, replicas: 1')) + 1;
     expect(message).toContain(`foresight-lab.yaml:${line}:`);

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import type { Lab } from '../../modules/config/schema';
 import { hasTemplateFor } from '../../modules/config/rules';
-import { capacityLedger, PlacementError, planPlacement, type PlacementPlan } from '../../modules/placement';
+import { ProblemError } from '../../modules/config/problems';
+import { capacityLedger, planPlacement, type PlacementPlan } from '../../modules/placement';
 import { whatIf, type Loss } from '../../modules/foresight/what-if';
 import { planTenantUpgrade } from '../../modules/foresight/upgrade';
 import { labOf, labSpecArb, roomy, tight } from '../placement/support';
@@ -16,7 +17,7 @@ function planOf(lab: Lab): PlacementPlan | undefined {
   try {
     return planPlacement(lab);
   } catch (e) {
-    if (e instanceof PlacementError) return undefined;
+    if (e instanceof ProblemError) return undefined;
     throw e;
   }
 }

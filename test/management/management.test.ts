@@ -5,15 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'cdktf';
 import { parse } from 'yaml';
+import { App, Testing } from 'cdktf';
+import { renderManagement, versionGuard } from '../../modules/management';
 import { ManagementStack } from '../../stacks/management-stack';
 import { loadPinnedCrds, validateManifest } from '../../modules/crds';
 import { checkManagement } from '../../modules/config/management-rules';
 import { capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
 import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
 import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxCredentialsSecretName } from '../../modules/versions/layout';
-import { planPlacement } from '../../modules/placement';
 import { exampleLab, exampleLabSchemaOnly, projectRoot, synthesize, type Synthesized } from './synth';
 
 const crds = loadPinnedCrds(projectRoot, process.env);
@@ -385,7 +385,7 @@ describe('other descriptions', () => {
     const edit = (raw: any) => (raw.management.versions = { kamajiProvider: 'v0.19.0' });
     expect(() => exampleLab(edit)).toThrow(/management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1/);
     const lab = exampleLabSchemaOnly(edit);
-    expect(() => new ManagementStack(new App({ outdir: '/nonexistent' }), 'management', { lab, plan: planPlacement(lab), credentials: {} })).toThrow(
+    expect(() => renderManagement(lab)).toThrow(
       /management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1, but core cluster-api v1\.12\.10 implements v1beta2/,
     );
     expect(checkManagement(lab)).toEqual([expect.objectContaining({ path: ['management', 'versions', 'kamajiProvider'], value: 'v0.19.0' })]);
@@ -410,5 +410,34 @@ describe('other descriptions', () => {
     const lab = exampleLab((raw) => (raw.management.versions = { kamajiImageDigest: digest }));
     const versions = resolveVersions(lab.management.versions);
     expect((kamajiValues({ management: lab.management, versions }).image as any).tag).toBe(`26.8.2-edge@${digest}`);
+  });
+});
+
+describe('the management rendering and its stack', () => {
+  it('runs the version guard in one place: validation and the rendering report the same findings', () => {
+    const lab = exampleLabSchemaOnly((raw: any) => (raw.management.versions = { kamajiProvider: 'v0.19.0', proxmoxProvider: 'v0.9.1' }));
+    const guard = versionGuard(lab);
+    expect(guard.problems.map((p) => p.path.join('.'))).toEqual(['management.versions.kamajiProvider']);
+    expect(checkManagement(lab)).toEqual(guard.problems);
+    expect(guard.warnings).toContainEqual(expect.stringMatching(/^management\.versions\.proxmoxProvider: capmox\.multiInstance secondary-clusters was checked against/));
+    expect(() => renderManagement(lab)).toThrow(/^management: the version guard refuses this combination\n {2}management\.versions\.kamajiProvider: /);
+  });
+
+  it('builds the stack from its rendering alone: what the rendering says is what the stack holds', () => {
+    const lab = exampleLab();
+    const rendering = renderManagement(lab);
+    const changed = {
+      ...rendering,
+      warnings: ['a warning from the rendering'],
+      values: { ...rendering.values, metallb: { marker: 'from-the-rendering' } },
+      providersReady: { ...rendering.providersReady, kubectlImage: 'registry.example/kubectl:v0' },
+    };
+    const app = new App({ outdir: '/nonexistent', skipValidation: true });
+    const stack = new ManagementStack(app, 'management', { rendering: changed, credentials: {} });
+    expect(stack.warnings).toEqual(['a warning from the rendering']);
+    const json = JSON.parse(Testing.synth(stack));
+    const metallb = Object.values(json.resource.helm_release as Record<string, any>).find((r) => r.name === 'metallb');
+    expect(metallb.values.map((v: string) => parse(v))).toEqual([{ marker: 'from-the-rendering' }]);
+    expect(JSON.stringify(json)).toContain('registry.example/kubectl:v0');
   });
 });

@@ -76,7 +76,7 @@ describe('npm run placement', () => {
       expect(r.stderr).toContain('usage: npm run --silent placement --');
     }
     const r = run('--config', exampleLab, '--colour', 'red', '--format', 'pdf');
-    expect(r.stderr).toContain('unknown option --colour');
+    expect(r.stderr).toContain('unknown argument "--colour"');
     expect(r.stderr).toContain('--format must be one of json, markdown, svg (got pdf)');
     expect(run('--config', exampleLab, '--format', 'svg', '--against', exampleLab).stderr).toContain('the svg has no change view');
   });

@@ -1,17 +1,31 @@
 /** A lab that does not fit: every tenant and pool that does not is named, with the instances tried and the shortage. */
-import { PlacementError, planPlacement } from '../../modules/placement';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { atLabFile, loadLabFile } from '../../modules/config/load';
+import { formatPath, ProblemError, type Problem } from '../../modules/config/problems';
+import { planPlacement } from '../../modules/placement';
 import { labOf, proposalInstances, type LabSpec, type PoolSpec, type TenantSpec } from './support';
 
 const workers = (replicas: number, cpu = 4, instance?: string): PoolSpec => ({ name: 'workers', replicas, size: { cpu, memoryMiB: 8192 }, instance });
+
+/** A problem as one sentence: what is wrong, then the fix. */
+const sentence = (p: Problem) => (p.fix ? `${p.message}; fix: ${p.fix}` : p.message);
 
 function problemsOf(tenants: TenantSpec[], instances = proposalInstances): string[] {
   const spec: LabSpec = { reserve: { cpu: 2, memoryMiB: 8192 }, instances, tenants };
   try {
     planPlacement(labOf(spec));
   } catch (e) {
-    expect(e).toBeInstanceOf(PlacementError);
-    expect((e as PlacementError).message).toContain((e as PlacementError).problems.join('\n  '));
-    return (e as PlacementError).problems;
+    expect(e).toBeInstanceOf(ProblemError);
+    const { problems, message } = e as ProblemError;
+    expect(message.split('\n')[0]).toBe(`the lab does not fit its Proxmox instances: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+    for (const p of problems) {
+      expect(p.path.slice(0, 2)).toEqual(['tenants', expect.any(Number)]);
+      expect(message).toContain(`  ${formatPath(p.path)}: ${p.message.slice(0, 300)}`);
+      expect(message).toContain(`\n      fix: ${p.fix}`);
+    }
+    return problems.map(sentence);
   }
   throw new Error('expected the lab not to fit');
 }
@@ -82,13 +96,13 @@ describe('placement errors', () => {
     const lab = labOf({ instances: proposalInstances, tenants: [{ name: 'x', mode: 'SingleInstance', pools: [workers(1)] }] });
     lab.tenants[0].placement.instances = ['pmox-nowhere'];
     lab.tenants[0].pools[0].instance = 'pmox-gone';
-    expect(() => planPlacement(lab)).toThrow(PlacementError);
+    expect(() => planPlacement(lab)).toThrow(ProblemError);
     try {
       planPlacement(lab);
     } catch (e) {
-      expect((e as PlacementError).problems).toEqual([
-        'tenant x, pool workers: pinned to unknown instance pmox-gone',
-        'tenant x: placement.instances names unknown instance pmox-nowhere',
+      expect((e as ProblemError).problems.map((p) => [p.path.join('.'), p.message])).toEqual([
+        ['tenants.0.pools.0', 'tenant x, pool workers: pinned to unknown instance pmox-gone'],
+        ['tenants.0.placement.instances', 'tenant x: placement.instances names unknown instance pmox-nowhere'],
       ]);
     }
   });
@@ -131,5 +145,39 @@ describe('placement errors and warnings on odd labs', () => {
       'node pmox-tiny-1 of pmox-tiny has 2 cpu and 65536 MiB, not more than the reserve (2 cpu, 8192 MiB): no machine can be planned on it',
       'tenant shop: placement.instances is ignored in Default mode, every machine goes to the default instance pmox-txl; use mode SingleInstance or MultiInstance to choose among instances',
     ]);
+  });
+});
+
+describe('placement problems at the command line boundary', () => {
+  it('come out at the file and line of the pool that does not fit, with the fix apart', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pvekaas-placement-'));
+    try {
+      const file = join(dir, 'lab.yaml');
+      const text = readFileSync('examples/lab.yaml', 'utf8');
+      const lines = text.split('\n');
+      // tenant-a's first pool, `workers`, at line 47 of the example: 500 machines fit nowhere.
+      expect(lines[46].trim()).toBe('- name: workers');
+      expect(lines[47].trim()).toBe('replicas: 3');
+      lines[47] = lines[47].replace('replicas: 3', 'replicas: 500');
+      writeFileSync(file, lines.join('\n'));
+      const lab = loadLabFile(file);
+      let error: unknown;
+      try {
+        atLabFile(file, () => planPlacement(lab));
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ProblemError);
+      const { message, problems } = error as ProblemError;
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatchObject({ path: ['tenants', 0, 'pools', 0], line: 47 });
+      const shown = message.split('\n');
+      expect(shown[0]).toBe(`${file}: 1 problem in the lab description`);
+      expect(shown[1]).toMatch(new RegExp(`^  ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:47:\\d+  tenants\\[0\\]\\.pools\\[0\\]: tenant tenant-a, pool workers \\(Default mode`));
+      expect(shown[1]).not.toContain('fix:');
+      expect(shown[2]).toMatch(/^ {6}fix: add nodes or capacity to pmox-txl, make the pool smaller, or choose mode SingleInstance or MultiInstance/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

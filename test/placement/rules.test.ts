@@ -2,16 +2,17 @@
 import fc from 'fast-check';
 import type { Lab } from '../../modules/config/schema';
 import { fnv1a, rendezvousWeight } from '../../modules/placement/hash';
-import { PlacementError, planPlacement, renderJson, type PlacementPlan, type PoolPlan } from '../../modules/placement';
+import { ProblemError } from '../../modules/config/problems';
+import { planPlacement, renderJson, type PlacementPlan, type PoolPlan } from '../../modules/placement';
 import { labOf, labSpecArb, perInstance, perNode, roomy, shuffledArb, tight, type LabSpec } from './support';
 
 const RUNS = { numRuns: 150 };
 
-function attempt(lab: Lab): PlacementPlan | PlacementError {
+function attempt(lab: Lab): PlacementPlan | ProblemError {
   try {
     return planPlacement(lab);
   } catch (e) {
-    if (e instanceof PlacementError) return e;
+    if (e instanceof ProblemError) return e;
     throw e;
   }
 }
@@ -44,10 +45,12 @@ describe('placement rules (property-based)', () => {
         ([spec, shuffled]) => {
           const a = attempt(labOf(spec));
           const b = attempt(labOf(shuffled));
-          if (a instanceof PlacementError || b instanceof PlacementError) {
-            expect(b).toBeInstanceOf(PlacementError);
-            expect(a).toBeInstanceOf(PlacementError);
-            expect((b as PlacementError).problems).toEqual((a as PlacementError).problems);
+          if (a instanceof ProblemError || b instanceof ProblemError) {
+            expect(b).toBeInstanceOf(ProblemError);
+            expect(a).toBeInstanceOf(ProblemError);
+            // The sentences are the same; the paths are positions in each description.
+            const sentences = (e: ProblemError) => e.problems.map((p) => [p.message, p.fix]);
+            expect(sentences(b as ProblemError)).toEqual(sentences(a as ProblemError));
           } else {
             expect(renderJson(b)).toBe(renderJson(a));
           }
@@ -67,8 +70,8 @@ describe('placement rules (property-based)', () => {
           const rotated = { ...spec, instances: [first, ...rest.slice(seed % rest.length), ...rest.slice(0, seed % rest.length)] };
           const a = attempt(labOf(spec));
           const b = attempt(labOf(rotated));
-          if (a instanceof PlacementError) {
-            expect((b as PlacementError).problems).toEqual(a.problems);
+          if (a instanceof ProblemError) {
+            expect((b as ProblemError).problems).toEqual(a.problems);
             return;
           }
           const plan = b as PlacementPlan;
@@ -85,7 +88,7 @@ describe('placement rules (property-based)', () => {
     fc.assert(
       fc.property(labSpecArb(tight), (spec) => {
         const plan = attempt(labOf(spec));
-        if (plan instanceof PlacementError) return;
+        if (plan instanceof ProblemError) return;
         const reserve = spec.reserve!;
         for (const instance of spec.instances) {
           for (const node of instance.nodes) {
@@ -134,20 +137,26 @@ describe('placement rules (property-based)', () => {
   it('a lab that does not fit names every pool or tenant that does not, and one that fits everywhere never fails', () => {
     fc.assert(
       fc.property(labSpecArb(tight), (spec) => {
-        const plan = attempt(labOf(spec));
-        if (!(plan instanceof PlacementError)) return;
+        const lab = labOf(spec);
+        const plan = attempt(lab);
+        if (!(plan instanceof ProblemError)) return;
         expect(plan.problems.length).toBeGreaterThan(0);
         for (const problem of plan.problems) {
-          expect(problem).toMatch(/^tenant [a-z]+/);
-          expect(problem).toMatch(/pve-[a-e]/);
-          expect(problem).toMatch(/short of|split over the nodes|larger than any node/);
+          expect(problem.message).toMatch(/^tenant [a-z]+/);
+          expect(problem.message).toMatch(/pve-[a-e]/);
+          expect(problem.message).toMatch(/short of|split over the nodes|larger than any node/);
+          expect(problem.fix).toMatch(/^add nodes or capacity/);
+          // The path is the tenant (and pool) the sentence names, in the description as given.
+          const tenant = lab.tenants[problem.path[1] as number];
+          expect(problem.message.startsWith(`tenant ${tenant.name}`)).toBe(true);
+          if (problem.path.length === 4) expect(problem.message).toContain(`pool ${tenant.pools[problem.path[3] as number].name} `);
         }
       }),
       RUNS,
     );
     fc.assert(
       fc.property(labSpecArb(roomy), (spec) => {
-        expect(attempt(labOf(spec))).not.toBeInstanceOf(PlacementError);
+        expect(attempt(labOf(spec))).not.toBeInstanceOf(ProblemError);
       }),
       { numRuns: 50 },
     );
@@ -157,7 +166,7 @@ describe('placement rules (property-based)', () => {
     fc.assert(
       fc.property(labSpecArb(tight), (spec) => {
         const plan = attempt(labOf(spec));
-        if (plan instanceof PlacementError) return;
+        if (plan instanceof ProblemError) return;
         for (const { tenant, pool, poolPlan } of pools(spec, plan)) {
           const used = [...perInstance(poolPlan, 'max').keys()];
           if (pool.instance !== undefined) {
@@ -178,7 +187,7 @@ describe('placement rules (property-based)', () => {
     fc.assert(
       fc.property(labSpecArb(tight), (spec) => {
         const plan = attempt(labOf(spec));
-        if (plan instanceof PlacementError) return;
+        if (plan instanceof ProblemError) return;
         for (const tenant of spec.tenants.filter((t) => t.mode === 'SingleInstance')) {
           const tenantPlan = plan.tenants.find((t) => t.name === tenant.name)!;
           const free = tenant.pools.filter((p) => p.instance === undefined);
@@ -216,7 +225,7 @@ describe('placement rules (property-based)', () => {
     fc.assert(
       fc.property(labSpecArb(tight), (spec) => {
         const plan = attempt(labOf(spec));
-        if (plan instanceof PlacementError) return;
+        if (plan instanceof ProblemError) return;
         for (const { tenant, pool, poolPlan } of pools(spec, plan)) {
           if (tenant.mode !== 'MultiInstance' || pool.instance !== undefined) continue;
           const eligible = [...new Set(eligibleOf(spec, tenant.instances))];
@@ -259,7 +268,7 @@ describe('placement rules (property-based)', () => {
     fc.assert(
       fc.property(labSpecArb(tight), (spec) => {
         const plan = attempt(labOf(spec));
-        if (plan instanceof PlacementError) return;
+        if (plan instanceof ProblemError) return;
         for (const { poolPlan } of pools(spec, plan)) {
           for (const instance of spec.instances) {
             const max = perNode(poolPlan, instance.name, 'max');
@@ -282,7 +291,7 @@ describe('placement rules (property-based)', () => {
     fc.assert(
       fc.property(labSpecArb(tight), (spec) => {
         const plan = attempt(labOf(spec));
-        if (plan instanceof PlacementError) return;
+        if (plan instanceof ProblemError) return;
         const allNodes = spec.instances.flatMap((i) => i.nodes.map((n) => ({ instance: i.name, node: n.name })));
         for (const tenant of plan.tenants) {
           const survives = (lost: (p: { instance: string; node: string }) => boolean) =>
@@ -339,8 +348,8 @@ describe('placement on crowded instances (property-based)', () => {
         const ranking = [...names].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1));
         const first = ranking.find((i) => room(names.indexOf(i)) >= c.count);
         if (first === undefined) {
-          expect(plan).toBeInstanceOf(PlacementError);
-          const [problem] = (plan as PlacementError).problems;
+          expect(plan).toBeInstanceOf(ProblemError);
+          const [problem] = (plan as ProblemError).problems.map((p) => p.message);
           expect(problem).toContain(`tenant ${c.tenant} (SingleInstance)`);
           for (const name of names) expect(problem).toContain(`on ${name}, pool workers`);
           return;
@@ -362,8 +371,8 @@ describe('placement on crowded instances (property-based)', () => {
         const plan = attempt(labOf(spec));
         const total = names.reduce((n, _, i) => n + room(i), 0);
         if (total < c.count) {
-          expect(plan).toBeInstanceOf(PlacementError);
-          expect((plan as PlacementError).problems).toEqual([expect.stringContaining(`tenant ${c.tenant}, pool workers (MultiInstance): does not fit on`)]);
+          expect(plan).toBeInstanceOf(ProblemError);
+          expect((plan as ProblemError).problems.map((p) => p.message)).toEqual([expect.stringContaining(`tenant ${c.tenant}, pool workers (MultiInstance): does not fit on`)]);
           return;
         }
         const placed = plan as PlacementPlan;

@@ -11,6 +11,8 @@ import { capmoxGlobalCredentials } from '../../modules/management/capmox-global-
 import { resolveVersions } from '../../modules/versions';
 import { secondaryClustersFindings } from '../../modules/management/capmox-global-credentials';
 import { ManagementStack } from '../../stacks/management-stack';
+import { renderManagement } from '../../modules/management';
+import { renderTenant } from '../../modules/tenants';
 import { TenantStack } from '../../stacks/tenant-stack';
 import { labWith, planOf } from './fixtures';
 
@@ -26,7 +28,8 @@ function secondaryLab(change: (doc: any) => void = () => undefined): Lab {
 
 function synthTenant(lab: Lab, tenant: string): any {
   const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
-  return JSON.parse(Testing.synth(new TenantStack(app, `tenant-${tenant}`, { lab, plan: planOf(lab), tenant: lab.tenants.find((t) => t.name === tenant)! })));
+  const rendering = renderTenant(lab, planOf(lab), tenant);
+  return JSON.parse(Testing.synth(new TenantStack(app, `tenant-${tenant}`, { rendering, access: lab.management.kubernetes, mirror: lab.management.mirror })));
 }
 
 /** `<type>.<name>` → its depends_on, and whether one (transitively) depends on another. */
@@ -112,7 +115,7 @@ describe('tenant stack with secondary Clusters', () => {
 describe('management stack and CAPMOX credentials', () => {
   const synthManagement = (lab: Lab): any => {
     const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
-    return JSON.parse(Testing.synth(new ManagementStack(app, 'management', { lab, plan: planOf(lab), credentials: {} })));
+    return JSON.parse(Testing.synth(new ManagementStack(app, 'management', { rendering: renderManagement(lab), credentials: {} })));
   };
 
   it('installs the static control plane CRD and its aggregated ClusterRole in secondary-clusters mode only', () => {
@@ -147,7 +150,7 @@ describe('management stack and CAPMOX credentials', () => {
     expect(finding.message).toMatch(/without global credentials.*proxmoxProvider is v0\.10\.0: re-check the route in the lab twin/);
     const lab = secondaryLab((doc) => (doc.management.versions = { proxmoxProvider: 'v0.9.1' }));
     const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
-    const stack = new ManagementStack(app, 'management', { lab, plan: planOf(lab), credentials: {} });
+    const stack = new ManagementStack(app, 'management', { rendering: renderManagement(lab), credentials: {} });
     expect(stack.warnings).toContainEqual(expect.stringMatching(/^management\.versions\.proxmoxProvider: capmox\.multiInstance secondary-clusters was checked against/));
   });
 });

@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { loadCrds, validateManifest, type CrdSet } from '../../modules/crds';
 import type { Lab } from '../../modules/config/schema';
-import { ConfigError } from '../../modules/config/problems';
+import { ProblemError } from '../../modules/config/problems';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
-import { renderTenant, renderTenants, TenantRenderError } from '../../modules/tenants';
+import { renderTenant, renderTenants } from '../../modules/tenants';
 import { LABEL_CNI } from '../../modules/tenants/names';
 import { secondaryClusterName } from '../../modules/tenants/secondary';
 import { mirrorScript } from '../../modules/tenants/secondary-mirror';
@@ -206,8 +206,8 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(TenantRenderError);
-    const problems = (error as TenantRenderError).problems.map((p) => `${p.path.join('.')}: ${p.message}`);
+    expect(error).toBeInstanceOf(ProblemError);
+    const problems = (error as ProblemError).problems.map((p) => `${p.path.join('.')}: ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^tenants\.2\.networks\.pmox-fra\.addresses\.0: node range 10\.20\.3\.10-10\.20\.3\.11 is not inside the subnet 10\.20\.4\.0\/24/),
@@ -223,7 +223,7 @@ describe('the per-instance networks in the lab description', () => {
       labWith(change);
       return [];
     } catch (e) {
-      if (!(e instanceof ConfigError)) throw e;
+      if (!(e instanceof ProblemError)) throw e;
       return e.problems.map((p) => `${p.path.join('.')}: ${p.message} | ${p.fix ?? ''}`);
     }
   };

@@ -2,6 +2,7 @@ import { App, Testing } from 'cdktf';
 import { parse } from 'yaml';
 import { validateManifest } from '../../modules/crds';
 import type { Lab } from '../../modules/config/schema';
+import { renderTenant } from '../../modules/tenants';
 import { TenantStack } from '../../stacks/tenant-stack';
 import { exampleLab, labWith, pinnedCrds, planOf, smallTenant } from './fixtures';
 
@@ -15,7 +16,8 @@ interface Synthesized {
 
 function synth(lab: Lab, tenant: string): { json: Synthesized; text: string } {
   const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
-  const stack = new TenantStack(app, `tenant-${tenant}`, { lab, plan: planOf(lab), tenant: lab.tenants.find((t) => t.name === tenant)! });
+  const rendering = renderTenant(lab, planOf(lab), tenant);
+  const stack = new TenantStack(app, `tenant-${tenant}`, { rendering, access: lab.management.kubernetes, mirror: lab.management.mirror });
   const text = Testing.synth(stack);
   return { json: JSON.parse(text), text };
 }

@@ -13,7 +13,7 @@
  * - CABPK joins with the kubeadm of the image: each Kubernetes version needs its own template (B4).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { ConfigError } from '../../modules/config/problems';
+import { ProblemError } from '../../modules/config/problems';
 import type { Lab } from '../../modules/config/schema';
 import {
   CONTROL_PLANE_SPREAD,
@@ -169,7 +169,7 @@ describe('B4: a template per Kubernetes version in both forms', () => {
     try {
       labWith(change);
     } catch (e) {
-      if (!(e instanceof ConfigError)) throw e;
+      if (!(e instanceof ProblemError)) throw e;
       return e.problems.map((p) => ({ path: p.path.join('.'), message: p.message, fix: p.fix }));
     }
     return [];

@@ -1,7 +1,7 @@
 /**
  * Every stack of the example lab, synthesized as JSON and as HCL, passes `tofu init -backend=false`
  * and `tofu validate` with the real provider plugins from the local mirror. Stacks whose providers
- * the Go module proxy does not serve (see README, "Toolchain") are listed as skipped, by name.
+ * the Go module proxy does not serve (see docs/development.md, "Toolchain") are listed as skipped, by name.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -72,7 +72,7 @@ describe('tofu validate with the real providers', () => {
     const unserved = missing.filter((p) => Object.values(providerPins()).find((x) => x.source === p.source)?.served === false);
     const title = (format: string) => `${stack} (${format})`;
     if (unserved.length > 0 && unserved.length === missing.length) {
-      // Not buildable here: the module proxy serves no version of these providers (README, "Toolchain").
+      // Not buildable here: the module proxy serves no version of these providers (docs/development.md, "Toolchain").
       it.skip(`${title('json+hcl')}: blocked, ${unserved.map((p) => `${p.source} ${p.version}`).join(', ')} not served by the Go module proxy`, () => undefined);
       continue;
     }

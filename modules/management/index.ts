@@ -1,0 +1,198 @@
+/**
+ * Everything the management plane becomes, as plain data: the pure half of the `management` and
+ * `management-config` stacks, beside the tenant rendering (modules/tenants). `renderManagement`
+ * resolves the versions, runs the version guard (errors are refused, warnings returned), and
+ * computes every release's values, namespace and image; the stacks only wire the result into
+ * resources and their dependencies. Pure: no cdktf, no I/O.
+ */
+import { ProblemError, type Problem } from '../config/problems';
+import type { Lab, Management } from '../config/schema';
+import { checkVersions, imageRef, managementImages, resolveVersions, type ManagementVersions, type VersionFinding, type VersionKey } from '../versions';
+import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces } from '../versions/layout';
+import { mirroredImage, type Mirror } from '../versions/mirror';
+import { capmoxGlobalCredentials, secondaryClustersFindings } from './capmox-global-credentials';
+import {
+  capiOperatorValues,
+  capiProviderResources,
+  certManagerValues,
+  kamajiEtcdValues,
+  kamajiValues,
+  localpvValues,
+  metallbValues,
+  type ManagementSettings,
+} from './chart-values';
+
+/** Pod Security admission labels for namespaces whose pods need host access (MetalLB speaker, LocalPV helper). */
+const PRIVILEGED = {
+  'pod-security.kubernetes.io/enforce': 'privileged',
+  'pod-security.kubernetes.io/audit': 'privileged',
+  'pod-security.kubernetes.io/warn': 'privileged',
+};
+
+export interface VersionGuard {
+  /** The effective versions: the pins with the lab's overrides. */
+  readonly versions: ManagementVersions;
+  /** What refuses the lab, each at the override that caused it (or at `management.versions`). */
+  readonly problems: Problem[];
+  /** What is allowed but worth knowing (build skew, a missing digest, a re-check in the twin). */
+  readonly warnings: string[];
+}
+
+/**
+ * The version guard, the one place it runs for a lab: `management.versions` checked against the
+ * version table (contracts, formats, `latest`) and against `capmox.multiInstance`. Validation
+ * reports its problems; the management rendering refuses them and carries the warnings.
+ */
+export function versionGuard(lab: Pick<Lab, 'management' | 'capmox'>): VersionGuard {
+  const overrides = lab.management.versions as Partial<Record<VersionKey, string>>;
+  const versions = resolveVersions(overrides);
+  const findings: VersionFinding[] = [...checkVersions(versions), ...secondaryClustersFindings(lab.capmox.multiInstance, versions)];
+  const problems: Problem[] = findings
+    .filter((f) => f.severity === 'error')
+    .map((f) => {
+      const overridden = overrides[f.key] !== undefined;
+      return {
+        path: overridden ? ['management', 'versions', f.key] : ['management', 'versions'],
+        message: f.message,
+        ...(overridden ? { value: overrides[f.key] } : {}),
+        ...(f.fix ? { fix: f.fix } : {}),
+      };
+    });
+  const warnings = findings.filter((f) => f.severity === 'warning').map((f) => `management.versions.${f.key}: ${f.message}`);
+  return { versions, problems, warnings };
+}
+
+export interface NamespaceRendering {
+  readonly name: string;
+  readonly labels: Record<string, string>;
+}
+
+export interface ReleaseRendering {
+  readonly values: Record<string, unknown>;
+}
+
+/** The `management` stack, as data. */
+export interface ManagementRendering {
+  /** The effective versions (pins + the lab's overrides). */
+  readonly versions: ManagementVersions;
+  /** The version guard's warnings (the stack adds them as synth annotations). */
+  readonly warnings: string[];
+  /** How Terraform reaches the management cluster. */
+  readonly access: Management['kubernetes'];
+  readonly mirror?: Mirror;
+  /** The namespaces of the management components; `storage` only with the OpenEBS LocalPV CSI. */
+  readonly namespaces: {
+    readonly certManager: NamespaceRendering;
+    readonly capiOperator: NamespaceRendering;
+    readonly kamaji: NamespaceRendering;
+    readonly metallb: NamespaceRendering;
+    readonly storage?: NamespaceRendering;
+  };
+  /** One namespace per Cluster API provider, by provider kind. */
+  readonly providerNamespaces: Record<keyof typeof providerNamespaces, NamespaceRendering>;
+  /** The values of each Helm release; `localpvProvisioner` only with the OpenEBS LocalPV CSI. */
+  readonly values: {
+    readonly certManager: Record<string, unknown>;
+    readonly localpvProvisioner?: Record<string, unknown>;
+    readonly metallb: Record<string, unknown>;
+    readonly kamaji: Record<string, unknown>;
+    readonly kamajiEtcd: Record<string, unknown>;
+    readonly clusterApiOperator: Record<string, unknown>;
+  };
+  /** The Job that waits for the operator's providers: the providers it awaits and its kubectl image. */
+  readonly providersReady: {
+    readonly namespace: string;
+    readonly kubectlImage: string;
+    readonly providers: { resource: string; name: string; namespace: string; version: string }[];
+  };
+  /** capmox.multiInstance secondary-clusters: the static control plane's CRD and RBAC are installed. */
+  readonly staticControlPlane: boolean;
+  /** The kamaji-etcd backup CronJob, when the lab asks for one. */
+  readonly backup?: {
+    readonly namespace: string;
+    readonly etcdName: string;
+    readonly clusterDomain: string;
+    readonly target: NonNullable<Management['datastore']['backup']>;
+    readonly etcdImage: string;
+    readonly rcloneImage: string;
+  };
+}
+
+function namespace(name: string, labels: Record<string, string> = {}): NamespaceRendering {
+  return { name, labels: { 'app.kubernetes.io/managed-by': 'pvekaas', ...labels } };
+}
+
+/**
+ * The management plane of a lab. Throws one `ProblemError` when the version guard refuses the
+ * versions, or when CAPMOX would be installed with global credentials (which override every
+ * tenant's credentialsRef).
+ */
+export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): ManagementRendering {
+  const management = lab.management;
+  const guard = versionGuard(lab);
+  if (guard.problems.length > 0) throw new ProblemError(guard.problems, { title: 'management: the version guard refuses this combination' });
+  const { versions } = guard;
+  const settings: ManagementSettings = { management, versions };
+  const mirror = management.mirror;
+  const providers = capiProviderResources(settings);
+  // Every tenant's ProxmoxCluster (and secondary Cluster) uses its instance's credentialsRef, which
+  // CAPMOX ignores once it has global credentials: never install it with any.
+  const globalCredentials = capmoxGlobalCredentials(providers);
+  if (globalCredentials.length > 0) {
+    throw new ProblemError(
+      globalCredentials.map((message) => ({ path: ['management'], message, fix: 'give CAPMOX no configSecret and no PROXMOX_* variables' })),
+      { title: 'management: CAPMOX must run without global credentials' },
+    );
+  }
+  const localpv = management.datastore.csi === 'openebs-localpv';
+  const images = managementImages(versions);
+  const backup = management.datastore.backup;
+  return {
+    versions,
+    warnings: guard.warnings,
+    access: management.kubernetes,
+    ...(mirror ? { mirror } : {}),
+    namespaces: {
+      certManager: namespace(managementNamespaces.certManager),
+      capiOperator: namespace(managementNamespaces.capiOperator),
+      kamaji: namespace(managementNamespaces.kamaji),
+      metallb: namespace(managementNamespaces.metallb, PRIVILEGED),
+      ...(localpv ? { storage: namespace(managementNamespaces.storage, PRIVILEGED) } : {}),
+    },
+    providerNamespaces: Object.fromEntries(Object.entries(providerNamespaces).map(([kind, name]) => [kind, namespace(name)])) as Record<
+      keyof typeof providerNamespaces,
+      NamespaceRendering
+    >,
+    values: {
+      certManager: certManagerValues(settings),
+      ...(localpv ? { localpvProvisioner: localpvValues(settings) } : {}),
+      metallb: metallbValues(settings),
+      kamaji: kamajiValues(settings),
+      kamajiEtcd: kamajiEtcdValues(settings),
+      clusterApiOperator: capiOperatorValues(settings),
+    },
+    providersReady: {
+      namespace: managementNamespaces.capiOperator,
+      kubectlImage: imageRef(mirroredImage(images.tools.kubectl, mirror)),
+      providers: providers.map((r) => ({
+        resource: `${r.kind.toLowerCase()}s`,
+        name: r.metadata.name,
+        namespace: r.metadata.namespace!,
+        version: String(r.spec?.version),
+      })),
+    },
+    staticControlPlane: lab.capmox.multiInstance === 'secondary-clusters',
+    ...(backup
+      ? {
+          backup: {
+            namespace: managementNamespaces.kamaji,
+            etcdName: KAMAJI_ETCD_FULLNAME,
+            clusterDomain: management.clusterDomain,
+            target: backup,
+            etcdImage: imageRef(mirroredImage(images.kamajiEtcd.etcd, mirror)),
+            rcloneImage: imageRef(mirroredImage(images.tools.rclone, mirror)),
+          },
+        }
+      : {}),
+  };
+}
