@@ -34,6 +34,6 @@ describe('docs/lab-reference.md', () => {
   it('gives each defaulted field its default and each required field as required', () => {
     expect(page).toContain('| `proxmox.reserve.cpu` | integer | default `2` |');
     expect(page).toContain('| `proxmox.instances[].name` | string | required |');
-    expect(page).toContain('| `capmox.multiInstance` | "refuse" \\| "proposal" \\| "secondary-clusters" | default `"refuse"` |');
+    expect(page).toContain('| `capmox.multiInstance` | "refuse" \\| "proposal" \\| "secondary-clusters" | default `"secondary-clusters"` |');
   });
 });
