@@ -105,7 +105,12 @@ export function staticControlPlaneCrd(): KubernetesObject {
   };
 }
 
-/** Lets the CAPI core manager (aggregated ClusterRole) read, watch and set owner references on static control planes. */
+/**
+ * Lets the CAPI core manager (aggregated ClusterRole) read, watch and set owner references on
+ * static control planes, and delete them: deleting a Cluster, CAPI deletes its `controlPlaneRef`
+ * object before it removes the Cluster's finalizer (without `delete`, a secondary Cluster is never
+ * gone — found by the lab twin, whose controllers run with their own RBAC).
+ */
 export function staticControlPlaneClusterRole(): KubernetesObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -114,7 +119,7 @@ export function staticControlPlaneClusterRole(): KubernetesObject {
       name: STATIC_CONTROL_PLANE_ROLE,
       labels: { 'cluster.x-k8s.io/aggregate-to-manager': 'true', 'app.kubernetes.io/managed-by': 'pvekaas' },
     },
-    rules: [{ apiGroups: [STATIC_CONTROL_PLANE_GROUP], resources: [STATIC_CONTROL_PLANE_PLURAL], verbs: ['get', 'list', 'watch', 'patch', 'update'] }],
+    rules: [{ apiGroups: [STATIC_CONTROL_PLANE_GROUP], resources: [STATIC_CONTROL_PLANE_PLURAL], verbs: ['get', 'list', 'watch', 'patch', 'update', 'delete'] }],
   };
 }
 

@@ -141,6 +141,9 @@ export class LabTwin {
     this.log('starting the management API server (etcd, kube-apiserver, kube-controller-manager)');
     this.mgmt = await startKubeServer({ transformCrd: withReleaseLabels(root) });
     const operator = this.operatorValues();
+    // What the management stack grants the CAPI core manager by aggregation (the static control
+    // plane's ClusterRole), as rendered: the controllers run with their RBAC, not as admin.
+    for (const role of this.aggregatedToCapi()) await this.mgmt.client.applyOrThrow(role as never, { fieldManager: 'pvekaas-twin', force: true });
     const pins = JSON.parse(readFileSync(join(root, 'modules/versions/toolchain.json'), 'utf8')) as { controllers: { modules: Record<string, string> } };
     this.log('starting CAPI core, kubeadm bootstrap, CAPMOX and in-cluster IPAM with their webhooks');
     this.controllers = await startControllers({
@@ -173,6 +176,12 @@ export class LabTwin {
     } finally {
       this.ticking = false;
     }
+  }
+
+  private aggregatedToCapi(): KubeObjectJson[] {
+    return readStack(this.run.out, 'management')
+      .objects.map((o) => o.object as KubeObjectJson)
+      .filter((o) => o.kind === 'ClusterRole' && (o.metadata as { labels?: Record<string, string> }).labels?.['cluster.x-k8s.io/aggregate-to-manager'] === 'true');
   }
 
   private operatorValues(): Record<string, any> {

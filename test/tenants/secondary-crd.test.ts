@@ -38,6 +38,6 @@ describe('the static control plane CRD', () => {
   it('lets the CAPI manager read and own static control planes through its aggregated role, nothing more', () => {
     const role = staticControlPlaneClusterRole() as any;
     expect(role.metadata.labels['cluster.x-k8s.io/aggregate-to-manager']).toBe('true');
-    expect(role.rules).toEqual([{ apiGroups: ['controlplane.pvekaas.lab'], resources: ['staticcontrolplanes'], verbs: ['get', 'list', 'watch', 'patch', 'update'] }]);
+    expect(role.rules).toEqual([{ apiGroups: ['controlplane.pvekaas.lab'], resources: ['staticcontrolplanes'], verbs: ['get', 'list', 'watch', 'patch', 'update', 'delete'] }]);
   });
 });

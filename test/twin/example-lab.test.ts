@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { tenantProxmoxPool } from '../../modules/config/proxmox-access';
 import type { LabTwin, TwinTenant } from '../../scripts/twin/index';
 import { actualCounts, inRanges, plannedCounts, projectRoot, startTwin } from './support';
 
@@ -31,6 +32,12 @@ afterAll(async () => {
 });
 
 const mgmt = () => twin.management.client;
+/** The tenant's VMs: those in its Proxmox pool (`<pools.vms>-<tenant>`) of the VM's instance. */
+const tenantVms = (tenant: string) =>
+  twin.sim.listVms().filter((v) => {
+    const instance = twin.lab.proxmox.instances.find((i) => i.name === v.instance);
+    return !v.template && instance !== undefined && v.pool === tenantProxmoxPool(instance, tenant);
+  });
 
 describe('the example lab in the twin', () => {
   it('converges: every tenant has an initialized control plane and every machine Running with a Node', () => {
@@ -124,8 +131,9 @@ describe('the example lab in the twin', () => {
       expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, tenant.name));
       // Scaled-down machines leave no VM behind.
       const live = new Set(t.machines.map((m) => `${m.instance}/${m.vmid}`));
-      const leftovers = twin.sim.listVms().filter((v) => !v.template && v.tags.includes(tenant.name) && !live.has(`${v.instance}/${v.vmid}`));
-      expect(leftovers).toEqual([]);
+      const vms = tenantVms(tenant.name);
+      expect(vms.filter((v) => live.has(`${v.instance}/${v.vmid}`))).toHaveLength(live.size);
+      expect(vms.filter((v) => !live.has(`${v.instance}/${v.vmid}`))).toEqual([]);
     }
     await twin.update(exampleText);
   });
@@ -154,8 +162,9 @@ describe('the example lab in the twin', () => {
     const doc = parseDocument(exampleText);
     const index = twin.lab.tenants.findIndex((t) => t.name === name);
     doc.deleteIn(['tenants', index]);
+    expect(tenantVms(name).length).toBeGreaterThan(0);
     await twin.update(doc.toString());
-    expect(twin.sim.listVms().filter((v) => !v.template && v.tags.includes(name))).toEqual([]);
+    expect(tenantVms(name)).toEqual([]);
     expect((await mgmt().get(`/api/v1/namespaces/${name}`)).status).toBe(404);
     const claims = await mgmt().get('/apis/ipam.cluster.x-k8s.io/v1beta2/ipaddressclaims');
     expect((claims.body.items as any[]).filter((c) => c.metadata.namespace === name)).toEqual([]);
