@@ -21,7 +21,7 @@ import { CapmoxCredentialsSecret } from '../constructs/capmox-credentials-secret
 import { StaticControlPlane } from '../constructs/static-control-plane';
 import { EtcdBackupCronJob } from '../constructs/etcd-backup-cron-job';
 import { HelmChartRelease } from '../constructs/helm-chart-release';
-import { ManagementKubernetesAccess } from '../constructs/management-kubernetes-access';
+import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
 import type { ManagementRendering, NamespaceRendering } from '../modules/management';
 import type { ManagementVersions } from '../modules/versions';
 import { managementNamespaces, releaseNames } from '../modules/versions/layout';
@@ -50,7 +50,7 @@ export class ManagementStack extends TerraformStack {
     for (const warning of this.warnings) Annotations.of(this).addWarning(warning);
 
     const mirror = rendering.mirror;
-    const access = new ManagementKubernetesAccess(this, 'access', { access: rendering.access, helm: true });
+    const access = new ManagementClusterProviders(this, 'access', { access: rendering.access, helm: true });
     const kubernetes = access.kubernetes;
     const helm = access.helm!;
 
