@@ -22,6 +22,7 @@ import { StaticControlPlane } from '../constructs/static-control-plane';
 import { EtcdBackupCronJob } from '../constructs/etcd-backup-cron-job';
 import { HelmChartRelease } from '../constructs/helm-chart-release';
 import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
+import { formatWarning } from '../modules/config/problems';
 import type { ManagementRendering, NamespaceRendering } from '../modules/management';
 import type { ManagementVersions } from '../modules/versions';
 import { managementNamespaces, releaseNames } from '../modules/versions/layout';
@@ -46,7 +47,7 @@ export class ManagementStack extends TerraformStack {
     this.node.setContext('@cdktf/disable_stack_trace_in_metadata', true);
     const { rendering } = props;
     this.versions = rendering.versions;
-    this.warnings = [...rendering.warnings];
+    this.warnings = rendering.warnings.map((w) => formatWarning(w));
     for (const warning of this.warnings) Annotations.of(this).addWarning(warning);
 
     const mirror = rendering.mirror;
