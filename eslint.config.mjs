@@ -1,7 +1,8 @@
 // Lint encodes the import boundaries of the design (README "Layout", docs/design.md): rules only, no style (that is
 // Prettier's). `npm run lint`; CI runs it before the tests.
 //   modules/    pure: never cdktf, constructs, stacks, scripts or the simulator
-//   constructs/ never stacks, scripts or the simulator; never the file system or the environment
+//   constructs/ never stacks, scripts or the simulator; never the file system or the environment; never the stock
+//               bindings constructs/providers/ patches (Manifest, Release, HelmProvider)
 //   stacks/     never scripts or the simulator; never the file system or the environment
 //   sim/        the simulator: never scripts (the harness that synthesizes and runs tofu lives there)
 import tsParser from '@typescript-eslint/parser';
@@ -10,7 +11,25 @@ import tsPlugin from '@typescript-eslint/eslint-plugin';
 /** A relative import that climbs to one of the project's top-level directories. */
 const topLevel = (dirs) => `^(\\.\\./)+(${dirs.join('|')})(/|$)`;
 
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
+
+/**
+ * The stock bindings constructs/providers/ patches (cdktf 0.21 renders them wrong in HCL): everywhere
+ * else the patched classes are used, under their own names.
+ */
+const patchedBindings = [
+  { name: '@cdktf/provider-kubernetes/lib/manifest', message: 'use KubernetesManifest from constructs/providers/kubernetes-manifest (exact HCL).' },
+  { name: '@cdktf/provider-helm/lib/release', message: 'use HelmV3Release from constructs/providers/helm-v3 (helm 3.x nested attributes in HCL).' },
+  { name: '@cdktf/provider-helm/lib/provider', message: 'use HelmV3Provider from constructs/providers/helm-v3 (helm 3.x nested attributes in HCL).' },
+];
+
+const constructPatterns = [
+  {
+    regex: topLevel(['stacks', 'scripts', 'sim']),
+    message: 'constructs/ never imports stacks, scripts or the simulator: pass what the construct needs as props.',
+  },
+  { regex: '^(node:)?fs(/promises)?$', message: 'constructs never read files: the CLI reads them and passes the content as props.' },
+];
 
 export default [
   { ignores: ['dist/**', 'node_modules/**', '.gen/**', '.toolchain/**', 'cdktf.out/**', 'crds/**', '**/*.js'] },
@@ -37,10 +56,13 @@ export default [
   {
     files: ['stacks/**/*.ts'],
     rules: {
-      ...restrict([
-        { regex: topLevel(['scripts', 'sim']), message: 'stacks/ never imports scripts or the simulator: the CLI passes what a stack renders.' },
-        { regex: '^(node:)?fs(/promises)?$', message: 'stacks never read files: the CLI reads them and passes the content.' },
-      ]),
+      ...restrict(
+        [
+          { regex: topLevel(['scripts', 'sim']), message: 'stacks/ never imports scripts or the simulator: the CLI passes what a stack renders.' },
+          { regex: '^(node:)?fs(/promises)?$', message: 'stacks never read files: the CLI reads them and passes the content.' },
+        ],
+        patchedBindings,
+      ),
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'stacks never read the environment: the CLI reads it and passes the value.' },
@@ -50,19 +72,15 @@ export default [
   {
     files: ['constructs/**/*.ts'],
     rules: {
-      ...restrict([
-        {
-          regex: topLevel(['stacks', 'scripts', 'sim']),
-          message: 'constructs/ never imports stacks, scripts or the simulator: pass what the construct needs as props.',
-        },
-        { regex: '^(node:)?fs(/promises)?$', message: 'constructs never read files: the CLI reads them and passes the content as props.' },
-      ]),
+      ...restrict(constructPatterns, patchedBindings),
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'constructs never read the environment: the CLI reads it and passes the value as props.' },
       ],
     },
   },
+  // The patched provider classes themselves extend the stock bindings.
+  { files: ['constructs/providers/**/*.ts'], rules: restrict(constructPatterns) },
   {
     files: ['sim/**/*.ts'],
     rules: restrict([

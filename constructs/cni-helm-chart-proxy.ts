@@ -1,4 +1,4 @@
-import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { cniHelmChartProxy, type ChartMirror } from '../modules/tenants/cni';
@@ -17,11 +17,11 @@ export interface CniHelmChartProxyProps {
 
 /** A CAAPH HelmChartProxy installing one CNI flavour into the selected tenant clusters. */
 export class CniHelmChartProxy extends Construct {
-  readonly manifest: Manifest;
+  readonly manifest: KubernetesManifest;
 
   constructor(scope: Construct, id: string, props: CniHelmChartProxyProps) {
     super(scope, id);
-    this.manifest = new Manifest(this, 'proxy', {
+    this.manifest = new KubernetesManifest(this, 'proxy', {
       manifest: cniHelmChartProxy(props.flavour, props.namespace, props.mirror),
       dependsOn: props.dependsOn,
     });

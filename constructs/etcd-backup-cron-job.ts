@@ -66,16 +66,18 @@ export class EtcdBackupCronJob extends Construct {
   constructor(scope: Construct, id: string, props: EtcdBackupCronJobProps) {
     super(scope, id);
     const { target } = props;
-    const accessKey = new TerraformVariable(scope, BACKUP_ACCESS_KEY_VARIABLE, {
+    const accessKey = new TerraformVariable(this, 'access-key', {
       type: 'string',
       sensitive: true,
       description: `access key id for s3://${target.s3.bucket} (datastore backups)`,
     });
-    const secretKey = new TerraformVariable(scope, BACKUP_SECRET_KEY_VARIABLE, {
+    accessKey.overrideLogicalId(BACKUP_ACCESS_KEY_VARIABLE);
+    const secretKey = new TerraformVariable(this, 'secret-key', {
       type: 'string',
       sensitive: true,
       description: `secret access key for s3://${target.s3.bucket} (datastore backups)`,
     });
+    secretKey.overrideLogicalId(BACKUP_SECRET_KEY_VARIABLE);
     const labels = { 'app.kubernetes.io/name': `${props.etcdName}-backup`, 'app.kubernetes.io/managed-by': 'pvekaas' };
     const credentials = new SecretV1(this, 's3-credentials', {
       provider: props.provider,

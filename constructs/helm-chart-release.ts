@@ -6,13 +6,12 @@
  */
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import type { HelmProvider } from '@cdktf/provider-helm/lib/provider';
-import { HelmV3Release as Release, helmValues } from './helm-v3';
+import { HelmV3Provider, HelmV3Release, helmValues } from './providers/helm-v3';
 import { helmCharts, type ChartId, type ManagementVersions } from '../modules/versions';
 import { chartSource, type Mirror } from '../modules/versions/mirror';
 
 export interface HelmChartReleaseProps {
-  readonly provider: HelmProvider;
+  readonly provider: HelmV3Provider;
   /** Which pinned chart (modules/versions `helmCharts`). */
   readonly chart: ChartId;
   readonly versions: ManagementVersions;
@@ -45,7 +44,7 @@ export interface HelmChartReleaseProps {
 }
 
 export class HelmChartRelease extends Construct {
-  readonly release: Release;
+  readonly release: HelmV3Release;
 
   constructor(scope: Construct, id: string, props: HelmChartReleaseProps) {
     super(scope, id);
@@ -53,7 +52,7 @@ export class HelmChartRelease extends Construct {
     const source = chartSource(pin, props.mirror);
     const version = props.versions[pin.versionKey];
     if (!version) throw new Error(`no pinned version for the ${pin.chart} chart (management.versions.${pin.versionKey})`);
-    this.release = new Release(this, 'release', {
+    this.release = new HelmV3Release(this, 'release', {
       provider: props.provider,
       name: props.releaseName,
       namespace: props.namespace,

@@ -1,4 +1,4 @@
-import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Construct } from 'constructs';
 import { clusterClass, clusterClassTemplates, type MultiInstanceRendering, type WorkerHealthCheckTimeouts } from '../modules/tenants/cluster-class';
@@ -23,22 +23,22 @@ export interface LabTenantClusterClassProps {
  * namespaces refer to it with `topology.classRef.namespace`.
  */
 export class LabTenantClusterClass extends Construct {
-  readonly clusterClass: Manifest;
+  readonly clusterClass: KubernetesManifest;
 
   constructor(scope: Construct, id: string, props: LabTenantClusterClassProps) {
     super(scope, id);
     const namespaceName = props.namespace ?? CLUSTER_CLASS_NAMESPACE;
     const options = { dataStoreName: props.dataStoreName ?? KAMAJI_DATASTORE_NAME, multiInstance: props.multiInstance, namespace: namespaceName, healthCheck: props.healthCheck };
     const provider = props.provider;
-    const namespace = new Manifest(this, 'namespace', {
+    const namespace = new KubernetesManifest(this, 'namespace', {
       provider,
       // A label, like every namespace pvekaas makes: an apply that sets no field leaves the object
       // without managed fields, and the next apply would then bump it once for nothing.
       manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaceName, labels: { 'app.kubernetes.io/managed-by': 'pvekaas' } } },
     });
     const templates = clusterClassTemplates(options).map(
-      (template) => new Manifest(this, `${template.kind}-${template.metadata.name}`, { provider, manifest: template, dependsOn: [namespace] }),
+      (template) => new KubernetesManifest(this, `${template.kind}-${template.metadata.name}`, { provider, manifest: template, dependsOn: [namespace] }),
     );
-    this.clusterClass = new Manifest(this, 'cluster-class', { provider, manifest: clusterClass(options), dependsOn: [namespace, ...templates] });
+    this.clusterClass = new KubernetesManifest(this, 'cluster-class', { provider, manifest: clusterClass(options), dependsOn: [namespace, ...templates] });
   }
 }

@@ -5,7 +5,7 @@
  * tests validate exactly what is rendered.
  */
 import { Construct } from 'constructs';
-import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import type { Management } from '../modules/config/schema';
 import { tenantVipPoolManifests } from '../modules/management/chart-values';
@@ -20,7 +20,7 @@ export class MetallbTenantVipPool extends Construct {
   constructor(scope: Construct, id: string, props: MetallbTenantVipPoolProps) {
     super(scope, id);
     for (const object of tenantVipPoolManifests(props.management)) {
-      new Manifest(this, object.kind.toLowerCase(), {
+      new KubernetesManifest(this, object.kind.toLowerCase(), {
         provider: props.provider,
         manifest: object as unknown as Record<string, unknown>,
         fieldManager: { name: 'pvekaas', forceConflicts: false },

@@ -1,4 +1,4 @@
-import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
@@ -16,11 +16,11 @@ export interface StaticControlPlaneProps {
  * secondary Clusters refer to as their control plane (capmox.multiInstance: secondary-clusters).
  */
 export class StaticControlPlane extends Construct {
-  readonly crd: Manifest;
+  readonly crd: KubernetesManifest;
 
   constructor(scope: Construct, id: string, props: StaticControlPlaneProps) {
     super(scope, id);
-    this.crd = new Manifest(this, 'crd', { provider: props.provider, manifest: staticControlPlaneCrd(), dependsOn: props.dependsOn });
-    new Manifest(this, 'cluster-role', { provider: props.provider, manifest: staticControlPlaneClusterRole(), dependsOn: props.dependsOn });
+    this.crd = new KubernetesManifest(this, 'crd', { provider: props.provider, manifest: staticControlPlaneCrd(), dependsOn: props.dependsOn });
+    new KubernetesManifest(this, 'cluster-role', { provider: props.provider, manifest: staticControlPlaneClusterRole(), dependsOn: props.dependsOn });
   }
 }

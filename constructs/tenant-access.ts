@@ -1,4 +1,4 @@
-import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { KubernetesObject } from '../modules/tenants/manifest';
@@ -14,14 +14,14 @@ export interface TenantAccessProps {
 
 /** What the tenant's groups may do in their namespace of the management cluster. */
 export class TenantAccess extends Construct {
-  readonly role: Manifest;
-  readonly roleBinding?: Manifest;
+  readonly role: KubernetesManifest;
+  readonly roleBinding?: KubernetesManifest;
 
   constructor(scope: Construct, id: string, props: TenantAccessProps) {
     super(scope, id);
-    this.role = new Manifest(this, 'role', { manifest: props.role, dependsOn: props.dependsOn });
+    this.role = new KubernetesManifest(this, 'role', { manifest: props.role, dependsOn: props.dependsOn });
     if (props.roleBinding) {
-      this.roleBinding = new Manifest(this, 'role-binding', { manifest: props.roleBinding, dependsOn: [...(props.dependsOn ?? []), this.role] });
+      this.roleBinding = new KubernetesManifest(this, 'role-binding', { manifest: props.roleBinding, dependsOn: [...(props.dependsOn ?? []), this.role] });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { HelmV3Release as Release, helmValues } from './helm-v3';
+import { HelmV3Release, helmValues } from './providers/helm-v3';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { TenantAutoscaler as AutoscalerRendering } from '../modules/tenants';
@@ -12,12 +12,12 @@ export interface TenantAutoscalerProps {
 
 /** A tenant's cluster-autoscaler, in the tenant namespace of the management cluster. */
 export class TenantAutoscaler extends Construct {
-  readonly release: Release;
+  readonly release: HelmV3Release;
 
   constructor(scope: Construct, id: string, props: TenantAutoscalerProps) {
     super(scope, id);
     const a = props.autoscaler;
-    this.release = new Release(this, 'release', {
+    this.release = new HelmV3Release(this, 'release', {
       name: a.name,
       namespace: a.namespace,
       repository: a.repository,

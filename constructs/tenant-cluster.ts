@@ -1,4 +1,4 @@
-import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { KubernetesObject } from '../modules/tenants/manifest';
@@ -21,11 +21,11 @@ export interface TenantClusterProps {
  * depends on it (the autoscaler mounting `<tenant>-kubeconfig`) finds the kubeconfig Secret.
  */
 export class TenantCluster extends Construct {
-  readonly manifest: Manifest;
+  readonly manifest: KubernetesManifest;
 
   constructor(scope: Construct, id: string, props: TenantClusterProps) {
     super(scope, id);
-    this.manifest = new Manifest(this, 'cluster', {
+    this.manifest = new KubernetesManifest(this, 'cluster', {
       manifest: props.cluster,
       fieldManager: { name: 'pvekaas' },
       wait: { condition: [{ type: 'ControlPlaneInitialized', status: 'True' }] },

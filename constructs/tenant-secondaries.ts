@@ -1,4 +1,4 @@
-import { KubernetesManifest as Manifest } from './kubernetes-manifest';
+import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { SecondaryRendering } from '../modules/tenants/secondary-rendering';
@@ -27,21 +27,21 @@ export interface TenantSecondariesProps {
  */
 export class TenantSecondaries extends Construct {
   /** Every machine deployment of every secondary (the autoscaler comes after them). */
-  readonly machineDeployments: Manifest[] = [];
+  readonly machineDeployments: KubernetesManifest[] = [];
 
   constructor(scope: Construct, id: string, props: TenantSecondariesProps) {
     super(scope, id);
     const m = props.secondaries.mirror;
-    const account = new Manifest(this, 'mirror-service-account', { manifest: m.serviceAccount, dependsOn: [props.namespace] });
-    const role = new Manifest(this, 'mirror-role', { manifest: m.role, dependsOn: [props.namespace] });
-    const binding = new Manifest(this, 'mirror-role-binding', { manifest: m.roleBinding, dependsOn: [account, role] });
-    new Manifest(this, 'mirror-cron-job', { manifest: m.cronJob, dependsOn: [binding, props.primary] });
+    const account = new KubernetesManifest(this, 'mirror-service-account', { manifest: m.serviceAccount, dependsOn: [props.namespace] });
+    const role = new KubernetesManifest(this, 'mirror-role', { manifest: m.role, dependsOn: [props.namespace] });
+    const binding = new KubernetesManifest(this, 'mirror-role-binding', { manifest: m.roleBinding, dependsOn: [account, role] });
+    new KubernetesManifest(this, 'mirror-cron-job', { manifest: m.cronJob, dependsOn: [binding, props.primary] });
 
     for (const sc of props.secondaries.clusters) {
       const after = [props.namespace, props.primary, ...(props.credentials[sc.instance] ? [props.credentials[sc.instance]] : [])];
-      const controlPlane = new Manifest(this, `${sc.instance}-control-plane`, { manifest: sc.controlPlane, dependsOn: after });
-      const proxmoxCluster = new Manifest(this, `${sc.instance}-proxmox-cluster`, { manifest: sc.proxmoxCluster, dependsOn: after });
-      const cluster = new Manifest(this, `${sc.instance}-cluster`, {
+      const controlPlane = new KubernetesManifest(this, `${sc.instance}-control-plane`, { manifest: sc.controlPlane, dependsOn: after });
+      const proxmoxCluster = new KubernetesManifest(this, `${sc.instance}-proxmox-cluster`, { manifest: sc.proxmoxCluster, dependsOn: after });
+      const cluster = new KubernetesManifest(this, `${sc.instance}-cluster`, {
         manifest: sc.cluster,
         fieldManager: { name: 'pvekaas' },
         // The static control plane reports initialized as soon as CAPI reads it.
@@ -52,11 +52,11 @@ export class TenantSecondaries extends Construct {
       for (const md of sc.machineDeployments) {
         const key = `${sc.instance}-${md.name}`;
         const templates = [
-          new Manifest(this, `${key}-bootstrap-template`, { manifest: md.bootstrapTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),
-          new Manifest(this, `${key}-machine-template`, { manifest: md.machineTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),
+          new KubernetesManifest(this, `${key}-bootstrap-template`, { manifest: md.bootstrapTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),
+          new KubernetesManifest(this, `${key}-machine-template`, { manifest: md.machineTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),
         ];
         this.machineDeployments.push(
-          new Manifest(this, `${key}-machine-deployment`, {
+          new KubernetesManifest(this, `${key}-machine-deployment`, {
             manifest: md.machineDeployment,
             fieldManager: { name: 'pvekaas' },
             // The autoscaler owns the replicas of autoscaled pools.
@@ -65,7 +65,7 @@ export class TenantSecondaries extends Construct {
           }),
         );
       }
-      new Manifest(this, `${sc.instance}-health-check`, { manifest: sc.healthCheck, dependsOn: [cluster] });
+      new KubernetesManifest(this, `${sc.instance}-health-check`, { manifest: sc.healthCheck, dependsOn: [cluster] });
     }
   }
 }

@@ -1,7 +1,6 @@
 /** `npm run --silent synth -- --config <file> --out <dir> [--hcl] [--full]` */
 import { relative } from 'node:path';
-import { labWarnings } from '../modules/config/safety';
-import { parseFlags, runCommand } from './lib/cli';
+import { parseFlags, printWarnings, runCommand } from './lib/cli';
 import { synthesizeLab } from './lib/synthesize';
 import { refuseUnrollableUpgrades } from './lib/upgrade-guard';
 
@@ -30,5 +29,5 @@ runCommand(() => {
   for (const stack of result.stacks) process.stderr.write(`  ${where}/stacks/${stack}/${file}${reused.has(stack) ? ' (unchanged, reused)' : ''}\n`);
   const cache = result.reused.length > 0 ? ` (${result.rebuilt.length} synthesized, ${result.reused.length} unchanged and reused)` : '';
   process.stderr.write(`synthesized ${result.stacks.length} stacks from ${config}${cache}; placement plan in ${where}/placement.json\n`);
-  for (const warning of [...labWarnings(result.lab), ...result.warnings, ...result.plan.warnings]) process.stderr.write(`warning: ${warning}\n`);
+  printWarnings(process.stderr, config, result.warnings, result.plan.warnings);
 });

@@ -7,7 +7,8 @@ import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
 import { planPlacement } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
 import { renderTenants } from '../modules/tenants';
-import { parseFlags, runCommand } from './lib/cli';
+import { versionGuard } from '../modules/management';
+import { parseFlags, printWarnings, runCommand } from './lib/cli';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>]';
 
@@ -34,5 +35,5 @@ runCommand(() => {
   process.stdout.write(
     `${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`,
   );
-  for (const warning of [...labWarnings(lab), ...plan.warnings]) process.stdout.write(`warning: ${warning}\n`);
+  printWarnings(process.stdout, config, [...labWarnings(lab), ...versionGuard(lab).warnings], plan.warnings);
 });

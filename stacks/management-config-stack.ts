@@ -6,7 +6,7 @@
  */
 import { TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
-import { ManagementKubernetesAccess } from '../constructs/management-kubernetes-access';
+import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
 import { LabTenantClusterClass } from '../constructs/lab-tenant-cluster-class';
 import { MetallbTenantVipPool } from '../constructs/metallb-tenant-vip-pool';
 import type { Lab } from '../modules/config/schema';
@@ -21,7 +21,7 @@ export interface ManagementConfigStackProps {
 export class ManagementConfigStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: ManagementConfigStackProps) {
     super(scope, id);
-    const { kubernetes } = new ManagementKubernetesAccess(this, 'access', { access: props.management.kubernetes });
+    const { kubernetes } = new ManagementClusterProviders(this, 'access', { access: props.management.kubernetes });
 
     new MetallbTenantVipPool(this, 'tenant-vip-pool', { provider: kubernetes, management: props.management });
 

@@ -21,7 +21,8 @@ import { CapmoxCredentialsSecret } from '../constructs/capmox-credentials-secret
 import { StaticControlPlane } from '../constructs/static-control-plane';
 import { EtcdBackupCronJob } from '../constructs/etcd-backup-cron-job';
 import { HelmChartRelease } from '../constructs/helm-chart-release';
-import { ManagementKubernetesAccess } from '../constructs/management-kubernetes-access';
+import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
+import { formatWarning } from '../modules/config/problems';
 import type { ManagementRendering, NamespaceRendering } from '../modules/management';
 import type { ManagementVersions } from '../modules/versions';
 import { managementNamespaces, releaseNames } from '../modules/versions/layout';
@@ -46,11 +47,11 @@ export class ManagementStack extends TerraformStack {
     this.node.setContext('@cdktf/disable_stack_trace_in_metadata', true);
     const { rendering } = props;
     this.versions = rendering.versions;
-    this.warnings = [...rendering.warnings];
+    this.warnings = rendering.warnings.map((w) => formatWarning(w));
     for (const warning of this.warnings) Annotations.of(this).addWarning(warning);
 
     const mirror = rendering.mirror;
-    const access = new ManagementKubernetesAccess(this, 'access', { access: rendering.access, helm: true });
+    const access = new ManagementClusterProviders(this, 'access', { access: rendering.access, helm: true });
     const kubernetes = access.kubernetes;
     const helm = access.helm!;
 

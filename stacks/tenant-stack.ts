@@ -7,7 +7,7 @@
  * that is being deleted), then the Cluster (Terraform waits while CAPI deletes the VMs and Kamaji
  * the control plane and its VIP), then the CNI proxy, credentials and access, and the namespace last.
  */
-import { KubernetesManifest as Manifest } from '../constructs/kubernetes-manifest';
+import { KubernetesManifest } from '../constructs/providers/kubernetes-manifest';
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { CniHelmChartProxy } from '../constructs/cni-helm-chart-proxy';
@@ -15,7 +15,7 @@ import { TenantAccess } from '../constructs/tenant-access';
 import { TenantAutoscaler } from '../constructs/tenant-autoscaler';
 import { TenantCluster } from '../constructs/tenant-cluster';
 import { TenantCredentials } from '../constructs/tenant-credentials';
-import { TenantProviders } from '../constructs/tenant-providers';
+import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
 import { TenantSecondaries } from '../constructs/tenant-secondaries';
 import type { Management } from '../modules/config/schema';
 import type { TenantRendering } from '../modules/tenants';
@@ -38,9 +38,9 @@ export class TenantStack extends TerraformStack {
     const { rendering } = props;
     const { tenant } = rendering;
     this.rendering = rendering;
-    new TenantProviders(this, 'providers', { access: props.access });
+    new ManagementClusterProviders(this, 'providers', { access: props.access, helm: true, tokenDescription: 'bearer token for the management cluster' });
 
-    const namespace = new Manifest(this, 'namespace', { manifest: rendering.namespace });
+    const namespace = new KubernetesManifest(this, 'namespace', { manifest: rendering.namespace });
     const credentials = rendering.credentials.map(
       (copy) =>
         new TenantCredentials(this, `credentials-${copy.instance}`, {

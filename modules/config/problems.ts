@@ -61,9 +61,25 @@ export class ProblemError extends Error {
   }
 }
 
-/** Throws one `ProblemError` when there is anything to report. */
+/** Whether a problem only warns: reported, and the run goes on. */
+export function isWarning(problem: Problem): boolean {
+  return problem.severity === 'warning';
+}
+
+/** Throws one `ProblemError` with every error among `problems`; warnings never throw. */
 export function throwProblems(problems: readonly Problem[], title?: string): void {
-  if (problems.length > 0) throw new ProblemError([...problems], title !== undefined ? { title } : {});
+  const errors = problems.filter((p) => !isWarning(p));
+  if (errors.length > 0) throw new ProblemError(errors, title !== undefined ? { title } : {});
+}
+
+/**
+ * One warning on one line, the way every command prints it after `warning: `:
+ * `[<file>:<line>:<column>  ]<path>: <message>[ (got <value>)][; fix: <fix>]`.
+ */
+export function formatWarning(problem: Problem, file?: string): string {
+  const where = file === undefined ? '' : problem.line !== undefined ? `${file}:${problem.line}:${problem.column ?? 1}  ` : `${file}  `;
+  const value = show(problem.value);
+  return `${where}${bounded(formatPath(problem.path))}: ${bounded(problem.message)}${value ? ` (got ${value})` : ''}${problem.fix ? `; fix: ${bounded(problem.fix)}` : ''}`;
 }
 
 /** "3 problems", "1 problem". */

@@ -183,28 +183,43 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
-/** Allowed, but worth a word: plaintext API traffic and skipped TLS verification. */
-export function labWarnings(lab: Lab): string[] {
-  const warnings: string[] = [];
-  for (const instance of lab.proxmox.instances) {
+/**
+ * Allowed, but worth a word: plaintext API traffic and skipped TLS verification. Problems of
+ * severity `warning`, with their path in the description; the commands print them and go on.
+ */
+export function labWarnings(lab: Lab): Problem[] {
+  const warnings: Problem[] = [];
+  const warn = (path: (string | number)[], message: string, value: unknown, fix: string) => warnings.push({ path, message, value, fix, severity: 'warning' });
+  lab.proxmox.instances.forEach((instance, i) => {
     if (instance.endpoint.toLowerCase().startsWith('http://')) {
-      warnings.push(
-        `proxmox instance ${instance.name}: endpoint ${instance.endpoint} is plain http: the administrator and CAPMOX tokens would cross the network unencrypted; use https`,
+      warn(
+        ['proxmox', 'instances', i, 'endpoint'],
+        `proxmox instance ${instance.name}: plain http: the administrator and CAPMOX tokens would cross the network unencrypted`,
+        instance.endpoint,
+        'use https',
       );
     }
     if (instance.insecure) {
-      warnings.push(
-        `proxmox instance ${instance.name}: insecure: true skips TLS verification, so anyone between you and ${instance.endpoint} can read the API tokens; install a trusted certificate on the instance and drop insecure`,
+      warn(
+        ['proxmox', 'instances', i, 'insecure'],
+        `proxmox instance ${instance.name}: insecure: true skips TLS verification, so anyone between you and ${instance.endpoint} can read the API tokens`,
+        true,
+        'install a trusted certificate on the instance and drop insecure',
       );
     }
-  }
+  });
   const s3 = lab.management.datastore.backup?.s3;
   if (s3 && s3.endpoint.toLowerCase().startsWith('http://')) {
-    warnings.push(`management.datastore.backup.s3.endpoint ${s3.endpoint} is plain http: the S3 keys and the etcd snapshots (every tenant's secrets) would cross the network unencrypted; use https`);
+    warn(
+      ['management', 'datastore', 'backup', 's3', 'endpoint'],
+      "plain http: the S3 keys and the etcd snapshots (every tenant's secrets) would cross the network unencrypted",
+      s3.endpoint,
+      'use https',
+    );
   }
   const charts = lab.management.mirror?.charts;
   if (charts && charts.toLowerCase().startsWith('http://')) {
-    warnings.push(`management.mirror.charts ${charts} is plain http: charts could be replaced in transit; use https or oci://`);
+    warn(['management', 'mirror', 'charts'], 'plain http: charts could be replaced in transit', charts, 'use https or oci://');
   }
   return warnings;
 }

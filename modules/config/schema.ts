@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { URL_CREDENTIAL_FIX, redactUrl, urlCredentialProblem } from './safety';
+import { pinnedVersions } from '../versions/pins';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const K8S_VERSION = /^v1\.(\d+)\.(\d+)$/;
@@ -288,7 +289,7 @@ export const tenantSchema = z.strictObject({
 const versionPin = (what: string, example: string) =>
   z
     .string()
-    .regex(VERSION_PIN, { error: 'a version is letters, digits and . _ + : @ -, e.g. v1.12.10 or sha256:<digest>' })
+    .regex(VERSION_PIN, { error: `a version is letters, digits and . _ + : @ -, e.g. ${pinnedVersions.clusterApi} or sha256:<digest>` })
     .optional()
     .describe(`${what} (pinned: ${example}); checked by the version guard`);
 
@@ -370,22 +371,22 @@ export const managementSchema = z.strictObject({
     .default({ replicas: 3, size: '8Gi', storageClass: 'openebs-hostpath', csi: 'openebs-localpv' }),
   versions: z
     .strictObject({
-      clusterApi: versionPin('CAPI core and kubeadm bootstrap provider', 'v1.12.10'),
-      kamajiProvider: versionPin('Kamaji control-plane provider', 'v0.20.0'),
-      proxmoxProvider: versionPin('CAPMOX infrastructure provider', 'v0.9.0'),
-      inClusterIpam: versionPin('in-cluster IPAM provider', 'v1.1.0'),
-      helmAddon: versionPin('CAAPH add-on provider', 'v0.6.2'),
-      clusterApiOperator: versionPin('cluster-api-operator chart', '0.28.0'),
-      certManager: versionPin('cert-manager chart', 'v1.18.3'),
-      kamajiChart: versionPin('Kamaji chart', '0.0.0+latest'),
-      kamajiImage: versionPin('Kamaji image edge tag', '26.8.2-edge'),
+      clusterApi: versionPin('CAPI core and kubeadm bootstrap provider', pinnedVersions.clusterApi),
+      kamajiProvider: versionPin('Kamaji control-plane provider', pinnedVersions.kamajiProvider),
+      proxmoxProvider: versionPin('CAPMOX infrastructure provider', pinnedVersions.proxmoxProvider),
+      inClusterIpam: versionPin('in-cluster IPAM provider', pinnedVersions.inClusterIpam),
+      helmAddon: versionPin('CAAPH add-on provider', pinnedVersions.helmAddon),
+      clusterApiOperator: versionPin('cluster-api-operator chart', pinnedVersions.clusterApiOperator),
+      certManager: versionPin('cert-manager chart', pinnedVersions.certManager),
+      kamajiChart: versionPin('Kamaji chart', pinnedVersions.kamajiChart),
+      kamajiImage: versionPin('Kamaji image edge tag', pinnedVersions.kamajiImage),
       kamajiImageDigest: versionPin('Kamaji image digest', 'sha256:...'),
-      kamajiEtcd: versionPin('kamaji-etcd chart', '0.17.0'),
-      etcd: versionPin('etcd image', 'v3.6.12'),
-      metallb: versionPin('MetalLB chart', '0.15.3'),
-      localpvProvisioner: versionPin('OpenEBS LocalPV chart', '4.1.1'),
-      kubectl: versionPin('kubectl image of the provider readiness Job', 'v1.34.3'),
-      rclone: versionPin('rclone image of the datastore backup', '1.75.0'),
+      kamajiEtcd: versionPin('kamaji-etcd chart', pinnedVersions.kamajiEtcd),
+      etcd: versionPin('etcd image', pinnedVersions.etcd),
+      metallb: versionPin('MetalLB chart', pinnedVersions.metallb),
+      localpvProvisioner: versionPin('OpenEBS LocalPV chart', pinnedVersions.localpvProvisioner),
+      kubectl: versionPin('kubectl image of the provider readiness Job', pinnedVersions.kubectl),
+      rclone: versionPin('rclone image of the datastore backup', pinnedVersions.rclone),
     })
     .default({})
     .describe('overrides of the pinned versions (see modules/versions and docs/management.md)'),

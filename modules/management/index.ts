@@ -34,8 +34,8 @@ export interface VersionGuard {
   readonly versions: ManagementVersions;
   /** What refuses the lab, each at the override that caused it (or at `management.versions`). */
   readonly problems: Problem[];
-  /** What is allowed but worth knowing (build skew, a missing digest, a re-check in the twin). */
-  readonly warnings: string[];
+  /** What is allowed but worth knowing (build skew, a missing digest, a re-check in the twin): problems of severity `warning`. */
+  readonly warnings: Problem[];
 }
 
 /**
@@ -58,7 +58,9 @@ export function versionGuard(lab: Pick<Lab, 'management' | 'capmox'>): VersionGu
         ...(f.fix ? { fix: f.fix } : {}),
       };
     });
-  const warnings = findings.filter((f) => f.severity === 'warning').map((f) => `management.versions.${f.key}: ${f.message}`);
+  const warnings: Problem[] = findings
+    .filter((f) => f.severity === 'warning')
+    .map((f) => ({ path: ['management', 'versions', f.key], message: f.message, ...(f.fix ? { fix: f.fix } : {}), severity: 'warning' }));
   return { versions, problems, warnings };
 }
 
@@ -76,7 +78,7 @@ export interface ManagementRendering {
   /** The effective versions (pins + the lab's overrides). */
   readonly versions: ManagementVersions;
   /** The version guard's warnings (the stack adds them as synth annotations). */
-  readonly warnings: string[];
+  readonly warnings: Problem[];
   /** How Terraform reaches the management cluster. */
   readonly access: Management['kubernetes'];
   readonly mirror?: Mirror;

@@ -1,12 +1,13 @@
 /**
  * Pinned charts the tenant stacks install: the CNI of each tenant cluster (through CAAPH
  * HelmChartProxies) and each tenant's cluster-autoscaler (a Helm release in the management cluster).
+ * The tables below are the one place these versions are written. Why each one:
  *
- * - cilium 1.18.4: the version the Kamaji guide installs through CAAPH (OpenStack provider guide).
- * - tigera-operator v3.31.7: newest Calico chart that still bundles its CRDs (from v3.32 they are a
+ * - cilium: the version the Kamaji guide installs through CAAPH (OpenStack provider guide).
+ * - tigera-operator (Calico): the newest chart that still bundles its CRDs (from v3.32 they are a
  *   separate chart, which CAAPH would have to install first).
- * - cluster-autoscaler chart 9.59.0 (appVersion 1.35.0); the image follows the tenant's Kubernetes
- *   minor, as the autoscaler project asks (`autoscalerImageTags`).
+ * - cluster-autoscaler chart: appVersion 1.35.0; the image follows the tenant's Kubernetes minor,
+ *   as the autoscaler project asks (`autoscalerImageTags`).
  */
 
 export type CniFlavour = 'cilium' | 'calico';

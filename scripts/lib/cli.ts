@@ -6,7 +6,8 @@
  * reports a finding for CI (audit: drift) says its own code in --help.
  */
 import { parseArgs } from 'node:util';
-import { ProblemError } from '../../modules/config/problems';
+import { configErrorAt } from '../../modules/config/load';
+import { ProblemError, formatWarning, type Problem } from '../../modules/config/problems';
 
 /** A mistake in the command line: printed with the usage, exit code 1. */
 export class UsageError extends Error {}
@@ -200,4 +201,15 @@ function fail(e: unknown): void {
   writeError(errorMessage(e));
   if (process.env.PVEKAAS_DEBUG === '1' && e instanceof Error && e.stack) writeError(e.stack);
   process.exitCode = 1;
+}
+
+/**
+ * Every command's warnings, one `warning: ` line each, and the run goes on: problems of severity
+ * `warning` pointed at their lines in `file` (`<file>:<line>:<column>  <path>: <message> (got
+ * <value>); fix: <fix>`), then `notes`, warnings that have no path in the description (placement's).
+ */
+export function printWarnings(stream: NodeJS.WritableStream, file: string, warnings: readonly Problem[], notes: readonly string[] = []): void {
+  const located = warnings.length > 0 ? configErrorAt(file, [...warnings]).problems : [];
+  for (const warning of located) stream.write(`warning: ${formatWarning(warning, file)}\n`);
+  for (const note of notes) stream.write(`warning: ${note}\n`);
 }

@@ -20,6 +20,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { atLabFile, loadLabFile } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
+import { formatWarning, type Problem } from '../../modules/config/problems';
+import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab, renderLab, type LabRendering } from '../../stacks/app';
@@ -44,8 +46,11 @@ export interface SynthOptions {
 export interface SynthResult {
   lab: Lab;
   plan: PlacementPlan;
-  /** Warnings a person should read (version skews, pins without digests), besides the plan's. */
-  warnings: string[];
+  /**
+   * Warnings a person should read, besides the plan's: the lab's (plain http, insecure: true) and
+   * the version guard's (version skews, pins without digests), as problems of severity `warning`.
+   */
+  warnings: Problem[];
   /** Every stack, sorted by name. */
   stacks: string[];
   /** Stacks synthesized in this run, and stacks whose files were reused from the previous output. */
@@ -180,7 +185,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const reuseShared = sharedStacks.every(reusable);
   const reused = new Set([...keys.keys()].filter((s) => (sharedStacks.includes(s) ? reuseShared : reusable(s))));
   const rebuilt = [...keys.keys()].filter((s) => !reused.has(s)).sort();
-  const warnings: string[] = rendering.management.warnings;
+  const warnings: Problem[] = [...labWarnings(lab), ...rendering.management.warnings];
 
   writeOutputDir(options.out, synthOutput, (scratch) => {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
@@ -214,7 +219,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       if (hcl) fixHclOutput(scratch);
       manifest = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8'));
     }
-    const index: CacheIndex = { format: CACHE_FORMAT, manifestVersion: manifest.version || previous!.manifestVersion, stacks: {}, warnings };
+    const index: CacheIndex = { format: CACHE_FORMAT, manifestVersion: manifest.version || previous!.manifestVersion, stacks: {}, warnings: rendering.management.warnings.map((w) => formatWarning(w)) };
     for (const stack of [...keys.keys()].sort()) {
       const dir = join(scratch, 'stacks', stack);
       if (reused.has(stack)) {

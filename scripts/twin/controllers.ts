@@ -234,7 +234,7 @@ export async function startControllers(options: StartControllersOptions): Promis
     if (deployed[name].version !== builtFrom[module]) {
       throw new Error(
         `the management stack deploys ${OPERATOR_KEYS[name][1]} ${deployed[name].version}, but the twin runs ${module} ${builtFrom[module]}: ` +
-          'pin the same version in modules/versions and modules/versions/toolchain.json (controllers.modules)',
+          'the twin runs the pinned versions (modules/versions/toolchain.json, components): drop the lab\'s management.versions override, or change the pin and rebuild the toolchain',
       );
     }
   }

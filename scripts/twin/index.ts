@@ -19,6 +19,7 @@ import { load as loadYaml } from 'js-yaml';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import type { PlacementPlan } from '../../modules/placement/types';
+import { controllerModules } from '../../modules/versions/pins';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
 import type { SimVmView } from '../../sim/simulator';
 import { startKubeServer, type KubeServer } from '../lib/kube-apiserver';
@@ -144,7 +145,6 @@ export class LabTwin {
     // What the management stack grants the CAPI core manager by aggregation (the static control
     // plane's ClusterRole), as rendered: the controllers run with their RBAC, not as admin.
     for (const role of this.aggregatedToCapi()) await this.mgmt.client.applyOrThrow(role as never, { fieldManager: 'pvekaas-twin', force: true });
-    const pins = JSON.parse(readFileSync(join(root, 'modules/versions/toolchain.json'), 'utf8')) as { controllers: { modules: Record<string, string> } };
     this.log('starting CAPI core, kubeadm bootstrap, CAPMOX and in-cluster IPAM with their webhooks');
     this.controllers = await startControllers({
       root,
@@ -152,7 +152,7 @@ export class LabTwin {
       kubeconfig: this.mgmt.kubeconfig,
       client: this.mgmt.client,
       deployed: deployedProviders(operator),
-      builtFrom: pins.controllers.modules,
+      builtFrom: controllerModules(),
       extraEnv: this.options.controllerEnv,
       track: (c) => this.children.add(c),
     });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
 import { loadLabFile, parseLab } from '../../modules/config/load';
-import { ProblemError, formatPath, formatProblems, show } from '../../modules/config/problems';
+import { ProblemError, formatPath, formatProblems, show, throwProblems } from '../../modules/config/problems';
 import { MAX_LAB_BYTES, escapeTerraformTemplate, labWarnings, shellQuotePath, urlCredentialProblem } from '../../modules/config/safety';
 import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
@@ -236,7 +236,7 @@ describe('credentials in URLs', () => {
 });
 
 describe('warnings', () => {
-  it('warns about a plain http endpoint and insecure: true, and not about the example', () => {
+  it('warns about a plain http endpoint and insecure: true, and not about the example: problems of severity warning at their path', () => {
     expect(labWarnings(parseLab(exampleText))).toEqual([]);
     const lab = parseLab(
       exampleWith((l) => {
@@ -245,17 +245,52 @@ describe('warnings', () => {
       }),
     );
     expect(labWarnings(lab)).toEqual([
-      expect.stringMatching(/^proxmox instance pmox-txl: insecure: true skips TLS verification/),
-      expect.stringMatching(/^proxmox instance pmox-fra: endpoint http:\/\/pmox-fra\.lab\.example:8006\/ is plain http/),
+      expect.objectContaining({
+        path: ['proxmox', 'instances', 0, 'insecure'],
+        severity: 'warning',
+        message: expect.stringMatching(/^proxmox instance pmox-txl: insecure: true skips TLS verification/),
+      }),
+      expect.objectContaining({
+        path: ['proxmox', 'instances', 1, 'endpoint'],
+        severity: 'warning',
+        value: 'http://pmox-fra.lab.example:8006/',
+        fix: 'use https',
+      }),
     ]);
   });
 
-  it('prints them with npm run validate', () => {
+  it('never throws: throwProblems refuses the errors only', () => {
+    const lab = parseLab(exampleWith((l) => (l.proxmox.instances[0].insecure = true)));
+    expect(() => throwProblems(labWarnings(lab))).not.toThrow();
+    const error = { path: ['tenants', 0, 'name'], message: 'is wrong' };
+    try {
+      throwProblems([...labWarnings(lab), error]);
+      throw new Error('not thrown');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ProblemError);
+      expect((e as ProblemError).problems).toEqual([error]);
+    }
+  });
+
+  it('prints them with npm run validate at their line, with the fix, and exits 0', () => {
     const file = join(work, 'insecure.yaml');
-    writeFileSync(file, exampleWith((l) => (l.proxmox.instances[0].insecure = true)));
+    writeFileSync(
+      file,
+      exampleWith((l) => (l.proxmox.instances[0].insecure = true)),
+    );
     const r = cli('validate.js', ['--config', file]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('warning: proxmox instance pmox-txl: insecure: true skips TLS verification');
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((l) => /^\s*insecure: true/.test(l)) + 1;
+    expect(line).toBeGreaterThan(0);
+    expect(r.stdout).toContain(`warning: ${file}:${line}:`);
+    expect(r.stdout).toMatch(
+      /proxmox\.instances\[0\]\.insecure: proxmox instance pmox-txl: insecure: true skips TLS verification.*\(got true\); fix: install a trusted certificate/,
+    );
+    // The version guard's warnings too, like synth.
+    expect(r.stdout).toMatch(/^warning: .*management\.versions\.kamajiImageDigest: /m);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * No Terraform interpolation from data, proven with the real OpenTofu: random strings (template
  * sequences, escapes, quotes, backslashes, newlines, any Unicode) go through the escaping pvekaas
- * applies to manifest literals (constructs/kubernetes-manifest.ts) into a synthesized stack — JSON
+ * applies to manifest literals (constructs/providers/kubernetes-manifest.ts) into a synthesized stack — JSON
  * as cdktf writes it, and HCL as KubernetesManifest writes it — and also into a bpg/proxmox
  * resource's attribute; tofu must hand back exactly the original text, while a real reference in
  * the same manifest still resolves.
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import fc from 'fast-check';
-import { hclExpression, literalManifest } from '../../constructs/kubernetes-manifest';
+import { hclExpression, literalManifest } from '../../constructs/providers/kubernetes-manifest';
 import { VirtualEnvironmentPool } from '../../.gen/providers/proxmox/virtual-environment-pool';
 import { ProxmoxProvider } from '../../.gen/providers/proxmox/provider';
 import { missingToolchain, projectRoot, runTofu, toolchainEnv } from '../../sim/toolchain';

@@ -419,7 +419,10 @@ describe('the management rendering and its stack', () => {
     const guard = versionGuard(lab);
     expect(guard.problems.map((p) => p.path.join('.'))).toEqual(['management.versions.kamajiProvider']);
     expect(checkManagement(lab)).toEqual(guard.problems);
-    expect(guard.warnings).toContainEqual(expect.stringMatching(/^management\.versions\.proxmoxProvider: capmox\.multiInstance secondary-clusters was checked against/));
+    expect(guard.warnings).toContainEqual(
+      expect.objectContaining({ path: ['management', 'versions', 'proxmoxProvider'], severity: 'warning', message: expect.stringMatching(/^capmox\.multiInstance secondary-clusters was checked against/) }),
+    );
+    expect(guard.warnings.every((w) => w.severity === 'warning')).toBe(true);
     expect(() => renderManagement(lab)).toThrow(/^management: the version guard refuses this combination\n {2}management\.versions\.kamajiProvider: /);
   });
 
@@ -428,13 +431,13 @@ describe('the management rendering and its stack', () => {
     const rendering = renderManagement(lab);
     const changed = {
       ...rendering,
-      warnings: ['a warning from the rendering'],
+      warnings: [{ path: ['management', 'versions', 'etcd'], message: 'a warning from the rendering', severity: 'warning' as const }],
       values: { ...rendering.values, metallb: { marker: 'from-the-rendering' } },
       providersReady: { ...rendering.providersReady, kubectlImage: 'registry.example/kubectl:v0' },
     };
     const app = new App({ outdir: '/nonexistent', skipValidation: true });
     const stack = new ManagementStack(app, 'management', { rendering: changed, credentials: {} });
-    expect(stack.warnings).toEqual(['a warning from the rendering']);
+    expect(stack.warnings).toEqual(['management.versions.etcd: a warning from the rendering']);
     const json = JSON.parse(Testing.synth(stack));
     const metallb = Object.values(json.resource.helm_release as Record<string, any>).find((r) => r.name === 'metallb');
     expect(metallb.values.map((v: string) => parse(v))).toEqual([{ marker: 'from-the-rendering' }]);

@@ -5,7 +5,7 @@
  */
 import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { Release } from '@cdktf/provider-helm/lib/release';
-import { HelmV3Provider, HelmV3Release } from '../../constructs/helm-v3';
+import { HelmV3Provider, HelmV3Release } from '../../constructs/providers/helm-v3';
 import { fixHcl } from '../../scripts/lib/hcl-fixups';
 import { synthStack } from '../support/synth-stack';
 

@@ -4,7 +4,7 @@
  */
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
-import { KubernetesManifest, hclExpression } from '../../constructs/kubernetes-manifest';
+import { KubernetesManifest, hclExpression } from '../../constructs/providers/kubernetes-manifest';
 import { synthStack } from '../support/synth-stack';
 
 const synth = synthStack;

@@ -10,7 +10,9 @@ import {
   capiProviders,
   checkVersions,
   contractOf,
+  crdDirOf,
   imageInventory,
+  KAMAJI_CHART_LATEST,
   imageRef,
   pinnedCrdDirs,
   pinnedVersions,
@@ -44,8 +46,8 @@ describe('the version table', () => {
     expect(contractOf(provider, version)).toBe('v1beta2');
   });
 
-  it('knows the older Kamaji provider v0.19.0 implements v1beta1 (from v0.20.0\'s metadata.yaml: v0.19.0\'s own file stops at 0.18)', () => {
-    const next = parse(readFileSync(join(root, 'cluster-api-control-plane-provider-kamaji/v0.20.0/metadata.yaml'), 'utf8'));
+  it('knows the older Kamaji provider v0.19.0 implements v1beta1 (from the pinned release\'s metadata.yaml: v0.19.0\'s own file stops at 0.18)', () => {
+    const next = parse(readFileSync(join(root, `${crdDirOf('kamajiProvider')}/metadata.yaml`), 'utf8'));
     const v019 = next.releaseSeries.find((s: { minor: number }) => s.minor === 19);
     const kamaji = capiProviders.find((p) => p.name === 'kamaji')!;
     expect(v019.contract).toBe('v1beta1');
@@ -64,16 +66,14 @@ describe('the version table', () => {
     expect(pinnedCrdDirs()).toContain(`cluster-api-operator/v${pinnedVersions.clusterApiOperator}`);
   });
 
-  it('pins the versions the issue asks for', () => {
-    expect(pinnedVersions).toMatchObject({
-      clusterApi: 'v1.12.10',
-      kamajiProvider: 'v0.20.0',
-      proxmoxProvider: 'v0.9.0',
-      inClusterIpam: 'v1.1.0',
-      helmAddon: 'v0.6.2',
-      kamajiChart: '0.0.0+latest',
-      kamajiImage: '26.8.2-edge',
-    });
+  it('pins the release series the issue asks for', () => {
+    expect(pinnedVersions.clusterApi).toMatch(/^v1\.12\.\d+$/);
+    expect(pinnedVersions.kamajiProvider).toMatch(/^v0\.20\.\d+$/);
+    expect(pinnedVersions.proxmoxProvider).toMatch(/^v0\.9\.\d+$/);
+    expect(pinnedVersions.inClusterIpam).toMatch(/^v1\.1\.\d+$/);
+    expect(pinnedVersions.helmAddon).toMatch(/^v0\.6\.\d+$/);
+    expect(pinnedVersions.kamajiChart).toBe(KAMAJI_CHART_LATEST);
+    expect(pinnedVersions.kamajiImage).toMatch(/-edge$/);
     expect(pinnedVersions.clusterApiOperator).toMatch(/^0\.28\.\d+$/);
   });
 
@@ -101,7 +101,7 @@ describe('the version guard', () => {
     expect(warnings(pinnedVersions).map((f) => f.key)).toContain('kamajiImageDigest');
     const withDigest = resolveVersions({ kamajiImageDigest: `sha256:${'a'.repeat(64)}` });
     expect(warnings(withDigest).map((f) => f.key)).not.toContain('kamajiImageDigest');
-    expect(imageRef(imageInventory(withDigest).find((i) => i.repository.endsWith('clastix/kamaji'))!)).toBe(`docker.io/clastix/kamaji:26.8.2-edge@sha256:${'a'.repeat(64)}`);
+    expect(imageRef(imageInventory(withDigest).find((i) => i.repository.endsWith('clastix/kamaji'))!)).toBe(`docker.io/clastix/kamaji:${pinnedVersions.kamajiImage}@sha256:${'a'.repeat(64)}`);
   });
 
   it('refuses a Kamaji provider of the v1beta1 contract with a v1beta2 core, naming both sides', () => {
@@ -109,7 +109,7 @@ describe('the version guard', () => {
     expect(found).toHaveLength(1);
     expect(found[0].key).toBe('kamajiProvider');
     expect(found[0].message).toContain('kamaji v0.19.0 implements CAPI contract v1beta1');
-    expect(found[0].message).toContain('core cluster-api v1.12.10 implements v1beta2');
+    expect(found[0].message).toContain(`core cluster-api ${pinnedVersions.clusterApi} implements v1beta2`);
     expect(found[0].fix).toContain('0.20');
   });
 
@@ -127,12 +127,12 @@ describe('the version guard', () => {
   it('refuses "latest" everywhere except the Kamaji chart\'s only published version', () => {
     expect(errors(resolveVersions({ metallb: 'latest' })).map((f) => f.key)).toEqual(['metallb']);
     expect(errors(resolveVersions({ kamajiImage: 'latest' })).map((f) => f.key)).toEqual(['kamajiImage']);
-    expect(errors(resolveVersions({ kamajiChart: '0.0.0+latest' }))).toEqual([]);
+    expect(errors(resolveVersions({ kamajiChart: KAMAJI_CHART_LATEST }))).toEqual([]);
     expect(errors(resolveVersions({ kamajiChart: '1.0.0-latest' })).map((f) => f.key)).toEqual(['kamajiChart']);
   });
 
   it('refuses malformed pins', () => {
-    expect(errors(resolveVersions({ certManager: '1.18.3' })).map((f) => f.key)).toEqual(['certManager']);
+    expect(errors(resolveVersions({ certManager: pinnedVersions.certManager.replace(/^v/, '') })).map((f) => f.key)).toEqual(['certManager']);
     expect(errors(resolveVersions({ kamajiImageDigest: 'sha256:abc' })).map((f) => f.key)).toEqual(['kamajiImageDigest']);
   });
 

@@ -15,7 +15,7 @@
  */
 import { Manifest, type ManifestConfig } from '@cdktf/provider-kubernetes/lib/manifest';
 import type { Construct } from 'constructs';
-import { escapeTerraformTemplate } from '../modules/config/safety';
+import { escapeTerraformTemplate } from '../../modules/config/safety';
 
 /** cdktf's encoded tokens inside strings: `${TfToken[TOKEN.n]}` (strings) and `#{TfToken[TOKEN.n]}` (lists). */
 const CDKTF_TOKEN = /([$#]\{TfToken\[[^\]]*\]\})/;

@@ -1,0 +1,187 @@
+/**
+ * Each version pinned once. The table (modules/versions/toolchain.json, and modules/versions/cni.ts
+ * for the tenant charts) is the one place a pinned version is written; everything else derives it
+ * (modules/versions resolveToolchain, scripts/toolchain's resolver, the generated schema and
+ * reference) or is a listed exception below, with the reason. The list is exact both ways: a pinned
+ * version written anywhere else fails, and so does an exception whose file no longer states that
+ * pin — after a bump, the files stating the old version are named here, to be re-read.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { autoscalerChart, cniCharts } from '../../modules/versions/cni';
+import { controllerModules, crdDirOf, pinnedCrdDirs, pinnedVersions, resolveToolchain, type ToolchainTable } from '../../modules/versions';
+import toolchain from '../../modules/versions/toolchain.json';
+
+const root = resolve(__dirname, '../..');
+const table = toolchain as unknown as ToolchainTable & {
+  go: string;
+  tofu: { version: string };
+  kubernetes: { version: string; etcd: { version: string } };
+  helmCli: { helm: { version: string } };
+};
+
+/** Every pinned version, by a name: the table's rows and the tenant charts. */
+const pins: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(table.components).flatMap(([k, r]) => (typeof r === 'string' ? [] : [[k, r.version]]))),
+  go: table.go,
+  tofu: table.tofu.version,
+  ...Object.fromEntries(Object.entries(table.providers).map(([k, p]) => [`provider.${k}`, p.version])),
+  kubernetes: table.kubernetes.version,
+  'kubernetes.etcd': table.kubernetes.etcd.version,
+  helmCli: table.helmCli.helm.version,
+  'cni.cilium': cniCharts.cilium.version,
+  'cni.calico': cniCharts.calico.version,
+  autoscalerChart: autoscalerChart.version,
+};
+
+/** The files that hold the pins themselves. */
+const TABLES = ['modules/versions/toolchain.json', 'modules/versions/cni.ts'];
+
+/** Derived from the table, or fetched for a pin: not scanned. */
+const DERIVED = [
+  { path: /^package-lock\.json$/, why: 'npm lock file' },
+  { path: /^\.gen\//, why: 'bindings generated for the pinned bpg/proxmox (npm run gen:bindings)' },
+  { path: /^crds\//, why: 'CRDs fetched for a pinned release (crds/README.md)' },
+  { path: /^schema\/lab\.schema\.json$|^docs\/lab-reference\.md$/, why: 'generated from the schema, whose examples are pinnedVersions (npm run json-schema; test/config checks they are current)' },
+];
+
+const everyManagementPin = Object.keys(pinnedVersions).filter((k) => k !== 'kamajiImageDigest');
+
+/** Files that state a pinned version on purpose, and why. Exact: every pin listed must still be there. */
+const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
+  { file: '.github/workflows/review.yml', pins: ['go'], why: 'setup-go cannot read toolchain.json; checked equal below' },
+  { file: 'modules/versions/pins.ts', pins: ['kamajiChart'], why: 'KAMAJI_CHART_LATEST: the only version Kamaji publishes, the one allowed to say latest' },
+  {
+    file: 'modules/versions/providers.ts',
+    pins: ['kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiEtcd'],
+    why: 'facts keyed by release (which CAPI each release is built on, known skews); kamajiEtcd only by coincidence (Kamaji provider v0.17.0)',
+  },
+  // Prose about the behaviour of one release, read from its source: re-read on a bump.
+  { file: 'modules/management/capmox-global-credentials.ts', pins: ['proxmoxProvider'], why: 'what CAPMOX does with global credentials, read from that release' },
+  { file: 'modules/tenants/cluster-class.ts', pins: ['proxmoxProvider', 'kamajiImage'], why: 'webhook and kube-proxy behaviour of those releases' },
+  { file: 'modules/tenants/cluster.ts', pins: ['proxmoxProvider'], why: 'CAPMOX webhook behaviour of that release' },
+  { file: 'modules/tenants/index.ts', pins: ['proxmoxProvider'], why: 'the TLS keys that CAPMOX release reads' },
+  { file: 'modules/tenants/secondary.ts', pins: ['proxmoxProvider'], why: 'CAPMOX binds a Cluster to one API in that release' },
+  { file: 'scripts/twin/index.ts', pins: ['proxmoxProvider'], why: 'which controllers the twin runs, in its header' },
+  { file: 'scripts/twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'test/sim/capmox.test.ts', pins: ['proxmoxProvider'], why: 'the calls that CAPMOX release makes' },
+  { file: 'test/sim/fixtures/make-iso/main.go', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
+  { file: 'test/sim/iso9660.test.ts', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
+  { file: 'test/tenants/proposal-crds.ts', pins: ['proxmoxProvider'], why: 'the CRDs the proposal extends' },
+  { file: 'test/tenants/upstream-fidelity.test.ts', pins: ['proxmoxProvider'], why: 'webhook code of that release, transcribed' },
+  { file: 'test/crds/crds.test.ts', pins: ['clusterApi', 'kamajiProvider'], why: 'compares the v0.19.0 and v0.20.0 Kamaji provider CRDs; an operator resource as data' },
+  // Test data that happens to be a pinned version.
+  { file: 'test/delivery/changed.test.ts', pins: ['tofu'], why: 'a plan file fixture (terraform_version)' },
+  { file: 'test/foresight/properties.test.ts', pins: ['kubectl'], why: 'a Kubernetes version among random upgrade steps' },
+  { file: 'test/management/management.test.ts', pins: ['kamajiImage'], why: 'the rendered image tag, spelled out' },
+  { file: 'test/synth/helm-v3.test.ts', pins: ['certManager'], why: 'a release config for the HCL binding test' },
+  { file: 'test/tenants/tenant-stack.test.ts', pins: ['proxmoxProvider', 'autoscalerChart'], why: 'the rendered chart version, spelled out; a CAPMOX fact' },
+  { file: 'test/toolchain/export-hcl.test.ts', pins: ['provider.proxmox'], why: 'the required_providers version, spelled out' },
+  // Docs that state the pinned versions (tables, commands to mirror, what the twin runs): kept true by this list.
+  { file: 'docs/delivery.md', pins: ['proxmoxProvider'], why: 'what the simulator answers' },
+  { file: 'docs/design.md', pins: ['provider.kubernetes', 'provider.helm'], why: 'which provider releases cannot be built here' },
+  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'], why: 'the toolchain table' },
+  {
+    file: 'docs/kube-tier.md',
+    pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'clusterApiOperator', 'certManager', 'kamajiChart', 'kamajiImage', 'metallb', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'],
+    why: 'what the Kubernetes tier installs and builds, with measured timings',
+  },
+  { file: 'docs/management.md', pins: everyManagementPin, why: 'the release and provider tables, the mirror commands, the guard example' },
+  { file: 'docs/proxmox.md', pins: ['proxmoxProvider', 'provider.proxmox'], why: 'the provider documentation link and the CAPMOX calls' },
+  { file: 'docs/tenants.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico'], why: 'the CNI charts and the secondary-clusters route, read from those releases' },
+  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'tofu', 'provider.proxmox'], why: 'what the twin runs' },
+  { file: 'docs/usage.md', pins: ['proxmoxProvider'], why: 'why secondary clusters exist' },
+];
+
+/** Where a version occurs as itself: `v` optional, not inside a longer version or word. */
+function occurrences(text: string, version: string): number {
+  const bare = version.replace(/^v/, '').replace(/[.+]/g, (c) => `\\${c}`);
+  return (text.match(new RegExp(`(?<![\\w.+-])v?${bare}(?![\\w+]|\\.\\d)`, 'g')) ?? []).length;
+}
+
+function repositoryFiles(): string[] {
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return [...new Set(out.split('\0').filter(Boolean))];
+}
+
+describe('each version pinned once', () => {
+  it('writes every pin exactly once in its table', () => {
+    const text = Object.fromEntries(TABLES.map((f) => [f, readFileSync(join(root, f), 'utf8')]));
+    const counts = Object.entries(pins).map(([name, version]) => ({ name, version, count: TABLES.reduce((n, f) => n + occurrences(text[f], version), 0) }));
+    expect(counts.filter((c) => c.count !== 1)).toEqual([]);
+  });
+
+  it('writes no pinned version anywhere else, unless it derives or is a listed exception (and every exception still holds)', () => {
+    const stray: string[] = [];
+    const found = new Map<string, Set<string>>();
+    for (const file of repositoryFiles()) {
+      if (TABLES.includes(file) || DERIVED.some((d) => d.path.test(file)) || file === 'test/versions/pinned-once.test.ts') continue;
+      let text: string;
+      try {
+        text = readFileSync(join(root, file), 'utf8');
+      } catch {
+        continue; // deleted in the worktree, or a directory (submodule)
+      }
+      const allowed = new Set(EXCEPTIONS.filter((e) => e.file === file).flatMap((e) => e.pins));
+      for (const [name, version] of Object.entries(pins)) {
+        if (occurrences(text, version) === 0) continue;
+        if (!found.has(file)) found.set(file, new Set());
+        found.get(file)!.add(name);
+        if (!allowed.has(name)) stray.push(`${file}: ${name} ${version} (derive it from modules/versions, or list it in EXCEPTIONS with the reason)`);
+      }
+    }
+    const stale = EXCEPTIONS.flatMap((e) => e.pins.filter((p) => !found.get(e.file)?.has(p)).map((p) => `${e.file}: ${p} ${pins[p]} is listed but not there (a bump? re-read the file and update it, or drop the exception)`));
+    expect({ stray, stale }).toEqual({ stray: [], stale: [] });
+  });
+
+  it('lists only known pins as exceptions', () => {
+    for (const e of EXCEPTIONS) for (const p of e.pins) expect(Object.keys(pins)).toContain(p);
+  });
+
+  it('runs CI on the pinned Go', () => {
+    expect(readFileSync(join(root, '.github/workflows/review.yml'), 'utf8')).toContain(`go-version: '${table.go}'`);
+  });
+});
+
+describe('what derives from the table', () => {
+  it('scripts/toolchain resolves the table exactly as modules/versions does', () => {
+    const resolved = JSON.parse(execFileSync(join(root, 'scripts/toolchain'), ['pins'], { cwd: root, encoding: 'utf8' }));
+    expect(resolved).toEqual(JSON.parse(JSON.stringify(resolveToolchain())));
+  });
+
+  it('a patch bump of one row moves everything derived from it', () => {
+    const bumped = JSON.parse(JSON.stringify(table)) as typeof table;
+    (bumped.components as Record<string, { version: string }>).clusterApi.version = 'v1.12.99';
+    (bumped.components as Record<string, { version: string }>).metallb.version = '0.15.99';
+    const before = resolveToolchain(table);
+    const after = resolveToolchain(bumped);
+    expect(Object.keys(after.crds)).toContain('cluster-api/v1.12.99');
+    expect(Object.keys(after.crds)).toContain('metallb/v0.15.99');
+    expect(Object.keys(after.crds)).not.toContain(crdDirOf('clusterApi'));
+    expect(after.controllers.modules['sigs.k8s.io/cluster-api']).toBe('v1.12.99');
+    expect(after.controllers.webhooks['kubeadm-bootstrap-manager']).toBe('sigs.k8s.io/cluster-api@v1.12.99/bootstrap/kubeadm/config/webhook/manifests.yaml');
+    // Nothing else moves.
+    const others = (r: typeof before) => Object.keys(r.crds).filter((k) => !/^(cluster-api|metallb)\//.test(k));
+    expect(others(after)).toEqual(others(before));
+    expect(after.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']).toBe(before.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']);
+  });
+
+  it('derives the CRD directories, the controllers and the staging version from the rows', () => {
+    expect(pinnedCrdDirs()).toEqual(Object.keys(resolveToolchain().crds).sort());
+    expect(controllerModules()).toEqual({
+      'sigs.k8s.io/cluster-api': pinnedVersions.clusterApi,
+      'github.com/ionos-cloud/cluster-api-provider-proxmox': pinnedVersions.proxmoxProvider,
+      'sigs.k8s.io/cluster-api-ipam-provider-in-cluster': pinnedVersions.inClusterIpam,
+    });
+    const [, minor, patch] = table.kubernetes.version.split('.');
+    expect(resolveToolchain().kubernetes.stagingVersion).toBe(`v0.${minor}.${patch}`);
+    expect(resolveToolchain().providers.proxmox.moduleVersion).toBe(`v${table.providers.proxmox.version}`);
+  });
+
+  it('refuses a table that refers to a component it does not list, naming it', () => {
+    const broken = JSON.parse(JSON.stringify(table)) as typeof table;
+    (broken.controllers as unknown as { modules: string[] }).modules = ['clusterApi', 'capmox'];
+    expect(() => resolveToolchain(broken)).toThrow(/toolchain\.json: no component capmox/);
+  });
+});
