@@ -24,10 +24,13 @@ const exampleText = readFileSync(join(root, 'examples/lab.yaml'), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-safety-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Runs a pvekaas command with at most 200 MiB of heap and 15 s. */
+/**
+ * Runs a pvekaas command with at most 200 MiB of heap and 60 s. The time bound catches a hang (an
+ * alias bomb took minutes) on a shared machine, where a healthy run of a few seconds can take 10+.
+ */
 function cli(script: string, args: string[]): { status: number | null; stdout: string; stderr: string; ms: number } {
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['--max-old-space-size=200', join(root, 'dist/scripts', script), ...args], { cwd: root, encoding: 'utf8', timeout: 15_000 });
+  const r = spawnSync(process.execPath, ['--max-old-space-size=200', join(root, 'dist/scripts', script), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
 }
 
@@ -71,7 +74,7 @@ describe('the corpus of bad lab descriptions, through npm run validate', () => {
     expect(lines[at + 1]).toMatch(/^ {6}fix: \S/);
     // Bounded output: no value is printed at length.
     for (const line of lines) expect(line.length).toBeLessThan(1200);
-    expect(r.ms).toBeLessThan(10_000);
+    expect(r.ms).toBeLessThan(45_000);
     noStackTrace(r.stderr);
     // A problem about a credential never prints the credential.
     const secret = /^# secret: (.*)$/m.exec(text)?.[1];
@@ -84,7 +87,7 @@ describe('reading the file', () => {
     const r = cli('validate.js', ['--config', config]);
     expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: expect.stringMatching(reason) });
     expect(r.stderr).toContain('fix: ');
-    expect(r.ms).toBeLessThan(10_000);
+    expect(r.ms).toBeLessThan(45_000);
     noStackTrace(r.stderr);
   };
 
@@ -377,7 +380,7 @@ describe('the kubeconfig command', () => {
 });
 
 describe('every command ends with a message and exit code 1, never a stack trace', () => {
-  const node = (code: string) => spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" -e "${code}" | head -c 1 >/dev/null`], { cwd: root, encoding: 'utf8', timeout: 15_000 });
+  const node = (code: string) => spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" -e "${code}" | head -c 1 >/dev/null`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
 
   it('on a reader that closes the pipe early (validate | head)', () => {
     const r = node("require('./dist/scripts/lib/cli').runCommand(() => { for (let i = 0; i < 3000; i++) process.stdout.write('x'.repeat(10000) + '\\\\n'); })");
