@@ -120,8 +120,13 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
     ];
     // Run the cross-field rules on what can be read, so every problem is reported at once; drop
     // those at or around a schema problem (they would only repeat it).
-    const near = (a: Problem['path'], b: Problem['path']) => a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i]);
-    const crossProblems = checkLab(lenientLab(data)).filter((c) => !schemaProblems.some((s) => near(s.path, c.path)));
+    // "At or around": one path is a prefix of the other. Indexed, so that a description full of
+    // mistakes is checked in time linear in its size (comparing every pair took minutes).
+    const key = (path: Problem['path'], length = path.length) => JSON.stringify(path.slice(0, length));
+    const schemaPaths = new Set(schemaProblems.map((s) => key(s.path)));
+    const schemaPrefixes = new Set(schemaProblems.flatMap((s) => s.path.map((_, i) => key(s.path, i + 1)).concat(key(s.path, 0))));
+    const near = (path: Problem['path']) => schemaPrefixes.has(key(path)) || path.some((_, i) => schemaPaths.has(key(path, i))) || schemaPaths.has(key(path));
+    const crossProblems = checkLab(lenientLab(data)).filter((c) => !near(c.path));
     throw locatedError(text, file, [...schemaProblems, ...crossProblems]);
   }
   const problems = checkLab(parsed.data);
