@@ -12,7 +12,7 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
+import { App, LocalBackend, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import fc from 'fast-check';
 import { hclExpression, literalManifest } from '../../constructs/kubernetes-manifest';
 import { checkStrings } from '../../modules/config/safety';
@@ -67,6 +67,8 @@ suite('literal strings round-trip through tofu unchanged', () => {
   it('in JSON as cdktf synthesizes it, next to a reference that still resolves', async () => {
     const app = new App({ outdir: join(work, 'json') });
     const stack = new TerraformStack(app, 'literals');
+    // State beside the stack, not cdktf's default in the project root.
+    new LocalBackend(stack, { path: join(work, 'literals.tfstate') });
     const reference = new TerraformVariable(stack, 'reference', { type: 'string', default: 'resolved' });
     new TerraformOutput(stack, 'manifest', { value: literalManifest({ ...original, reference: `[${reference.stringValue}]` }) });
     app.synth();
@@ -89,6 +91,7 @@ suite('literal strings round-trip through tofu unchanged', () => {
   it('without the escaping, tofu would evaluate them (the test can fail)', async () => {
     const app = new App({ outdir: join(work, 'raw') });
     const stack = new TerraformStack(app, 'raw');
+    new LocalBackend(stack, { path: join(work, 'raw.tfstate') });
     new TerraformOutput(stack, 'raw', { value: '${upper("evaluated")}' });
     app.synth();
     const outputs = await applyAndRead(join(work, 'raw/stacks/raw'));
