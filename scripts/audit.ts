@@ -8,10 +8,10 @@
  * from --tokens <file> or the environment variable PVEKAAS_AUDIT_TOKENS. Exit 0: no drift; 2:
  * drift (for CI); 1: an instance could not be read, or a usage or description error.
  */
-import { readFileSync } from 'node:fs';
 import { loadLabFile } from '../modules/config/load';
 import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
 import { runAudit } from './lib/audit-run';
+import { readInputFile } from './lib/read-input';
 
 const usage = 'npm run --silent audit -- --config <lab.yaml> [--tokens <tokens.json>] [--format markdown|json]   (or PVEKAAS_AUDIT_TOKENS=\'{"<instance>": "<user@realm!name=secret>"}\')';
 
@@ -47,7 +47,7 @@ runCommand(async () => {
   if (format !== 'markdown' && format !== 'json') throw new UsageError(`--format must be markdown or json (got ${format})\n\nusage: ${usage}`);
   const lab = loadLabFile(flags.config as string);
   const tokens = flags.tokens
-    ? parseTokens(readFileSync(flags.tokens as string, 'utf8'), flags.tokens as string)
+    ? parseTokens(readInputFile(flags.tokens as string, `--tokens ${String(flags.tokens)}`, 'give a JSON file of read-only tokens by instance (docs/usage.md)'), flags.tokens as string)
     : parseTokens(process.env.PVEKAAS_AUDIT_TOKENS || '{}', 'PVEKAAS_AUDIT_TOKENS');
   const run = await runAudit(lab, tokens, flags.config as string);
   process.stdout.write(format === 'json' ? `${JSON.stringify({ ...run.report, errors: run.errors }, null, 2)}\n` : run.markdown);

@@ -10,10 +10,11 @@
 import { mkdtempSync } from 'node:fs';
 import { readLabText } from '../modules/config/load';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import type { InstanceSnapshot } from '../sim';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
 import { parseFlags, runCommand, UserError } from './lib/cli';
+import { checkKeptDir, markKeptDir } from './lib/output-dir';
 import { machineTable, TWIN_BANNER } from './twin';
 import { LabTwin } from './twin/index';
 
@@ -34,12 +35,14 @@ runCommand(async () => {
   const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
   const timeout = Number(flags.timeout ?? 900);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
-  const missing = missingToolchain(root);
-  if (missing) throw new UserError(`the demo runs the real toolchain: ${missing}`);
-  // Read like every command reads a lab: a regular file only, bounded (a FIFO or /dev/zero is refused).
+  // Read like every command reads a lab: a regular file only, bounded (a FIFO or /dev/zero is refused);
+  // a kept directory must be new, empty or kept before. Both before anything starts.
   const labText = readLabText(config);
   const keep = flags.keep as string | undefined;
-  const work = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), 'pvekaas-demo-'));
+  const kept = keep ? checkKeptDir(keep) : undefined;
+  const missing = missingToolchain(root);
+  if (missing) throw new UserError(`the demo runs the real toolchain: ${missing}`);
+  const work = kept ? markKeptDir(kept) : mkdtempSync(join(tmpdir(), 'pvekaas-demo-'));
   const pins = readPins(root);
   const say = (line = '') => process.stdout.write(`${line}\n`);
 

@@ -6,10 +6,10 @@
  * (or the listed ones; a name the lab does not know gets one node `<name>-1`), and prints each
  * endpoint with its administrator token. See docs/proxmox.md.
  */
-import { readFileSync } from 'node:fs';
 import { loadLabFile } from '../modules/config/load';
 import { PveSimulator, instanceSpecsFromLab, type FaultSpec, type InstanceSpec } from '../sim';
 import { parseFlags, runCommand, UserError } from './lib/cli';
+import { readInputFile } from './lib/read-input';
 
 const usage = 'npm run --silent pve-sim -- [--config examples/lab.yaml] [--instances pmox-txl,pmox-fra] [--port 8006] [--task-ms 250] [--faults faults.json] [--quiet]';
 
@@ -40,8 +40,9 @@ runCommand(async () => {
   let faults: FaultSpec | undefined;
   if (flags.faults) {
     try {
-      faults = JSON.parse(readFileSync(flags.faults as string, 'utf8')) as FaultSpec;
+      faults = JSON.parse(readInputFile(flags.faults as string, `--faults ${String(flags.faults)}`, 'give a JSON file of faults (docs/proxmox.md)')) as FaultSpec;
     } catch (e) {
+      if (e instanceof UserError) throw e;
       throw new UserError(`cannot read --faults ${String(flags.faults)}: ${(e as Error).message}`);
     }
   }

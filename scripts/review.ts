@@ -5,12 +5,14 @@
  * `<dir>/<stack>.json`), which changed stacks were not planned and why (`<dir>/<stack>.skipped`
  * holds the reason), and the warnings a reviewer must not miss. Without --out the comment goes to stdout.
  */
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { FileReadError, readRegularFile } from '../modules/config/load';
 import { renderSvg } from '../modules/placement';
 import { checkPlanJson, PlanFormatError, review, type TofuPlanJson } from '../modules/review';
 import { labChanges } from './lib/changes';
 import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
+import { MAX_INPUT_BYTES, readInputFile } from './lib/read-input';
 
 const usage = 'npm run --silent review -- --config <new lab.yaml> --against <old lab.yaml> [--against-out <dir>] [--plans <dir>] [--out <comment.md>]';
 
@@ -23,13 +25,21 @@ function readPlans(dir: string): { plans: Record<string, TofuPlanJson>; skipped:
   for (const file of readdirSync(dir).sort()) {
     const path = join(dir, file);
     if (file.endsWith('.skipped')) {
-      skipped[basename(file, '.skipped')] = readFileSync(path, 'utf8').trim().split('\n')[0].slice(0, 300) || 'skipped (no reason given)';
+      skipped[basename(file, '.skipped')] = readInputFile(path, '--plans', 'write a .skipped file with the reason a stack was not planned', 64 * 1024).trim().split('\n')[0].slice(0, 300) || 'skipped (no reason given)';
       continue;
     }
     if (!file.endsWith('.json')) continue;
     let value: unknown;
+    let text: string;
     try {
-      value = JSON.parse(readFileSync(path, 'utf8'));
+      text = readRegularFile(path, MAX_INPUT_BYTES);
+    } catch (e) {
+      if (!(e instanceof FileReadError)) throw e;
+      problems.push(`${path}: cannot read it: ${e.reason}\n  fix: write it with \`tofu show -json <planfile>\``);
+      continue;
+    }
+    try {
+      value = JSON.parse(text);
     } catch (e) {
       problems.push(`${path}: not a plan: not JSON (${(e as Error).message.slice(0, 200)})\n  fix: write it with \`tofu show -json <planfile>\``);
       continue;

@@ -6,11 +6,13 @@
  * them; waits until every tenant converged (bounded), prints each machine beside the plan, tears
  * everything down, and exits 0 only if every tenant converged.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { readLabText } from '../modules/config/load';
 import { missingToolchain, projectRoot } from '../sim/toolchain';
 import { parseFlags, runCommand, UserError } from './lib/cli';
+import { checkKeptDir, markKeptDir } from './lib/output-dir';
 import { LabTwin, type TwinTenant } from './twin/index';
 
 const usage = 'npm run --silent twin -- --config <lab.yaml> [--json] [--timeout <seconds>] [--keep <dir>]';
@@ -39,19 +41,17 @@ if (require.main === module) {
     const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
     const timeout = Number(flags.timeout ?? 900);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
+    // Read like every command reads a lab (a regular file only, bounded), and the kept directory
+    // checked, before anything starts.
+    const labText = readLabText(config);
+    const keep = flags.keep as string | undefined;
+    const kept = keep ? checkKeptDir(keep) : undefined;
     const missing = missingToolchain(root);
     if (missing) throw new UserError(`the twin runs the real toolchain: ${missing}`);
-    let labText: string;
-    try {
-      labText = readFileSync(config, 'utf8');
-    } catch (e) {
-      throw new UserError(`cannot read ${config}: ${(e as Error).message}`);
-    }
+    const work = kept ? markKeptDir(kept) : mkdtempSync(join(tmpdir(), 'pvekaas-twin-'));
     const json = flags.json === true;
     const tty = process.stderr.isTTY && !json;
     const say = (line = '') => (json ? process.stderr : process.stdout).write(`${line}\n`);
-    const keep = flags.keep as string | undefined;
-    const work = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), 'pvekaas-twin-'));
     say(TWIN_BANNER);
     const started = Date.now();
     const twin = await LabTwin.start({ root, labText, labFile: config, work, log: (l) => say(`  ${l}`) });

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PveError, fail, forbidden } from './errors';
 import type { FaultPlan } from './faults';
-import { BUILTIN_ROLES, hasPrivileges, privilegesOf, type AccessView, type AclEntry } from './permissions';
+import { BUILTIN_ROLES, builtinRole, hasPrivileges, privilegesOf, type AccessView, type AclEntry } from './permissions';
 
 export interface SimNodeSpec {
   name: string;
@@ -295,7 +295,7 @@ export class SimulatedInstance {
   }
 
   roleExists(roleid: string): boolean {
-    return roleid in BUILTIN_ROLES || this.customRoles.has(roleid);
+    return builtinRole(roleid) !== undefined || this.customRoles.has(roleid);
   }
 
   // ---- nodes, storages, volumes --------------------------------------------------------------

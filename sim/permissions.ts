@@ -62,6 +62,11 @@ export type Privilege = (typeof ALL_PRIVILEGES)[number];
 // PVEVMAdmin holds every VM privilege there is; derived, so the two lists cannot drift apart.
 const VM_ADMIN: readonly Privilege[] = ALL_PRIVILEGES.filter((p) => p.startsWith('VM.'));
 
+/** A predefined role by its id, or undefined (an own key only: "constructor" is no role). */
+export function builtinRole(roleid: string): readonly Privilege[] | undefined {
+  return Object.hasOwn(BUILTIN_ROLES, roleid) ? BUILTIN_ROLES[roleid] : undefined;
+}
+
 /** The predefined roles of PVE 8 ("special": they cannot be changed or deleted). */
 export const BUILTIN_ROLES: Record<string, readonly Privilege[]> = {
   Administrator: ALL_PRIVILEGES,

@@ -475,10 +475,11 @@ interface Input {
 
 /** Query and body parameters the way PVE reads them: form, JSON or multipart/form-data. */
 function parseInput(url: URL, body: Buffer, contentType: string | undefined): Input {
-  const params: Params = {};
-  const arrays: Record<string, string[]> = {};
+  // No prototype: a parameter named __proto__, constructor or toString is a name like any other.
+  const params: Params = Object.create(null) as Params;
+  const arrays: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   const add = (k: string, v: string) => {
-    if (k in params) (arrays[k] ??= [params[k]]).push(v);
+    if (Object.hasOwn(params, k)) (arrays[k] ??= [params[k]]).push(v);
     else params[k] = v;
   };
   for (const [k, v] of url.searchParams) add(k, v);

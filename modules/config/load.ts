@@ -21,27 +21,57 @@ export function loadLabFile(file: string): Lab {
  * is refused at once, never waited on or read without end), at most `MAX_LAB_BYTES`.
  */
 export function readLabText(file: string): string {
-  const refuse = (message: string, fix = 'pass --config <path to a lab YAML file>') => new ProblemError([{ path: [], message, fix }], { file });
+  try {
+    return readRegularFile(file, MAX_LAB_BYTES);
+  } catch (e) {
+    if (!(e instanceof FileReadError)) throw e;
+    const tooLarge = e.size !== undefined;
+    throw new ProblemError(
+      [
+        {
+          path: [],
+          message: tooLarge ? `the lab description ${e.reason.replace(/^it is /, 'is ')} (1000 tenants take about 0.7 MiB)` : `cannot read the lab description: ${e.reason}`,
+          fix: tooLarge ? 'split the lab, or check that --config names the right file' : 'pass --config <path to a lab YAML file>',
+        },
+      ],
+      { file },
+    );
+  }
+}
+
+/** Why a file was not read: `reason` completes "cannot read <file>: …"; `size` is set when it is too large. */
+export class FileReadError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly size?: number,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * The text of any input file, read safely: a regular file only (a FIFO, a socket or a device such
+ * as /dev/zero is refused at once, never waited on or read without end) of at most `limit` bytes;
+ * a file that grows while it is read is still read no further than one byte past the limit.
+ * Throws a `FileReadError`.
+ */
+export function readRegularFile(file: string, limit: number): string {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO without a writer returns at once instead of blocking.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code ?? 'unreadable';
-    throw refuse(`cannot read the lab description: ${reason}`);
+    throw new FileReadError(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code ?? 'unreadable');
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       const kind = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : stat.isSocket() ? 'a socket' : 'not a regular file';
-      throw refuse(`cannot read the lab description: it is ${kind}, not a regular file`);
+      throw new FileReadError(`it is ${kind}, not a regular file`);
     }
-    if (stat.size > MAX_LAB_BYTES) {
-      throw refuse(`the lab description is ${stat.size} bytes, more than the ${MAX_LAB_BYTES} a lab may have (1000 tenants take about 0.7 MiB)`, 'split the lab, or check that --config names the right file');
-    }
-    // Read at most one byte past the limit: a file that grows while it is read is still bounded.
-    const buffer = Buffer.alloc(Math.min(stat.size, MAX_LAB_BYTES) + 1);
+    if (stat.size > limit) throw new FileReadError(`it is ${stat.size} bytes, more than the ${limit} it may have`, stat.size);
+    const buffer = Buffer.alloc(Math.min(stat.size, limit) + 1);
     let length = 0;
     for (;;) {
       const n = readSync(fd, buffer, length, buffer.length - length, null);
@@ -49,7 +79,7 @@ export function readLabText(file: string): string {
       length += n;
       if (length === buffer.length) break;
     }
-    if (length > MAX_LAB_BYTES) throw refuse(`the lab description is more than ${MAX_LAB_BYTES} bytes`, 'split the lab, or check that --config names the right file');
+    if (length > limit) throw new FileReadError(`it is more than the ${limit} bytes it may have`, length);
     return buffer.subarray(0, length).toString('utf8');
   } finally {
     closeSync(fd);
@@ -90,8 +120,13 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
     ];
     // Run the cross-field rules on what can be read, so every problem is reported at once; drop
     // those at or around a schema problem (they would only repeat it).
-    const near = (a: Problem['path'], b: Problem['path']) => a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i]);
-    const crossProblems = checkLab(lenientLab(data)).filter((c) => !schemaProblems.some((s) => near(s.path, c.path)));
+    // "At or around": one path is a prefix of the other. Indexed, so that a description full of
+    // mistakes is checked in time linear in its size (comparing every pair took minutes).
+    const key = (path: Problem['path'], length = path.length) => JSON.stringify(path.slice(0, length));
+    const schemaPaths = new Set(schemaProblems.map((s) => key(s.path)));
+    const schemaPrefixes = new Set(schemaProblems.flatMap((s) => s.path.map((_, i) => key(s.path, i + 1)).concat(key(s.path, 0))));
+    const near = (path: Problem['path']) => schemaPrefixes.has(key(path)) || path.some((_, i) => schemaPaths.has(key(path, i))) || schemaPaths.has(key(path));
+    const crossProblems = checkLab(lenientLab(data)).filter((c) => !near(c.path));
     throw locatedError(text, file, [...schemaProblems, ...crossProblems]);
   }
   const problems = checkLab(parsed.data);

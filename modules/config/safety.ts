@@ -4,6 +4,11 @@
  *     deep the data nests (an alias "bomb" of a few KiB would otherwise expand to gigabytes);
  *   - no Terraform template syntax in any string: `${…}` and `%{…}` would be evaluated by tofu
  *     wherever the string lands in a stack (JSON or HCL), e.g. to print a sensitive variable;
+ *   - no backslash: cdktf's HCL output (`synth --hcl`, `export-hcl`) never escapes one and escapes
+ *     a double quote only when no backslash precedes it, so `\\"` in a value would end the HCL string
+ *     early and let the rest be read as an expression (it printed the admin token in `tofu plan`);
+ *   - text in Unicode normal form C only: HCL normalizes every string literal to NFC, so another
+ *     form would reach the provider changed from `export-hcl` and unchanged from JSON;
  *   - no control characters and no string longer than a lab field ever needs;
  *   - no credentials inside URLs (they would be copied in clear into stacks, HCL and READMEs);
  *   - warnings for what is allowed but weak: `http://` endpoints, `insecure: true`.
@@ -137,8 +142,23 @@ function stringProblem(text: string): Omit<Problem, 'path'> | undefined {
       fix: 'remove it: no field of a lab description takes Terraform expressions (secrets come from sensitive variables, never from the description)',
     };
   }
+  if (text.includes('\\')) {
+    return {
+      message:
+        "a backslash: the HCL that synth --hcl and export-hcl write keeps it unescaped, so tofu would read another value, or (before a double quote) end the string there and evaluate the rest as an expression",
+      value: text,
+      fix: 'remove it; in a URL write it percent-encoded (%5C) or use "/"',
+    };
+  }
   if (CONTROL.test(text)) {
     return { message: 'contains a control or text-direction character', value: text, fix: 'remove the invisible character (retype the value)' };
+  }
+  if (text.normalize('NFC') !== text) {
+    return {
+      message: 'is not in Unicode normal form C: the HCL that export-hcl writes would reach tofu as another string than the JSON that synth writes',
+      value: text,
+      fix: 'retype the value, or normalize the file to NFC (e.g. `uconv -x any-nfc`)',
+    };
   }
   return undefined;
 }

@@ -238,3 +238,34 @@ export const exportOutput: OutputKind = {
     return ['cdk.tf', 'metadata.json', 'README.md', 'assets'].includes(parts[1]) ? 'generated' : 'foreign';
   },
 };
+
+/**
+ * A working directory a command keeps (`demo --keep`, `twin --keep`): it writes a lab file, stacks
+ * and OpenTofu state there, so it takes only a new or empty directory, or one it kept before
+ * (marker `.pvekaas-output` naming `work`), and refuses anything else — the project, a directory
+ * holding real state — with the path and a fix, before anything starts. Returns the absolute path;
+ * `markKeptDir` then makes it (with its marker) once the command starts.
+ */
+export function checkKeptDir(keep: string, flag = '--keep'): string {
+  const dir = resolve(keep);
+  if (existsSync(dir)) {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory()) throw new UserError(`${flag} ${keep}: is not a directory; pvekaas never overwrites a file it did not write\n  fix: choose a new directory path`);
+    const entries = readdirSync(dir);
+    const marker = readMarker(dir);
+    if (entries.length > 0 && !(marker?.tool === 'pvekaas' && marker.command === 'work')) {
+      throw new UserError(
+        `${flag} ${keep}: refusing to work in ${dir}: it is not empty and pvekaas did not make it (no ${MARKER} marker of a kept run; it holds ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, e.g. ${entries.sort().slice(0, 3).join(', ')})\n` +
+          `  fix: choose a new or empty directory for ${flag}; a run writes lab.yaml, out/ and OpenTofu state there`,
+      );
+    }
+  }
+  return dir;
+}
+
+/** Makes a directory `checkKeptDir` accepted, with the marker of a kept run. */
+export function markKeptDir(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, MARKER), `${JSON.stringify({ tool: 'pvekaas', command: 'work', note: 'a directory kept by demo or twin --keep; they may write here again' })}\n`);
+  return dir;
+}

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { PveError, badParams, fail } from '../errors';
 import { passwordHash, type SimulatedInstance } from '../instance';
-import { BUILTIN_ROLES, isPrivilege } from '../permissions';
+import { BUILTIN_ROLES, builtinRole, isPrivilege } from '../permissions';
 import { ID, bit, flag, int, list, nonEmpty, required, type AddRoute } from './router';
 
 const REALMS = ['pam', 'pve'];
@@ -239,7 +239,7 @@ export function registerAccess(route: AddRoute): void {
   });
 
   route('GET', '/access/roles/{roleid}', ({ inst, at }) => {
-    const privs = BUILTIN_ROLES[at.roleid] ?? inst.customRoles.get(at.roleid);
+    const privs = builtinRole(at.roleid) ?? inst.customRoles.get(at.roleid);
     if (!privs) fail(`role '${at.roleid}' does not exist`);
     return Object.fromEntries([...privs].sort().map((p) => [p, 1]));
   });
@@ -255,7 +255,7 @@ export function registerAccess(route: AddRoute): void {
 
   route('PUT', '/access/roles/{roleid}', ({ inst, authid, at, params }) => {
     inst.require(authid, '/access', ['Sys.Modify']);
-    if (at.roleid in BUILTIN_ROLES) fail(`cannot modify predefined role '${at.roleid}'`);
+    if (builtinRole(at.roleid)) fail(`cannot modify predefined role '${at.roleid}'`);
     const role = inst.customRoles.get(at.roleid);
     if (!role) fail(`role '${at.roleid}' does not exist`);
     const privs = privilegeList(params.privs);
@@ -265,7 +265,7 @@ export function registerAccess(route: AddRoute): void {
 
   route('DELETE', '/access/roles/{roleid}', ({ inst, authid, at }) => {
     inst.require(authid, '/access', ['Sys.Modify']);
-    if (at.roleid in BUILTIN_ROLES) fail(`cannot delete predefined role '${at.roleid}'`);
+    if (builtinRole(at.roleid)) fail(`cannot delete predefined role '${at.roleid}'`);
     if (!inst.customRoles.delete(at.roleid)) fail(`role '${at.roleid}' does not exist`);
     removeAclEntries(inst, (e) => e.roleid === at.roleid);
     return null;

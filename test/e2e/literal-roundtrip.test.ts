@@ -12,9 +12,11 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
+import { App, LocalBackend, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import fc from 'fast-check';
 import { hclExpression, literalManifest } from '../../constructs/providers/kubernetes-manifest';
+import { checkStrings } from '../../modules/config/safety';
+import { fixHclOutput } from '../../scripts/lib/hcl-fixups';
 import { VirtualEnvironmentPool } from '../../.gen/providers/proxmox/virtual-environment-pool';
 import { ProxmoxProvider } from '../../.gen/providers/proxmox/provider';
 import { missingToolchain, projectRoot, runTofu, toolchainEnv } from '../../sim/toolchain';
@@ -65,6 +67,8 @@ suite('literal strings round-trip through tofu unchanged', () => {
   it('in JSON as cdktf synthesizes it, next to a reference that still resolves', async () => {
     const app = new App({ outdir: join(work, 'json') });
     const stack = new TerraformStack(app, 'literals');
+    // State beside the stack, not cdktf's default in the project root.
+    new LocalBackend(stack, { path: join(work, 'literals.tfstate') });
     const reference = new TerraformVariable(stack, 'reference', { type: 'string', default: 'resolved' });
     new TerraformOutput(stack, 'manifest', { value: literalManifest({ ...original, reference: `[${reference.stringValue}]` }) });
     app.synth();
@@ -87,6 +91,7 @@ suite('literal strings round-trip through tofu unchanged', () => {
   it('without the escaping, tofu would evaluate them (the test can fail)', async () => {
     const app = new App({ outdir: join(work, 'raw') });
     const stack = new TerraformStack(app, 'raw');
+    new LocalBackend(stack, { path: join(work, 'raw.tfstate') });
     new TerraformOutput(stack, 'raw', { value: '${upper("evaluated")}' });
     app.synth();
     const outputs = await applyAndRead(join(work, 'raw/stacks/raw'));
@@ -112,4 +117,49 @@ suite('literal strings round-trip through tofu unchanged', () => {
     const names = Object.keys(synthesized).sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1]));
     expect(names.map((n) => byIndex.get(n))).toEqual(comments);
   }, 120_000);
+
+  it('to the bpg/proxmox provider through HCL as cdktf writes it (synth --hcl, export-hcl): every string the lab accepts, unchanged', async () => {
+    // cdktf's HCL renderer escapes a double quote only when no backslash precedes it and never
+    // escapes a backslash, so the lab refuses backslashes (modules/config/safety.ts); every other
+    // string it accepts — quotes, dollars, percents, braces, any Unicode — must reach the provider as written.
+    const hclTricky = fc.oneof(
+      tricky,
+      fc.array(fc.constantFrom('\\', '"', '\\"', '\\\\"', 'a', '$', '%', '{', '}', '#', '//', '/*', ' ', '\u00e9', '\u{1F600}'), { minLength: 1, maxLength: 12 }).map((a) => a.join('')),
+    );
+    const samples = fc.sample(hclTricky, { numRuns: 400, seed: 15 });
+    // Most samples hold a backslash or a quote: without the lab's refusal they would reach the HCL.
+    expect(samples.filter((s) => s.includes('\\')).length).toBeGreaterThan(50);
+    const accepted = samples.filter((s) => s.length > 0 && checkStrings(s).length === 0);
+    expect(accepted.filter((s) => s.includes('"')).length).toBeGreaterThan(10);
+    const comments = [...new Set(accepted)].slice(0, 60);
+    const previous = process.env.SYNTH_HCL_OUTPUT;
+    process.env.SYNTH_HCL_OUTPUT = 'true';
+    try {
+      const app = new App({ outdir: join(work, 'bpg-hcl'), hclOutput: true });
+      const stack = new TerraformStack(app, 'bpg');
+      new ProxmoxProvider(stack, 'proxmox', { endpoint: 'https://127.0.0.1:1/', apiToken: 'root@pam!x=00000000-0000-0000-0000-000000000000', insecure: true });
+      comments.forEach((comment, i) => new VirtualEnvironmentPool(stack, `pool-${i}`, { poolId: `p${i}`, comment }));
+      app.synth();
+    } finally {
+      if (previous === undefined) delete process.env.SYNTH_HCL_OUTPUT;
+      else process.env.SYNTH_HCL_OUTPUT = previous;
+    }
+    const dir = join(work, 'bpg-hcl/stacks/bpg');
+    fixHclOutput(join(work, 'bpg-hcl'));
+    expect(readFileSync(join(dir, 'cdk.tf'), 'utf8')).toContain('resource "proxmox_virtual_environment_pool" "pool-0"');
+    const init = await runTofu(['init', '-input=false'], { cwd: dir, env });
+    if (init.code !== 0) throw new Error(init.stderr);
+    const plan = await runTofu(['plan', '-input=false', '-refresh=false', '-out=plan.bin'], { cwd: dir, env });
+    if (plan.code !== 0) throw new Error(`${plan.stderr}\n${plan.stdout.slice(-2000)}`);
+    const show = await runTofu(['show', '-json', 'plan.bin'], { cwd: dir, env });
+    const planned = JSON.parse(show.stdout) as { resource_changes: { name: string; change: { after: { comment: string } } }[] };
+    const byName = new Map(planned.resource_changes.map((c) => [c.name, c.change.after.comment]));
+    expect(comments.map((_, i) => byName.get(`pool-${i}`))).toEqual(comments);
+  }, 120_000);
+
+  it('refuses, in the lab, the strings cdktf\'s HCL would change or end early', () => {
+    // And text HCL would normalize to NFC (U+F91D becomes U+6B04; a decomposed é becomes one code point).
+    for (const s of ['a\\"b', 'c\\d', '\\', '\uF91D', 'e\u0301']) expect({ s, problems: checkStrings(s).length }).toEqual({ s, problems: 1 });
+    expect(checkStrings('e"f')).toEqual([]);
+  });
 });

@@ -72,4 +72,30 @@ describe('simulator hardening', () => {
     expect(res.status).toBe(400);
     expect(res.reason).toMatch(/^Parameter verification failed - JSON body/);
   });
+
+  it("takes parameter and role names that are JavaScript's own (__proto__, constructor, toString) as plain names, with Proxmox's answers", async () => {
+    const form = { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' };
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      // A parameter the route does not take, twice, beside a valid pool id: the simulator ignores it (no internal error).
+      const body = `${key}=1&${key}=2&poolid=js-${key.replace(/_/g, '')}`;
+      const res = await raw(endpoint, 'POST', '/api2/json/pools', form, body);
+      expect({ key, status: res.status, message: res.json?.message }).toEqual({ key, status: 200, message: undefined });
+      const query = await raw(endpoint, 'GET', `/api2/json/pools?${key}=1&${key}=2`, auth);
+      expect({ key, status: query.status }).toEqual({ key, status: 200 });
+      const json = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/json' }, `{"${key}": {"polluted": 1}, "poolid": "json-${key.replace(/_/g, '')}"}`);
+      expect({ key, status: json.status, message: json.json?.message }).toEqual({ key, status: 200, message: undefined });
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    for (const role of ['constructor', 'toString', 'hasOwnProperty']) {
+      const read = await raw(endpoint, 'GET', `/api2/json/access/roles/${role}`, auth);
+      expect({ role, status: read.status, message: read.json?.message }).toEqual({ role, status: 500, message: `role '${role}' does not exist\n` });
+      const change = await raw(endpoint, 'PUT', `/api2/json/access/roles/${role}`, form, 'privs=VM.Audit');
+      expect({ role, message: change.json?.message }).toEqual({ role, message: `role '${role}' does not exist\n` });
+      const create = await raw(endpoint, 'POST', '/api2/json/access/roles', form, `roleid=${role}&privs=VM.Audit`);
+      expect({ role, status: create.status }).toEqual({ role, status: 200 });
+      expect((await raw(endpoint, 'GET', `/api2/json/access/roles/${role}`, auth)).json?.data).toEqual({ 'VM.Audit': 1 });
+      expect((await raw(endpoint, 'DELETE', `/api2/json/access/roles/${role}`, auth)).status).toBe(200);
+    }
+    expect((await raw(endpoint, 'GET', '/api2/json/version', auth)).status).toBe(200);
+  });
 });

@@ -9,7 +9,7 @@ export interface RawResponse {
   status: number;
   reason: string;
   body: string;
-  json: { data?: unknown; errors?: Record<string, string>; error?: string } | undefined;
+  json: { data?: unknown; errors?: Record<string, string>; error?: string; message?: string } | undefined;
 }
 
 /** One HTTPS request with exactly these headers and body. */
