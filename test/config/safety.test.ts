@@ -127,7 +127,7 @@ describe('YAML aliases', () => {
     expect(Buffer.byteLength(bomb)).toBeLessThan(3600);
     const started = Date.now();
     const e = refusal(text);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(e.problems).toHaveLength(1);
     expect(e.problems[0].message).toMatch(/YAML aliases expand the description from \d+ to \d+ values/);
     expect(e.problems[0].line).toBe(exampleText.split('\n').length + 2);
@@ -452,7 +452,7 @@ describe('every other file a command reads is bounded too (a FIFO, /dev/zero, a 
       expect(r.stderr).toMatch(why);
       expect(r.stderr).toMatch(names);
       expect(r.stderr).toContain('fix: ');
-      expect(r.ms).toBeLessThan(10_000);
+      expect(r.ms).toBeLessThan(45_000);
       noStackTrace(r.stderr);
     }
   });
