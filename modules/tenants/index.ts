@@ -264,14 +264,23 @@ export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, Tenant
  * Issue 11, B2: on an instance whose disks are local (`storage.disksShared: false`), every node the
  * plan puts machines of the tenant on needs a template of the tenant's version on that node, since
  * Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node
- * '<n>' (VM uses local storage)"). Refused at synth, with the nodes and the fix.
+ * '<n>' (VM uses local storage)"). Refused at synth, with the nodes and the fix. A failover pool's
+ * failover targets (placement's re-plans with one node down) are checked too, at its `failover`:
+ * re-synth after a loss would be refused there otherwise, at the worst time.
  */
 function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number], index: number): Problem[] {
   const problems: Problem[] = [];
   for (const pool of tenantPlan.pools) {
     const byInstance = new Map<string, string[]>();
     for (const p of pool.placements) if (p.replicas > 0 || (p.max ?? 0) > 0) byInstance.set(p.instance, [...(byInstance.get(p.instance) ?? []), p.node]);
-    for (const [instanceName, nodes] of byInstance) {
+    // Where placement's failover re-plans put the pool's machines, beyond the nodes it uses today.
+    const targets = new Map<string, string[]>();
+    for (const t of (pool.failover ?? []).flatMap((f) => f.to)) {
+      if (byInstance.get(t.instance)?.includes(t.node) || targets.get(t.instance)?.includes(t.node)) continue;
+      targets.set(t.instance, [...(targets.get(t.instance) ?? []), t.node].sort());
+    }
+    const checks: [string, string[], boolean][] = [...[...byInstance].map(([i, n]): [string, string[], boolean] => [i, n, false]), ...[...targets].map(([i, n]): [string, string[], boolean] => [i, n, true])];
+    for (const [instanceName, nodes, isFailover] of checks) {
       const ii = lab.proxmox.instances.findIndex((i) => i.name === instanceName);
       const instance = lab.proxmox.instances[ii];
       if (!instance || instance.storage.disksShared) continue;
@@ -284,6 +293,21 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
       }
       if (missing.length === 0) continue;
       const fixed = 'templateID' in instance.template;
+      if (isFailover) {
+        // Failover targets (placement's re-plan with one node down) need the template too: otherwise re-synth after the loss is refused.
+        const fix = fixed
+          ? `set proxmox.instances[${ii}].storage.disksShared: true if ${instance.storage.disks} is shared by the nodes, or let the instance build its templates (images with nodes: [${instance.nodes.map((n) => n.name).sort().join(', ')}])`
+          : `list ${missing.join(', ')} in the nodes of proxmox.instances[${ii}].images (kubernetesVersion ${tenant.kubernetesVersion}), or set storage.disksShared: true if ${instance.storage.disks} is shared by the nodes`;
+        problems.push({
+          path: ['tenants', index, 'pools', Math.max(0, tenant.pools.findIndex((p) => p.name === pool.name)), 'failover'],
+          message:
+            `tenant ${tenant.name}, pool ${pool.name} (failover): after the loss of a node, re-synth puts machines on ${missing.join(', ')} of ${instanceName}, which ${missing.length === 1 ? 'has' : 'have'} no ${tenant.kubernetesVersion} template, ` +
+            `and storage.disks ${instance.storage.disks} is local: Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node '${missing[0]}' (VM uses local storage)")`,
+          value: missing,
+          fix: `${fix}, or remove failover`,
+        });
+        continue;
+      }
       problems.push({
         path: ['tenants', index, 'pools', Math.max(0, tenant.pools.findIndex((p) => p.name === pool.name))],
         message:
