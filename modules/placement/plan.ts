@@ -680,6 +680,8 @@ function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[]): void
     for (const p of pool.placements) if (capacityOf(p) > 0) lostNodes.set(`${p.instance}\u0000${p.node}`, { instance: p.instance, node: p.node });
   }
   for (const { pool } of failoverPools) pool.failover = [];
+  // Pools without failover that a loss leaves without room, and the nodes whose loss does.
+  const blocked = new Map<string, string[]>();
   // Instance order, then node name: the order of plan.nodes.
   const order = plan.nodes.filter((n) => lostNodes.has(`${n.instance}\u0000${n.node}`));
   for (const lost of order) {
@@ -717,11 +719,17 @@ function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[]): void
       (f.pool.failover as NodeFailover[]).push({ lost: { instance: lost.instance, node: lost.node }, machines: capacityOf(here), to });
     }
     if (others.size > 0) {
-      plan.warnings.push(
-        `if node ${lost.node} (${lost.instance}) is lost, re-synth with it down is refused until ${[...others].sort(compareNames).join(', ')} ` +
-          `${others.size === 1 ? 'is' : 'are'} made smaller: ${others.size === 1 ? 'it has' : 'they have'} no failover and no room on the surviving nodes`,
-      );
+      const names = [...others].sort(compareNames).join(', ');
+      blocked.set(names, [...(blocked.get(names) ?? []), `${lost.node} (${lost.instance})`]);
     }
+  }
+  for (const [names, nodes] of blocked) {
+    const one = !names.includes(', ');
+    plan.warnings.push(
+      `if ${nodes.length === 1 ? `node ${nodes[0]} is` : `any of the nodes ${nodes.join(', ')} is`} lost, re-synth with it down is refused: ` +
+        `${names} (no failover) would have no room on the surviving nodes; make ${one ? 'it' : 'them'} or others smaller, add capacity, ` +
+        `or give ${one ? 'it' : 'them'} failover so that synth keeps room for ${one ? 'it' : 'them'}`,
+    );
   }
   for (const tenant of plan.tenants) tenant.haConditions = haConditions(tenant.pools);
 }
