@@ -682,6 +682,8 @@ function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[]): void
   for (const { pool } of failoverPools) pool.failover = [];
   // Pools without failover that a loss leaves without room, and the nodes whose loss does.
   const blocked = new Map<string, string[]>();
+  // Failover pools a loss leaves without room, by pool and shortage, with the nodes whose loss does.
+  const shortages = new Map<string, { f: (typeof failoverPools)[number]; why: string; nodes: string[] }>();
   // Instance order, then node name: the order of plan.nodes.
   const order = plan.nodes.filter((n) => lostNodes.has(`${n.instance}\u0000${n.node}`));
   for (const lost of order) {
@@ -698,16 +700,15 @@ function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[]): void
     for (const f of failoverPools) {
       const here = f.pool.placements.find((p) => p.instance === lost.instance && p.node === lost.node);
       if (!here || capacityOf(here) === 0) continue;
-      const what = `tenant ${f.tenant.name}, pool ${f.pool.name} (failover)`;
       const refused = replan.problems.filter((p) => p.path[0] === 'tenants' && p.path[1] === f.ti && (p.path[2] !== 'pools' || p.path[3] === f.pi));
       const after = replan.plan.tenants.find((t) => t.name === f.tenant.name)?.pools.find((p) => p.name === f.pool.name);
       if (refused.length > 0 || !after) {
-        const message =
-          `${what}: if node ${lost.node} (${lost.instance}) is lost, re-synth with it down has no room for the pool's ` +
-          `${plural(capacityOf(here), 'machine')} there: ${refused.map((p) => p.message).join('; ')}`;
-        const fix = `add nodes or capacity to the other nodes${f.pool.pinned === undefined && f.tenant.mode !== 'Default' ? ' or instances' : ''} the pool may use, make the pool (or others on those nodes) smaller, or remove failover`;
-        if (degraded.length > 0) plan.warnings.push(`${message} (only a warning while ${degraded.join(', ')} ${degraded.length === 1 ? 'is' : 'are'} down); fix: ${fix}`);
-        else problems.push({ path: ['tenants', f.ti, 'pools', f.pi, 'failover'], message, fix });
+        // The re-plan's own sentence without its "tenant t, pool p (why): " head, which this message already says.
+        const why = refused.map((p) => p.message.replace(/^tenant \S+(, pool \S+)? \([^)]*\): /, '')).join('; ');
+        const key = `${f.ti}/${f.pi}\u0000${why}`;
+        const entry = shortages.get(key) ?? { f, why, nodes: [] };
+        entry.nodes.push(`${lost.node} (${lost.instance})`);
+        shortages.set(key, entry);
         continue;
       }
       const to: NodeFailover['to'] = [];
@@ -722,6 +723,14 @@ function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[]): void
       const names = [...others].sort(compareNames).join(', ');
       blocked.set(names, [...(blocked.get(names) ?? []), `${lost.node} (${lost.instance})`]);
     }
+  }
+  for (const { f, why, nodes } of shortages.values()) {
+    const message =
+      `tenant ${f.tenant.name}, pool ${f.pool.name} (failover): if ${nodes.length === 1 ? `node ${nodes[0]} is` : `any of the nodes ${nodes.join(', ')} is`} lost, ` +
+      `re-synth with it down has no room for the pool's machines: ${why}`;
+    const fix = `add nodes or capacity to the other nodes${f.pool.pinned === undefined && f.tenant.mode !== 'Default' ? ' or instances' : ''} the pool may use, make the pool (or others on those nodes) smaller, or remove failover`;
+    if (degraded.length > 0) plan.warnings.push(`${message} (only a warning while ${degraded.join(', ')} ${degraded.length === 1 ? 'is' : 'are'} down); fix: ${fix}`);
+    else problems.push({ path: ['tenants', f.ti, 'pools', f.pi, 'failover'], message, fix });
   }
   for (const [names, nodes] of blocked) {
     const one = !names.includes(', ');

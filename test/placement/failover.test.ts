@@ -64,12 +64,12 @@ describe('failover pools', () => {
     }
     expect(error).toBeInstanceOf(ProblemError);
     const problems = (error as ProblemError).problems;
-    expect(problems.map((p) => p.path)).toEqual([
-      ['tenants', 0, 'pools', 0, 'failover'],
-      ['tenants', 0, 'pools', 0, 'failover'],
-      ['tenants', 0, 'pools', 0, 'failover'],
-    ]);
-    expect(problems[0].message).toMatch(/^tenant t, pool w \(failover\): if node a1 \(a\) is lost, re-synth with it down has no room for the pool's 2 machines there: .*short of 4 cpu/);
+    // One problem for the three nodes whose loss leaves the same shortage.
+    expect(problems.map((p) => p.path)).toEqual([['tenants', 0, 'pools', 0, 'failover']]);
+    expect(problems[0].message).toBe(
+      "tenant t, pool w (failover): if any of the nodes a1 (a), a2 (a), a3 (a) is lost, re-synth with it down has no room for the pool's machines: " +
+        'does not fit on a: 6 machines of 2 cpu and 1024 MiB need 12 cpu and 6144 MiB; a has 8 cpu and 131072 MiB free after the reserve and earlier placements, room for 4: short of 4 cpu',
+    );
     expect(problems[0].fix).toMatch(/add nodes or capacity .* or remove failover/);
   });
 
@@ -80,7 +80,7 @@ describe('failover pools', () => {
     expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([['a1', 3], ['a3', 3]]);
     expect(plan.nodes.find((n) => n.node === 'a2')?.cpu).toEqual({ capacity: 0, planned: 0 });
     expect(plan.warnings).toContain('node a2 of a is down: nothing is planned on it until down: true is removed');
-    expect(plan.warnings.filter((w) => /\(only a warning while a2 \(a\) is down\)/.test(w))).toHaveLength(2);
+    expect(plan.warnings.filter((w) => /^tenant t, pool w \(failover\): if any of the nodes a1 \(a\), a3 \(a\) is lost, .*\(only a warning while a2 \(a\) is down\)/.test(w))).toHaveLength(1);
   });
 
   it('warns when a pool without failover would block re-synth after a loss', () => {
@@ -172,5 +172,24 @@ describe('failover pools', () => {
         expect(result.unplaceable.filter((u) => u.includes('(failover)'))).toEqual([]);
       }
     });
+  });
+
+  it('refuses a failover or down that is not a boolean, both at once, at their paths and lines', () => {
+    const file = join(__dirname, 'fixtures/failover.yaml');
+    const text = readFileSync(file, 'utf8').replace('failover: true ', 'failover: always').replace('{ name: pmox-txl-3, cpu: 16, memoryMiB: 65536 }', '{ name: pmox-txl-3, cpu: 16, memoryMiB: 65536, down: 1 }');
+    let error: unknown;
+    try {
+      parseLab(text, 'failover.yaml');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ProblemError);
+    const problems = (error as ProblemError).problems.map((p) => ({ path: p.path.join('.'), message: p.message, line: p.line }));
+    const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+    expect(problems).toEqual([
+      expect.objectContaining({ path: 'proxmox.instances.0.nodes.2.down', message: expect.stringContaining('down must be true or false'), line: lineOf('down: 1') }),
+      expect.objectContaining({ path: 'tenants.0.pools.0.failover', message: expect.stringContaining('failover must be true or false'), line: lineOf('failover: always') }),
+    ]);
+    expect((error as ProblemError).message).toContain('failover.yaml:');
   });
 });
