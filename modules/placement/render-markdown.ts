@@ -59,12 +59,13 @@ function failoverSection(tenant: TenantPlan): string[] {
   const pools = tenant.pools.filter((p) => p.failover !== undefined);
   if (pools.length === 0) return [];
   const rows = pools.flatMap((pool) =>
-    pool.failover!.map((f) => [
-      pool.name,
-      `${f.lost.node} (${f.lost.instance})`,
-      f.machines,
-      f.to.map((t) => `${t.node} (${t.instance}) +${t.replicas}`).join(', ') || '–',
-    ]),
+    pool.placements
+      .filter((p) => (p.max ?? p.replicas) > 0)
+      .map((p) => {
+        const f = pool.failover!.find((x) => x.lost.instance === p.instance && x.lost.node === p.node);
+        const to = f ? f.to.map((t) => `${t.node} (${t.instance}) +${t.replicas}`).join(', ') || '–' : 'no room (see the warnings)';
+        return [pool.name, `${p.node} (${p.instance})`, p.max ?? p.replicas, to];
+      }),
   );
   return [
     `**Failover:** if one node is lost and marked \`down: true\`, re-synth puts its machines of ${pools.map((p) => p.name).join(', ')} here (autoscaled: max), checked at every synth:`,

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import { whatIf } from '../../modules/foresight/what-if';
-import { planPlacement, planPlacementPartial, renderMarkdown } from '../../modules/placement';
+import { planPlacement, planPlacementPartial, renderJson, renderMarkdown } from '../../modules/placement';
 import { labOf, labSpecArb, poolOf, tight, type LabSpec } from './support';
 
 const node = (name: string, cpu = 8) => ({ name, cpu, memoryMiB: 65536 });
@@ -80,6 +80,7 @@ describe('failover pools', () => {
     expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([['a1', 3], ['a3', 3]]);
     expect(plan.nodes.find((n) => n.node === 'a2')?.cpu).toEqual({ capacity: 0, planned: 0 });
     expect(plan.warnings).toContain('node a2 of a is down: nothing is planned on it until down: true is removed');
+    expect(renderMarkdown(plan)).toContain('| w | a1 (a) | 3 | no room (see the warnings) |');
     expect(plan.warnings.filter((w) => /^tenant t, pool w \(failover\): if any of the nodes a1 \(a\), a3 \(a\) is lost, .*\(only a warning while a2 \(a\) is down\)/.test(w))).toHaveLength(1);
   });
 
@@ -161,6 +162,20 @@ describe('failover pools', () => {
       expect(report).toContain('*survives node loss*: every pool with machines keeps at least one running machine when any one node is lost.');
       expect(report).toContain('| workers | pmox-txl-1 (pmox-txl) | 2 | pmox-txl-2 (pmox-txl) +1, pmox-txl-3 (pmox-txl) +1 |');
       expect(report).toContain('- if any of the nodes pmox-txl-1 (pmox-txl), pmox-txl-2 (pmox-txl), pmox-txl-3 (pmox-txl) is lost, re-synth with it down is refused: tenant-b/gpu (no failover)');
+    });
+
+    it('gives the failover targets in the JSON plan, and nothing new for pools without failover', () => {
+      const json = JSON.parse(renderJson(plan));
+      const workers = json.tenants[0].pools[0];
+      expect(workers.failover[0]).toEqual({
+        lost: { instance: 'pmox-txl', node: 'pmox-txl-1' },
+        machines: 2,
+        to: [
+          { instance: 'pmox-txl', node: 'pmox-txl-2', replicas: 1 },
+          { instance: 'pmox-txl', node: 'pmox-txl-3', replicas: 1 },
+        ],
+      });
+      expect(json.tenants[1].pools[0]).not.toHaveProperty('failover');
     });
 
     it('agrees with the what-if: after losing a node, re-synth puts the failover pool whole on the survivors, as the plan recorded', () => {
