@@ -8,7 +8,7 @@
  * counts per slot (see spread.ts), so planning 100k machines costs about what planning 100 does.
  */
 import { problemCount, ProblemError, type Problem } from '../config/problems';
-import type { Lab, PlacementMode, Pool, Tenant } from '../config/schema';
+import { fixedTemplateFor, imageNodes, type Instance, type Lab, type PlacementMode, type Pool, type Tenant } from '../config/schema';
 import { fnv1a, rendezvousWeight } from './hash';
 import { fairShare, spreadCount } from './spread';
 import type { HaCause, HaCondition, NodeFailover, NodePlacement, NodeRef, NodeUsage, PlacementPlan, PoolPlan, TenantPlan } from './types';
@@ -660,6 +660,21 @@ function labWithDown(lab: Lab, instance: string, node: string): Lab {
 const capacityOf = (p: NodePlacement) => p.max ?? p.replicas;
 
 /**
+ * On shared disks, the nodes every machine of `version` on the instance is cloned from: the fixed
+ * template's `sourceNode`, or the nodes the instance builds that version's image on. CAPMOX v0.9.0
+ * clones through the template's node (`pkg/proxmox/goproxmox/api_client.go`, CloneVM: that node's
+ * status, then `/nodes/<node>/qemu/<id>/clone`), so while it is down no machine can be created. Undefined on local disks (every node in use has its own
+ * copy, issue 11 B2) and for user-built templates selected by tags (their node is not described).
+ */
+export function cloneSourceNodes(instance: Instance, version: string): string[] | undefined {
+  if (!instance.storage.disksShared) return undefined;
+  const fixed = fixedTemplateFor(instance, version);
+  if (fixed) return [fixed.sourceNode];
+  const image = instance.images.find((i) => i.kubernetesVersion === version);
+  return image ? imageNodes(instance, image) : undefined;
+}
+
+/**
  * Pools with `failover: true`: for every node holding machines of one, the lab is planned again
  * with that node down — exactly what re-synth after its loss does — and every machine of the pool
  * must be placed there. Records where they go (`PoolPlan.failover`); a shortage is a problem at the
@@ -700,6 +715,15 @@ function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[]): void
     for (const f of failoverPools) {
       const here = f.pool.placements.find((p) => p.instance === lost.instance && p.node === lost.node);
       if (!here || capacityOf(here) === 0) continue;
+      const instance = lab.proxmox.instances.find((i) => i.name === lost.instance) as Instance;
+      const sources = cloneSourceNodes(instance, f.tenant.kubernetesVersion);
+      if (sources !== undefined && sources.length === 1 && sources[0] === lost.node) {
+        plan.warnings.push(
+          `tenant ${f.tenant.name}, pool ${f.pool.name} (failover): ${lost.node} holds ${lost.instance}'s ${f.tenant.kubernetesVersion} template, ` +
+            `and CAPMOX clones through the template's node: if ${lost.node} is lost, no machine of the tenant on ${lost.instance} can be created until it is back ` +
+            `or the template is on another node (template.sourceNode, or the image's nodes), whatever room the survivors have`,
+        );
+      }
       const refused = replan.problems.filter((p) => p.path[0] === 'tenants' && p.path[1] === f.ti && (p.path[2] !== 'pools' || p.path[3] === f.pi));
       const after = replan.plan.tenants.find((t) => t.name === f.tenant.name)?.pools.find((p) => p.name === f.pool.name);
       if (refused.length > 0 || !after) {

@@ -6,6 +6,7 @@
 import type { Problem } from '../config/problems';
 import { nodeTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
+import { cloneSourceNodes } from '../placement/plan';
 import type { PlacementPlan } from '../placement/types';
 import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
 import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxCredentialsSecretName } from '../versions/layout';
@@ -159,7 +160,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
       fix: 'add the minor to autoscalerImageTags in modules/versions/cni.ts, or use a pinned minor',
     });
   }
-  problems.push(...nodeTemplateProblems(lab, tenant, tenantPlan, index));
+  problems.push(...nodeTemplateProblems(lab, tenant, tenantPlan, index), ...downTemplateProblems(lab, tenant, tenantPlan));
   if (tenantPlan.pools.every((p) => p.placements.length === 0)) {
     problems.push({ path: [...base, 'pools'], message: `the placement plan puts no machine of tenant ${tenant.name} anywhere`, fix: 'see the placement report' });
   }
@@ -268,6 +269,36 @@ export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, Tenant
  * failover targets (placement's re-plans with one node down) are checked too, at its `failover`:
  * re-synth after a loss would be refused there otherwise, at the worst time.
  */
+/**
+ * A node marked `down: true` that holds the only template a tenant's machines on that instance are
+ * cloned from (shared disks: `cloneSourceNodes`): CAPMOX v0.9.0 clones through the template's node
+ * (`pkg/proxmox/goproxmox/api_client.go`, CloneVM asks that node for its status first), so no machine
+ * of the tenant could be created there. Refused at synth, at the node's `down`.
+ */
+function downTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number]): Problem[] {
+  const problems: Problem[] = [];
+  for (const name of tenantPlan.instances) {
+    const ii = lab.proxmox.instances.findIndex((i) => i.name === name);
+    const instance = lab.proxmox.instances[ii];
+    const sources = instance ? cloneSourceNodes(instance, tenant.kubernetesVersion) : undefined;
+    if (!sources || sources.length === 0) continue;
+    const down = sources.filter((n) => instance.nodes.find((x) => x.name === n)?.down === true);
+    if (down.length < sources.length) continue;
+    const ni = instance.nodes.findIndex((n) => n.name === down[0]);
+    problems.push({
+      path: ['proxmox', 'instances', ii, 'nodes', ni, 'down'],
+      message:
+        `tenant ${tenant.name}: the ${tenant.kubernetesVersion} template of ${name} is on ${down.join(', ')}, which is down, and CAPMOX clones through the template's node: ` +
+        `no machine of the tenant could be created on ${name}`,
+      fix:
+        'templateID' in instance.template
+          ? `copy the template to a node that is up and point proxmox.instances[${ii}].template (or its versions entry) at it, or remove down once ${down[0]} is back`
+          : `build the image on a node that is up (proxmox.instances[${ii}].images nodes), or remove down once ${down[0]} is back`,
+    });
+  }
+  return problems;
+}
+
 function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number], index: number): Problem[] {
   const problems: Problem[] = [];
   for (const pool of tenantPlan.pools) {

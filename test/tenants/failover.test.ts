@@ -70,4 +70,34 @@ describe('failover pools in the tenant rendering', () => {
     expect(allowed.flat().sort()).toEqual(plan.tenants.find((t) => t.name === 'tenant-e')!.pools[0].placements.map((p) => p.node).sort());
     for (const t of machineTemplates) expect(validateManifest(t, pinnedCrds())).toEqual([]);
   });
+
+  it('refuses a down node that holds the only template of a tenant on shared disks, at its down', () => {
+    // pmox-txl: Ceph RBD, one fixed template on pmox-txl-1.
+    const downNode = (node: string) =>
+      labWith((doc) => {
+        doc.capmox.multiInstance = 'secondary-clusters';
+        doc.tenants[2].networks = { 'pmox-fra': { addresses: ['10.20.3.10-10.20.3.60'], prefix: 24, gateway: '10.20.3.1', dnsServers: ['10.20.3.1'] } };
+        doc.proxmox.instances[0].nodes.find((n: any) => n.name === node).down = true;
+      });
+    const refused = downNode('pmox-txl-1');
+    let error: unknown;
+    try {
+      renderTenant(refused, planPlacement(refused), 'tenant-a');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ProblemError);
+    expect((error as ProblemError).problems).toEqual([
+      expect.objectContaining({
+        path: ['proxmox', 'instances', 0, 'nodes', 0, 'down'],
+        message: "tenant tenant-a: the v1.30.5 template of pmox-txl is on pmox-txl-1, which is down, and CAPMOX clones through the template's node: no machine of the tenant could be created on pmox-txl",
+        fix: 'copy the template to a node that is up and point proxmox.instances[0].template (or its versions entry) at it, or remove down once pmox-txl-1 is back',
+      }),
+    ]);
+    // Another node down: tenant-a is planned on pmox-txl-1 only, and renders.
+    const other = downNode('pmox-txl-2');
+    const plan = planPlacement(other);
+    expect(plan.tenants.find((t) => t.name === 'tenant-a')!.pools[0].placements.map((p) => p.node)).toEqual(['pmox-txl-1']);
+    expect(() => renderTenant(other, plan, 'tenant-a')).not.toThrow();
+  });
 });
