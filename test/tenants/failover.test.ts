@@ -100,4 +100,21 @@ describe('failover pools in the tenant rendering', () => {
     expect(plan.tenants.find((t) => t.name === 'tenant-a')!.pools[0].placements.map((p) => p.node)).toEqual(['pmox-txl-1']);
     expect(() => renderTenant(other, plan, 'tenant-a')).not.toThrow();
   });
+
+  it('re-synth with a node down grows the surviving machine deployments under the same names, and drops the lost one', () => {
+    const lab = (down: boolean) =>
+      labWith((doc) => {
+        doc.capmox.multiInstance = 'secondary-clusters';
+        doc.tenants[2].networks = { 'pmox-fra': { addresses: ['10.20.3.10-10.20.3.60'], prefix: 24, gateway: '10.20.3.1', dnsServers: ['10.20.3.1'] } };
+        doc.tenants[0].pools[0].failover = true;
+        if (down) doc.proxmox.instances[0].nodes[1].down = true;
+      });
+    const before = renderTenant(lab(false), planPlacement(lab(false)), 'tenant-a').machineDeployments;
+    const after = renderTenant(lab(true), planPlacement(lab(true)), 'tenant-a').machineDeployments;
+    expect(before.map((md) => [md.nodes, md.replicas])).toEqual([
+      [['pmox-txl-1'], 2],
+      [['pmox-txl-2'], 1],
+    ]);
+    expect(after.map((md) => [md.name, md.nodes, md.replicas])).toEqual([[before[0].name, ['pmox-txl-1'], 3]]);
+  });
 });
