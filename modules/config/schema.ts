@@ -102,6 +102,10 @@ export const nodeSchema = z.strictObject({
   name: z.string().min(1, { error: 'a node needs a name: the Proxmox node name, e.g. pmox-txl-1' }).describe('Proxmox node name'),
   cpu: positiveInt32('node cpu', 'a node\'s vCPU count').describe('plannable vCPUs of the node'),
   memoryMiB: positiveInt32('node memoryMiB', 'a node\'s memory in MiB').describe('plannable memory of the node in MiB'),
+  down: z
+    .boolean({ error: 'down must be true or false' })
+    .optional()
+    .describe('the node is lost: placement plans nothing on it, and failover shortages are warnings until it is back (docs/placement.md, "Failover")'),
 });
 
 export const templateSchema = z
@@ -229,6 +233,13 @@ export const poolSchema = z
         .max(INT32_MAX, { error: `size.diskGiB is at most ${INT32_MAX}: CAPMOX's bootVolume sizeGb is a 32-bit number` }),
     }),
     instance: z.string().min(1).optional().describe('pin every machine of this pool to this instance'),
+    failover: z
+      .boolean({ error: 'failover must be true or false' })
+      .optional()
+      .describe(
+        'keep room for the pool on the surviving nodes: synth checks that, when any one node holding its machines is lost, ' +
+          're-synth with that node at zero capacity places every machine of the pool (docs/placement.md, "Failover")',
+      ),
   })
   .describe('A group of identical worker machines');
 

@@ -43,7 +43,7 @@ export function renderWhatIfMarkdown(result: WhatIfResult, heading = '##'): stri
           'cannot bring ' +
           (stranded.length === 1 ? 'its' : 'their') +
           ' machines back anywhere else: CAPI recreates them on the dead node and they stay pending until the node returns, ' +
-          'or until the node is dropped from the description (or its capacity set to what is left) and the tenant stacks are synthesized and deployed again — which places them as below.',
+          'or until the node is marked `down: true` in the description and the tenant stacks are synthesized and deployed again — which places them as below.',
         '',
       );
     }

@@ -113,7 +113,7 @@ export function parseLosses(specs: readonly string[], lab: Lab): { losses: Loss[
   return { losses, problems };
 }
 
-/** The lab with every lost node at zero capacity: placement then puts nothing there. */
+/** The lab with every lost node down (zero capacity): placement then puts nothing there, and failover checks of a second loss only warn. */
 export function labWithout(lab: Lab, lost: ReadonlySet<string>): Lab {
   return {
     ...lab,
@@ -121,7 +121,7 @@ export function labWithout(lab: Lab, lost: ReadonlySet<string>): Lab {
       ...lab.proxmox,
       instances: lab.proxmox.instances.map((instance) => ({
         ...instance,
-        nodes: instance.nodes.map((node) => (lost.has(key(instance.name, node.name)) ? { ...node, cpu: 0, memoryMiB: 0 } : node)),
+        nodes: instance.nodes.map((node) => (lost.has(key(instance.name, node.name)) ? { ...node, cpu: 0, memoryMiB: 0, down: true } : node)),
       })),
     },
   };

@@ -18,6 +18,15 @@ function poolJson(pool: PoolPlan) {
     size: { cpu: pool.size.cpu, memoryMiB: pool.size.memoryMiB, diskGiB: pool.size.diskGiB },
     ...(pool.pinned !== undefined ? { pinned: pool.pinned } : {}),
     placements: pool.placements.map(placementJson),
+    ...(pool.failover !== undefined
+      ? {
+          failover: pool.failover.map((f) => ({
+            lost: { instance: f.lost.instance, node: f.lost.node },
+            machines: f.machines,
+            to: f.to.map((t) => ({ instance: t.instance, node: t.node, replicas: t.replicas })),
+          })),
+        }
+      : {}),
   };
 }
 

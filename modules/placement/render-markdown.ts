@@ -50,8 +50,36 @@ function tenantSection(tenant: TenantPlan): string[] {
     '',
     ...table(['pool', 'machine size', 'instance', 'node', 'machines (min..max when autoscaled)'], rows),
     '',
+    ...failoverSection(tenant),
   ];
 }
+
+/** Per failover pool: for each node it uses, where re-synth with that node down puts its machines. */
+function failoverSection(tenant: TenantPlan): string[] {
+  const pools = tenant.pools.filter((p) => p.failover !== undefined);
+  if (pools.length === 0) return [];
+  const rows = pools.flatMap((pool) =>
+    pool.placements
+      .filter((p) => (p.max ?? p.replicas) > 0)
+      .map((p) => {
+        const f = pool.failover!.find((x) => x.lost.instance === p.instance && x.lost.node === p.node);
+        const to = f ? f.to.map((t) => `${t.node} (${t.instance}) +${t.replicas}`).join(', ') || '–' : 'no room (see the warnings)';
+        return [pool.name, `${p.node} (${p.instance})`, p.max ?? p.replicas, to];
+      }),
+  );
+  return [
+    `**Failover:** if one node is lost and marked \`down: true\`, re-synth puts its machines of ${pools.map((p) => p.name).join(', ')} here (autoscaled: max), checked at every synth:`,
+    '',
+    ...table(['pool', 'lost node', 'machines there', 're-synth adds them on'], rows),
+    '',
+  ];
+}
+
+const SURVIVES_NODE_LOSS =
+  '*survives node loss*: every pool with machines keeps at least one running machine when any one node is lost. ' +
+  'The lost machines are not rebuilt elsewhere by themselves (each machine deployment is pinned to its one node); ' +
+  'they come back when the node is marked `down: true` and the tenant stacks are synthesized and applied again, ' +
+  'for which pools with `failover: true` are guaranteed room.';
 
 function nodeTenants(node: NodeUsage): string {
   return node.tenants.length === 0 ? '–' : node.tenants.map((t) => `${t.name} ${t.cpu} cpu / ${formatMiB(t.memoryMiB)}`).join(', ');
@@ -175,6 +203,8 @@ export function renderMarkdown(plan: PlacementPlan, diff?: PlacementDiff): strin
         ['tenant', 'mode', 'instances', 'machines', 'survives node loss', 'survives instance loss'],
         plan.tenants.map((t) => [t.name, t.mode, t.instances.join(', ') || '–', tenantMachines(t), yesNo(t.ha.survivesNodeLoss), yesNo(t.ha.survivesInstanceLoss)]),
       ),
+      '',
+      SURVIVES_NODE_LOSS,
       '',
     );
     for (const tenant of plan.tenants) lines.push(...tenantSection(tenant));

@@ -27,6 +27,20 @@ export interface PoolPlan {
   pinned?: string;
   /** Sorted by instance, then node. Nodes with no machine (and max 0) are left out. */
   placements: NodePlacement[];
+  /**
+   * Pools with `failover: true` only: for each node holding machines of the pool, where re-synth
+   * with that node at zero capacity puts them (checked at synth: every machine has room).
+   */
+  failover?: NodeFailover[];
+}
+
+/** What re-synth does with a failover pool's machines when one node is lost. */
+export interface NodeFailover {
+  lost: NodeRef;
+  /** The pool's machines on the lost node (autoscaled: its max there, the capacity reserved). */
+  machines: number;
+  /** Nodes where the re-planned pool has more machines (autoscaled: max) than today, and how many more. */
+  to: { instance: string; node: string; replicas: number }[];
 }
 
 export interface TenantPlan {

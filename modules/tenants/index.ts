@@ -6,6 +6,7 @@
 import type { Problem } from '../config/problems';
 import { nodeTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
+import { cloneSourceNodes } from '../placement/plan';
 import type { PlacementPlan } from '../placement/types';
 import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
 import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxCredentialsSecretName } from '../versions/layout';
@@ -159,7 +160,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
       fix: 'add the minor to autoscalerImageTags in modules/versions/cni.ts, or use a pinned minor',
     });
   }
-  problems.push(...nodeTemplateProblems(lab, tenant, tenantPlan, index));
+  problems.push(...nodeTemplateProblems(lab, tenant, tenantPlan, index), ...downTemplateProblems(lab, tenant, tenantPlan));
   if (tenantPlan.pools.every((p) => p.placements.length === 0)) {
     problems.push({ path: [...base, 'pools'], message: `the placement plan puts no machine of tenant ${tenant.name} anywhere`, fix: 'see the placement report' });
   }
@@ -264,14 +265,53 @@ export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, Tenant
  * Issue 11, B2: on an instance whose disks are local (`storage.disksShared: false`), every node the
  * plan puts machines of the tenant on needs a template of the tenant's version on that node, since
  * Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node
- * '<n>' (VM uses local storage)"). Refused at synth, with the nodes and the fix.
+ * '<n>' (VM uses local storage)"). Refused at synth, with the nodes and the fix. A failover pool's
+ * failover targets (placement's re-plans with one node down) are checked too, at its `failover`:
+ * re-synth after a loss would be refused there otherwise, at the worst time.
  */
+/**
+ * A node marked `down: true` that holds the only template a tenant's machines on that instance are
+ * cloned from (shared disks: `cloneSourceNodes`): CAPMOX v0.9.0 clones through the template's node
+ * (`pkg/proxmox/goproxmox/api_client.go`, CloneVM asks that node for its status first), so no machine
+ * of the tenant could be created there. Refused at synth, at the node's `down`.
+ */
+function downTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number]): Problem[] {
+  const problems: Problem[] = [];
+  for (const name of tenantPlan.instances) {
+    const ii = lab.proxmox.instances.findIndex((i) => i.name === name);
+    const instance = lab.proxmox.instances[ii];
+    const sources = instance ? cloneSourceNodes(instance, tenant.kubernetesVersion) : undefined;
+    if (!sources || sources.length === 0) continue;
+    const down = sources.filter((n) => instance.nodes.find((x) => x.name === n)?.down === true);
+    if (down.length < sources.length) continue;
+    const ni = instance.nodes.findIndex((n) => n.name === down[0]);
+    problems.push({
+      path: ['proxmox', 'instances', ii, 'nodes', ni, 'down'],
+      message:
+        `tenant ${tenant.name}: the ${tenant.kubernetesVersion} template of ${name} is on ${down.join(', ')}, which is down, and CAPMOX clones through the template's node: ` +
+        `no machine of the tenant could be created on ${name}`,
+      fix:
+        'templateID' in instance.template
+          ? `copy the template to a node that is up and point proxmox.instances[${ii}].template (or its versions entry) at it, or remove down once ${down[0]} is back`
+          : `build the image on a node that is up (proxmox.instances[${ii}].images nodes), or remove down once ${down[0]} is back`,
+    });
+  }
+  return problems;
+}
+
 function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPlan['tenants'][number], index: number): Problem[] {
   const problems: Problem[] = [];
   for (const pool of tenantPlan.pools) {
     const byInstance = new Map<string, string[]>();
     for (const p of pool.placements) if (p.replicas > 0 || (p.max ?? 0) > 0) byInstance.set(p.instance, [...(byInstance.get(p.instance) ?? []), p.node]);
-    for (const [instanceName, nodes] of byInstance) {
+    // Where placement's failover re-plans put the pool's machines, beyond the nodes it uses today.
+    const targets = new Map<string, string[]>();
+    for (const t of (pool.failover ?? []).flatMap((f) => f.to)) {
+      if (byInstance.get(t.instance)?.includes(t.node) || targets.get(t.instance)?.includes(t.node)) continue;
+      targets.set(t.instance, [...(targets.get(t.instance) ?? []), t.node].sort());
+    }
+    const checks: [string, string[], boolean][] = [...[...byInstance].map(([i, n]): [string, string[], boolean] => [i, n, false]), ...[...targets].map(([i, n]): [string, string[], boolean] => [i, n, true])];
+    for (const [instanceName, nodes, isFailover] of checks) {
       const ii = lab.proxmox.instances.findIndex((i) => i.name === instanceName);
       const instance = lab.proxmox.instances[ii];
       if (!instance || instance.storage.disksShared) continue;
@@ -284,6 +324,21 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
       }
       if (missing.length === 0) continue;
       const fixed = 'templateID' in instance.template;
+      if (isFailover) {
+        // Failover targets (placement's re-plan with one node down) need the template too: otherwise re-synth after the loss is refused.
+        const fix = fixed
+          ? `set proxmox.instances[${ii}].storage.disksShared: true if ${instance.storage.disks} is shared by the nodes, or let the instance build its templates (images with nodes: [${instance.nodes.map((n) => n.name).sort().join(', ')}])`
+          : `list ${missing.join(', ')} in the nodes of proxmox.instances[${ii}].images (kubernetesVersion ${tenant.kubernetesVersion}), or set storage.disksShared: true if ${instance.storage.disks} is shared by the nodes`;
+        problems.push({
+          path: ['tenants', index, 'pools', Math.max(0, tenant.pools.findIndex((p) => p.name === pool.name)), 'failover'],
+          message:
+            `tenant ${tenant.name}, pool ${pool.name} (failover): after the loss of a node, re-synth puts machines on ${missing.join(', ')} of ${instanceName}, which ${missing.length === 1 ? 'has' : 'have'} no ${tenant.kubernetesVersion} template, ` +
+            `and storage.disks ${instance.storage.disks} is local: Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node '${missing[0]}' (VM uses local storage)")`,
+          value: missing,
+          fix: `${fix}, or remove failover`,
+        });
+        continue;
+      }
       problems.push({
         path: ['tenants', index, 'pools', Math.max(0, tenant.pools.findIndex((p) => p.name === pool.name))],
         message:

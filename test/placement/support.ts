@@ -10,6 +10,7 @@ export interface NodeSpec {
   name: string;
   cpu: number;
   memoryMiB: number;
+  down?: boolean;
 }
 
 export interface InstanceSpec {
@@ -23,6 +24,7 @@ export interface PoolSpec {
   autoscaling?: { min: number; max: number };
   size: { cpu: number; memoryMiB: number };
   instance?: string;
+  failover?: boolean;
 }
 
 export interface TenantSpec {
@@ -61,6 +63,7 @@ export function labOf(spec: LabSpec): Lab {
         ...(p.autoscaling ? { autoscaling: { ...p.autoscaling } } : {}),
         size: { cpu: p.size.cpu, memoryMiB: p.size.memoryMiB, diskGiB: 20 },
         ...(p.instance !== undefined ? { instance: p.instance } : {}),
+        ...(p.failover !== undefined ? { failover: p.failover } : {}),
       })),
     })),
   };
