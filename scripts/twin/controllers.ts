@@ -274,19 +274,6 @@ export async function startControllers(options: StartControllersOptions): Promis
   }
   const tail = (file: string, lines: number) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(no log)');
   const logs = (names: ControllerName[] = CONTROLLERS, lines = 20) => names.map((n) => `--- ${n} ---\n${tail(logFile(n), lines)}`).join('\n');
-  const stop = async () => {
-    await Promise.all(
-      [...children.values()].map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const gone = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 5000)))]);
-        clearTimeout(timer);
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      }),
-    );
-  };
   const stopOne = async (child: ChildProcess) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const gone = new Promise((r) => child.once('exit', r));
@@ -295,6 +282,9 @@ export async function startControllers(options: StartControllersOptions): Promis
     await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 5000)))]);
     clearTimeout(timer);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const stop = async () => {
+    await Promise.all([...children.values()].map(stopOne));
   };
   const restart = async (name: ControllerName, extraEnv: Record<string, string> = {}) => {
     await stopOne(children.get(name)!);
