@@ -47,10 +47,10 @@ function refusal(text: string, file = 'lab.yaml'): ProblemError {
   throw new Error('expected the description to be refused');
 }
 
-function exampleWith(change: (lab: any) => void): string {
+function exampleWith(change: (lab: any) => void, options?: Parameters<typeof stringify>[2]): string {
   const lab = parse(exampleText);
   change(lab);
-  return stringify(lab);
+  return stringify(lab, null, options);
 }
 
 describe('the corpus of bad lab descriptions, through npm run validate', () => {
@@ -367,7 +367,8 @@ describe('the kubeconfig command', () => {
     fc.assert(
       fc.property(fc.string({ unit: pathChar, minLength: 1, maxLength: 20 }).filter((p) => /^[A-Za-z0-9._~/+@=:,-]/.test(p)), fc.boolean(), (rest, tilde) => {
         const configPath = tilde ? `~/${rest}` : rest;
-        const lab = parseLab(exampleWith((l) => (l.management.kubernetes = { configPath, context: 'arn:aws:eks:eu-1:1:cluster/mgmt' })));
+        // Quoted: a plain `0_.` is a number to the loader's YAML core schema (underscores in floats).
+        const lab = parseLab(exampleWith((l) => (l.management.kubernetes = { configPath, context: 'arn:aws:eks:eu-1:1:cluster/mgmt' }), { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' }));
         const command = renderTenants(lab, planPlacement(lab)).get('tenant-a')!.kubeconfigCommand;
         const quoted = / --kubeconfig (.*) --context /.exec(command)![1];
         expect(quoted).toBe(shellQuotePath(configPath));
