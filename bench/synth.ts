@@ -9,15 +9,15 @@
  * number of stacks it synthesized. And once, on the example lab, `cdktf synth` through the CLI
  * (cdktf.json's app command, sources unchanged) beside the plain `node dist/scripts/synth.js`, and
  * the `tsc -p` on an unchanged tree that the app command used to pay on every call.
- * With `--parallel`, per size also two worker processes each synthesizing half of the stacks
- * (bench/synth-process.ts `part`), run at once: whether parallel synthesis would pay here.
+ * With `--parallel`, per size also the full synth in two worker processes (`synth --jobs 2`),
+ * compared byte for byte with the one-process synth: whether parallel synthesis pays here.
  *
  * Every figure has its wall-clock seconds and its CPU seconds (user + system of the process and
  * its children): on a shared machine wall time grows with the load, CPU time much less, so ratios
  * are given on both. The 1-minute load average is recorded beside each size.
  * Prints figures, not verdicts; docs/development.md records them.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,49 +58,26 @@ function parseArgs(argv: string[]) {
   return args;
 }
 
-function run(mode: string, input: string, out: string): Measure {
+function run(mode: string, input: string, out: string, workers?: number): Measure {
   rmSync(out, { recursive: true, force: true });
+  const cpuBefore = childrenCpuSeconds();
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [join(__dirname, 'synth-process.js'), mode, input, out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [join(__dirname, 'synth-process.js'), mode, input, out, ...(workers ? [String(workers)] : [])], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (r.status !== 0) throw new Error(`${mode} failed:\n${r.stderr}`);
-  const { maxRssKiB, rebuilt, cpuSeconds } = JSON.parse(r.stdout.trim().split('\n').pop()!);
-  return { seconds, cpuSeconds, maxRssMiB: Math.round(maxRssKiB / 1024), rebuilt };
-}
-
-/** `n` worker processes at once, each synthesizing its share of the lab's stacks into `<out>-<k>`: wall time of all, CPU of all, the largest RSS. */
-async function runParallel(input: string, out: string, n: number): Promise<Measure> {
-  const start = process.hrtime.bigint();
-  const results = await Promise.all(
-    Array.from({ length: n }, (_, k) => {
-      rmSync(`${out}-${k}`, { recursive: true, force: true });
-      return new Promise<{ maxRssKiB: number; cpuSeconds: number; rebuilt: number }>((done, fail) => {
-        const child = spawn(process.execPath, [join(__dirname, 'synth-process.js'), 'part', input, `${out}-${k}`, String(k), String(n)], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => (code === 0 ? done(JSON.parse(stdout.trim().split('\n').pop()!)) : fail(new Error(`parallel worker ${k} failed:\n${stderr}`))));
-      });
-    }),
-  );
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return {
-    seconds,
-    cpuSeconds: results.reduce((sum, r) => sum + r.cpuSeconds, 0),
-    maxRssMiB: Math.round(Math.max(...results.map((r) => r.maxRssKiB)) / 1024),
-    rebuilt: results.reduce((sum, r) => sum + r.rebuilt, 0),
-  };
+  const { maxRssKiB, rebuilt } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  return { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, maxRssMiB: Math.round(maxRssKiB / 1024), rebuilt };
 }
 
 /** One timed run into an existing output (the cache in use): nothing is removed first. */
 function runInto(input: string, out: string): Measure {
+  const cpuBefore = childrenCpuSeconds();
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [join(__dirname, 'synth-process.js'), 'pvekaas', input, out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (r.status !== 0) throw new Error(`incremental synth failed:\n${r.stderr}`);
-  const { maxRssKiB, rebuilt, cpuSeconds } = JSON.parse(r.stdout.trim().split('\n').pop()!);
-  return { seconds, cpuSeconds, maxRssMiB: Math.round(maxRssKiB / 1024), rebuilt };
+  const { maxRssKiB, rebuilt } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  return { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, maxRssMiB: Math.round(maxRssKiB / 1024), rebuilt };
 }
 
 const bestOf = (all: Measure[]): Measure => ({
@@ -162,17 +139,17 @@ function collect(outdir: string): { stacks: Record<string, unknown>; resources: 
   return { stacks, resources };
 }
 
-/** Whether the stacks of the parallel workers' outputs are byte for byte those of the full synth. */
-function sameStacks(full: string, parts: string[]): boolean {
+/** Whether the parallel synth's stacks and manifest are byte for byte those of the one-process synth. */
+function sameStacks(full: string, parallel: string): boolean {
   const expected = readdirSync(join(full, 'stacks')).sort();
-  const got = parts.flatMap((p) => readdirSync(join(p, 'stacks'))).sort();
-  if (JSON.stringify(expected) !== JSON.stringify(got)) return false;
-  return parts.every((p) => readdirSync(join(p, 'stacks')).every((stack) => readFileSync(join(p, 'stacks', stack, 'cdk.tf.json')).equals(readFileSync(join(full, 'stacks', stack, 'cdk.tf.json')))));
+  if (JSON.stringify(expected) !== JSON.stringify(readdirSync(join(parallel, 'stacks')).sort())) return false;
+  const same = (file: string) => readFileSync(join(parallel, file)).equals(readFileSync(join(full, file)));
+  return same('manifest.json') && expected.every((stack) => same(join('stacks', stack, 'cdk.tf.json')));
 }
 
 const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 
-async function main() {
+function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const work = mkdtempSync(join(tmpdir(), 'pvekaas-bench-'));
   const rows: Record<string, any>[] = [];
@@ -190,16 +167,14 @@ async function main() {
       const floor = best(args.runs, () => run('floor', stacksFile, join(work, `floor-${tenants}`)));
       let parallel: Record<string, unknown> = {};
       if (args.parallel) {
-        // Siblings of out-N: the same relative state path from every stack, so the bytes compare.
-        const measured: Measure[] = [];
-        for (let i = 0; i < args.runs; i++) measured.push(await runParallel(lab, join(work, `part-${tenants}`), 2));
-        const two = bestOf(measured);
+        // A sibling of out-N: the same relative state path from every stack, so the bytes compare.
+        const two = best(args.runs, () => run('pvekaas', lab, join(work, `parallel-${tenants}`), 2));
         parallel = {
           parallel2Seconds: +two.seconds.toFixed(3),
           parallel2CpuSeconds: +two.cpuSeconds.toFixed(2),
-          parallel2MaxRssMiB: two.maxRssMiB,
           parallel2VsFull: ratio(two.seconds, pvekaas.seconds),
-          parallel2SameBytes: sameStacks(out, [0, 1].map((k) => join(work, `part-${tenants}-${k}`))),
+          parallel2CpuVsFull: ratio(two.cpuSeconds, pvekaas.cpuSeconds),
+          parallel2SameBytes: sameStacks(out, join(work, `parallel-${tenants}`)),
         };
       }
       // One tenant's pool changes, back and forth: each run is a one-tenant edit of the output before it.
@@ -259,7 +234,7 @@ async function main() {
       `${String(r.tenants).padStart(7)} ${String(r.load).padStart(5)} ${String(r.stacks).padStart(7)} ${String(r.resources).padStart(10)} ${pair(r.seconds, r.cpuSeconds).padStart(12)} ${`${r.maxRssMiB} MiB`.padStart(9)} ${pair(r.baselineSeconds, r.baselineCpuSeconds).padStart(12)} ${pair(r.vsBaseline, r.cpuVsBaseline).padStart(16)} ${pair(r.floorSeconds, r.floorCpuSeconds).padStart(12)} ${pair(r.incrementalSeconds, r.incrementalCpuSeconds).padStart(13)} ${String(r.changedStacks).padStart(8)} ${pair(r.incrementalVsFull, r.incrementalCpuVsFull).padStart(15)}\n`,
     );
     if (r.parallel2Seconds !== undefined) {
-      process.stdout.write(`        two workers at once: ${pair(r.parallel2Seconds, r.parallel2CpuSeconds)} s (${r.parallel2VsFull}× the full synth's wall time), peak RSS ${r.parallel2MaxRssMiB} MiB each at most, bytes ${r.parallel2SameBytes ? 'identical' : 'DIFFERENT'}\n`);
+      process.stdout.write(`        --jobs 2: ${pair(r.parallel2Seconds, r.parallel2CpuSeconds)} s (${pair(r.parallel2VsFull, r.parallel2CpuVsFull)}× the one-process synth), bytes ${r.parallel2SameBytes ? 'identical' : 'DIFFERENT'}\n`);
     }
   }
   if (cli) {
@@ -270,7 +245,4 @@ async function main() {
   if (growth !== undefined) process.stdout.write(`growth 100 → 1000 tenants: ×${growth} (linear would be ×10)\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main();
