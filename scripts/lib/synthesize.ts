@@ -55,7 +55,12 @@ export interface SynthOptions {
    * @default 1 (this process)
    */
   workers?: number;
+  /** In one process, the tenant stacks are built and synthesized this many at a time (each batch its own cdktf App). @default BATCH */
+  batch?: number;
 }
+
+/** Tenant stacks per cdktf App in a one-process synth: the construct trees of a whole 1,000-tenant lab at once held the peak memory. */
+export const BATCH = 100;
 
 /** What a worker process is given (synth-worker.ts): the lab as the parent read it, and each share's stacks. */
 export interface SynthJob {
@@ -251,23 +256,31 @@ function synthesizeInWorkers(job: SynthJob): void {
   if (r.status !== 0) throw new Error(`parallel synthesis failed (${r.signal ?? `exit ${r.status}`}):\n${r.error?.message ?? r.stderr}`);
   // What cdktf prints while synthesizing (annotations), as a one-process synth prints it.
   if (r.stderr) process.stderr.write(r.stderr);
+  rmSync(jobFile, { force: true });
+  mergeParts(job.scratch, job.shares.length);
+}
+
+/** `<scratch>/.part-<k>` (k < parts) moved into `<scratch>/stacks`, with one manifest.json as cdktf writes it. */
+function mergeParts(scratch: string, parts: number): void {
   const manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
-  mkdirSync(join(job.scratch, 'stacks'), { recursive: true });
-  job.shares.forEach((_, k) => {
-    const part = join(job.scratch, `.part-${k}`);
+  mkdirSync(join(scratch, 'stacks'), { recursive: true });
+  for (let k = 0; k < parts; k++) {
+    const part = join(scratch, `.part-${k}`);
     const partManifest = JSON.parse(readFileSync(join(part, 'manifest.json'), 'utf8')) as typeof manifest;
     manifest.version ||= partManifest.version;
     Object.assign(manifest.stacks, partManifest.stacks);
-    for (const stack of readdirSync(join(part, 'stacks'))) renameSync(join(part, 'stacks', stack), join(job.scratch, 'stacks', stack));
+    for (const stack of readdirSync(join(part, 'stacks'))) renameSync(join(part, 'stacks', stack), join(scratch, 'stacks', stack));
     rmSync(part, { recursive: true, force: true });
-  });
-  rmSync(jobFile, { force: true });
-  writeFileSync(join(job.scratch, 'manifest.json'), stableJson(manifest));
+  }
+  writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
 }
 
 export function synthesizeLab(options: SynthOptions): SynthResult {
   const out = resolve(options.out);
   const hcl = options.hcl ?? false;
+  if (options.batch !== undefined && !(Number.isInteger(options.batch) && options.batch >= 1)) {
+    throw new UserError(`batch ${String(options.batch)}: not a number of stacks; give a whole number from 1`);
+  }
   if (options.workers !== undefined && !(Number.isInteger(options.workers) && options.workers >= 1)) {
     throw new UserError(`workers ${String(options.workers)}: not a number of worker processes; give a whole number from 1 (1: synthesize in this process)`);
   }
@@ -312,11 +325,21 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
     if (rebuilt.length > 0) {
       const workers = options.workers ?? 1;
+      const batch = options.batch ?? BATCH;
       const tenantStacks = rebuilt.filter((s) => !sharedStacks.includes(s));
       if (workers > 1 && tenantStacks.length >= workers) {
         const shares = Array.from({ length: workers }, (_, k) => ({ shared: k === 0 && !reuseShared, tenantStacks: tenantStacks.filter((_, i) => i % workers === k) }));
         synthesizeInWorkers({ config: options.config, labText, hcl, stateDirFromStack, scratch, shares });
         used = workers;
+      } else if (tenantStacks.length > batch) {
+        // In batches, each its own cdktf App that is garbage once written: memory bounded by a batch, not the lab.
+        const batches = Math.ceil(tenantStacks.length / batch);
+        for (let k = 0; k < batches; k++) {
+          const mine = new Set(tenantStacks.slice(k * batch, (k + 1) * batch));
+          const sharedHere = k === 0 && !reuseShared;
+          synthesizeStacks({ outdir: join(scratch, `.part-${k}`), lab, plan, rendering, stateDirFromStack, hcl, tenantStacks: (name) => mine.has(name), sharedStacks: sharedHere, everything: false });
+        }
+        mergeParts(scratch, batches);
       } else {
         synthesizeStacks({ outdir: scratch, lab, plan, rendering, stateDirFromStack, hcl, tenantStacks: (name) => !reused.has(name), sharedStacks: !reuseShared, everything: reused.size === 0 });
       }
