@@ -1,9 +1,11 @@
 /**
  * One measured synth process of the benchmark (bench/synth.ts starts it with plain node):
- *   pvekaas  <lab> <out>          the real synth (scripts/lib/synthesize), reusing unchanged stacks of <out>
+ *   pvekaas  <lab> <out> [<n>]    the real synth (scripts/lib/synthesize), reusing unchanged stacks of <out>,
+ *                                 in n worker processes if given (`synth --jobs n`)
  *   baseline <stacks.json> <out>  the same resources through bare cdktf constructs, no pvekaas logic
  *   floor    <stacks.json> <out>  the same JSON written with JSON.stringify alone
- * Prints {"maxRssKiB": n, "rebuilt": n} on stdout when done (rebuilt: stacks synthesized, not reused).
+ * Prints {"maxRssKiB": n, "rebuilt": n} on stdout when done (rebuilt: stacks synthesized, not
+ * reused; maxRssKiB: this process's peak, its workers' not included).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,13 +62,14 @@ function floor(stacks: Record<string, StackJson>): void {
 let rebuilt: number | undefined;
 if (mode === 'pvekaas') {
   const { synthesizeLab } = require('../scripts/lib/synthesize') as typeof import('../scripts/lib/synthesize');
-  rebuilt = synthesizeLab({ config: input, out }).rebuilt.length;
+  const workers = process.argv[5] === undefined ? undefined : Number(process.argv[5]);
+  rebuilt = synthesizeLab({ config: input, out, workers }).rebuilt.length;
 } else if (mode === 'baseline' || mode === 'floor') {
   const stacks = JSON.parse(readFileSync(input, 'utf8')) as Record<string, StackJson>;
   if (mode === 'baseline') baseline(stacks);
   else floor(stacks);
 } else {
-  process.stderr.write('usage: synth-process pvekaas|baseline|floor <input> <out>\n');
+  process.stderr.write('usage: synth-process pvekaas|baseline|floor <input> <out> [<workers>]\n');
   process.exit(2);
 }
 process.stdout.write(`${JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, rebuilt })}\n`);

@@ -1,10 +1,10 @@
-/** `npm run --silent synth -- --config <file> --out <dir> [--hcl] [--full]` */
+/** `npm run --silent synth -- --config <file> --out <dir> [--hcl] [--full] [--jobs <n>]` */
 import { relative } from 'node:path';
-import { parseFlags, printWarnings, runCommand } from './lib/cli';
+import { UserError, parseFlags, printWarnings, runCommand } from './lib/cli';
 import { synthesizeLab } from './lib/synthesize';
 import { refuseUnrollableUpgrades } from './lib/upgrade-guard';
 
-const usage = 'npm run --silent synth -- --config <lab.yaml> --out <dir> [--hcl] [--full]';
+const usage = 'npm run --silent synth -- --config <lab.yaml> --out <dir> [--hcl] [--full] [--jobs <n>]';
 
 runCommand(() => {
   const flags = parseFlags(
@@ -14,6 +14,7 @@ runCommand(() => {
       out: { type: 'string', value: '<dir>', help: 'where the stacks go, replaced atomically (default: cdktf.out)' },
       hcl: { type: 'boolean', help: 'write HCL (cdk.tf) instead of JSON' },
       full: { type: 'boolean', help: 'synthesize every stack, without the synth cache' },
+      jobs: { type: 'string', value: '<n>', help: 'worker processes synthesizing shares of the stacks at once (default 1: this process); less memory per process, more CPU in all' },
     },
     usage,
     { about: 'Synthesizes one stack per Proxmox instance, two for the management plane and one per tenant, and the placement plan.' },
@@ -22,7 +23,11 @@ runCommand(() => {
   const out = (flags.out as string | undefined) ?? 'cdktf.out';
   // An upgrade from the versions the previous synth in --out recorded must be able to roll.
   refuseUnrollableUpgrades(config, out);
-  const result = synthesizeLab({ config, out, hcl: flags.hcl === true, cache: flags.full !== true });
+  const jobs = flags.jobs === undefined ? undefined : Number(flags.jobs);
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64)) {
+    throw new UserError(`--jobs ${String(flags.jobs)}: not a number of worker processes; pass a whole number from 1 to 64 (1: no parallel synthesis)`);
+  }
+  const result = synthesizeLab({ config, out, hcl: flags.hcl === true, cache: flags.full !== true, workers: jobs });
   const file = flags.hcl ? 'cdk.tf' : 'cdk.tf.json';
   const where = relative(process.cwd(), result.out) || '.';
   const reused = new Set(result.reused);

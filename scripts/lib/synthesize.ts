@@ -13,18 +13,26 @@
  * `management`, `management-config`) are one unit: they reference each other. Reused files are
  * checked against the hashes recorded when they were written. Output is byte-identical to a cold
  * synth (test/synth/cache.test.ts compares them over random lab edits).
+ *
+ * Parallel, on request (`workers`, `synth --jobs N`): worker processes (synth-worker.ts) each
+ * synthesize a share of the stacks to build from the same lab text, and the shares are merged
+ * here; the bytes are those of a one-process synth (test/synth/parallel.test.ts). Not the default:
+ * on the 2-core machine it was measured on it costs more CPU than it saves and was slower in wall
+ * time, but it bounds each process's memory (docs/development.md "Benchmark figures").
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
-import { atLabFile, loadLabFile } from '../../modules/config/load';
+import { atLabFile, parseLab, readLabText } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { formatWarning, type Problem } from '../../modules/config/problems';
 import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab, renderLab, type LabRendering } from '../../stacks/app';
+import { UserError } from './cli';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
@@ -41,6 +49,28 @@ export interface SynthOptions {
    * resolved against the working directory, made relative to `<out>/stacks/<stack>/`
    */
   stateDirFromStack?: string;
+  /**
+   * Worker processes synthesizing the stacks to build, each a share (the first with the instance
+   * and management stacks); with fewer tenant stacks to build than workers, this process does it.
+   * @default 1 (this process)
+   */
+  workers?: number;
+  /** In one process, the tenant stacks are built and synthesized this many at a time (each batch its own cdktf App). @default BATCH */
+  batch?: number;
+}
+
+/** Tenant stacks per cdktf App in a one-process synth: the construct trees of a whole 1,000-tenant lab at once held the peak memory. */
+export const BATCH = 100;
+
+/** What a worker process is given (synth-worker.ts): the lab as the parent read it, and each share's stacks. */
+export interface SynthJob {
+  config: string;
+  labText: string;
+  hcl: boolean;
+  stateDirFromStack: string;
+  scratch: string;
+  /** Share k goes to `<scratch>/.part-<k>`; `shared`: the instance and management stacks are in it. */
+  shares: { shared: boolean; tenantStacks: string[] }[];
 }
 
 export interface SynthResult {
@@ -57,6 +87,8 @@ export interface SynthResult {
   rebuilt: string[];
   reused: string[];
   out: string;
+  /** Processes that synthesized the rebuilt stacks: 1 (this one), or the worker processes of a parallel synth. */
+  workers: number;
 }
 
 const CACHE_FILE = '.pvekaas-cache.json';
@@ -149,12 +181,113 @@ export function stateDirFromStackFor(stateDir: string, out: string): string {
   return relative(join(resolve(out), 'stacks', 'any-stack'), resolve(stateDir)).split('\\').join('/');
 }
 
+interface StacksToSynthesize {
+  outdir: string;
+  lab: Lab;
+  plan: PlacementPlan;
+  rendering: LabRendering;
+  stateDirFromStack: string;
+  hcl: boolean;
+  /** The tenant stacks to build, by stack name. */
+  tenantStacks: (stackName: string) => boolean;
+  /** Whether the instance and management stacks are built (else an empty `management-config` stands in for the tenants' dependency, and is not written). */
+  sharedStacks: boolean;
+  /** Every stack of the lab is built: `App.synth()` itself. */
+  everything: boolean;
+}
+
+/** Builds the chosen stacks of a lab and synthesizes them (cdktf's files and manifest.json) into `outdir`. */
+function synthesizeStacks(o: StacksToSynthesize): void {
+  // cdktf reads the output format from the environment when a stack is constructed.
+  const previousFormat = process.env.SYNTH_HCL_OUTPUT;
+  process.env.SYNTH_HCL_OUTPUT = o.hcl ? 'true' : 'false';
+  try {
+    const app = new App({ outdir: o.outdir, hclOutput: o.hcl, skipValidation: false });
+    withoutTokenTraces(() => {
+      // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
+      // the same name standing in for their dependency management-config.
+      buildLab(app, o.lab, o.plan, { stateDirFromStack: o.stateDirFromStack, rendering: o.rendering, tenantStacks: o.tenantStacks, sharedStacks: o.sharedStacks });
+      if (o.everything) {
+        app.synth();
+        return;
+      }
+      // What App.synth does, for the stacks built here only.
+      const stacks = app.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c) && (o.sharedStacks || c.node.id !== 'management-config'));
+      stacks.forEach((stack) => stack.prepareStack());
+      const session = { outdir: o.outdir, skipValidation: false, manifest: app.manifest };
+      stacks.forEach((stack) => stack.synthesizer.synthesize(session));
+      const validations = app.node.validate();
+      if (validations.length > 0) throw new Error(`Validation failed with the following errors:\n  ${validations.join('\n  ')}`);
+      app.manifest.writeToFile();
+    });
+  } finally {
+    if (previousFormat === undefined) delete process.env.SYNTH_HCL_OUTPUT;
+    else process.env.SYNTH_HCL_OUTPUT = previousFormat;
+  }
+}
+
+/** Share k of a parallel synth (run by synth-worker.ts): the lab from the parent's text, its stacks into `<scratch>/.part-<k>`. */
+export function synthesizeShare(job: SynthJob, k: number): void {
+  const lab = parseLab(job.labText, job.config);
+  const plan = atLabFile(job.config, () => planPlacement(lab));
+  const rendering = atLabFile(job.config, () => renderLab(lab, plan));
+  const share = job.shares[k];
+  const mine = new Set(share.tenantStacks);
+  synthesizeStacks({
+    outdir: join(job.scratch, `.part-${k}`),
+    lab,
+    plan,
+    rendering,
+    stateDirFromStack: job.stateDirFromStack,
+    hcl: job.hcl,
+    tenantStacks: (name) => mine.has(name),
+    sharedStacks: share.shared,
+    everything: false,
+  });
+}
+
+/** The shares synthesized by worker processes, then merged into `<scratch>/stacks` and one manifest.json as cdktf writes it. */
+function synthesizeInWorkers(job: SynthJob): void {
+  const jobFile = join(job.scratch, '.synth-job.json');
+  writeFileSync(jobFile, JSON.stringify(job));
+  const worker = join(__dirname, 'synth-worker.js');
+  const script = existsSync(worker) ? worker : resolve(__dirname, '../../dist/scripts/lib/synth-worker.js');
+  const r = spawnSync(process.execPath, [script, jobFile], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`parallel synthesis failed (${r.signal ?? `exit ${r.status}`}):\n${r.error?.message ?? r.stderr}`);
+  // What cdktf prints while synthesizing (annotations), as a one-process synth prints it.
+  if (r.stderr) process.stderr.write(r.stderr);
+  rmSync(jobFile, { force: true });
+  mergeParts(job.scratch, job.shares.length);
+}
+
+/** `<scratch>/.part-<k>` (k < parts) moved into `<scratch>/stacks`, with one manifest.json as cdktf writes it. */
+function mergeParts(scratch: string, parts: number): void {
+  const manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
+  mkdirSync(join(scratch, 'stacks'), { recursive: true });
+  for (let k = 0; k < parts; k++) {
+    const part = join(scratch, `.part-${k}`);
+    const partManifest = JSON.parse(readFileSync(join(part, 'manifest.json'), 'utf8')) as typeof manifest;
+    manifest.version ||= partManifest.version;
+    Object.assign(manifest.stacks, partManifest.stacks);
+    for (const stack of readdirSync(join(part, 'stacks'))) renameSync(join(part, 'stacks', stack), join(scratch, 'stacks', stack));
+    rmSync(part, { recursive: true, force: true });
+  }
+  writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
+}
+
 export function synthesizeLab(options: SynthOptions): SynthResult {
   const out = resolve(options.out);
   const hcl = options.hcl ?? false;
+  if (options.batch !== undefined && !(Number.isInteger(options.batch) && options.batch >= 1)) {
+    throw new UserError(`batch ${String(options.batch)}: not a number of stacks; give a whole number from 1`);
+  }
+  if (options.workers !== undefined && !(Number.isInteger(options.workers) && options.workers >= 1)) {
+    throw new UserError(`workers ${String(options.workers)}: not a number of worker processes; give a whole number from 1 (1: synthesize in this process)`);
+  }
   // Before any work: an output directory pvekaas may not replace is refused at once.
   checkOutputDir(options.out, synthOutput);
-  const lab = loadLabFile(options.config);
+  const labText = readLabText(options.config);
+  const lab = parseLab(labText, options.config);
   // Placement and rendering problems with the file and the line of the tenant's pool.
   const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
   const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan));
@@ -187,34 +320,28 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const rebuilt = [...keys.keys()].filter((s) => !reused.has(s)).sort();
   const warnings: Problem[] = [...labWarnings(lab), ...rendering.management.warnings];
 
+  let used = 1;
   writeOutputDir(options.out, synthOutput, (scratch) => {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
     if (rebuilt.length > 0) {
-      // cdktf reads the output format from the environment when a stack is constructed.
-      const previousFormat = process.env.SYNTH_HCL_OUTPUT;
-      process.env.SYNTH_HCL_OUTPUT = hcl ? 'true' : 'false';
-      try {
-        const app = new App({ outdir: scratch, hclOutput: hcl, skipValidation: false });
-        withoutTokenTraces(() => {
-          // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
-          // the same name standing in for their dependency management-config.
-          buildLab(app, lab, plan, { stateDirFromStack, rendering, tenantStacks: (name) => !reused.has(name), sharedStacks: !reuseShared });
-          if (reused.size === 0) {
-            app.synth();
-            return;
-          }
-          // What App.synth does, for the stacks that changed only.
-          const stacks = app.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c) && !reused.has(c.node.id));
-          stacks.forEach((stack) => stack.prepareStack());
-          const session = { outdir: scratch, skipValidation: false, manifest: app.manifest };
-          stacks.forEach((stack) => stack.synthesizer.synthesize(session));
-          const validations = app.node.validate();
-          if (validations.length > 0) throw new Error(`Validation failed with the following errors:\n  ${validations.join('\n  ')}`);
-          app.manifest.writeToFile();
-        });
-      } finally {
-        if (previousFormat === undefined) delete process.env.SYNTH_HCL_OUTPUT;
-        else process.env.SYNTH_HCL_OUTPUT = previousFormat;
+      const workers = options.workers ?? 1;
+      const batch = options.batch ?? BATCH;
+      const tenantStacks = rebuilt.filter((s) => !sharedStacks.includes(s));
+      if (workers > 1 && tenantStacks.length >= workers) {
+        const shares = Array.from({ length: workers }, (_, k) => ({ shared: k === 0 && !reuseShared, tenantStacks: tenantStacks.filter((_, i) => i % workers === k) }));
+        synthesizeInWorkers({ config: options.config, labText, hcl, stateDirFromStack, scratch, shares });
+        used = workers;
+      } else if (tenantStacks.length > batch) {
+        // In batches, each its own cdktf App that is garbage once written: memory bounded by a batch, not the lab.
+        const batches = Math.ceil(tenantStacks.length / batch);
+        for (let k = 0; k < batches; k++) {
+          const mine = new Set(tenantStacks.slice(k * batch, (k + 1) * batch));
+          const sharedHere = k === 0 && !reuseShared;
+          synthesizeStacks({ outdir: join(scratch, `.part-${k}`), lab, plan, rendering, stateDirFromStack, hcl, tenantStacks: (name) => mine.has(name), sharedStacks: sharedHere, everything: false });
+        }
+        mergeParts(scratch, batches);
+      } else {
+        synthesizeStacks({ outdir: scratch, lab, plan, rendering, stateDirFromStack, hcl, tenantStacks: (name) => !reused.has(name), sharedStacks: !reuseShared, everything: reused.size === 0 });
       }
       if (hcl) fixHclOutput(scratch);
       manifest = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8'));
@@ -239,6 +366,6 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     writeFileSync(join(scratch, 'placement.json'), renderJson(plan));
     writeFileSync(join(scratch, CACHE_FILE), `${JSON.stringify(index)}\n`);
   });
-  return { lab, plan, stacks: [...keys.keys()].sort(), rebuilt, reused: [...reused].sort(), out, warnings };
+  return { lab, plan, stacks: [...keys.keys()].sort(), rebuilt, reused: [...reused].sort(), out, warnings, workers: used };
 }
 
