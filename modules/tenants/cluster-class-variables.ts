@@ -9,7 +9,7 @@ export type MultiInstanceRendering = 'refuse' | 'proposal' | 'secondary-clusters
 
 /** A ClusterClass variable: name, whether each Cluster must set it, and its OpenAPI schema. */
 export interface ClassVariable {
-  name: string;
+  name: keyof ClassVariableValues;
   required: boolean;
   /** Set per machine deployment (topology `variables.overrides`) rather than per Cluster. */
   perMachineDeployment?: boolean;
@@ -181,3 +181,38 @@ export function proposalVariables(): ClassVariable[] {
 export function classVariables(multiInstance: MultiInstanceRendering): ClassVariable[] {
   return multiInstance === 'proposal' ? [...releasedVariables(), ...proposalVariables()] : releasedVariables();
 }
+
+/** The `proxmoxTemplate` value: a fixed template (node and id), or tags (see `templateSourceSchema`). */
+export type TemplateSourceValue = { sourceNode: string; templateID: number } | { matchTags: string[]; appendVersionTag?: true };
+
+/** A template in the proposal's `settings.instances[].template` form. */
+export type ProposalTemplateValue = { sourceNode: string; templateID: number } | { templateSelector: { matchTags: string[] } };
+
+/**
+ * The values of the class variables, by name, as a Cluster sets them (cluster.ts builds its
+ * `topology.variables` and machine deployment overrides as `TopologyVariable`s of these). Each
+ * key is a variable declared above (`ClassVariable.name`), so a value without a declared variable
+ * (or of the wrong shape) does not compile.
+ */
+export interface ClassVariableValues {
+  controlPlaneVIP: string;
+  dnsServiceIP: string;
+  nodeIPv4Config: { addresses: string[]; prefix: number; gateway: string };
+  dnsServers: string[];
+  bridge: string;
+  vlan?: number;
+  proxmoxCredentials: { name: string };
+  proxmoxTemplate: TemplateSourceValue;
+  proxmoxPool: string;
+  proxmoxStorage: string;
+  allowedNodes: string[];
+  workerSize?: { cpu: number; memoryMiB: number; diskGiB: number };
+  proxmoxSettings?: {
+    mode: 'Default' | 'SingleInstance' | 'MultiInstance';
+    instances: { name: string; nodes: string[]; template: ProposalTemplateValue; credentialsRef: { name: string } }[];
+  };
+  proxmoxInstance?: string;
+}
+
+/** One entry of a Cluster's `topology.variables` (or a machine deployment's overrides): a name and its typed value. */
+export type TopologyVariable = { [K in keyof ClassVariableValues]-?: { name: K; value: NonNullable<ClassVariableValues[K]> } }[keyof ClassVariableValues];
