@@ -7,6 +7,7 @@ import { fixedTemplateFor, nodeTemplateFor, type FixedTemplate, type Instance, t
 import { templateVmIds } from '../config/template-ids';
 import type { TenantPlan } from '../placement/types';
 import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
+import type { ProposalTemplateValue, TemplateSourceValue, TopologyVariable } from './cluster-class-variables';
 import { autoscalerAnnotations, machineDeployments, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
 import { API, type KubernetesObject } from './manifest';
 import { dnsServiceIP } from './network';
@@ -22,10 +23,8 @@ import {
   tenantNamespace,
 } from './names';
 
-export interface TopologyVariable {
-  name: string;
-  value: unknown;
-}
+/** Typed by the class's variables (cluster-class-variables.ts); re-exported for secondary.ts. */
+export type { TopologyVariable };
 
 export interface TenantClusterInput {
   lab: Lab;
@@ -51,7 +50,7 @@ const VERSION_TAG = /^v\d+\.\d+\.\d+$/i;
  * template (`{ sourceNode, templateID }`: kubeadm and kubelet in the image must match the
  * machines' version, issue 11 B4), or tags plus the version.
  */
-export function templateVariable(instance: Instance, version: string): Record<string, unknown> {
+export function templateVariable(instance: Instance, version: string): TemplateSourceValue {
   const t = instance.template;
   if ('templateID' in t) {
     const fixed = fixedTemplateFor(instance, version);
@@ -67,9 +66,10 @@ export function templateVariable(instance: Instance, version: string): Record<st
 }
 
 /** The template of an instance in the proposal's `settings.instances[].template` form. */
-function proposalTemplate(instance: Instance, version: string): Record<string, unknown> {
+function proposalTemplate(instance: Instance, version: string): ProposalTemplateValue {
   const t = instance.template;
-  if ('templateID' in t) return templateVariable(instance, version);
+  // A fixed template: templateVariable gives its node and id.
+  if ('templateID' in t) return templateVariable(instance, version) as ProposalTemplateValue;
   const tags = t.templateSelector.matchTags.map((tag) => (VERSION_TAG.test(tag) ? version : tag));
   return { templateSelector: { matchTags: [...new Set(tags)] } };
 }
@@ -114,7 +114,7 @@ export function clusterVariables(input: { tenant: Tenant; vip: string; instance:
     { name: 'dnsServiceIP', value: dnsServiceIP(tenant.serviceCIDR) },
     { name: 'nodeIPv4Config', value: { addresses: network.addresses, prefix: network.prefix, gateway: network.gateway } },
     { name: 'dnsServers', value: network.dnsServers },
-    ...(network.vlan !== undefined ? [{ name: 'vlan', value: network.vlan }] : []),
+    ...(network.vlan !== undefined ? [{ name: 'vlan' as const, value: network.vlan }] : []),
     { name: 'proxmoxCredentials', value: { name: tenantCredentialsSecretName(instance.name) } },
     ...instanceVariables(instance, tenant.kubernetesVersion, tenant.name),
     { name: 'allowedNodes', value: input.nodes },
@@ -130,7 +130,7 @@ export function machineDeploymentOverrides(md: MachineDeploymentPlan, nodeTempla
   return [
     { name: 'workerSize', value: { cpu: md.size.cpu, memoryMiB: md.size.memoryMiB, diskGiB: md.size.diskGiB } },
     { name: 'allowedNodes', value: md.nodes },
-    ...(nodeTemplate ? [{ name: 'proxmoxTemplate', value: { sourceNode: nodeTemplate.sourceNode, templateID: nodeTemplate.templateID } }] : []),
+    ...(nodeTemplate ? [{ name: 'proxmoxTemplate' as const, value: { sourceNode: nodeTemplate.sourceNode, templateID: nodeTemplate.templateID } }] : []),
   ];
 }
 
@@ -177,7 +177,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     const all: TopologyVariable[] = [
       ...(instance.name !== primary.name && rendering !== 'secondary-clusters' ? instanceVariables(instance, tenant.kubernetesVersion, tenant.name) : []),
       ...machineDeploymentOverrides(md, machineDeploymentTemplate(instance, tenant.kubernetesVersion, md)),
-      ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance', value: instance.name }] : []),
+      ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance' as const, value: instance.name }] : []),
     ];
     return [...new Map(all.map((v) => [v.name, v])).values()];
   };

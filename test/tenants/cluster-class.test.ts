@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { validateManifest } from '../../modules/crds';
-import { classVariables, clusterClass, clusterClassTemplates, PROVIDER_ID_ARG } from '../../modules/tenants/cluster-class';
+import { classVariables, clusterClass, clusterClassTemplates, PROVIDER_ID_ARG, type ClassVariable } from '../../modules/tenants/cluster-class';
 import { renderTenant } from '../../modules/tenants';
 import { exampleLab, labWith, pinnedCrds, planOf } from './fixtures';
 import { withProposal } from './proposal-crds';
@@ -81,7 +81,7 @@ describe('tenant Clusters on the class', () => {
   it.each(cases)('$tenant: the Cluster validates, and its variables are declared by the class with matching schemas', ({ lab, options, tenantName }) => {
     const r = renderTenant(lab, planOf(lab), tenantName);
     expect(validateManifest(r.cluster, pinnedCrds())).toEqual([]);
-    const declared = new Map(classVariables(options.multiInstance).map((v) => [v.name, v]));
+    const declared = new Map<string, ClassVariable>(classVariables(options.multiInstance).map((v) => [v.name, v]));
     const ajv = variableAjv();
     const topology = (r.cluster as any).spec.topology;
     const check = (variable: { name: string; value: unknown }) => {

@@ -59,11 +59,11 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   },
   // Prose about the behaviour of one release, read from its source: re-read on a bump.
   { file: 'modules/management/capmox-global-credentials.ts', pins: ['proxmoxProvider'], why: 'what CAPMOX does with global credentials, read from that release' },
-  { file: 'modules/tenants/cluster-class.ts', pins: ['proxmoxProvider', 'kamajiImage'], why: 'webhook and kube-proxy behaviour of those releases' },
+  { file: 'modules/tenants/cluster-class-templates.ts', pins: ['proxmoxProvider', 'kamajiImage'], why: 'webhook and kube-proxy behaviour of those releases' },
   { file: 'modules/tenants/cluster.ts', pins: ['proxmoxProvider'], why: 'CAPMOX webhook behaviour of that release' },
   { file: 'modules/tenants/index.ts', pins: ['proxmoxProvider'], why: 'the TLS keys that CAPMOX release reads' },
   { file: 'modules/tenants/secondary.ts', pins: ['proxmoxProvider'], why: 'CAPMOX binds a Cluster to one API in that release' },
-  { file: 'modules/placement/plan.ts', pins: ['proxmoxProvider'], why: 'how that CAPMOX release clones from the template node (failover)' },
+  { file: 'modules/placement/failover.ts', pins: ['proxmoxProvider'], why: 'how that CAPMOX release clones from the template node (failover)' },
   { file: 'test/tenants/failover.test.ts', pins: ['proxmoxProvider'], why: "that CAPMOX release's scheduler, read from its source" },
   { file: 'docs/placement.md', pins: ['proxmoxProvider', 'kamajiProvider', 'inClusterIpam'], why: "CAPMOX's scheduler in that release; a real validate run's warnings, as printed" },
   { file: 'scripts/twin/index.ts', pins: ['proxmoxProvider'], why: 'which controllers the twin runs, in its header' },
