@@ -45,6 +45,17 @@ suite('literal strings round-trip through tofu unchanged', () => {
   const env = missing ? {} : { ...toolchainEnv(root), TF_INPUT: '0', NO_COLOR: '1', CHECKPOINT_DISABLE: '1' };
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+  /** `tofu init`, `plan` and `show -json` in a synthesized stack: each planned resource's `comment`, by resource name. */
+  const plannedComments = async (dir: string): Promise<Map<string, string>> => {
+    const init = await runTofu(['init', '-input=false'], { cwd: dir, env });
+    if (init.code !== 0) throw new Error(init.stderr);
+    const plan = await runTofu(['plan', '-input=false', '-refresh=false', '-out=plan.bin'], { cwd: dir, env });
+    if (plan.code !== 0) throw new Error(`${plan.stderr}\n${plan.stdout.slice(-2000)}`);
+    const show = await runTofu(['show', '-json', 'plan.bin'], { cwd: dir, env });
+    const planned = JSON.parse(show.stdout) as { resource_changes: { name: string; change: { after: { comment: string } } }[] };
+    return new Map(planned.resource_changes.map((c) => [c.name, c.change.after.comment]));
+  };
+
   // One batch of samples (tofu takes seconds per run): values and keys of one manifest-like object.
   const samples = fc.sample(tricky, { numRuns: 80, seed: 13 });
   const keys = fc.sample(tricky.filter((k) => k !== ''), { numRuns: 20, seed: 14 });
@@ -106,13 +117,7 @@ suite('literal strings round-trip through tofu unchanged', () => {
     comments.forEach((comment, i) => new VirtualEnvironmentPool(stack, `pool-${i}`, { poolId: `p${i}`, comment: literalManifest(comment) as string }));
     app.synth();
     const dir = join(work, 'bpg/stacks/bpg');
-    const init = await runTofu(['init', '-input=false'], { cwd: dir, env });
-    if (init.code !== 0) throw new Error(init.stderr);
-    const plan = await runTofu(['plan', '-input=false', '-refresh=false', '-out=plan.bin'], { cwd: dir, env });
-    if (plan.code !== 0) throw new Error(`${plan.stderr}\n${plan.stdout.slice(-2000)}`);
-    const show = await runTofu(['show', '-json', 'plan.bin'], { cwd: dir, env });
-    const planned = JSON.parse(show.stdout) as { resource_changes: { name: string; change: { after: { comment: string } } }[] };
-    const byIndex = new Map(planned.resource_changes.map((c) => [c.name, c.change.after.comment]));
+    const byIndex = await plannedComments(dir);
     const synthesized = JSON.parse(readFileSync(join(dir, 'cdk.tf.json'), 'utf8')).resource.proxmox_virtual_environment_pool as Record<string, unknown>;
     const names = Object.keys(synthesized).sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1]));
     expect(names.map((n) => byIndex.get(n))).toEqual(comments);
@@ -147,13 +152,7 @@ suite('literal strings round-trip through tofu unchanged', () => {
     const dir = join(work, 'bpg-hcl/stacks/bpg');
     fixHclOutput(join(work, 'bpg-hcl'));
     expect(readFileSync(join(dir, 'cdk.tf'), 'utf8')).toContain('resource "proxmox_virtual_environment_pool" "pool-0"');
-    const init = await runTofu(['init', '-input=false'], { cwd: dir, env });
-    if (init.code !== 0) throw new Error(init.stderr);
-    const plan = await runTofu(['plan', '-input=false', '-refresh=false', '-out=plan.bin'], { cwd: dir, env });
-    if (plan.code !== 0) throw new Error(`${plan.stderr}\n${plan.stdout.slice(-2000)}`);
-    const show = await runTofu(['show', '-json', 'plan.bin'], { cwd: dir, env });
-    const planned = JSON.parse(show.stdout) as { resource_changes: { name: string; change: { after: { comment: string } } }[] };
-    const byName = new Map(planned.resource_changes.map((c) => [c.name, c.change.after.comment]));
+    const byName = await plannedComments(dir);
     expect(comments.map((_, i) => byName.get(`pool-${i}`))).toEqual(comments);
   }, 120_000);
 

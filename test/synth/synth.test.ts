@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { compileProject, projectRoot } from '../support/toolchain';
+import { tree } from './lab-edits';
 
 const example = join(projectRoot, 'examples/lab.yaml');
 const work = mkdtempSync(join(projectRoot, '.test-synth-'));
@@ -16,19 +17,6 @@ beforeAll(() => compileProject());
 
 function synth(config: string, out: string, ...extra: string[]) {
   return spawnSync(process.execPath, ['dist/scripts/synth.js', '--config', config, '--out', out, ...extra], { cwd: projectRoot, encoding: 'utf8' });
-}
-
-function tree(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const path = join(d, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files[relative(dir, path)] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(dir);
-  return files;
 }
 
 describe('npm run synth', () => {
