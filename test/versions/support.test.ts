@@ -34,7 +34,7 @@ describe('support windows', () => {
     expect(supportOf(kubernetesSupport, 'v1.29.9', '2020-01-01')).toEqual({ series: '1.29', state: 'past', scheduled: false });
     expect(supportOf(kubernetesSupport, 'v1.99.0', '2026-12-03')).toBeUndefined();
     expect(supportOf(componentSupport.certManager, 'v1.17.0', '2026-12-03')).toMatchObject({ state: 'past' });
-    expect(supportOf(componentSupport.certManager, 'v1.21.0', '2026-12-03')).toBeUndefined();
+    expect(supportOf(componentSupport.certManager, 'v1.22.1', '2026-12-03')).toBeUndefined();
   });
 
   it('lists the supported minors of a day', () => {
