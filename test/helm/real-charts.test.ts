@@ -19,7 +19,10 @@ import { started, tearDown } from '../support/lifecycle';
 import { readStackNamespaces } from '../kube/stack-manifests';
 import { HelmCli, readStackReleases, requireHelm, synthWithChartMirror, type StackRelease } from './chart-mirror';
 
-const charts = Object.entries(toolchain.charts).filter(([name]) => name !== '//') as [string, { component: string }][];
+/** The management charts among them (entries of a component; a tenant's CNI chart is the twin's). */
+const charts = (Object.entries(toolchain.charts) as [string, unknown][]).filter(
+  (e): e is [string, { component: string }] => e[0] !== '//' && typeof e[1] === 'object' && e[1] !== null && 'component' in e[1],
+);
 const chartDir = (release: StackRelease) => join(projectRoot, '.toolchain/charts', release.chart, release.version);
 /** The management cluster the charts are rendered for: the test server's Kubernetes version. */
 const kubeVersion = toolchain.kubernetes.version;
