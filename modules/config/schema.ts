@@ -8,7 +8,9 @@ import { URL_CREDENTIAL_FIX, redactUrl, urlCredentialProblem } from './safety';
 import { pinnedVersions } from '../versions/pins';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const K8S_VERSION = /^v1\.(\d+)\.(\d+)$/;
+// Bounded components: minor and patch of at most 3 and 4 digits. Unbounded, v1.99999999999999999999.0
+// validated, then the upgrade planner walked every minor up to it and synth ran out of memory.
+const K8S_VERSION = /^v1\.(\d{1,3})\.(\d{1,4})$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV4_RANGE_OR_CIDR =
   /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})(-((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|\/(3[0-2]|[12]?\d))?$/;
@@ -82,7 +84,7 @@ const nonNegativeInt = (what: string) =>
 
 export const kubernetesVersion = z
   .string()
-  .regex(K8S_VERSION, { error: 'a Kubernetes version is written like v1.30.5 (with the leading v and a patch number)' });
+  .regex(K8S_VERSION, { error: 'a Kubernetes version is written like v1.30.5 (with the leading v and a patch number; minor and patch of at most 3 and 4 digits)' });
 
 export const ipv4 = z.string().regex(IPV4, { error: 'expected an IPv4 address such as 10.0.0.1' });
 export const ipv4Range = z
