@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { ProblemError, type Problem } from './problems';
 import { lenientLab } from './lenient';
 import { checkLab, editDistance } from './rules';
-import { MAX_LAB_BYTES, checkShape, checkStrings } from './safety';
+import { MAX_LAB_BYTES, URL_CREDENTIAL_FIX, checkShape, checkStrings, redactUrl, urlCredentialProblem } from './safety';
 import { labSchema, type Lab } from './schema';
 
 export function loadLabFile(file: string): Lab {
@@ -114,10 +114,15 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
   const flagged = new Set(stringProblems.map((p) => JSON.stringify(p.path)));
   const parsed = labSchema.safeParse(data, { reportInput: true });
   if (!parsed.success || stringProblems.length > 0) {
+    const seen = new Set<string>();
     const schemaProblems = [
       ...stringProblems,
       ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => fromIssue(issue, data))).filter((p) => !flagged.has(JSON.stringify(p.path))),
-    ];
+    ].filter((p) => {
+      // One problem said once (a URL's credentials come from its format check and its credential check).
+      const key = JSON.stringify([p.path, p.message]);
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
     // Run the cross-field rules on what can be read, so every problem is reported at once; drop
     // those at or around a schema problem (they would only repeat it).
     // "At or around": one path is a prefix of the other. Indexed, so that a description full of
@@ -281,6 +286,10 @@ const typeNames: Record<string, string> = { int: 'a whole number', number: 'a nu
 function fromIssue(issue: Issue, data: unknown): Problem[] {
   const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
   const value = valueAt(data, issue.path);
+  // A URL the parser refuses may still hold credentials (`https:/user:pw@host`): the problem is
+  // then those, shown redacted — never the URL as written.
+  const credentials = issue.code === 'invalid_format' && issue.format === 'url' && typeof value === 'string' ? urlCredentialProblem(value) : undefined;
+  if (credentials) return [{ path, message: `this URL must not carry credentials: ${credentials}`, value: redactUrl(value as string), fix: URL_CREDENTIAL_FIX }];
   switch (issue.code) {
     case 'unrecognized_keys': {
       const parent = valueAt(data, issue.path);
