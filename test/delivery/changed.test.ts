@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { compileProject, projectRoot } from '../support/toolchain';
+import { loadLabFile } from '../../modules/config/load';
+import { planPlacement } from '../../modules/placement';
+import { review, type TofuPlanJson } from '../../modules/review';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-changed-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -97,5 +100,43 @@ describe('npm run review with plan files', () => {
   it('says "no change" in one line for a description that renders the same', () => {
     const r = cli('review.js', ['--config', labWith('same2', () => undefined), '--against', example]);
     expect(r.stdout).toBe(`## pvekaas review: ${example} → ${join(work, 'same2.yaml')}\n\nNo change: all 7 synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`);
+  });
+});
+
+describe('review: what a plan destroys is never an all-clear (issue 26)', () => {
+  const lab = loadLabFile(example);
+  const plan = planPlacement(lab);
+  const planOf = (changes: { address: string; type: string; actions: string[]; before?: unknown }[]): TofuPlanJson => ({
+    format_version: '1.2',
+    resource_changes: changes.map((c) => ({ address: c.address, type: c.type, name: c.address.split('.')[1], change: { actions: c.actions, before: c.before ?? {}, after: c.actions.includes('create') ? {} : null } })),
+  });
+  const run = (plans: Record<string, TofuPlanJson>) =>
+    review({ before: { lab, plan, label: 'a.yaml' }, after: { lab, plan, label: 'b.yaml' }, plans, stackChanges: { changes: Object.keys(plans).map((stack) => ({ stack, change: 'changed' as const, reasons: ['x'] })), unchanged: [] } });
+
+  it('names a tenant Namespace, a Proxmox pool and a Helm release that a plan deletes, and says no "Nothing destroyed"', () => {
+    const r = run({
+      'tenant-tenant-a': planOf([
+        { address: 'kubernetes_namespace_v1.ns', type: 'kubernetes_namespace_v1', actions: ['delete'], before: { metadata: [{ name: 'tenant-a' }] } },
+        { address: 'kubernetes_manifest.ns2', type: 'kubernetes_manifest', actions: ['delete'], before: { manifest: { kind: 'Namespace', metadata: { name: 'tenant-a-extra' } } } },
+      ]),
+      'proxmox-pmox-txl': planOf([{ address: 'proxmox_virtual_environment_pool.capi-tenant-a', type: 'proxmox_virtual_environment_pool', actions: ['delete'], before: { pool_id: 'capi-tenant-a' } }]),
+      management: planOf([{ address: 'helm_release.metallb', type: 'helm_release', actions: ['delete'], before: { name: 'metallb' } }]),
+    });
+    expect(r.warnings).toEqual([
+      'management: Helm release metallb is uninstalled (what it installed goes with it)',
+      'proxmox-pmox-txl: Proxmox pool capi-tenant-a is destroyed (its ACLs go with it)',
+      'tenant-tenant-a: Namespace tenant-a-extra is destroyed (everything in it goes with it)',
+      "tenant-tenant-a: Namespace tenant-a is destroyed (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)",
+    ]);
+    expect(r.markdown).not.toContain('Nothing destroyed');
+    expect(r.markdown).toMatch(/### Must not miss\n\n- ⚠️ management: Helm release metallb is uninstalled/);
+  });
+
+  it('lists any other destroyed or replaced resource too, and gives the all-clear only for a plan that destroys nothing', () => {
+    const r = run({ 'proxmox-pmox-txl': planOf([{ address: 'proxmox_acl.a', type: 'proxmox_acl', actions: ['delete'] }, { address: 'proxmox_acl.b', type: 'proxmox_acl', actions: ['create', 'delete'] }, { address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] }]) });
+    expect(r.warnings).toEqual(['proxmox-pmox-txl: 2 more resources are destroyed or replaced: proxmox_acl.a (destroyed), proxmox_acl.b (replaced)']);
+    expect(r.markdown).not.toContain('Nothing destroyed');
+    const clear = run({ 'proxmox-pmox-txl': planOf([{ address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] }]) });
+    expect(clear.markdown).toContain('Nothing destroyed, rotated, downgraded in HA or version-changed.');
   });
 });
