@@ -11,9 +11,10 @@
  *   removes); a run killed between them leaves the old output under `.<name>.pvekaas-old-<pid>`,
  *   which the next run puts back. Either way one complete output, old or new, and no scratch.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from './cli';
+import { readRegularFile } from '../../modules/config/load';
 
 export const MARKER = '.pvekaas-output';
 
@@ -33,7 +34,8 @@ function markerText(kind: OutputKind): string {
 
 function readMarker(dir: string): { tool?: string; command?: string } | undefined {
   try {
-    return JSON.parse(readFileSync(join(dir, MARKER), 'utf8'));
+    // A regular file of a few bytes: a FIFO or a link to /dev/zero put there is not waited on or read without end.
+    return JSON.parse(readRegularFile(join(dir, MARKER), 64 * 1024));
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@
  * false all-clear), names the changed stacks it has no plan for, and says "no change" in one line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -55,6 +55,41 @@ describe('npm run changed', () => {
     expect(reasons['proxmox-pmox-txl']).toBe('tenant tenant-b removed (its CAPMOX pool and token)');
     expect(reasons['management']).toContain('management kubernetes configPath ~/.kube/lab-mgmt.yaml → ~/.kube/other.yaml');
     expect(reasons['tenant-tenant-b']).toBe('tenant tenant-b removed from the description');
+  });
+
+  describe('--against-out (issue 26)', () => {
+    // The base revision synthesized in its own checkout with `--out out`, as the review workflow does.
+    const base = join(work, 'base');
+    const baseOut = join(base, 'out');
+    beforeAll(() => {
+      mkdirSync(base, { recursive: true });
+      const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', example, '--out', 'out'], { cwd: base, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+    });
+
+    it('finds no change for the same description (every stack used to differ by its state path)', () => {
+      const r = cli('changed.js', ['--config', example, '--against', example, '--against-out', baseOut]);
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: 'no stack changes: all 7 stacks are byte-identical\n', stderr: '' });
+    });
+
+    it('refuses a FIFO or a link to /dev/zero in the output at once, instead of waiting or reading without end', () => {
+      for (const [name, plant] of [
+        ['fifo-stack', (dir: string) => spawnSync('mkfifo', [join(dir, 'stacks/management/cdk.tf.json')])],
+        ['zero-stack', (dir: string) => symlinkSync('/dev/zero', join(dir, 'stacks/management/cdk.tf.json'))],
+        ['fifo-index', (dir: string) => spawnSync('mkfifo', [join(dir, '.pvekaas-cache.json')])],
+        ['fifo-marker', (dir: string) => spawnSync('mkfifo', [join(dir, '.pvekaas-output')])],
+      ] as const) {
+        const dir = join(work, name);
+        cpSync(baseOut, dir, { recursive: true });
+        rmSync(join(dir, name.endsWith('stack') ? 'stacks/management/cdk.tf.json' : name === 'fifo-index' ? '.pvekaas-cache.json' : '.pvekaas-output'));
+        plant(dir);
+        const started = Date.now();
+        const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/changed.js'), '--config', example, '--against', example, '--against-out', dir], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+        expect({ name, status: r.status, signal: r.signal }).toEqual({ name, status: 1, signal: null });
+        expect(r.stderr).toMatch(name === 'fifo-marker' ? /not a synth output of pvekaas/ : /cannot read .*: it is (a named pipe \(FIFO\)|a device), not a regular file/);
+        expect(Date.now() - started).toBeLessThan(45_000);
+      }
+    });
   });
 
   it('says so in one line when nothing changes', () => {
