@@ -132,6 +132,29 @@ describe('npm run review with plan files', () => {
     expect(r.stdout).not.toContain('Nothing destroyed');
   });
 
+  it('never writes through a symbolic link at placement.svg or the comment: refused before any work, the link target untouched (issue 26)', () => {
+    const next = labWith('svg-link', (lab) => (lab.tenants[0].pools[0].replicas = 4));
+    for (const victim of ['placement.svg', 'comment.md']) {
+      const dir = join(work, `review-link-${victim}`);
+      mkdirSync(dir, { recursive: true });
+      const target = join(work, `precious-${victim}.txt`);
+      writeFileSync(target, 'keep me\n');
+      symlinkSync(target, join(dir, victim));
+      const r = cli('review.js', ['--config', next, '--against', example, '--out', join(dir, 'comment.md')]);
+      expect({ victim, status: r.status }).toEqual({ victim, status: 1 });
+      expect(r.stderr).toContain(`refusing to replace ${join(dir, victim)}: it is a symbolic link`);
+      expect(readFileSync(target, 'utf8')).toBe('keep me\n');
+    }
+    // A regular file there is replaced, whole.
+    const dir = join(work, 'review-plain');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'placement.svg'), 'old');
+    const ok = cli('review.js', ['--config', next, '--against', example, '--out', join(dir, 'comment.md')]);
+    expect(ok.status).toBe(0);
+    expect(readFileSync(join(dir, 'placement.svg'), 'utf8')).toMatch(/<svg/);
+    expect(readFileSync(join(dir, 'comment.md'), 'utf8')).toMatch(/^## pvekaas review/);
+  });
+
   it('says "no change" in one line for a description that renders the same', () => {
     const r = cli('review.js', ['--config', labWith('same2', () => undefined), '--against', example]);
     expect(r.stdout).toBe(`## pvekaas review: ${example} → ${join(work, 'same2.yaml')}\n\nNo change: all 7 synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`);
