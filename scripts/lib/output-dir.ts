@@ -12,7 +12,10 @@
  *   which the next run puts back. Either way one complete output, old or new, and no scratch.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { configErrorAt } from '../../modules/config/load';
+import type { Problem } from '../../modules/config/problems';
+import type { Lab } from '../../modules/config/schema';
 import { UserError } from './cli';
 import { readRegularFile } from '../../modules/config/load';
 
@@ -270,4 +273,39 @@ export function markKeptDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, MARKER), `${JSON.stringify({ tool: 'pvekaas', command: 'work', note: 'a directory kept by demo or twin --keep; they may write here again' })}\n`);
   return dir;
+}
+
+/**
+ * Refuses a lab whose configured paths lie inside the output directory a command is about to
+ * replace (`synth --out`, `export-hcl --out`, deploy's `--out`): the state directory (resolved
+ * against `stateBase`, where the stacks' state paths lead) and a relative kubeconfig path (against
+ * the working directory). Either would be carried over, replaced or deleted with the output — and a
+ * kubeconfig there is copied wherever the output goes. A ProblemError at the lines of the lab.
+ */
+export function refuseConfiguredPathsInside(config: string, lab: Lab, out: string, flag = '--out', stateBase = process.cwd()): void {
+  const dir = resolve(out);
+  const inside = (path: string) => {
+    const r = relative(dir, path);
+    return r === '' || (r !== '..' && !r.startsWith(`..${'/'}`) && !isAbsolute(r));
+  };
+  const problems: Problem[] = [];
+  const stateDir = lab.delivery.local.stateDir;
+  if (inside(resolve(stateBase, stateDir))) {
+    problems.push({
+      path: ['delivery', 'local', 'stateDir'],
+      message: `stateDir is inside ${flag} ${out} (${dir}), the directory this command replaces: state kept there can be deleted or replaced with it`,
+      value: stateDir,
+      fix: `keep state outside every generated directory (e.g. stateDir: state), or choose another ${flag}`,
+    });
+  }
+  const kubernetes = lab.management.kubernetes;
+  if ('configPath' in kubernetes && !kubernetes.configPath.startsWith('~') && inside(resolve(kubernetes.configPath))) {
+    problems.push({
+      path: ['management', 'kubernetes', 'configPath'],
+      message: `configPath is inside ${flag} ${out} (${dir}), the directory this command replaces: a kubeconfig there is copied, uploaded or deleted with it`,
+      value: kubernetes.configPath,
+      fix: `keep the kubeconfig outside every generated directory (e.g. ~/.kube/lab-mgmt.yaml), or choose another ${flag}`,
+    });
+  }
+  if (problems.length > 0) throw configErrorAt(config, problems, `${config}: ${problems.length} configured path${problems.length === 1 ? '' : 's'} inside ${flag} ${out}`);
 }

@@ -34,7 +34,7 @@ import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab, renderLab, type LabRendering } from '../../stacks/app';
 import { UserError } from './cli';
 import { fixHclOutput } from './hcl-fixups';
-import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
+import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
 import { tenantsOnInstance } from '../../modules/config/proxmox-access';
 
@@ -288,6 +288,8 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   checkOutputDir(options.out, synthOutput);
   const labText = readLabText(options.config);
   const lab = parseLab(labText, options.config);
+  // Nothing configured inside the directory about to be replaced (state, a kubeconfig).
+  if (options.stateDirFromStack === undefined) refuseConfiguredPathsInside(options.config, lab, options.out);
   // Placement and rendering problems with the file and the line of the tenant's pool.
   const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
   const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan));

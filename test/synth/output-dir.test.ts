@@ -156,6 +156,48 @@ describe('output directories', () => {
   }, 60_000);
 });
 
+describe('configured paths inside the output (issue 26)', () => {
+  it('refuses a stateDir or a kubeconfig inside --out, before anything is written, with file, line, path and fix; state there is kept', () => {
+    const dir = join(work, 'state-in-out');
+    mkdirSync(dir, { recursive: true });
+    const lab = parse(readFileSync(example, 'utf8'));
+    lab.delivery = { local: { stateDir: 'build/stacks/management/assets' } };
+    lab.management.kubernetes = { configPath: 'build/mgmt.kubeconfig' };
+    writeFileSync(join(dir, 'lab.yaml'), stringify(lab));
+    // An earlier synth (before the state directory was moved there) and state kept in it.
+    const plain = parse(readFileSync(example, 'utf8'));
+    writeFileSync(join(dir, 'plain.yaml'), stringify(plain));
+    expect(cli('synth.js', ['--config', 'plain.yaml', '--out', 'build'], dir).status).toBe(0);
+    mkdirSync(join(dir, 'build/stacks/management/assets'), { recursive: true });
+    writeFileSync(join(dir, 'build/stacks/management/assets/management.tfstate'), '{"version": 4}');
+    // deploy checks that tofu is there first: a stand-in that records being run (it must not be).
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'tofu'), `#!/bin/sh\ntouch ${join(dir, 'tofu-ran')}\n`, { mode: 0o755 });
+    for (const [script, out] of [['synth.js', 'build'], ['deploy.js', 'build']] as const) {
+      const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts', script), '--config', 'lab.yaml', '--out', out], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+      expect({ script, status: r.status }).toEqual({ script, status: 1 });
+      expect(r.stderr).toMatch(/^ {2}lab\.yaml:\d+:\d+ {2}delivery\.local\.stateDir: stateDir is inside --out build \(/m);
+      expect(r.stderr).toMatch(/^ {2}lab\.yaml:\d+:\d+ {2}management\.kubernetes\.configPath: configPath is inside --out build/m);
+      expect(r.stderr).toContain('fix: keep state outside every generated directory');
+    }
+    expect(readFileSync(join(dir, 'build/stacks/management/assets/management.tfstate'), 'utf8')).toBe('{"version": 4}');
+    expect(existsSync(join(dir, 'tofu-ran'))).toBe(false);
+    // export-hcl: state is at <parent of --out>/<stateDir>, so a stateDir under the export's own name is inside it.
+    lab.delivery = { local: { stateDir: 'exported/state' } };
+    writeFileSync(join(dir, 'export.yaml'), stringify(lab));
+    const exported = cli('export-hcl.js', ['--config', 'export.yaml', '--out', 'exported'], dir);
+    expect(exported.status).toBe(1);
+    expect(exported.stderr).toMatch(/^ {2}export\.yaml:\d+:\d+ {2}delivery\.local\.stateDir: stateDir is inside --out exported \(/m);
+    expect(existsSync(join(dir, 'exported'))).toBe(false);
+    // The same stateDir beside the output is fine.
+    lab.delivery = { local: { stateDir: 'state' } };
+    lab.management.kubernetes = { configPath: '~/.kube/lab-mgmt.yaml' };
+    writeFileSync(join(dir, 'lab.yaml'), stringify(lab));
+    expect(cli('synth.js', ['--config', 'lab.yaml', '--out', 'build'], dir).status).toBe(0);
+  });
+});
+
 describe('export-hcl with the local backend', () => {
   it('writes the state path relative to the directory that holds the export, the same from any working directory', () => {
     const a = join(work, 'exp/hcl');
