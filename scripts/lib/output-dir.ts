@@ -160,7 +160,7 @@ function recover(dir: string, kind: OutputKind): void {
       if (!existsSync(dir)) renameSync(left.path, dir);
       else carryOver(left.path, dir, kind);
     } else {
-      rmSync(left.path, { recursive: true, force: true });
+      rmSync(left.path, { recursive: true, force: true, maxRetries: 5 });
     }
   }
 }
@@ -171,15 +171,16 @@ function recover(dir: string, kind: OutputKind): void {
  */
 export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch: string) => T, flag = '--out'): T {
   const dir = resolve(out);
-  finishBeforeSignals();
   checkOutputDir(out, kind, flag);
   mkdirSync(dirname(dir), { recursive: true });
   recover(dir, kind);
   checkOutputDir(out, kind, flag);
   const scratch = scratchName(dir, 'new', process.pid);
-  rmSync(scratch, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
   mkdirSync(scratch);
   let result: T;
+  // While the output is built, Ctrl-C or SIGTERM stops the command at once (the default action):
+  // the old output is untouched and the scratch directory is removed by the next run.
   try {
     writeFileSync(join(scratch, MARKER), markerText(kind));
     result = build(scratch);
@@ -187,30 +188,48 @@ export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch
     rmSync(scratch, { recursive: true, force: true });
     throw e;
   }
-  if (!existsSync(dir)) {
+  return finishingBeforeSignals(() => {
+    if (!existsSync(dir)) {
+      renameSync(scratch, dir);
+      return result;
+    }
+    const old = scratchName(dir, 'old', process.pid);
+    renameSync(dir, old);
     renameSync(scratch, dir);
+    const kept = carryOver(old, dir, kind);
+    if (kept.length > 0) process.stderr.write(`warning: kept ${kept.length} file(s) of the previous output that clash with new ones, in ${old}\n`);
     return result;
-  }
-  const old = scratchName(dir, 'old', process.pid);
-  renameSync(dir, old);
-  renameSync(scratch, dir);
-  const kept = carryOver(old, dir, kind);
-  if (kept.length > 0) process.stderr.write(`warning: kept ${kept.length} file(s) of the previous output that clash with new ones, in ${old}\n`);
-  return result;
+  });
 }
 
-let deferring = false;
 /**
- * Ctrl-C or SIGTERM during a write does not cut it in half: the write is synchronous, so the signal
- * is handled once the output is in place (or the scratch removed), and the process then exits 130/143.
+ * Putting the new output in place (two renames, then the old output's foreign files carried over)
+ * is not cut in half by Ctrl-C, SIGTERM or SIGHUP: a signal that comes meanwhile is handled once it
+ * is done, and the command then exits 130, 143 or 129. The handlers stay until the event loop has
+ * delivered what came in meanwhile (Node's signal handles do not keep the loop alive, so without
+ * the pending `setImmediate` a command could end first and drop the signal: exit 0), and are then
+ * removed, so a later interrupt is the command's own again (deploy's, while tofu runs).
  */
-function finishBeforeSignals(): void {
-  if (deferring) return;
-  deferring = true;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
-    process.once(signal, () => {
+function finishingBeforeSignals<T>(section: () => T): T {
+  const handlers = (
+    [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const
+  ).map(([signal, code]) => {
+    const handler = () => {
       process.stderr.write(`${signal}: stopped after the output was complete\n`);
       process.exit(code);
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  try {
+    return section();
+  } finally {
+    setImmediate(() => {
+      for (const [signal, handler] of handlers) process.removeListener(signal, handler);
     });
   }
 }
