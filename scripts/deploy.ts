@@ -13,8 +13,9 @@
  * `proxmox-<instance>` stack gets its administrator token from PROXMOX_API_TOKENS (a JSON object of
  * tokens by instance name, as the review workflow's secret) or else from TF_VAR_proxmox_api_token.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { runOrder } from '../modules/review';
 import { labChanges } from './lib/changes';
@@ -41,15 +42,113 @@ function tokens(): Record<string, string> {
   throw new UserError('PROXMOX_API_TOKENS is not a JSON object of tokens by instance name\n  fix: PROXMOX_API_TOKENS=\'{"pmox-txl": "root@pam!pvekaas=<secret>"}\'');
 }
 
-/** Runs tofu, keeping its output; secrets given in the environment are masked in what is kept. */
-function tofu(tofuPath: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, secrets: string[]): Promise<{ code: number; output: string }> {
+/**
+ * Interrupts, as OpenTofu expects them. OpenTofu stops gracefully on its first interrupt — it lets
+ * the resources in progress finish and writes its state — and stops hard on a second, with state
+ * lost (its local backend rewrites the state file in place: opentofu/opentofu,
+ * internal/states/statemgr/filesystem.go, persistState truncates the file and writes it anew, after
+ * one `<state>.backup` of the run's starting state). So every tofu runs in a process group of its
+ * own (Ctrl-C in a terminal reaches deploy only, never tofu and its provider plugins directly), and
+ * deploy passes on exactly one SIGINT per tofu process, whatever it receives; further signals are
+ * not passed on. Deploy starts nothing new, waits for every tofu to exit, removes anything left in
+ * their process groups (provider plugins), says what was applied, interrupted and not started, and
+ * exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
+ *
+ * SIGKILL of deploy cannot be passed on: tofu then runs on alone (its output goes to a file, not to
+ * a pipe that would break under it), applies what it started, writes its state and exits; the next
+ * deploy waits for it (the pid file it leaves in the stack directory, then the state lock with
+ * -lock-timeout) before running that stack again.
+ */
+const running = new Set<ChildProcess>();
+let interrupted: NodeJS.Signals | undefined;
+const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (interrupted) {
+    process.stderr.write(`${signal} again: still waiting for ${running.size} tofu process(es) to finish and write their state (a second interrupt would make tofu stop without saving it, so none is passed on)\n`);
+    return;
+  }
+  interrupted = signal;
+  process.stderr.write(`${signal}: stopping — nothing new starts; ${running.size} running tofu process(es) asked once to stop: they finish the resources in progress and write their state\n`);
+  for (const child of running) child.kill('SIGINT');
+}
+
+/** A file in the stack directory naming the tofu a deploy started there, while it runs. */
+const PID_FILE = '.pvekaas-deploy.pid';
+
+/** Whether a process is alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Waits for a tofu an earlier deploy left running in `cwd` (killed with SIGKILL, its tofu ran on). */
+async function waitForEarlierTofu(cwd: string, stack: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(cwd, PID_FILE), 'utf8').trim());
+  } catch {
+    return;
+  }
+  const isTofu = () => {
+    try {
+      return alive(pid) && /tofu/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  if (Number.isInteger(pid) && pid > 0 && isTofu()) {
+    process.stderr.write(`  ${stack}: waiting for tofu (pid ${pid}) of an earlier deploy to finish and write its state\n`);
+    while (isTofu()) await new Promise((r) => setTimeout(r, 250));
+  }
+  rmSync(join(cwd, PID_FILE), { force: true });
+}
+
+/**
+ * Runs tofu in its own process group, its output in a private file (never a pipe: with deploy gone
+ * a broken pipe would kill tofu mid-apply), and returns that output with the given secrets masked.
+ * When it exits, whatever is left in its process group (a provider plugin) is killed.
+ */
+function tofu(tofuPath: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, secrets: string[]): Promise<{ code: number; output: string; signal?: NodeJS.Signals }> {
+  const logDir = mkdtempSync(join(tmpdir(), 'pvekaas-deploy-'));
+  const log = join(logDir, 'tofu.log');
+  const fd = openSync(log, 'w', 0o600);
   return new Promise((resolve) => {
-    const child = spawn(tofuPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('error', (e) => resolve({ code: 127, output: e.message }));
-    child.on('close', (code) => resolve({ code: code ?? 1, output: secrets.reduce((text, s) => (s ? text.split(s).join('***') : text), output) }));
+    let child: ChildProcess;
+    try {
+      child = spawn(tofuPath, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+    } finally {
+      closeSync(fd);
+    }
+    running.add(child);
+    if (child.pid) writeFileSync(join(cwd, PID_FILE), `${child.pid}\n`);
+    // An interrupt that came while this tofu was being started reaches it too.
+    if (interrupted) child.kill('SIGINT');
+    const finish = (code: number, signal?: NodeJS.Signals) => {
+      running.delete(child);
+      if (child.pid) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // nothing left in its group
+        }
+      }
+      rmSync(join(cwd, PID_FILE), { force: true });
+      let output = '';
+      try {
+        output = readFileSync(log, 'utf8');
+      } catch {
+        // no output
+      }
+      rmSync(logDir, { recursive: true, force: true });
+      resolve({ code, output: secrets.reduce((text, s) => (s ? text.split(s).join('***') : text), output), ...(signal ? { signal } : {}) });
+    };
+    child.on('error', () => finish(127));
+    child.on('close', (code, signal) => finish(code ?? 1, signal ?? undefined));
   });
 }
 
@@ -98,6 +197,11 @@ runCommand(async () => {
   const out = (flags.out as string | undefined) ?? 'out';
   const verb = flags.plan ? 'plan' : 'apply';
 
+  // A tofu an earlier deploy left running (that deploy was killed) finishes before its stack
+  // directory is synthesized anew: replacing the directory under it would break its last state writes.
+  const stacksDir = join(out, 'stacks');
+  if (existsSync(stacksDir)) for (const stack of readdirSync(stacksDir).sort()) await waitForEarlierTofu(join(stacksDir, stack), stack);
+
   let candidates: string[];
   let removed: string[] = [];
   const reasons = new Map<string, string>();
@@ -134,16 +238,26 @@ runCommand(async () => {
     const token = instance ? (byInstance[instance] ?? process.env.TF_VAR_proxmox_api_token) : undefined;
     const env: NodeJS.ProcessEnv = { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0', NO_COLOR: '1', ...(token ? { TF_VAR_proxmox_api_token: token } : {}) };
     const secrets = [token ?? '', ...Object.values(byInstance)];
-    const init = (initLock = initLock.then(() => tofu(tofuPath, ['init', '-input=false', '-no-color'], cwd, env, secrets)));
+    await waitForEarlierTofu(cwd, stack);
+    const init = (initLock = initLock.then(() => (interrupted ? { code: 1, output: '' } : tofu(tofuPath, ['init', '-input=false', '-no-color'], cwd, env, secrets))));
     const initialized = (await init) as { code: number; output: string };
+    if (interrupted) return { ok: false, interrupted: true, summary: `stopped by ${interrupted} before tofu apply started: nothing applied` };
     if (initialized.code !== 0) return { ok: false, summary: `tofu init: ${firstError(initialized.output)}`, detail: errorBlock(initialized.output) };
-    const args = flags.plan ? ['plan', '-input=false', '-no-color', '-detailed-exitcode'] : ['apply', '-auto-approve', '-input=false', '-no-color'];
+    // -lock-timeout: a tofu an earlier deploy left running (deploy killed) may still hold the state.
+    const args = flags.plan ? ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-lock-timeout=10m'] : ['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=10m'];
     const result = await tofu(tofuPath, args, cwd, env, secrets);
+    if (interrupted && !(result.code === 0 || (flags.plan && result.code === 2))) {
+      const made = (result.output.match(/: (Creation|Modifications|Destruction) complete after/g) ?? []).length;
+      return { ok: false, interrupted: true, summary: `tofu stopped by ${interrupted} after ${made} resource change(s), its state written${result.signal ? ` (tofu ended by ${result.signal})` : ''}`, detail: errorBlock(result.output) };
+    }
     if (flags.plan && result.code === 0) return { ok: true, summary: 'no changes' };
     if (result.code !== 0 && !(flags.plan && result.code === 2)) return { ok: false, summary: `tofu ${verb}: ${firstError(result.output)}`, detail: errorBlock(result.output) };
     const counts = /(\d+) to add, (\d+) to change, (\d+) to destroy/.exec(result.output) ?? /Resources: (\d+) added, (\d+) changed, (\d+) destroyed/.exec(result.output);
     return { ok: true, summary: counts ? `${counts[1]} added, ${counts[2]} changed, ${counts[3]} destroyed${flags.plan ? ' (planned)' : ''}` : /No changes/.test(result.output) ? 'no changes' : 'done' };
   };
+
+  // From here on an interrupt is passed on to tofu, once (see onSignal); before, nothing ran yet.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
   const clock = Date.now();
   const stamp = () => {
@@ -155,19 +269,28 @@ runCommand(async () => {
     dependencies,
     parallel,
     run,
+    stopped: () => (interrupted ? `interrupted (${interrupted})` : undefined),
     onEvent: (e) => {
       if (e.kind === 'start') process.stderr.write(`[${stamp()}] [${e.index}/${e.total}] ▶ ${e.stack}: init, ${verb}\n`);
-      else process.stderr.write(`[${stamp()}] [${e.index}/${e.total}] ${e.outcome.ok ? '✔' : '✘'} ${e.stack}: ${e.outcome.ok ? (flags.plan ? 'planned' : 'applied') + ' — ' : 'failed — '}${e.outcome.summary} (${e.seconds.toFixed(1)} s)\n`);
+      else process.stderr.write(`[${stamp()}] [${e.index}/${e.total}] ${e.outcome.ok ? '✔' : e.outcome.interrupted ? '■' : '✘'} ${e.stack}: ${e.outcome.ok ? (flags.plan ? 'planned' : 'applied') + ' — ' : e.outcome.interrupted ? 'interrupted — ' : 'failed — '}${e.outcome.summary} (${e.seconds.toFixed(1)} s)\n`);
     },
   });
   const done = flags.plan ? 'planned' : 'applied';
-  const lines = [result.failed ? `deploy stopped: ${result.failed.stack} failed` : `deploy complete: ${result.applied.length} stack(s) ${done}`];
+  const lines = [
+    interrupted
+      ? `deploy interrupted by ${interrupted}: ${result.applied.length} stack(s) ${done}, ${result.interrupted.length} stopped with their state written`
+      : result.failed
+        ? `deploy stopped: ${result.failed.stack} failed`
+        : `deploy complete: ${result.applied.length} stack(s) ${done}`,
+  ];
   lines.push(`  ${done}:${' '.repeat(Math.max(1, 12 - done.length))}${result.applied.length ? result.applied.map((a) => a.stack).join(', ') : '(none)'}`);
   if (result.failed) {
     lines.push(`  failed:      ${result.failed.stack} — ${result.failed.summary}`);
     if (result.failed.detail) lines.push(...result.failed.detail.split('\n').map((l) => `      ${l}`));
   }
+  for (const i of result.interrupted) lines.push(`  interrupted: ${i.stack} — ${i.summary}; run deploy again to finish it`);
   if (result.notApplied.length) lines.push(`  not ${done}: ${result.notApplied.map((n) => `${n.stack} (${n.why})`).join(', ')}`);
   process.stderr.write(`${lines.join('\n')}\n`);
+  if (interrupted) process.exit(EXIT_CODES[interrupted] ?? 130);
   if (result.failed) process.exitCode = 1;
 });

@@ -9,11 +9,11 @@
  * `--out hcl`): the path in the HCL is `../../<stateDir>/…`, the same bytes from any working directory.
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, posix, relative, resolve } from 'node:path';
+import { dirname, join, posix, relative, resolve } from 'node:path';
 import { loadLabFile } from '../modules/config/load';
 import { workspaceName } from '../constructs/state-backend';
 import { parseFlags, runCommand } from './lib/cli';
-import { checkOutputDir, exportOutput, writeOutputDir } from './lib/output-dir';
+import { checkOutputDir, exportOutput, refuseConfiguredPathsInside, writeOutputDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
 import { workspaceReadme } from './lib/workspace-readme';
 
@@ -34,6 +34,8 @@ runCommand(() => {
   const out = resolve(outFlag);
   checkOutputDir(outFlag, exportOutput);
   const lab = loadLabFile(config);
+  // The state path leads from <out>/<workspace>/ to <parent of out>/<stateDir>: never into out itself.
+  refuseConfiguredPathsInside(config, lab, outFlag, '--out', dirname(out));
   // From <out>/<workspace>/ to <parent of out>/<stateDir>: no path of this machine, no dependence on the working directory.
   const stateDirFromStack = posix.join('../..', lab.delivery.local.stateDir);
   const written = writeOutputDir(outFlag, exportOutput, (scratch) => {

@@ -5,7 +5,7 @@
  * `<dir>/<stack>.json`), which changed stacks were not planned and why (`<dir>/<stack>.skipped`
  * holds the reason), and the warnings a reviewer must not miss. Without --out the comment goes to stdout.
  */
-import { existsSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { FileReadError, readRegularFile } from '../modules/config/load';
 import { renderSvg } from '../modules/placement';
@@ -55,6 +55,36 @@ function readPlans(dir: string): { plans: Record<string, TofuPlanJson>; skipped:
   return { plans, skipped };
 }
 
+/**
+ * Refuses to replace anything but a regular file at `path` (a symbolic link is not followed: a link
+ * at placement.svg pointing at ~/.bashrc would have been overwritten through).
+ */
+function checkReplaceable(path: string): void {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return; // absent: written new
+  }
+  if (!stat.isFile()) {
+    const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a directory' : 'not a regular file';
+    throw new UserError(`--out: refusing to replace ${path}: it is ${what}; review writes only regular files, never through a link\n  fix: remove it, or choose another --out path`);
+  }
+}
+
+/** Writes a file whole, in place of a regular file or nothing: a temporary file beside it, then a rename (a link there is replaced, never followed). */
+function writeWhole(path: string, text: string): void {
+  checkReplaceable(path);
+  const temporary = join(dirname(path), `.${basename(path)}.pvekaas-${process.pid}`);
+  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+}
+
 runCommand(() => {
   const flags = parseFlags(
     process.argv.slice(2),
@@ -71,13 +101,15 @@ runCommand(() => {
   if (!flags.config || !flags.against) throw new UsageError(`--config and --against are both needed\n\nusage: ${usage}`);
   // Plan files first: a bad one stops the review before any synthesis.
   const given = flags.plans ? readPlans(flags.plans as string) : undefined;
-  const changed = labChanges({ config: flags.config as string, against: flags.against as string, againstOut: flags['against-out'] as string | undefined });
   const out = flags.out as string | undefined;
+  // Before any work: the comment and the picture replace regular files only.
+  if (out) for (const path of [out, join(dirname(out), 'placement.svg')]) checkReplaceable(path);
+  const changed = labChanges({ config: flags.config as string, against: flags.against as string, againstOut: flags['against-out'] as string | undefined });
   let picture: string | undefined;
   if (out) {
     mkdirSync(dirname(out), { recursive: true });
     const svg = join(dirname(out), 'placement.svg');
-    writeFileSync(svg, renderSvg(changed.after.plan));
+    writeWhole(svg, renderSvg(changed.after.plan));
     picture = relative(dirname(out), svg);
   }
   const result = review({
@@ -89,7 +121,7 @@ runCommand(() => {
     picture,
   });
   if (out) {
-    writeFileSync(out, result.markdown);
+    writeWhole(out, result.markdown);
     process.stderr.write(`review written to ${out}${picture ? ` (picture: ${join(dirname(out), picture)})` : ''}; ${changed.changes.length} stack change(s), ${result.warnings.length} warning(s)\n`);
   } else {
     process.stdout.write(result.markdown);

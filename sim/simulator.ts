@@ -112,7 +112,17 @@ export class PveSimulator {
           faults: sim.faults,
           vmStarted: (instance, vm) => sim.vmStarted(instance, vm),
         });
-        const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => void sim.serve(state, req, res));
+        const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) =>
+          // Whatever a request does, the server lives on: an unexpected error ends that response only.
+          sim.serve(state, req, res).catch(() => {
+            try {
+              if (!res.headersSent) send(res, 500, { data: null }, 'Internal Server Error');
+              else res.destroy();
+            } catch {
+              res.destroy();
+            }
+          }),
+        );
         const port = await new Promise<number>((resolve, reject) => {
           server.once('error', reject);
           server.listen(spec.port ?? 0, sim.host, () => resolve((server.address() as AddressInfo).port));
@@ -262,47 +272,67 @@ export class PveSimulator {
       send(res, 400, { data: null }, `Bad Request - ${(e as Error).message === 'URL too long' ? 'URI too long' : 'malformed URL'}`);
       return;
     }
+    const isAdmin = url.pathname === '/_sim' || url.pathname.startsWith('/_sim/');
+    const isApi = url.pathname.startsWith('/api2/json');
+    const path = url.pathname.slice('/api2/json'.length) || '/';
+    const isLogin = method === 'POST' && /^\/access\/ticket\/?$/.test(path);
+    // Authentication comes before a single byte of the body is read, as in PVE's pveproxy
+    // (proxmox/pve-http-server, src/PVE/APIServer/AnyEvent.pm, unshift_read_header: auth_handler
+    // runs on the headers, then the body is read — an upload streamed to a file only after it):
+    // an anonymous client can make the simulator neither buffer an upload nor parse a body.
+    let authid: string | undefined;
+    let record: RequestRecord | undefined;
+    if (isApi) {
+      record = { instance: state.name, method, path, status: 200 };
+      this.requests.push(record);
+      if (this.requests.length > MAX_REQUEST_RECORDS) this.requests.splice(0, this.requests.length - MAX_REQUEST_RECORDS);
+      if (!isLogin) {
+        try {
+          const csrf = req.headers.csrfpreventiontoken;
+          authid = state.authenticate(req.headers.authorization, req.headers.cookie, Array.isArray(csrf) ? csrf[0] : csrf, method);
+          record.authid = authid;
+        } catch (e) {
+          const error = e instanceof PveError ? e : new PveError(401, 'authentication failure');
+          record.status = error.status;
+          refuseUnread(req, res, error.status, { data: null, message: `${error.message}\n` }, error.message);
+          this.options.log?.(`${state.name} ${method} ${path} -> ${record.status} (not authenticated; body not read)`);
+          return;
+        }
+      }
+    } else if (isAdmin && req.headers.authorization !== `Bearer ${this.adminSecret}`) {
+      refuseUnread(req, res, 401, { error: 'the simulator admin API needs the header Authorization: Bearer <admin secret> (printed when the simulator starts)' }, 'authentication required');
+      return;
+    }
     const limit = method === 'POST' && /\/storage\/[^/]+\/upload\/?$/.test(url.pathname) ? MAX_UPLOAD_BODY : MAX_BODY;
     let body: Buffer;
     try {
       body = await readBody(req, limit);
     } catch (e) {
-      if (e instanceof BodyTooLarge) {
-        res.setHeader('Connection', 'close');
-        send(res, 413, { data: null }, `Request Entity Too Large - request body exceeds ${limit} bytes`);
-        res.on('finish', () => req.destroy());
-      }
+      if (e instanceof BodyTooLarge) refuseUnread(req, res, 413, { data: null }, `Request Entity Too Large - request body exceeds ${limit} bytes`);
       return;
     }
-    if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
+    if (isAdmin) {
       this.admin(state, method, url, req.headers.authorization, body.toString('utf8'), res);
       return;
     }
-    if (!url.pathname.startsWith('/api2/json')) {
+    if (!isApi || !record) {
       send(res, 501, { data: null }, `Method '${method} ${url.pathname}' not implemented`);
       return;
     }
-    const path = url.pathname.slice('/api2/json'.length) || '/';
-    const record: RequestRecord = { instance: state.name, method, path, status: 200 };
-    this.requests.push(record);
-    if (this.requests.length > MAX_REQUEST_RECORDS) this.requests.splice(0, this.requests.length - MAX_REQUEST_RECORDS);
     const fault = this.faults.forRequest(state.name, method, path);
     if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
     try {
       if (fault.error) throw new PveError(fault.error.status, fault.error.message);
       const input = parseInput(url, body, req.headers['content-type']);
       let data: unknown;
-      if (method === 'POST' && /^\/access\/ticket\/?$/.test(path)) {
+      if (isLogin) {
         // The one call without authentication: password login.
         data = login(state, input.params);
         record.authid = (data as { username: string }).username;
       } else {
-        const csrf = req.headers.csrfpreventiontoken;
-        const authid = state.authenticate(req.headers.authorization, req.headers.cookie, Array.isArray(csrf) ? csrf[0] : csrf, method);
-        record.authid = authid;
         const match = findRoute(method, path);
         if (!match) throw new PveError(501, `Method '${method} /api2/json${path}' not implemented`);
-        data = await match.handler({ inst: state, authid, params: input.params, arrays: input.arrays, upload: input.upload, at: match.at });
+        data = await match.handler({ inst: state, authid: authid!, params: input.params, arrays: input.arrays, upload: input.upload, at: match.at });
       }
       send(res, 200, { data: data ?? null });
     } catch (e) {
@@ -435,6 +465,13 @@ const MAX_REQUEST_RECORDS = 100_000;
 
 class BodyTooLarge extends Error {}
 
+/** Answers without reading the body, then closes the connection (what is left unread is never buffered). */
+function refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, reason: string): void {
+  res.setHeader('Connection', 'close');
+  send(res, status, body, reason);
+  res.on('finish', () => req.destroy());
+}
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -546,7 +583,9 @@ export function parseMultipart(body: Buffer, boundary: string): { name: string; 
 function send(res: ServerResponse, status: number, body: unknown, reason?: string): void {
   const text = JSON.stringify(body);
   res.statusCode = status;
-  if (reason) res.statusMessage = reason.replace(/[\r\n]+/g, ' ').slice(0, 500);
+  // A status line is ASCII: a non-ASCII reason (PVE's message quoting a JSON body, "é") made
+  // Node throw ERR_INVALID_CHAR and took the simulator down.
+  if (reason) res.statusMessage = reason.replace(/[\r\n]+/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
   res.setHeader('Content-Type', 'application/json;charset=UTF-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.setHeader('Server', 'pve-api-daemon/3.0 (pvekaas simulator)');

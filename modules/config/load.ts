@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { ProblemError, type Problem } from './problems';
 import { lenientLab } from './lenient';
 import { checkLab, editDistance } from './rules';
-import { MAX_LAB_BYTES, checkShape, checkStrings } from './safety';
+import { MAX_LAB_BYTES, URL_CREDENTIAL_FIX, checkShape, checkStrings, redactUrl, urlCredentialProblem } from './safety';
 import { labSchema, type Lab } from './schema';
 
 export function loadLabFile(file: string): Lab {
@@ -114,10 +114,15 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
   const flagged = new Set(stringProblems.map((p) => JSON.stringify(p.path)));
   const parsed = labSchema.safeParse(data, { reportInput: true });
   if (!parsed.success || stringProblems.length > 0) {
+    const seen = new Set<string>();
     const schemaProblems = [
       ...stringProblems,
       ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => fromIssue(issue, data))).filter((p) => !flagged.has(JSON.stringify(p.path))),
-    ];
+    ].filter((p) => {
+      // One problem said once (a URL's credentials come from its format check and its credential check).
+      const key = JSON.stringify([p.path, p.message]);
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
     // Run the cross-field rules on what can be read, so every problem is reported at once; drop
     // those at or around a schema problem (they would only repeat it).
     // "At or around": one path is a prefix of the other. Indexed, so that a description full of
@@ -140,7 +145,7 @@ function shapeError(text: string, file: string, problem: ReturnType<typeof check
   let line: number | undefined;
   let column: number | undefined;
   try {
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+    const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
     if (problem.kind === 'depth') {
       const node = nodeAt(doc.contents as YamlNode | null, problem.path);
       if (node?.range) ({ line, col: column } = lineCounter.linePos(node.range[0]));
@@ -161,8 +166,18 @@ function shapeError(text: string, file: string, problem: ReturnType<typeof check
 /** Every syntax error `yaml` finds, with its line; js-yaml's own when `yaml` finds none. */
 function syntaxError(text: string, file: string, error: YAMLException): ProblemError {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   const fix = 'fix the YAML syntax at that line';
+  const duplicates = doc.errors.length === 0 ? duplicateKeys(doc.contents as YamlNode | null) : [];
+  if (duplicates.length > 0) {
+    return new ProblemError(
+      duplicates.map((at) => {
+        const pos = lineCounter.linePos(at);
+        return { path: [], message: 'YAML syntax: Map keys must be unique', line: pos.line, column: pos.col, fix };
+      }),
+      { file },
+    );
+  }
   if (doc.errors.length === 0) {
     return new ProblemError([{ path: [], message: `YAML syntax: ${error.reason}`, line: error.mark.line + 1, column: error.mark.column + 1, fix }], { file });
   }
@@ -178,7 +193,7 @@ function syntaxError(text: string, file: string, error: YAMLException): ProblemE
 /** The problems with the line and column of the node at each path (or of its nearest ancestor). */
 function locatedError(text: string, file: string, problems: Problem[], title?: string): ProblemError {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   return new ProblemError(
     sortProblems(
       problems.map((problem): Problem => {
@@ -196,14 +211,54 @@ function sortProblems(problems: Problem[]): Problem[] {
   return problems.slice().sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
+/**
+ * How the `yaml` library parses a description for positions. `uniqueKeys: false`: its own
+ * duplicate-key check compares every key with every earlier one (a mapping of 200,000 keys took
+ * minutes); js-yaml has refused duplicates already, and `duplicateKeys` finds their lines in one pass.
+ */
+const YAML_OPTIONS = { prettyErrors: false, uniqueKeys: false } as const;
+
+/** Where a key repeats an earlier key of its mapping (scalar keys; offsets in the text), in linear time. */
+function duplicateKeys(root: YamlNode | null): number[] {
+  const found: number[] = [];
+  visit(root, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const key = pair.key.value;
+        if (seen.has(key) && pair.key.range) found.push(pair.key.range[0]);
+        seen.add(key);
+      }
+    },
+  });
+  return found;
+}
+
+/** Per mapping node, its pairs by scalar key: `nodeAt` for every one of N problems in a mapping of N keys stays linear. */
+const pairIndex = new WeakMap<object, Map<unknown, YamlNode | null>>();
+
+function pairsOf(map: { items: unknown[] }): Map<unknown, YamlNode | null> {
+  let index = pairIndex.get(map);
+  if (!index) {
+    index = new Map();
+    for (const p of map.items) {
+      // The first pair of a key, as `find` gave it.
+      if (isPair(p) && isScalar(p.key) && !index.has(p.key.value)) index.set(p.key.value, (p.value as YamlNode | null) ?? (p.key as YamlNode));
+    }
+    pairIndex.set(map, index);
+  }
+  return index;
+}
+
 /** The YAML node at a path, or the nearest ancestor that exists (for missing fields). */
 function nodeAt(root: YamlNode | null, path: readonly (string | number)[]): YamlNode | null {
   let node: YamlNode | null = root;
   for (const segment of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === segment);
-      if (!pair) return node;
-      node = (pair.value as YamlNode | null) ?? (pair.key as YamlNode);
+      const index = pairsOf(node);
+      if (!index.has(segment)) return node;
+      node = index.get(segment)!;
     } else if (isSeq(node) && typeof segment === 'number') {
       const item = node.items[segment] as YamlNode | undefined;
       if (!item) return node;
@@ -231,6 +286,10 @@ const typeNames: Record<string, string> = { int: 'a whole number', number: 'a nu
 function fromIssue(issue: Issue, data: unknown): Problem[] {
   const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
   const value = valueAt(data, issue.path);
+  // A URL the parser refuses may still hold credentials (`https:/user:pw@host`): the problem is
+  // then those, shown redacted — never the URL as written.
+  const credentials = issue.code === 'invalid_format' && issue.format === 'url' && typeof value === 'string' ? urlCredentialProblem(value) : undefined;
+  if (credentials) return [{ path, message: `this URL must not carry credentials: ${credentials}`, value: redactUrl(value as string), fix: URL_CREDENTIAL_FIX }];
   switch (issue.code) {
     case 'unrecognized_keys': {
       const parent = valueAt(data, issue.path);

@@ -163,24 +163,52 @@ function stringProblem(text: string): Omit<Problem, 'path'> | undefined {
   return undefined;
 }
 
-/** Query parameters that carry a secret (AWS pre-signed URLs, tokens, passwords). */
-const SECRET_QUERY = /^(x-amz-signature|x-amz-credential|x-amz-security-token|signature|sig|token|access_token|api_key|apikey|key|secret|password|passwd|pass|auth)$/i;
+/**
+ * Names of URL parameters that carry a secret, matched on the name lowercased without `-` and `_`:
+ * tokens, passwords and keys, and the signatures and credentials of signed URLs (AWS S3 v2 and v4
+ * `AWSAccessKeyId`/`Signature`/`X-Amz-*`, Google Cloud Storage `X-Goog-Signature`/`X-Goog-Credential`,
+ * Azure SAS `sig`, CloudFront `Signature`/`Key-Pair-Id`/`Policy`, OAuth `client_secret`/`code`).
+ */
+const SECRET_PARAMETER =
+  /^(?:.*(?:signature|credential|token|secret|passw(?:or)?d|apikey|accesskey(?:id)?|privatekey|sessionkey|auth)|sig|key|pass|pwd|policy|keypairid|code|xamzsecuritytoken)$/;
+
+/** Whether a URL parameter name carries a secret (`X-Amz-Signature`, `token`, `client_secret`, …). */
+export function isSecretParameter(name: string): boolean {
+  return SECRET_PARAMETER.test(decodeURIComponentSafe(name).toLowerCase().replace(/[-_.]/g, ''));
+}
+
+/** Every `name=value` parameter of a URL wherever it is written: query (`?`, `&`), fragment (`#`), path parameters (`;`). */
+const PARAMETER = /[?&;#]([^=&;#?/]+)=([^&;#]*)/g;
 
 /**
- * Why a URL must not be in the description, or undefined when it may be: a user or password
- * (`https://user:pass@host/`) or a query parameter that carries a secret.
+ * Why a URL must not be in the description, or undefined when it may be: a user or password before
+ * an `@` in the authority (`https://user:pw@host/`, also written `https:/user:pw@host`, which URL
+ * parsers read the same way), or a parameter that carries a secret anywhere in it — the query, the
+ * fragment (`#token=…`) or a path parameter (`;token=…`).
  */
 export function urlCredentialProblem(text: string): string | undefined {
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(text)?.[0];
   // Scheme-less forms (mirror.images: registry/prefix): a "@" before the first "/" is a user.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return /^[^/]*@/.test(text) ? 'it holds a user or password before "@"' : undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined; // not a URL: the field's own pattern says so
+  if (!scheme || /^[^/]*@/.test(text)) {
+    if (/^[^/]*@/.test(text)) return 'it holds a user or password before "@"';
+  } else {
+    // The authority as a URL parser finds it: after the scheme and any slashes or backslashes,
+    // up to the path, query or fragment (WHATWG URL reads `https:/u:p@h` and `https:\\u:p@h` as `https://u:p@h`).
+    const authority = text.slice(scheme.length).replace(/^[/\\]*/, '').split(/[/\\?#]/)[0];
+    if (authority.includes('@')) return 'it holds a user or password ("user:password@host")';
   }
-  if (url.username !== '' || url.password !== '') return 'it holds a user or password ("user:password@host")';
-  for (const key of url.searchParams.keys()) if (SECRET_QUERY.test(key)) return `its query parameter "${key}" carries a secret`;
+  try {
+    const url = new URL(text);
+    if (url.username !== '' || url.password !== '') return 'it holds a user or password ("user:password@host")';
+  } catch {
+    // not a URL: the field's own pattern says so
+  }
+  for (const m of text.matchAll(PARAMETER)) {
+    if (isSecretParameter(m[1])) {
+      const where = m[0][0] === '#' ? ' in its fragment' : m[0][0] === ';' ? ' as a path parameter' : '';
+      return `its ${m[0][0] === '?' || m[0][0] === '&' ? 'query ' : ''}parameter "${m[1]}"${where} carries a secret`;
+    }
+  }
   return undefined;
 }
 
@@ -191,8 +219,8 @@ export const URL_CREDENTIAL_FIX =
 /** A URL as it may be shown: user, password and secret query values replaced by "***". */
 export function redactUrl(text: string): string {
   return text
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`)
-    .replace(/([?&])([^=&#]+)=([^&#]*)/g, (m, sep: string, key: string) => (SECRET_QUERY.test(decodeURIComponentSafe(key)) ? `${sep}${key}=***` : m));
+    .replace(/^([a-z][a-z0-9+.-]*:[/\\]+)?[^/\\?#]*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`)
+    .replace(PARAMETER, (m, key: string) => (isSecretParameter(key) ? `${m[0]}${key}=***` : m));
 }
 
 function decodeURIComponentSafe(text: string): string {

@@ -8,7 +8,9 @@ import { URL_CREDENTIAL_FIX, redactUrl, urlCredentialProblem } from './safety';
 import { pinnedVersions } from '../versions/pins';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const K8S_VERSION = /^v1\.(\d+)\.(\d+)$/;
+// Bounded components: minor and patch of at most 3 and 4 digits. Unbounded, v1.99999999999999999999.0
+// validated, then the upgrade planner walked every minor up to it and synth ran out of memory.
+const K8S_VERSION = /^v1\.(\d{1,3})\.(\d{1,4})$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV4_RANGE_OR_CIDR =
   /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})(-((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|\/(3[0-2]|[12]?\d))?$/;
@@ -82,7 +84,7 @@ const nonNegativeInt = (what: string) =>
 
 export const kubernetesVersion = z
   .string()
-  .regex(K8S_VERSION, { error: 'a Kubernetes version is written like v1.30.5 (with the leading v and a patch number)' });
+  .regex(K8S_VERSION, { error: 'a Kubernetes version is written like v1.30.5 (with the leading v and a patch number; minor and patch of at most 3 and 4 digits)' });
 
 export const ipv4 = z.string().regex(IPV4, { error: 'expected an IPv4 address such as 10.0.0.1' });
 export const ipv4Range = z
@@ -313,6 +315,16 @@ export const managementSchema = z.strictObject({
         configPath: z
           .string()
           .regex(FILE_PATH, { error: "configPath is a file path: letters, digits, spaces and . _ ~ / + @ = : , -" })
+          .superRefine((p, ctx) => {
+            const generated = generatedDirectoryOf(p);
+            if (generated) {
+              ctx.addIssue({
+                code: 'custom',
+                message: `configPath is inside ${generated}/, a directory pvekaas generates and replaces: a kubeconfig kept there is copied, uploaded or deleted with it`,
+                params: { fix: 'keep the kubeconfig outside every generated directory, e.g. ~/.kube/lab-mgmt.yaml' },
+              });
+            }
+          })
           .describe('kubeconfig path, relative to the working directory of the deploy'),
         context: z.string().regex(IDENTITY, { error: 'context is a kubeconfig context name: letters, digits and . _ @ : / + = -' }).optional(),
       }),
@@ -425,6 +437,21 @@ export const managementSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * Directories pvekaas generates by default, relative to the project: synth's and cdktf's `cdktf.out`,
+ * deploy's `out`, export-hcl's `hcl`. Each is replaced whole on the next run, so nothing configured
+ * may live inside one (a state directory under out/stacks/<stack>/assets was deleted by the next
+ * synth). The commands refuse the same for the `--out` they are given (scripts/lib/output-dir.ts).
+ */
+export const GENERATED_DIRECTORIES = ['cdktf.out', 'out', 'hcl'] as const;
+
+/** The generated directory a relative path lies in (its first segment, `.` segments skipped), if any. */
+export function generatedDirectoryOf(path: string): string | undefined {
+  if (path.startsWith('/') || path.startsWith('~')) return undefined;
+  const first = path.split(/[\\/]/).find((segment) => segment !== '' && segment !== '.');
+  return GENERATED_DIRECTORIES.find((d) => d === first);
+}
+
 const relativePath = z
   .string()
   .min(1)
@@ -435,7 +462,17 @@ const relativePath = z
     error: 'stateDir must stay inside the project: a ".." segment leads out of it',
     params: { fix: 'name a directory inside the project, e.g. state' },
   })
-  .refine((p) => /^[A-Za-z0-9._/-]+$/.test(p), { error: 'stateDir is a relative path of letters, digits and . _ - /' });
+  .refine((p) => /^[A-Za-z0-9._/-]+$/.test(p), { error: 'stateDir is a relative path of letters, digits and . _ - /' })
+  .superRefine((p, ctx) => {
+    const generated = generatedDirectoryOf(p);
+    if (generated) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `stateDir is inside ${generated}/, a directory pvekaas generates (${generated === 'hcl' ? 'export-hcl' : generated === 'out' ? 'deploy' : 'synth and cdktf'} replace${generated === 'cdktf.out' ? '' : 's'} it whole): state kept there can be deleted by the next run`,
+        params: { fix: 'keep state outside every generated directory, e.g. stateDir: state' },
+      });
+    }
+  });
 
 export const deliverySchema = z
   .strictObject({

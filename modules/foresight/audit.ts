@@ -11,7 +11,10 @@
  * deployment's; the longest such prefix wins. Its planned place is the machine deployment's
  * instance and allowed nodes. VMs that are not templates and sit in the instance's CAPMOX pool
  * (`pools.vms`) or carry the tags of a template pvekaas builds (`capi` and one of the instance's
- * image versions), but belong to no planned machine deployment, are reported as orphans.
+ * image versions), or in any tenant pool of that instance (`<pools.vms>-<tenant>`, the pool each
+ * tenant's CAPMOX token creates its VMs in — also the pool of a tenant since deleted), but belong
+ * to no planned machine deployment, are reported as orphans; so is a VM named for one tenant's
+ * machine deployment that sits in another tenant's pool.
  */
 import type { Lab } from '../config/schema';
 import { compareNames } from '../placement/plan';
@@ -20,6 +23,7 @@ import { machineDeployments } from '../tenants/machine-deployments';
 import { renderTenants } from '../tenants';
 import { clusterName } from '../tenants/names';
 import { tenantMachineDeployments } from './machine-deployments';
+import { tenantProxmoxPool } from '../config/proxmox-access';
 
 const MiB = 1024 * 1024;
 
@@ -125,6 +129,12 @@ export function auditLab(lab: Lab, plan: PlacementPlan, observed: readonly Obser
     for (const vm of vms) {
       const name = vm.name ?? '';
       const owner = all.find((o) => name.startsWith(o.prefix) && name.length > o.prefix.length);
+      // A tenant pool of this instance: `<pools.vms>-<tenant>`, planned or not (a deleted tenant's pool outlives it).
+      const tenantPool = vm.pool !== undefined && vm.pool.startsWith(`${vmPool}-`) && vm.pool.length > vmPool.length + 1;
+      if (owner && tenantPool && vm.pool !== tenantProxmoxPool(instance, owner.tenant)) {
+        findings.push({ kind: 'orphan', instance: seen.instance, vmid: vm.vmid, vm: name, node: vm.node, why: `named for tenant ${owner.tenant}'s machine deployment ${owner.machineDeployment} but in pool ${vm.pool}, not in ${tenantProxmoxPool(instance, owner.tenant)}` });
+        continue;
+      }
       if (owner) {
         if (owner.instance === seen.instance && owner.nodes.includes(vm.node)) {
           matched++;
@@ -144,10 +154,10 @@ export function auditLab(lab: Lab, plan: PlacementPlan, observed: readonly Obser
         continue;
       }
       const tags = tagsOf(vm);
-      const inPool = vm.pool === vmPool;
+      const inPool = vm.pool === vmPool || tenantPool;
       const tagged = tags.includes('capi') && tags.some((t) => versions.has(t));
       if (!inPool && !tagged) continue;
-      const why = [inPool ? `in pool ${vmPool}` : '', tagged ? `tagged ${tags.join(';')}` : ''].filter(Boolean).join(' and ');
+      const why = [inPool ? `in pool ${vm.pool}` : '', tagged ? `tagged ${tags.join(';')}` : ''].filter(Boolean).join(' and ');
       findings.push({ kind: 'orphan', instance: seen.instance, vmid: vm.vmid, vm: name || `(unnamed ${vm.vmid})`, node: vm.node, why });
     }
     // Capacity: the plan's reserve plus what it places on each node must still be there.

@@ -39,8 +39,12 @@ export interface KubeVersion {
   text: string;
 }
 
+/** The most minor versions one upgrade plan walks (one step each); a lab's versions are bounded by its schema. */
+export const MAX_UPGRADE_MINORS = 50;
+
 export function parseVersion(text: string): KubeVersion | undefined {
-  const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(text.trim());
+  // Bounded components (as the lab schema's): a version read from an older placement.json is no exception.
+  const m = /^v?(\d{1,6})\.(\d{1,6})\.(\d{1,6})$/.exec(text.trim());
   return m ? { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), text: text.trim() } : undefined;
 }
 
@@ -202,6 +206,8 @@ export function planTenantUpgrade(lab: Lab, plan: PlacementPlan, tenant: Tenant,
     refusals.push(`${from} → ${to} changes the major version, which no Kubernetes upgrade path supports`);
   } else if (compareVersions(b, a) < 0) {
     refusals.push(`${from} → ${to} is a downgrade: Kubernetes and CAPI only upgrade (restore the old version, or rebuild the tenant)`);
+  } else if (b.minor - a.minor > MAX_UPGRADE_MINORS) {
+    refusals.push(`${from} → ${to} spans ${b.minor - a.minor} minor versions, more than the ${MAX_UPGRADE_MINORS} an upgrade plan walks: check the version`);
   } else if (compareVersions(b, a) > 0) {
     let current = a.text;
     const last = b.minor === a.minor ? a.minor : b.minor;

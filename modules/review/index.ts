@@ -6,7 +6,7 @@ import type { Lab } from '../config/schema';
 import { diffPlacement, renderDiffMarkdown } from '../placement';
 import type { PlacementPlan } from '../placement/types';
 import { foresightSections } from './foresight-sections';
-import { summarizePlan, type PlanSummary, type TofuPlanJson } from './plan-json';
+import { summarizePlan, type PlanSummary, type ResourceChange, type TofuPlanJson } from './plan-json';
 import { secondaryClustersSection } from '../tenants/secondary-report';
 
 export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
@@ -76,19 +76,42 @@ function versionWarnings(before: Lab, after: Lab): string[] {
   return warnings;
 }
 
+const NAMESPACE_TYPES = new Set(['kubernetes_namespace', 'kubernetes_namespace_v1']);
+const POOL_TYPES = new Set(['proxmox_virtual_environment_pool', 'proxmox_pool']);
+
 function planWarnings(stack: string, summary: PlanSummary): string[] {
   const warnings: string[] = [];
+  /** Destroyed or replaced resources no warning below names: listed together, so a destroy never goes unsaid. */
+  const otherDestroys: ResourceChange[] = [];
   for (const c of summary.changes) {
     const destroys = c.action === 'delete' || c.action === 'replace';
-    if (VM_TYPES.has(c.type) && destroys) warnings.push(`${stack}: VM ${c.address} is ${c.action === 'replace' ? 'replaced' : 'destroyed'}`);
-    if (CREDENTIAL_TYPES.has(c.type) && c.action !== 'create') warnings.push(`${stack}: credential ${c.address} is ${c.action === 'update' ? 'changed' : c.action === 'replace' ? 'rotated' : 'deleted'}`);
+    const gone = c.action === 'replace' ? 'replaced' : 'destroyed';
+    let said = false;
+    const warn = (text: string) => {
+      warnings.push(text);
+      said = true;
+    };
+    if (VM_TYPES.has(c.type) && destroys) warn(`${stack}: VM ${c.address} is ${gone}`);
+    if (CREDENTIAL_TYPES.has(c.type) && c.action !== 'create') warn(`${stack}: credential ${c.address} is ${c.action === 'update' ? 'changed' : c.action === 'replace' ? 'rotated' : 'deleted'}`);
     if (c.type === 'kubernetes_manifest' && destroys) {
-      const kind = (c.before?.manifest as { kind?: string } | undefined)?.kind;
-      if (kind === 'Cluster') warnings.push(`${stack}: tenant Cluster ${c.address} is ${c.action === 'replace' ? 'replaced' : 'destroyed'} (its VMs and control plane go with it)`);
+      const manifest = c.before?.manifest as { kind?: string; metadata?: { name?: string } } | undefined;
+      if (manifest?.kind === 'Cluster') warn(`${stack}: tenant Cluster ${c.address} is ${gone} (its VMs and control plane go with it)`);
+      if (manifest?.kind === 'Namespace') warn(`${stack}: Namespace ${manifest.metadata?.name ?? c.address} is ${gone} (everything in it goes with it)`);
     }
+    if (NAMESPACE_TYPES.has(c.type) && destroys) {
+      const name = ((c.before?.metadata as { name?: string }[] | undefined) ?? [])[0]?.name;
+      warn(`${stack}: Namespace ${name ?? c.address} is ${gone} (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)`);
+    }
+    if (POOL_TYPES.has(c.type) && destroys) warn(`${stack}: Proxmox pool ${String(c.before?.pool_id ?? c.address)} is ${gone} (its ACLs go with it)`);
+    if (c.type === 'helm_release' && destroys) warn(`${stack}: Helm release ${String(c.before?.name ?? c.address)} is ${c.action === 'replace' ? 'reinstalled' : 'uninstalled'} (what it installed goes with it)`);
     if (c.type === 'helm_release' && c.action === 'update' && c.before?.version !== c.after?.version) {
-      warnings.push(`${stack}: chart ${String(c.after?.chart ?? c.address)} changes version ${String(c.before?.version)} → ${String(c.after?.version)}`);
+      warn(`${stack}: chart ${String(c.after?.chart ?? c.address)} changes version ${String(c.before?.version)} → ${String(c.after?.version)}`);
     }
+    if (destroys && !said) otherDestroys.push(c);
+  }
+  if (otherDestroys.length > 0) {
+    const shown = otherDestroys.slice(0, 5).map((c) => `${c.address} (${c.action === 'replace' ? 'replaced' : 'destroyed'})`);
+    warnings.push(`${stack}: ${otherDestroys.length} more resource${otherDestroys.length === 1 ? ' is' : 's are'} destroyed or replaced: ${shown.join(', ')}${otherDestroys.length > 5 ? `, and ${otherDestroys.length - 5} more` : ''}`);
   }
   return warnings;
 }

@@ -10,6 +10,8 @@ export interface StackOutcome {
   summary: string;
   /** On failure: the tool's own words (its error block), secrets masked. */
   detail?: string;
+  /** Stopped by an interrupt (tofu stopped gracefully and wrote its state): neither applied nor failed. */
+  interrupted?: boolean;
 }
 
 export type RunEvent =
@@ -21,6 +23,8 @@ export interface RunResult {
   failed?: { stack: string; summary: string; detail?: string };
   /** Stacks not run, with why ("depends on X, which failed", "not started: stopped after X failed"). */
   notApplied: { stack: string; why: string }[];
+  /** Stacks whose run an interrupt stopped (what tofu applied before stopping is in their state). */
+  interrupted: { stack: string; summary: string }[];
 }
 
 export interface RunOptions {
@@ -31,6 +35,8 @@ export interface RunOptions {
   parallel: number;
   run(stack: string): Promise<StackOutcome>;
   onEvent?(event: RunEvent): void;
+  /** Why no further stack may start (an interrupt), or undefined: the stacks running finish, none starts after. */
+  stopped?(): string | undefined;
 }
 
 export async function runInOrder(options: RunOptions): Promise<RunResult> {
@@ -38,13 +44,14 @@ export async function runInOrder(options: RunOptions): Promise<RunResult> {
   const deps = new Map(options.stacks.map((s) => [s, (options.dependencies[s] ?? []).filter((d) => selected.has(d))]));
   const done = new Set<string>();
   const running = new Map<string, Promise<void>>();
-  const result: RunResult = { applied: [], notApplied: [] };
+  const result: RunResult = { applied: [], notApplied: [], interrupted: [] };
   let started = 0;
   const waiting = [...options.stacks];
   const startable = () => waiting.filter((s) => deps.get(s)!.every((d) => done.has(d)));
   while (!result.failed && (waiting.length > 0 || running.size > 0)) {
+    if (options.stopped?.() && running.size === 0) break;
     for (const stack of startable()) {
-      if (running.size >= Math.max(1, options.parallel)) break;
+      if (running.size >= Math.max(1, options.parallel) || options.stopped?.()) break;
       waiting.splice(waiting.indexOf(stack), 1);
       const index = ++started;
       options.onEvent?.({ kind: 'start', stack, index, total: options.stacks.length });
@@ -60,6 +67,8 @@ export async function runInOrder(options: RunOptions): Promise<RunResult> {
             if (outcome.ok) {
               done.add(stack);
               result.applied.push({ stack, summary: outcome.summary });
+            } else if (outcome.interrupted) {
+              result.interrupted.push({ stack, summary: outcome.summary });
             } else if (!result.failed) {
               result.failed = { stack, summary: outcome.summary, ...(outcome.detail ? { detail: outcome.detail } : {}) };
             } else {
@@ -75,7 +84,15 @@ export async function runInOrder(options: RunOptions): Promise<RunResult> {
   await Promise.all(running.values());
   for (const stack of waiting) {
     const blocked = deps.get(stack)!.filter((d) => !done.has(d));
-    const why = result.failed && blocked.includes(result.failed.stack) ? `depends on ${result.failed.stack}, which failed` : result.failed ? `not started: stopped after ${result.failed.stack} failed` : `waits for ${blocked.join(', ')}`;
+    const stop = options.stopped?.();
+    const why =
+      result.failed && blocked.includes(result.failed.stack)
+        ? `depends on ${result.failed.stack}, which failed`
+        : result.failed
+          ? `not started: stopped after ${result.failed.stack} failed`
+          : stop
+            ? `not started: ${stop}`
+            : `waits for ${blocked.join(', ')}`;
     result.notApplied.push({ stack, why });
   }
   return result;

@@ -11,9 +11,13 @@
  *   removes); a run killed between them leaves the old output under `.<name>.pvekaas-old-<pid>`,
  *   which the next run puts back. Either way one complete output, old or new, and no scratch.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { configErrorAt } from '../../modules/config/load';
+import type { Problem } from '../../modules/config/problems';
+import type { Lab } from '../../modules/config/schema';
 import { UserError } from './cli';
+import { readRegularFile } from '../../modules/config/load';
 
 export const MARKER = '.pvekaas-output';
 
@@ -33,7 +37,8 @@ function markerText(kind: OutputKind): string {
 
 function readMarker(dir: string): { tool?: string; command?: string } | undefined {
   try {
-    return JSON.parse(readFileSync(join(dir, MARKER), 'utf8'));
+    // A regular file of a few bytes: a FIFO or a link to /dev/zero put there is not waited on or read without end.
+    return JSON.parse(readRegularFile(join(dir, MARKER), 64 * 1024));
   } catch {
     return undefined;
   }
@@ -155,7 +160,7 @@ function recover(dir: string, kind: OutputKind): void {
       if (!existsSync(dir)) renameSync(left.path, dir);
       else carryOver(left.path, dir, kind);
     } else {
-      rmSync(left.path, { recursive: true, force: true });
+      rmSync(left.path, { recursive: true, force: true, maxRetries: 5 });
     }
   }
 }
@@ -166,15 +171,16 @@ function recover(dir: string, kind: OutputKind): void {
  */
 export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch: string) => T, flag = '--out'): T {
   const dir = resolve(out);
-  finishBeforeSignals();
   checkOutputDir(out, kind, flag);
   mkdirSync(dirname(dir), { recursive: true });
   recover(dir, kind);
   checkOutputDir(out, kind, flag);
   const scratch = scratchName(dir, 'new', process.pid);
-  rmSync(scratch, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
   mkdirSync(scratch);
   let result: T;
+  // While the output is built, Ctrl-C or SIGTERM stops the command at once (the default action):
+  // the old output is untouched and the scratch directory is removed by the next run.
   try {
     writeFileSync(join(scratch, MARKER), markerText(kind));
     result = build(scratch);
@@ -182,30 +188,48 @@ export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch
     rmSync(scratch, { recursive: true, force: true });
     throw e;
   }
-  if (!existsSync(dir)) {
+  return finishingBeforeSignals(() => {
+    if (!existsSync(dir)) {
+      renameSync(scratch, dir);
+      return result;
+    }
+    const old = scratchName(dir, 'old', process.pid);
+    renameSync(dir, old);
     renameSync(scratch, dir);
+    const kept = carryOver(old, dir, kind);
+    if (kept.length > 0) process.stderr.write(`warning: kept ${kept.length} file(s) of the previous output that clash with new ones, in ${old}\n`);
     return result;
-  }
-  const old = scratchName(dir, 'old', process.pid);
-  renameSync(dir, old);
-  renameSync(scratch, dir);
-  const kept = carryOver(old, dir, kind);
-  if (kept.length > 0) process.stderr.write(`warning: kept ${kept.length} file(s) of the previous output that clash with new ones, in ${old}\n`);
-  return result;
+  });
 }
 
-let deferring = false;
 /**
- * Ctrl-C or SIGTERM during a write does not cut it in half: the write is synchronous, so the signal
- * is handled once the output is in place (or the scratch removed), and the process then exits 130/143.
+ * Putting the new output in place (two renames, then the old output's foreign files carried over)
+ * is not cut in half by Ctrl-C, SIGTERM or SIGHUP: a signal that comes meanwhile is handled once it
+ * is done, and the command then exits 130, 143 or 129. The handlers stay until the event loop has
+ * delivered what came in meanwhile (Node's signal handles do not keep the loop alive, so without
+ * the pending `setImmediate` a command could end first and drop the signal: exit 0), and are then
+ * removed, so a later interrupt is the command's own again (deploy's, while tofu runs).
  */
-function finishBeforeSignals(): void {
-  if (deferring) return;
-  deferring = true;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
-    process.once(signal, () => {
+function finishingBeforeSignals<T>(section: () => T): T {
+  const handlers = (
+    [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const
+  ).map(([signal, code]) => {
+    const handler = () => {
       process.stderr.write(`${signal}: stopped after the output was complete\n`);
       process.exit(code);
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  try {
+    return section();
+  } finally {
+    setImmediate(() => {
+      for (const [signal, handler] of handlers) process.removeListener(signal, handler);
     });
   }
 }
@@ -268,4 +292,39 @@ export function markKeptDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, MARKER), `${JSON.stringify({ tool: 'pvekaas', command: 'work', note: 'a directory kept by demo or twin --keep; they may write here again' })}\n`);
   return dir;
+}
+
+/**
+ * Refuses a lab whose configured paths lie inside the output directory a command is about to
+ * replace (`synth --out`, `export-hcl --out`, deploy's `--out`): the state directory (resolved
+ * against `stateBase`, where the stacks' state paths lead) and a relative kubeconfig path (against
+ * the working directory). Either would be carried over, replaced or deleted with the output — and a
+ * kubeconfig there is copied wherever the output goes. A ProblemError at the lines of the lab.
+ */
+export function refuseConfiguredPathsInside(config: string, lab: Lab, out: string, flag = '--out', stateBase = process.cwd()): void {
+  const dir = resolve(out);
+  const inside = (path: string) => {
+    const r = relative(dir, path);
+    return r === '' || (r !== '..' && !r.startsWith(`..${'/'}`) && !isAbsolute(r));
+  };
+  const problems: Problem[] = [];
+  const stateDir = lab.delivery.local.stateDir;
+  if (inside(resolve(stateBase, stateDir))) {
+    problems.push({
+      path: ['delivery', 'local', 'stateDir'],
+      message: `stateDir is inside ${flag} ${out} (${dir}), the directory this command replaces: state kept there can be deleted or replaced with it`,
+      value: stateDir,
+      fix: `keep state outside every generated directory (e.g. stateDir: state), or choose another ${flag}`,
+    });
+  }
+  const kubernetes = lab.management.kubernetes;
+  if ('configPath' in kubernetes && !kubernetes.configPath.startsWith('~') && inside(resolve(kubernetes.configPath))) {
+    problems.push({
+      path: ['management', 'kubernetes', 'configPath'],
+      message: `configPath is inside ${flag} ${out} (${dir}), the directory this command replaces: a kubeconfig there is copied, uploaded or deleted with it`,
+      value: kubernetes.configPath,
+      fix: `keep the kubeconfig outside every generated directory (e.g. ~/.kube/lab-mgmt.yaml), or choose another ${flag}`,
+    });
+  }
+  if (problems.length > 0) throw configErrorAt(config, problems, `${config}: ${problems.length} configured path${problems.length === 1 ? '' : 's'} inside ${flag} ${out}`);
 }

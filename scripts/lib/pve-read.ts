@@ -14,33 +14,93 @@ export interface ReadTarget {
   token: string;
   /** Skip TLS verification (the instance's `insecure`). */
   insecure: boolean;
+  /** The whole answer of each request must arrive within this time. @default 30000 */
   timeoutMs?: number;
 }
 
+/** The largest answer read: `GET /cluster/resources` of 10,000 VMs is about 4 MiB. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** How deep an answer may nest: `/cluster/resources` is a list of flat objects inside `data` (3 levels). */
+export const MAX_ANSWER_DEPTH = 32;
+
+/**
+ * How deep JSON text nests (brackets outside strings), in one pass and without parsing it: an
+ * answer of millions of nested `[` under the size cap made JSON.parse build millions of arrays
+ * (gigabytes) before anything looked at it.
+ */
+export function jsonDepth(text: string, stopAt = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > stopAt) return max;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/**
+ * One GET, bounded three ways: `timeoutMs` for the whole answer (an endpoint that trickles a byte at
+ * a time never trips an idle timeout, so this is a deadline from the start), `MAX_ANSWER_BYTES`,
+ * and `MAX_ANSWER_DEPTH` checked before the text is parsed.
+ */
 function getJson(target: ReadTarget, path: string): Promise<unknown> {
   const url = new URL(`api2/json${path}`, target.endpoint.endsWith('/') ? target.endpoint : `${target.endpoint}/`);
+  const where = `GET ${url.origin}${url.pathname}${url.search}`;
+  const timeoutMs = target.timeoutMs ?? 30000;
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      fn();
+    };
     const req = request(url, { method: 'GET', rejectUnauthorized: !target.insecure, headers: { Authorization: `PVEAPIToken=${target.token}` } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-        if (text.length > 64 * 1024 * 1024) req.destroy(new Error('response larger than 64 MiB'));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_ANSWER_BYTES) {
+          settle(() => reject(new Error(`${where} answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; a cluster's resources are a few MiB at most`)));
+          req.destroy();
+          return;
+        }
+        chunks.push(c);
       });
       res.on('end', () => {
         if (res.statusCode !== 200) {
-          reject(new Error(`GET ${url.origin}${url.pathname}${url.search} answered ${res.statusCode} ${res.statusMessage ?? ''}`.trim()));
+          settle(() => reject(new Error(`${where} answered ${res.statusCode} ${(res.statusMessage ?? '').slice(0, 200)}`.trim())));
+          return;
+        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (jsonDepth(text, MAX_ANSWER_DEPTH) > MAX_ANSWER_DEPTH) {
+          settle(() => reject(new Error(`${where} answered JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; Proxmox VE's answer is 3 levels (not read)`)));
           return;
         }
         try {
-          resolve((JSON.parse(text) as { data: unknown }).data);
+          const data = (JSON.parse(text) as { data: unknown }).data;
+          settle(() => resolve(data));
         } catch {
-          reject(new Error(`GET ${url.origin}${url.pathname}${url.search} did not answer JSON`));
+          settle(() => reject(new Error(`${where} did not answer JSON`)));
         }
       });
+      res.on('error', (e) => settle(() => reject(new Error(`${url.origin}: ${e.message}`))));
     });
-    req.setTimeout(target.timeoutMs ?? 15000, () => req.destroy(new Error(`no answer from ${url.origin} in ${(target.timeoutMs ?? 15000) / 1000} s`)));
-    req.on('error', (e) => reject(new Error(`${url.origin}: ${e.message}`)));
+    const deadline = setTimeout(() => {
+      settle(() => reject(new Error(`no complete answer from ${url.origin} in ${timeoutMs / 1000} s (${where})`)));
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (e) => settle(() => reject(new Error(`${url.origin}: ${e.message}`))));
     req.end();
   });
 }

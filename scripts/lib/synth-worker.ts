@@ -13,7 +13,30 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { synthesizeShare, type SynthJob } from './synthesize';
+
+/**
+ * A worker dies with its parent, however the parent ended (Ctrl-C, SIGTERM, SIGKILL): synthesis
+ * is synchronous and never looks up, so a thread of this process watches the parent process id,
+ * and when it changes (the parent is gone, this process was handed to init) ends the process with
+ * SIGKILL. Without it, workers of a killed `synth --jobs` ran on, wrote into a scratch directory the
+ * next synth was removing, and made it fail. The shares a worker started itself watch it in turn.
+ */
+function dieWithParent(then: () => void): void {
+  const watcher = new Worker(
+    `const parent = process.ppid;
+     setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 100);
+     require('node:worker_threads').parentPort.postMessage('watching');`,
+    { eval: true },
+  );
+  // A thread starts only when this one's event loop turns: synthesis (synchronous) waits for it.
+  watcher.once('message', () => {
+    watcher.unref();
+    then();
+  });
+  watcher.once('error', (e) => fail(e));
+}
 
 function fail(error: unknown): never {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
@@ -24,13 +47,17 @@ const [jobFile, share] = process.argv.slice(2);
 if (!jobFile) fail('usage: synth-worker <job.json> [<share>]');
 const job = JSON.parse(readFileSync(jobFile, 'utf8')) as SynthJob;
 
-if (share !== undefined) {
+dieWithParent(() => (share !== undefined ? runShare(Number(share)) : runAll()));
+
+function runShare(k: number): void {
   try {
-    synthesizeShare(job, Number(share));
+    synthesizeShare(job, k);
   } catch (error) {
     fail(error);
   }
-} else {
+}
+
+function runAll(): void {
   // The other shares start first, then share 0 runs here while they work.
   const others = job.shares.slice(1).map(
     (_, i) =>

@@ -35,7 +35,7 @@ import { buildLab, renderLab, type LabRendering } from '../../stacks/app';
 import { UserError, todayUtc } from './cli';
 import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
-import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
+import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
 import { tenantsOnInstance } from '../../modules/config/proxmox-access';
 
@@ -289,6 +289,8 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   checkOutputDir(options.out, synthOutput);
   const labText = readLabText(options.config);
   const lab = parseLab(labText, options.config);
+  // Nothing configured inside the directory about to be replaced (state, a kubeconfig).
+  if (options.stateDirFromStack === undefined) refuseConfiguredPathsInside(options.config, lab, options.out);
   // Placement and rendering problems with the file and the line of the tenant's pool.
   const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
   const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan));

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
 import { loadLabFile, parseLab } from '../../modules/config/load';
 import { ProblemError, formatPath, formatProblems, show, throwProblems } from '../../modules/config/problems';
-import { MAX_LAB_BYTES, escapeTerraformTemplate, labWarnings, shellQuotePath, urlCredentialProblem } from '../../modules/config/safety';
+import { MAX_LAB_BYTES, escapeTerraformTemplate, labWarnings, redactUrl, shellQuotePath, urlCredentialProblem } from '../../modules/config/safety';
 import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
 
@@ -117,6 +117,31 @@ describe('reading the file', () => {
     writeFileSync(file, exampleText + '#'.repeat(MAX_LAB_BYTES - Buffer.byteLength(exampleText)));
     expect(loadLabFile(file).tenants.length).toBe(3);
   });
+});
+
+describe('large mappings parse in linear time (issue 26)', () => {
+  // The yaml library's duplicate-key check compares each key with every earlier one: a lab with
+  // 200,000 keys in one mapping (3.3 MiB) took over 120 s to report its one problem.
+  const keys = (n: number, indent: string) => Array.from({ length: n }, (_, i) => `${indent}k${i}: ${i}`).join('\n');
+
+  it('reports 200,000 unknown keys of one mapping in seconds, the duplicate of one of them at its line', () => {
+    const text = `${exampleText}\nextra:\n${keys(200_000, '  ')}\n  k5: again\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(3 * 1024 * 1024);
+    const started = Date.now();
+    const e = refusal(text);
+    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(e.problems.map((p) => [p.message, p.line])).toEqual([['YAML syntax: Map keys must be unique', text.split('\n').length - 1]]);
+  }, 120_000);
+
+  it('points each of 50,000 unknown fields at its own line, in seconds (finding the line of each key was quadratic too)', () => {
+    const text = exampleText.replace(/^management:\n/m, `management:\n${keys(50_000, '  ')}\n`);
+    const started = Date.now();
+    const e = refusal(text);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(e.problems).toHaveLength(50_000);
+    const first = exampleText.split('\n').findIndex((l) => l === 'management:') + 2;
+    expect([e.problems[0].message, e.problems[0].line, e.problems[49_999].line]).toEqual(['unknown field "k0"', first, first + 49_999]);
+  }, 120_000);
 });
 
 describe('YAML aliases', () => {
@@ -229,11 +254,32 @@ describe('credentials in URLs', () => {
     ['robot:t@registry.lab.example/mirror', 'user or password before "@"'],
     ['https://s3.lab.example/b/x?X-Amz-Signature=ab', 'X-Amz-Signature'],
     ['https://images.lab.example/x.qcow2?token=ab', '"token"'],
+    // Issue 26: forms the first check missed.
+    ['https:/root:pw@pve.lab.example:8006/', 'user or password'],
+    ['https:\\\\root:pw@pve.lab.example:8006/', 'user or password'],
+    ['https://images.lab.example/x.qcow2?AWSAccessKeyId=AKIA1&Signature=ab&Expires=1', '"AWSAccessKeyId"'],
+    ['https://storage.googleapis.com/b/x.qcow2?X-Goog-Algorithm=GOOG4&X-Goog-Credential=sa%2F1&X-Goog-Signature=ab', '"X-Goog-Credential"'],
+    ['https://acct.blob.core.windows.net/c/x.qcow2?sv=2022&se=2030&sp=r&sig=ab', '"sig"'],
+    ['https://d1.cloudfront.net/x.qcow2?Policy=ey&Key-Pair-Id=K1', '"Policy"'],
+    ['https://images.lab.example/x.qcow2#token=ab', '"token" in its fragment'],
+    ['https://images.lab.example/x.qcow2;token=ab', '"token" as a path parameter'],
+    ['https://images.lab.example/x.qcow2?client_secret=ab', '"client_secret"'],
+    ['https://images.lab.example/x.qcow2?access_token=ab', '"access_token"'],
+    ['https://images.lab.example/x.qcow2?x=1&private_key=ab', '"private_key"'],
   ])('refuses %s', (url, why) => {
     expect(urlCredentialProblem(url)).toContain(why);
+    // Shown redacted: the secret never reaches a message.
+    expect(redactUrl(url)).not.toMatch(/pw@|=ab\b|AKIA1|sa%2F1/);
   });
 
-  it.each(['https://pve.lab.example:8006/', 'registry.lab.example/mirror', 'oci://registry.lab.example/charts', 'https://images.lab.example/x.qcow2?version=2'])('accepts %s', (url) => {
+  it.each([
+    'https://pve.lab.example:8006/',
+    'registry.lab.example/mirror',
+    'oci://registry.lab.example/charts',
+    'https://images.lab.example/x.qcow2?version=2',
+    'https://images.lab.example/author/x.qcow2?arch=amd64#sha256',
+    'https://images.lab.example/x;v=2/x.qcow2',
+  ])('accepts %s', (url) => {
     expect(urlCredentialProblem(url)).toBeUndefined();
   });
 });

@@ -4,11 +4,14 @@
  * false all-clear), names the changed stacks it has no plan for, and says "no change" in one line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { compileProject, projectRoot } from '../support/toolchain';
+import { loadLabFile } from '../../modules/config/load';
+import { planPlacement } from '../../modules/placement';
+import { review, type TofuPlanJson } from '../../modules/review';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-changed-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -54,6 +57,41 @@ describe('npm run changed', () => {
     expect(reasons['tenant-tenant-b']).toBe('tenant tenant-b removed from the description');
   });
 
+  describe('--against-out (issue 26)', () => {
+    // The base revision synthesized in its own checkout with `--out out`, as the review workflow does.
+    const base = join(work, 'base');
+    const baseOut = join(base, 'out');
+    beforeAll(() => {
+      mkdirSync(base, { recursive: true });
+      const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', example, '--out', 'out'], { cwd: base, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+    });
+
+    it('finds no change for the same description (every stack used to differ by its state path)', () => {
+      const r = cli('changed.js', ['--config', example, '--against', example, '--against-out', baseOut]);
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: 'no stack changes: all 7 stacks are byte-identical\n', stderr: '' });
+    });
+
+    it('refuses a FIFO or a link to /dev/zero in the output at once, instead of waiting or reading without end', () => {
+      for (const [name, plant] of [
+        ['fifo-stack', (dir: string) => spawnSync('mkfifo', [join(dir, 'stacks/management/cdk.tf.json')])],
+        ['zero-stack', (dir: string) => symlinkSync('/dev/zero', join(dir, 'stacks/management/cdk.tf.json'))],
+        ['fifo-index', (dir: string) => spawnSync('mkfifo', [join(dir, '.pvekaas-cache.json')])],
+        ['fifo-marker', (dir: string) => spawnSync('mkfifo', [join(dir, '.pvekaas-output')])],
+      ] as const) {
+        const dir = join(work, name);
+        cpSync(baseOut, dir, { recursive: true });
+        rmSync(join(dir, name.endsWith('stack') ? 'stacks/management/cdk.tf.json' : name === 'fifo-index' ? '.pvekaas-cache.json' : '.pvekaas-output'));
+        plant(dir);
+        const started = Date.now();
+        const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/changed.js'), '--config', example, '--against', example, '--against-out', dir], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+        expect({ name, status: r.status, signal: r.signal }).toEqual({ name, status: 1, signal: null });
+        expect(r.stderr).toMatch(name === 'fifo-marker' ? /not a synth output of pvekaas/ : /cannot read .*: it is (a named pipe \(FIFO\)|a device), not a regular file/);
+        expect(Date.now() - started).toBeLessThan(45_000);
+      }
+    });
+  });
+
   it('says so in one line when nothing changes', () => {
     const r = cli('changed.js', ['--config', labWith('same', () => undefined), '--against', example]);
     expect(r.stdout).toBe('no stack changes: all 7 stacks are byte-identical\n');
@@ -94,8 +132,69 @@ describe('npm run review with plan files', () => {
     expect(r.stdout).not.toContain('Nothing destroyed');
   });
 
+  it('never writes through a symbolic link at placement.svg or the comment: refused before any work, the link target untouched (issue 26)', () => {
+    const next = labWith('svg-link', (lab) => (lab.tenants[0].pools[0].replicas = 4));
+    for (const victim of ['placement.svg', 'comment.md']) {
+      const dir = join(work, `review-link-${victim}`);
+      mkdirSync(dir, { recursive: true });
+      const target = join(work, `precious-${victim}.txt`);
+      writeFileSync(target, 'keep me\n');
+      symlinkSync(target, join(dir, victim));
+      const r = cli('review.js', ['--config', next, '--against', example, '--out', join(dir, 'comment.md')]);
+      expect({ victim, status: r.status }).toEqual({ victim, status: 1 });
+      expect(r.stderr).toContain(`refusing to replace ${join(dir, victim)}: it is a symbolic link`);
+      expect(readFileSync(target, 'utf8')).toBe('keep me\n');
+    }
+    // A regular file there is replaced, whole.
+    const dir = join(work, 'review-plain');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'placement.svg'), 'old');
+    const ok = cli('review.js', ['--config', next, '--against', example, '--out', join(dir, 'comment.md')]);
+    expect(ok.status).toBe(0);
+    expect(readFileSync(join(dir, 'placement.svg'), 'utf8')).toMatch(/<svg/);
+    expect(readFileSync(join(dir, 'comment.md'), 'utf8')).toMatch(/^## pvekaas review/);
+  });
+
   it('says "no change" in one line for a description that renders the same', () => {
     const r = cli('review.js', ['--config', labWith('same2', () => undefined), '--against', example]);
     expect(r.stdout).toBe(`## pvekaas review: ${example} → ${join(work, 'same2.yaml')}\n\nNo change: all 7 synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`);
+  });
+});
+
+describe('review: what a plan destroys is never an all-clear (issue 26)', () => {
+  const lab = loadLabFile(example);
+  const plan = planPlacement(lab);
+  const planOf = (changes: { address: string; type: string; actions: string[]; before?: unknown }[]): TofuPlanJson => ({
+    format_version: '1.2',
+    resource_changes: changes.map((c) => ({ address: c.address, type: c.type, name: c.address.split('.')[1], change: { actions: c.actions, before: c.before ?? {}, after: c.actions.includes('create') ? {} : null } })),
+  });
+  const run = (plans: Record<string, TofuPlanJson>) =>
+    review({ before: { lab, plan, label: 'a.yaml' }, after: { lab, plan, label: 'b.yaml' }, plans, stackChanges: { changes: Object.keys(plans).map((stack) => ({ stack, change: 'changed' as const, reasons: ['x'] })), unchanged: [] } });
+
+  it('names a tenant Namespace, a Proxmox pool and a Helm release that a plan deletes, and says no "Nothing destroyed"', () => {
+    const r = run({
+      'tenant-tenant-a': planOf([
+        { address: 'kubernetes_namespace_v1.ns', type: 'kubernetes_namespace_v1', actions: ['delete'], before: { metadata: [{ name: 'tenant-a' }] } },
+        { address: 'kubernetes_manifest.ns2', type: 'kubernetes_manifest', actions: ['delete'], before: { manifest: { kind: 'Namespace', metadata: { name: 'tenant-a-extra' } } } },
+      ]),
+      'proxmox-pmox-txl': planOf([{ address: 'proxmox_virtual_environment_pool.capi-tenant-a', type: 'proxmox_virtual_environment_pool', actions: ['delete'], before: { pool_id: 'capi-tenant-a' } }]),
+      management: planOf([{ address: 'helm_release.metallb', type: 'helm_release', actions: ['delete'], before: { name: 'metallb' } }]),
+    });
+    expect(r.warnings).toEqual([
+      'management: Helm release metallb is uninstalled (what it installed goes with it)',
+      'proxmox-pmox-txl: Proxmox pool capi-tenant-a is destroyed (its ACLs go with it)',
+      'tenant-tenant-a: Namespace tenant-a-extra is destroyed (everything in it goes with it)',
+      "tenant-tenant-a: Namespace tenant-a is destroyed (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)",
+    ]);
+    expect(r.markdown).not.toContain('Nothing destroyed');
+    expect(r.markdown).toMatch(/### Must not miss\n\n- ⚠️ management: Helm release metallb is uninstalled/);
+  });
+
+  it('lists any other destroyed or replaced resource too, and gives the all-clear only for a plan that destroys nothing', () => {
+    const r = run({ 'proxmox-pmox-txl': planOf([{ address: 'proxmox_acl.a', type: 'proxmox_acl', actions: ['delete'] }, { address: 'proxmox_acl.b', type: 'proxmox_acl', actions: ['create', 'delete'] }, { address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] }]) });
+    expect(r.warnings).toEqual(['proxmox-pmox-txl: 2 more resources are destroyed or replaced: proxmox_acl.a (destroyed), proxmox_acl.b (replaced)']);
+    expect(r.markdown).not.toContain('Nothing destroyed');
+    const clear = run({ 'proxmox-pmox-txl': planOf([{ address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] }]) });
+    expect(clear.markdown).toContain('Nothing destroyed, rotated, downgraded in HA or version-changed.');
   });
 });

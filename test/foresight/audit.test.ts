@@ -11,6 +11,10 @@ import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
 import { runAudit } from '../../scripts/lib/audit-run';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { selfSignedCertificate } from '../../sim/tls';
+import { MAX_ANSWER_BYTES, jsonDepth, readInstance } from '../../scripts/lib/pve-read';
 
 const LAB = `
 proxmox:
@@ -174,6 +178,30 @@ describe('npm run audit (drift audit)', () => {
     }
   });
 
+  it('reports VMs in a tenant pool that belong to no planned machine deployment, and one named for another tenant (issue 26: "No drift")', async () => {
+    // Each tenant's CAPMOX token makes its VMs in its own pool, <pools.vms>-<tenant>; the audit
+    // looked at the shared pool only, so these went unseen.
+    await ok(admin.beta, 'POST', '/pools', { poolid: 'capi-lab' });
+    await ok(admin.beta, 'POST', '/pools', { poolid: 'capi-gone' });
+    const shop = made.find((m) => m.tenant === 'shop')!;
+    const borrowed = `${shop.name.split('-x7k2p-')[0]}-b0rr0-w3d00-a1b2c`;
+    await task(admin.beta, 'POST', '/nodes/b1/qemu', { vmid: 510, name: 'miner', pool: 'capi-lab', scsi0: 'local-lvm:4' });
+    await task(admin.beta, 'POST', '/nodes/b2/qemu', { vmid: 511, name: 'gone-workers-b2-q1w2e-r3t4y-u5i6o', pool: 'capi-gone', scsi0: 'local-lvm:4' });
+    await task(admin.beta, 'POST', '/nodes/b2/qemu', { vmid: 512, name: borrowed, pool: 'capi-lab', scsi0: 'local-lvm:4' });
+    try {
+      const run = await runAudit(lab, tokens, 'audit-lab.yaml');
+      expect(run.code).toBe(2);
+      expect(run.report.findings).toEqual([
+        { kind: 'orphan', instance: 'beta', vmid: 510, vm: 'miner', node: 'b1', why: 'in pool capi-lab' },
+        { kind: 'orphan', instance: 'beta', vmid: 511, vm: 'gone-workers-b2-q1w2e-r3t4y-u5i6o', node: 'b2', why: 'in pool capi-gone' },
+        expect.objectContaining({ kind: 'orphan', instance: 'beta', vmid: 512, vm: borrowed, why: expect.stringMatching(/^named for tenant shop's machine deployment .* but in pool capi-lab, not in capi-shop$/) }),
+      ]);
+      expect(run.markdown).not.toContain('No drift');
+    } finally {
+      for (const [node, vmid] of [['b1', 510], ['b2', 511], ['b2', 512]] as const) await task(admin.beta, 'DELETE', `/nodes/${node}/qemu/${vmid}`, {});
+    }
+  });
+
   it('reports planned capacity a node no longer has', async () => {
     // The description claims 64 cpu on beta's nodes (they have 16) and plans 20-cpu machines there.
     const claimed = LAB.replace('{ name: b1, cpu: 16,', '{ name: b1, cpu: 64,').replace('{ name: b2, cpu: 16,', '{ name: b2, cpu: 64,').replace(/replicas: 2, size: \{ cpu: 2,/, 'replicas: 2, size: { cpu: 20,');
@@ -194,5 +222,63 @@ describe('npm run audit (drift audit)', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.errors[0]).toMatch(/^beta: GET https:\/\/127\.0\.0\.1:\d+\/api2\/json\/cluster\/resources\?type=(vm|node) answered 401/);
     expect(wrong.markdown).not.toContain('00000000-0000-0000-0000-000000000000');
+  });
+});
+
+describe('the audit reader against a hostile endpoint (issue 26)', () => {
+  let server: Server;
+  let endpoint: string;
+  let answer: (res: import('node:http').ServerResponse) => void;
+  beforeAll(async () => {
+    const tls = selfSignedCertificate();
+    server = createServer({ key: tls.key, cert: tls.cert }, (_req, res) => answer(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    endpoint = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  /** readInstance, or what it did not do within `bound` ms. */
+  const read = (timeoutMs: number, bound: number) =>
+    Promise.race([
+      readInstance({ instance: 'x', endpoint, token: 'auditor@pve!audit=s3cret', insecure: true, timeoutMs }).then(
+        () => 'read',
+        (e: Error) => e.message,
+      ),
+      new Promise<string>((resolve) => setTimeout(() => resolve(`still waiting after ${bound} ms`), bound).unref()),
+    ]);
+
+  it('gives up on an endpoint that trickles a byte at a time, at its deadline (an idle timeout never fired)', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    answer = (res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"data": [');
+      timers.push(setInterval(() => res.write(' '), 100));
+    };
+    try {
+      const started = Date.now();
+      expect(await read(1500, 8000)).toMatch(/^no complete answer from https:\/\/127\.0\.0\.1:\d+ in 1\.5 s/);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      timers.forEach(clearInterval);
+      server.closeAllConnections();
+    }
+  });
+
+  it('refuses deeply nested JSON under its size cap before parsing it', async () => {
+    const depth = 4_000_000;
+    const body = `{"data": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expect(body.length).toBeLessThan(MAX_ANSWER_BYTES);
+    answer = (res) => res.end(body);
+    const before = process.memoryUsage().heapUsed;
+    expect(await read(20000, 20000)).toMatch(/answered JSON nested more than 32 levels deep/);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('measures nesting outside strings only', () => {
+    expect(jsonDepth('{"a": [1, {"b": "[[[[{{{"}], "c": "\\"[["}')).toBe(3);
+    expect(jsonDepth('[]')).toBe(1);
+    expect(jsonDepth('"x"')).toBe(0);
   });
 });

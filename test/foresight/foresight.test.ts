@@ -12,7 +12,7 @@ import type { Lab } from '../../modules/config/schema';
 import { planPlacement, renderJson, renderMarkdown } from '../../modules/placement';
 import { parseLosses, whatIf } from '../../modules/foresight/what-if';
 import { renderWhatIfMarkdown, renderWhatIfSvg, whatIfJson } from '../../modules/foresight/render-what-if';
-import { planUpgrades, upgradeProblems, upgradeStepLabs, versionsOfLab, versionsOfPlanJson } from '../../modules/foresight/upgrade';
+import { MAX_UPGRADE_MINORS, planUpgrades, upgradeProblems, upgradeStepLabs, versionsOfLab, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { review } from '../../modules/review';
 import { refuseUnrollableUpgrades } from '../../scripts/lib/upgrade-guard';
 import { labText } from './support';
@@ -107,6 +107,21 @@ describe('upgrade planner', () => {
     expect(upgrade.refusals.some((r) => /^e\d \(east\) has no room for the new machine deployments \S+: CAPI creates them beside the old ones, which needs \d+ cpu/.test(r))).toBe(true);
     const [down] = planUpgrades(lab(), planPlacement(lab()), new Map([['shop', 'v1.31.0']]));
     expect(down.refusals).toEqual(['v1.31.0 → v1.30.5 is a downgrade: Kubernetes and CAPI only upgrade (restore the old version, or rebuild the tenant)']);
+  });
+
+  it('walks a bounded number of minors: a far jump, or a huge version read from an old placement.json, is refused at once (issue 26)', () => {
+    const l = lab();
+    const started = Date.now();
+    const [far] = planUpgrades(l, planPlacement(l), new Map([['shop', 'v1.0.5']]));
+    // v1.0.5 → v1.30.5 is under the bound: 30 steps, each refused for its missing template.
+    expect(far.steps).toHaveLength(30);
+    const [huge] = planUpgrades(l, planPlacement(l), new Map([['shop', 'v1.99999999999999999999.0']]));
+    expect(huge.refusals).toEqual(['cannot read the versions v1.99999999999999999999.0 → v1.30.5 (expected vMAJOR.MINOR.PATCH)']);
+    const next = lab({ versions: ['v1.30.5', 'v1.999.0'], shop: 'v1.999.0' });
+    const [jump] = planUpgrades(next, planPlacement(next), new Map([['shop', 'v1.30.5']]));
+    expect(jump.steps).toEqual([]);
+    expect(jump.refusals).toEqual([`v1.30.5 → v1.999.0 spans 969 minor versions, more than the ${MAX_UPGRADE_MINORS} an upgrade plan walks: check the version`]);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('reads the versions a previous synth recorded in placement.json', () => {

@@ -5,6 +5,7 @@
  */
 import { FaultPlan, MAX_PATTERN } from '../../sim/faults';
 import { MAX_BODY, MAX_UPLOAD_BODY, PveSimulator } from '../../sim/simulator';
+import { request } from 'node:https';
 import { raw, rawLine } from './support';
 
 let sim: PveSimulator;
@@ -65,6 +66,55 @@ describe('simulator hardening', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(() => new FaultPlan({ routes: [{ path: '(x*)*y' }] })).toThrow(/quantified group/);
     expect(() => new FaultPlan({ routes: [{ path: '^/nodes/(a1|a2)/qemu$' }, { path: '^/version$' }] })).not.toThrow();
+  });
+
+  it('survives a JSON body with non-ASCII text, with or without a token (issue 26: one unauthenticated request killed it)', async () => {
+    // JSON.parse quotes the body in its message ("Unexpected token 'é'"), which became the HTTP
+    // reason phrase: Node refuses a non-ASCII status line with ERR_INVALID_CHAR, and the unhandled
+    // rejection ended the process.
+    const anonymous = await raw(endpoint, 'POST', '/api2/json/pools', { 'Content-Type': 'application/json' }, 'é');
+    expect(anonymous.status).toBe(401);
+    const signed = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/json' }, 'é');
+    expect(signed.status).toBe(400);
+    expect(signed.reason).toMatch(/^Parameter verification failed - JSON body: [\x20-\x7e]+$/);
+    expect(signed.json?.message).toContain('é');
+    expect((await raw(endpoint, 'GET', '/api2/json/version', auth)).status).toBe(200);
+  });
+
+  it('answers a request without a valid token before reading its body: an anonymous upload is never buffered (issue 26)', async () => {
+    // Declares an upload just under the limit, sends 1 KiB of it and waits: PVE's pveproxy checks
+    // the ticket or token on the headers (pve-http-server AnyEvent.pm unshift_read_header), so the
+    // answer comes at once. The simulator used to wait for (and buffer) all 64 MiB first.
+    const answer = (headers: Record<string, string | number>) =>
+      new Promise<{ status: number; ms: number }>((resolve, reject) => {
+        const started = Date.now();
+        const req = request(new URL('api2/json/nodes/x1/storage/local/upload', endpoint), { method: 'POST', rejectUnauthorized: false, headers }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, ms: Date.now() - started });
+        });
+        req.on('error', reject);
+        req.write(Buffer.alloc(1024, 'a'));
+        const timer = setTimeout(() => {
+          req.destroy();
+          resolve({ status: 0, ms: Date.now() - started });
+        }, 5000);
+        timer.unref();
+      });
+    const headers = { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': MAX_UPLOAD_BODY - 1 };
+    expect(await answer(headers)).toEqual({ status: 401, ms: expect.any(Number) });
+    expect(await answer({ ...headers, Authorization: 'PVEAPIToken=root@pam!pvekaas=wrong-secret' })).toEqual({ status: 401, ms: expect.any(Number) });
+    // The admin API too: no secret, no body read.
+    const admin = await new Promise<number>((resolve, reject) => {
+      const req = request(new URL('_sim/faults', endpoint), { method: 'PUT', rejectUnauthorized: false, headers: { 'Content-Type': 'application/json', 'Content-Length': MAX_BODY } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write('{');
+      setTimeout(() => req.destroy(), 5000).unref();
+    });
+    expect(admin).toBe(401);
+    expect((await raw(endpoint, 'GET', '/api2/json/version', auth)).status).toBe(200);
   });
 
   it('answers a broken JSON body with 400', async () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { compileProject, projectRoot } from '../support/toolchain';
+import { benchLab } from '../../bench/lab-generator';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-outdir-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -154,6 +155,123 @@ describe('output directories', () => {
     expect(scratch(parent)).toEqual([]);
     expect(existsSync(out) ? complete(out) : true).toBe(true);
   }, 60_000);
+});
+
+describe('interrupted synth (issue 26)', () => {
+  /** Processes whose command line names `needle` (a worker's job file sits in the output's scratch). */
+  const processesWith = (needle: string) =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(needle);
+        } catch {
+          return false;
+        }
+      });
+  const waitFor = async (test: () => boolean, ms: number) => {
+    const until = Date.now() + ms;
+    while (!test() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    return test();
+  };
+  /** A complete output of the big lab: its 155 stacks, each with its file. */
+  const whole = (out: string) => {
+    if (!existsSync(join(out, 'manifest.json')) || !existsSync(join(out, '.pvekaas-output'))) return false;
+    const stacks = Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).stacks);
+    return stacks.length === 155 && stacks.every((st) => existsSync(join(out, 'stacks', st, 'cdk.tf.json')));
+  };
+  let big: string;
+  beforeAll(() => {
+    big = join(work, 'big.yaml');
+    writeFileSync(big, benchLab(150));
+  });
+
+  it('stops at once on SIGINT during the build, keeps the old output, and the next synth completes (seeded moments)', async () => {
+    const seed = Number(process.env.PVEKAAS_INTERRUPT_SEED ?? Date.now() % 1_000_000);
+    let state = seed;
+    const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const out = join(work, 'sigint-out');
+    expect(synth(out, big).status).toBe(0);
+    const before = readFileSync(join(out, 'manifest.json'), 'utf8');
+    const changed = join(work, 'big-changed.yaml');
+    writeFileSync(changed, readFileSync(big, 'utf8').replace('replicas: 2', 'replicas: 3'));
+    for (let round = 0; round < 3; round++) {
+      const atMs = Math.round(300 + next() * 2500);
+      process.stderr.write(`  synth SIGINT after ${atMs} ms (seed ${seed})\n`);
+      const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', changed, '--out', out, '--full'], { cwd: projectRoot, stdio: 'ignore' });
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((r) => child.on('close', (code, signal) => r({ code, signal, at: Date.now() })));
+      await new Promise((r) => setTimeout(r, atMs));
+      const sent = Date.now();
+      child.kill('SIGINT');
+      const end = await ended;
+      // Stopped at once (or it had finished, or it was putting the output in place and then stopped with 130).
+      expect({ atMs, ok: ['SIGINT', 0, 130].includes((end.signal ?? end.code) as string | number) }).toEqual({ atMs, ok: true });
+      if (end.signal === 'SIGINT') expect(end.at - sent).toBeLessThan(2000);
+      expect(whole(out)).toBe(true);
+      if (end.signal === 'SIGINT') expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(before);
+    }
+    expect(cli('synth.js', ['--config', changed, '--out', out]).status).toBe(0);
+    expect(whole(out)).toBe(true);
+    expect(scratch(work).filter((e) => e.startsWith('.sigint-out.'))).toEqual([]);
+  }, 300_000);
+
+  it('ends the workers of synth --jobs with their parent, even on SIGKILL, and the next synth completes', async () => {
+    const out = join(work, 'jobs-out');
+    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', big, '--out', out, '--jobs', '2', '--full'], { cwd: projectRoot, stdio: 'ignore' });
+    const ended = new Promise((r) => child.on('close', r));
+    // Each worker's command line names the job file in this run's scratch directory.
+    const job = `.jobs-out.pvekaas-new-${child.pid}`;
+    expect(await waitFor(() => processesWith(job).length >= 2, 60_000)).toBe(true);
+    child.kill('SIGKILL');
+    await ended;
+    expect(await waitFor(() => processesWith(job).length === 0, 3000)).toBe(true);
+    const again = cli('synth.js', ['--config', big, '--out', out, '--jobs', '2']);
+    expect({ status: again.status, stderr: again.status === 0 ? '' : again.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(scratch(work).filter((e) => e.startsWith('.jobs-out.'))).toEqual([]);
+    expect(Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).stacks)).toHaveLength(155);
+  }, 300_000);
+});
+
+describe('configured paths inside the output (issue 26)', () => {
+  it('refuses a stateDir or a kubeconfig inside --out, before anything is written, with file, line, path and fix; state there is kept', () => {
+    const dir = join(work, 'state-in-out');
+    mkdirSync(dir, { recursive: true });
+    const lab = parse(readFileSync(example, 'utf8'));
+    lab.delivery = { local: { stateDir: 'build/stacks/management/assets' } };
+    lab.management.kubernetes = { configPath: 'build/mgmt.kubeconfig' };
+    writeFileSync(join(dir, 'lab.yaml'), stringify(lab));
+    // An earlier synth (before the state directory was moved there) and state kept in it.
+    const plain = parse(readFileSync(example, 'utf8'));
+    writeFileSync(join(dir, 'plain.yaml'), stringify(plain));
+    expect(cli('synth.js', ['--config', 'plain.yaml', '--out', 'build'], dir).status).toBe(0);
+    mkdirSync(join(dir, 'build/stacks/management/assets'), { recursive: true });
+    writeFileSync(join(dir, 'build/stacks/management/assets/management.tfstate'), '{"version": 4}');
+    // deploy checks that tofu is there first: a stand-in that records being run (it must not be).
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'tofu'), `#!/bin/sh\ntouch ${join(dir, 'tofu-ran')}\n`, { mode: 0o755 });
+    for (const [script, out] of [['synth.js', 'build'], ['deploy.js', 'build']] as const) {
+      const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts', script), '--config', 'lab.yaml', '--out', out], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+      expect({ script, status: r.status }).toEqual({ script, status: 1 });
+      expect(r.stderr).toMatch(/^ {2}lab\.yaml:\d+:\d+ {2}delivery\.local\.stateDir: stateDir is inside --out build \(/m);
+      expect(r.stderr).toMatch(/^ {2}lab\.yaml:\d+:\d+ {2}management\.kubernetes\.configPath: configPath is inside --out build/m);
+      expect(r.stderr).toContain('fix: keep state outside every generated directory');
+    }
+    expect(readFileSync(join(dir, 'build/stacks/management/assets/management.tfstate'), 'utf8')).toBe('{"version": 4}');
+    expect(existsSync(join(dir, 'tofu-ran'))).toBe(false);
+    // export-hcl: state is at <parent of --out>/<stateDir>, so a stateDir under the export's own name is inside it.
+    lab.delivery = { local: { stateDir: 'exported/state' } };
+    writeFileSync(join(dir, 'export.yaml'), stringify(lab));
+    const exported = cli('export-hcl.js', ['--config', 'export.yaml', '--out', 'exported'], dir);
+    expect(exported.status).toBe(1);
+    expect(exported.stderr).toMatch(/^ {2}export\.yaml:\d+:\d+ {2}delivery\.local\.stateDir: stateDir is inside --out exported \(/m);
+    expect(existsSync(join(dir, 'exported'))).toBe(false);
+    // The same stateDir beside the output is fine.
+    lab.delivery = { local: { stateDir: 'state' } };
+    lab.management.kubernetes = { configPath: '~/.kube/lab-mgmt.yaml' };
+    writeFileSync(join(dir, 'lab.yaml'), stringify(lab));
+    expect(cli('synth.js', ['--config', 'lab.yaml', '--out', 'build'], dir).status).toBe(0);
+  });
 });
 
 describe('export-hcl with the local backend', () => {
