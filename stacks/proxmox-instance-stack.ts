@@ -122,7 +122,6 @@ export class ProxmoxInstanceStack extends TerraformStack {
             imageStorage: instance.storage.images,
             diskStorage: instance.storage.disks,
             pool: pools.templates.poolId,
-            bridge: instance.bridge,
           });
           perNode[node] = vmId;
         }
