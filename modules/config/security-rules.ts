@@ -10,7 +10,7 @@
  */
 import type { Problem } from './problems';
 import type { Lab } from './schema';
-import { tenantCloudInitStorage } from './proxmox-access';
+import { tenantCloudInitStorage, tenantVlanOn } from './proxmox-access';
 
 export function checkSecurityRules(lab: Lab): Problem[] {
   const problems: Problem[] = [];
@@ -54,6 +54,36 @@ export function checkSecurityRules(lab: Lab): Problem[] {
       fix:
         'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default): the instance stack creates one directory storage per tenant, <cloudInit>-<tenant>, for the ISOs alone',
     });
+  });
+  return problems;
+}
+
+/**
+ * A warning for an existing template (`template.templateID`) that a tenant on a VLAN clones:
+ * Proxmox VE checks SDN.Use on the template's own NICs at clone (qemu-server PVE::API2::Qemu
+ * clone_vm → check_bridge_access), and that tenant's token may use its VLAN only. pvekaas cannot
+ * see the template's NICs at synth, so it says so and goes on.
+ */
+export function templateVlanWarnings(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
+  lab.proxmox.instances.forEach((instance, ii) => {
+    const template = instance.template;
+    if (!('templateID' in template)) return;
+    for (const tenant of lab.tenants) {
+      const eligible = tenant.placement?.instances;
+      if (eligible && !eligible.includes(instance.name)) continue;
+      const vlan = tenantVlanOn(tenant, instance.name);
+      if (vlan === undefined) continue;
+      problems.push({
+        path: ['proxmox', 'instances', ii, 'template', 'templateID'],
+        severity: 'warning',
+        message:
+          `tenant ${tenant.name} uses VLAN ${vlan} on ${instance.name}, and its CAPMOX token may put NICs on that VLAN only: Proxmox VE refuses its clone of ` +
+          `template ${template.templateID} if the template has a network device on a bridge untagged or on another VLAN (qemu-server checks the source's NICs at clone)`,
+        value: template.templateID,
+        fix: "remove the network device from the existing template (CAPMOX adds net0 with the tenant's bridge and VLAN to every clone), or let the instance build its templates (images with templateSelector)",
+      });
+    }
   });
   return problems;
 }
