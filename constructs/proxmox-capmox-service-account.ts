@@ -69,8 +69,8 @@ export interface CapmoxServiceAccountProps {
   readonly sdnZone?: string;
   /**
    * The resource behind an ACL path, by path (the pools `/pool/<id>`, the tenants' cloud-init
-   * storages `/storage/<id>`): PVE refuses an ACL on a pool that does not exist, so each ACL is created after the one resource its path names and
-   * removed before it. Only that one: every ACL depending on every pool made the instance stack
+   * storages `/storage/<id>`): PVE refuses an ACL on a pool that does not exist, so each ACL is
+   * created after the one resource its path names and removed before it. Only that one: every ACL depending on every pool made the instance stack
    * grow with tenants² (1,000 tenants: millions of depends_on entries, minutes of synth).
    * @default {}
    */
