@@ -6,7 +6,7 @@ import { CLUSTER_CLASS_NAMESPACE } from '../modules/tenants/names';
 import { KAMAJI_DATASTORE_NAME } from '../modules/versions/layout';
 
 export interface LabTenantClusterClassProps {
-  /** `capmox.multiInstance` of the lab: `proposal` adds the multi-instance variables and patches. */
+  /** `capmox.multiInstance` of the lab: `proposal` adds the availability-zones variable and patch. */
   readonly multiInstance: MultiInstanceRendering;
   /** `management.healthCheck` of the lab: the worker health check's timeouts. @default DEFAULT_HEALTH_CHECK */
   readonly healthCheck?: WorkerHealthCheckTimeouts;

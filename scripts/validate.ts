@@ -7,8 +7,8 @@ import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
 import { planPlacement } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
 import { renderTenants } from '../modules/tenants';
-import { versionGuard } from '../modules/management';
-import { parseFlags, printWarnings, runCommand } from './lib/cli';
+import { supportWarnings, versionGuard } from '../modules/management';
+import { parseFlags, printWarnings, runCommand, todayUtc } from './lib/cli';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>]';
 
@@ -35,5 +35,5 @@ runCommand(() => {
   process.stdout.write(
     `${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`,
   );
-  printWarnings(process.stdout, config, [...labWarnings(lab), ...versionGuard(lab).warnings], plan.warnings);
+  printWarnings(process.stdout, config, [...labWarnings(lab), ...versionGuard(lab).warnings, ...supportWarnings(lab, todayUtc())], plan.warnings);
 });

@@ -81,7 +81,7 @@ export class TenantStack extends TerraformStack {
     });
     new TerraformOutput(this, 'placement', {
       value: rendering.placement,
-      description: 'instance and nodes of each machine deployment (the proposal\'s status.instances)',
+      description: 'instance and nodes of each machine deployment',
     });
     new TerraformOutput(this, 'clusters', {
       value: rendering.clusters,

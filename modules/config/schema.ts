@@ -479,11 +479,11 @@ export const labSchema = z.strictObject({
       multiInstance: z
         .enum(['refuse', 'proposal', 'secondary-clusters'], {
           error:
-            'capmox.multiInstance is refuse (released CAPMOX), secondary-clusters (released CAPMOX, one secondary CAPI Cluster per extra instance) or proposal (a CAPMOX implementing the multi-instance proposal)',
+            'capmox.multiInstance is refuse (released CAPMOX), secondary-clusters (released CAPMOX, one secondary CAPI Cluster per extra instance) or proposal (a CAPMOX implementing its open multi-instance pull requests #887-#889)',
         })
         .default('secondary-clusters')
         .describe(
-          'released CAPMOX (v0.9) binds a cluster to one Proxmox API; "secondary-clusters" (the default, proven in the lab twin) renders a tenant whose machines span instances with one secondary CAPI Cluster per extra instance whose workers join the tenant\'s one control plane; "refuse" refuses such tenants; "proposal" renders them for a CAPMOX that implements the multi-instance proposal (spec.settings.instances)',
+          'released CAPMOX (v0.9) binds a cluster to one Proxmox API; "secondary-clusters" (the default, proven in the lab twin) renders a tenant whose machines span instances with one secondary CAPI Cluster per extra instance whose workers join the tenant\'s one control plane; "refuse" refuses such tenants; "proposal" renders them for a CAPMOX that implements its open multi-instance pull requests #887-#889 (spec.availabilityZones, one zone per instance with its own credentials; machine deployments in their zone as CAPI failure domains)',
         ),
     })
     .default({ multiInstance: 'secondary-clusters' }),

@@ -7,7 +7,20 @@
  */
 import { ProblemError, type Problem } from '../config/problems';
 import type { Lab, Management } from '../config/schema';
-import { checkVersions, imageRef, managementImages, resolveVersions, type ManagementVersions, type VersionFinding, type VersionKey } from '../versions';
+import {
+  checkVersions,
+  componentSupport,
+  describeSupport,
+  imageRef,
+  kubernetesSupport,
+  managementImages,
+  resolveVersions,
+  supportOf,
+  supportedKubernetesMinors,
+  type ManagementVersions,
+  type VersionFinding,
+  type VersionKey,
+} from '../versions';
 import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces } from '../versions/layout';
 import { mirroredImage, type Mirror } from '../versions/mirror';
 import { capmoxGlobalCredentials, secondaryClustersFindings } from './capmox-global-credentials';
@@ -62,6 +75,44 @@ export function versionGuard(lab: Pick<Lab, 'management' | 'capmox'>): VersionGu
     .filter((f) => f.severity === 'warning')
     .map((f) => ({ path: ['management', 'versions', f.key], message: f.message, ...(f.fix ? { fix: f.fix } : {}), severity: 'warning' }));
   return { versions, problems, warnings };
+}
+
+/**
+ * End-of-life warnings on `today` (`YYYY-MM-DD`, passed in by the command): each tenant whose
+ * Kubernetes minor is past its end of life or reaches it within 30 days, and each management-plane
+ * component with a published support window likewise (modules/versions/support.ts has the dates and
+ * their sources). Warnings only: a lab past a date still synthesizes the same bytes.
+ */
+export function supportWarnings(lab: Pick<Lab, 'management' | 'tenants'>, today: string): Problem[] {
+  const warnings: Problem[] = [];
+  const supported = supportedKubernetesMinors(today);
+  lab.tenants.forEach((tenant, i) => {
+    const finding = supportOf(kubernetesSupport, tenant.kubernetesVersion, today);
+    if (finding === undefined) return;
+    warnings.push({
+      path: ['tenants', i, 'kubernetesVersion'],
+      message: `tenant ${tenant.name}: ${describeSupport('Kubernetes', finding)} (as of ${today})`,
+      value: tenant.kubernetesVersion,
+      fix: `upgrade one minor at a time (npm run upgrade-plan) to a supported minor: ${supported.join(', ')}`,
+      severity: 'warning',
+    });
+  });
+  const versions = resolveVersions(lab.management.versions as Partial<Record<VersionKey, string>>);
+  for (const key of Object.keys(componentSupport) as (keyof typeof componentSupport)[]) {
+    const version = versions[key];
+    if (version === undefined) continue;
+    const finding = supportOf(componentSupport[key], version, today);
+    if (finding === undefined) continue;
+    const overridden = (lab.management.versions as Partial<Record<VersionKey, string>>)[key] !== undefined;
+    warnings.push({
+      path: overridden ? ['management', 'versions', key] : ['management', 'versions'],
+      message: `${key} ${version}: ${describeSupport(key, finding)} (as of ${today})`,
+      ...(overridden ? { value: version } : {}),
+      fix: `pin a supported ${key} release in management.versions.${key} (or take the newer pin of a newer pvekaas)`,
+      severity: 'warning',
+    });
+  }
+  return warnings;
 }
 
 export interface NamespaceRendering {

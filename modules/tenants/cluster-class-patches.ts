@@ -192,19 +192,14 @@ export function releasedPatches(): ClassPatch[] {
   ];
 }
 
+/** The proposal's patch (CAPMOX #887/#889): the zones on the ProxmoxCluster; machines find theirs through their failure domain. */
 export function proposalPatches(): ClassPatch[] {
   return [
     {
-      name: 'proxmox-settings',
-      description: 'Multi-instance proposal: the instances the cluster spans, with their nodes, templates and credentials.',
-      enabledIf: '{{ if .proxmoxSettings }}true{{ end }}',
-      definitions: [{ selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/settings', 'proxmoxSettings')] }],
-    },
-    {
-      name: 'worker-instance',
-      description: 'Multi-instance proposal: the instance of a machine deployment\'s VMs.',
-      enabledIf: '{{ if .proxmoxInstance }}true{{ end }}',
-      definitions: [{ selector: SELECT.workerMachine, jsonPatches: [fromVariable('add', `${MACHINE}/instance`, 'proxmoxInstance')] }],
+      name: 'proxmox-availability-zones',
+      description: 'Multi-instance proposal (CAPMOX #887/#889): one availability zone per Proxmox instance, with its nodes and credentials.',
+      enabledIf: '{{ if .proxmoxAvailabilityZones }}true{{ end }}',
+      definitions: [{ selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/availabilityZones', 'proxmoxAvailabilityZones')] }],
     },
   ];
 }

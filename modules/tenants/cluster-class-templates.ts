@@ -11,7 +11,7 @@ import { CLUSTER_CLASS_NAME, CLUSTER_CLASS_NAMESPACE } from './names';
 export interface ClusterClassOptions {
   /** Kamaji DataStore the tenant control planes keep their state in. */
   dataStoreName: string;
-  /** `proposal` adds the variables and patches for a CAPMOX implementing the multi-instance proposal. */
+  /** `proposal` adds the variable and patch for a CAPMOX implementing its open multi-instance pull requests (availabilityZones). */
   multiInstance: MultiInstanceRendering;
   /** @default CLUSTER_CLASS_NAMESPACE */
   namespace?: string;

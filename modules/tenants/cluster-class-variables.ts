@@ -129,51 +129,33 @@ export function releasedVariables(): ClassVariable[] {
   ];
 }
 
-/** Variables for a CAPMOX implementing the multi-instance proposal (not in any release). */
+/**
+ * Variables for a CAPMOX implementing the multi-instance proposal as its open pull requests do
+ * (ionos-cloud/cluster-api-provider-proxmox #887 "Multi-AZ / FailureDomain support", #888 zones as
+ * CAPI failure domains, #889 per-zone credentials; open on 2026-12-03, in no release): the
+ * ProxmoxCluster's `spec.availabilityZones`, one zone per Proxmox instance with its nodes and its
+ * own `credentialsRef`. Each machine deployment names its zone as its CAPI `failureDomain` (a field
+ * of the topology, not a variable), and CAPMOX schedules and clones through that zone's client.
+ */
 export function proposalVariables(): ClassVariable[] {
   return [
     {
-      name: 'proxmoxSettings',
+      name: 'proxmoxAvailabilityZones',
       required: false,
       schema: {
-        type: 'object',
-        description: 'ProxmoxCluster spec.settings of the multi-instance proposal: the mode and each instance with its nodes, template and credentials.',
-        required: ['mode', 'instances'],
-        properties: {
-          mode: { type: 'string', enum: ['Default', 'SingleInstance', 'MultiInstance'] },
-          instances: {
-            type: 'array',
-            minItems: 1,
-            items: {
-              type: 'object',
-              required: ['name', 'nodes', 'template', 'credentialsRef'],
-              properties: {
-                name: { type: 'string', minLength: 1 },
-                nodes: NODE_NAMES,
-                template: {
-                  type: 'object',
-                  properties: {
-                    sourceNode: { type: 'string', minLength: 1 },
-                    templateID: { type: 'integer', minimum: 100, maximum: 999999999 },
-                    templateSelector: {
-                      type: 'object',
-                      required: ['matchTags'],
-                      properties: { matchTags: { type: 'array', minItems: 1, items: PROXMOX_TAG } },
-                    },
-                  },
-                },
-                credentialsRef: { type: 'object', required: ['name'], properties: { name: KUBERNETES_NAME } },
-              },
-            },
+        type: 'array',
+        description: 'ProxmoxCluster spec.availabilityZones (CAPMOX #887/#889): one zone per Proxmox instance, with its nodes and the Secret of its credentials.',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['name', 'nodes', 'credentialsRef'],
+          properties: {
+            name: { type: 'string', minLength: 1 },
+            nodes: NODE_NAMES,
+            credentialsRef: { type: 'object', required: ['name'], properties: { name: KUBERNETES_NAME } },
           },
         },
       },
-    },
-    {
-      name: 'proxmoxInstance',
-      required: false,
-      perMachineDeployment: true,
-      schema: { type: 'string', minLength: 1, description: 'ProxmoxMachine spec.instance of the proposal: the instance a machine deployment\'s VMs go to.' },
     },
   ];
 }
@@ -184,9 +166,6 @@ export function classVariables(multiInstance: MultiInstanceRendering): ClassVari
 
 /** The `proxmoxTemplate` value: a fixed template (node and id), or tags (see `templateSourceSchema`). */
 export type TemplateSourceValue = { sourceNode: string; templateID: number } | { matchTags: string[]; appendVersionTag?: true };
-
-/** A template in the proposal's `settings.instances[].template` form. */
-export type ProposalTemplateValue = { sourceNode: string; templateID: number } | { templateSelector: { matchTags: string[] } };
 
 /**
  * The values of the class variables, by name, as a Cluster sets them (cluster.ts builds its
@@ -207,11 +186,7 @@ export interface ClassVariableValues {
   proxmoxStorage: string;
   allowedNodes: string[];
   workerSize?: { cpu: number; memoryMiB: number; diskGiB: number };
-  proxmoxSettings?: {
-    mode: 'Default' | 'SingleInstance' | 'MultiInstance';
-    instances: { name: string; nodes: string[]; template: ProposalTemplateValue; credentialsRef: { name: string } }[];
-  };
-  proxmoxInstance?: string;
+  proxmoxAvailabilityZones?: { name: string; nodes: string[]; credentialsRef: { name: string } }[];
 }
 
 /** One entry of a Cluster's `topology.variables` (or a machine deployment's overrides): a name and its typed value. */

@@ -7,7 +7,7 @@ import { fixedTemplateFor, nodeTemplateFor, type FixedTemplate, type Instance, t
 import { templateVmIds } from '../config/template-ids';
 import type { TenantPlan } from '../placement/types';
 import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
-import type { ProposalTemplateValue, TemplateSourceValue, TopologyVariable } from './cluster-class-variables';
+import type { TemplateSourceValue, TopologyVariable } from './cluster-class-variables';
 import { autoscalerAnnotations, machineDeployments, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
 import { API, type KubernetesObject } from './manifest';
 import { dnsServiceIP } from './network';
@@ -63,15 +63,6 @@ export function templateVariable(instance: Instance, version: string): TemplateS
   // A version tag in the description stands for "the version of the machines": the class appends
   // the machine deployment's own version, so upgrades pick the new image when CAPI rolls them.
   return plain.length === tags.length ? { matchTags: tags } : { matchTags: plain, appendVersionTag: true };
-}
-
-/** The template of an instance in the proposal's `settings.instances[].template` form. */
-function proposalTemplate(instance: Instance, version: string): ProposalTemplateValue {
-  const t = instance.template;
-  // A fixed template: templateVariable gives its node and id.
-  if ('templateID' in t) return templateVariable(instance, version) as ProposalTemplateValue;
-  const tags = t.templateSelector.matchTags.map((tag) => (VERSION_TAG.test(tag) ? version : tag));
-  return { templateSelector: { matchTags: [...new Set(tags)] } };
 }
 
 function instanceVariables(instance: Instance, version: string, tenant: string): TopologyVariable[] {
@@ -177,7 +168,6 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     const all: TopologyVariable[] = [
       ...(instance.name !== primary.name && rendering !== 'secondary-clusters' ? instanceVariables(instance, tenant.kubernetesVersion, tenant.name) : []),
       ...machineDeploymentOverrides(md, machineDeploymentTemplate(instance, tenant.kubernetesVersion, md)),
-      ...(rendering === 'proposal' ? [{ name: 'proxmoxInstance' as const, value: instance.name }] : []),
     ];
     return [...new Map(all.map((v) => [v.name, v])).values()];
   };
@@ -195,19 +185,13 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (rendering === 'proposal') {
+    // One zone per instance the tenant uses, with the nodes its machine deployments may use there.
     variables.push({
-      name: 'proxmoxSettings',
-      value: {
-        mode: tenant.placement.mode,
-        instances: instances.map((i) => ({
-          name: i.name,
-          nodes: nodesOn(mds, i.name),
-          template: proposalTemplate(i, tenant.kubernetesVersion),
-          credentialsRef: { name: tenantCredentialsSecretName(i.name) },
-        })),
-      },
+      name: 'proxmoxAvailabilityZones',
+      value: instances.map((i) => ({ name: i.name, nodes: nodesOn(mds, i.name), credentialsRef: { name: tenantCredentialsSecretName(i.name) } })),
     });
   }
+
 
   // With secondary Clusters, the machine deployments of the other instances are theirs (secondary.ts).
   const inTopology = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;
@@ -219,6 +203,8 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       name: md.name,
       // Autoscaled machine deployments leave replicas to the autoscaler (a value here would fight it).
       ...(md.scale.kind === 'fixed' ? { replicas: md.scale.replicas } : {}),
+      // The proposal: the machine deployment's zone (its instance) as its CAPI failure domain.
+      ...(rendering === 'proposal' ? { failureDomain: md.instance } : {}),
       metadata: {
         labels: { [LABEL_TENANT]: tenant.name, ...nodeLabels(md) },
         ...(Object.keys(annotations).length > 0 ? { annotations } : {}),

@@ -1,8 +1,8 @@
 /**
  * Released CAPMOX (v0.9) binds a Cluster to one Proxmox API: the ProxmoxCluster's credentialsRef.
  * A tenant whose machines the plan puts on several instances cannot be rendered for it; with
- * `capmox.multiInstance: proposal` it is rendered for a CAPMOX implementing the multi-instance
- * proposal instead (ProxmoxCluster spec.settings, ProxmoxMachine spec.instance).
+ * `capmox.multiInstance: proposal` it is rendered for a CAPMOX implementing its open multi-instance
+ * pull requests #887-#889 instead (ProxmoxCluster spec.availabilityZones, CAPI failure domains).
  */
 import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
@@ -42,7 +42,7 @@ export function checkMultiInstance(lab: Lab, tenant: Tenant, plan: TenantPlan, i
       fix:
         `keep the tenant on one instance (placement mode Default or SingleInstance, no pool pinned elsewhere), ` +
         `or set capmox.multiInstance: secondary-clusters to render it on released CAPMOX with one secondary CAPI Cluster per extra instance (not yet proven against the real controllers), ` +
-        `or capmox.multiInstance: proposal to render it for a CAPMOX that implements the multi-instance proposal (no release does yet); ` +
+        `or capmox.multiInstance: proposal to render it for a CAPMOX that implements its open multi-instance pull requests #887-#889 (availabilityZones; no release does yet); ` +
         `the placement report (npm run placement) still shows the plan`,
     },
   ];

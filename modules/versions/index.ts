@@ -11,3 +11,4 @@ export * from './pins';
 export * from './providers';
 export * from './images';
 export * from './guard';
+export * from './support';

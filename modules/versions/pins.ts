@@ -13,7 +13,8 @@
  * - proxmoxProvider (CAPMOX, API v1alpha2), inClusterIpam: what CAPMOX is built and tested with.
  * - helmAddon: the last CAAPH release built on CAPI 1.12 (later ones moved to 1.13).
  * - clusterApiOperator: built on CAPI 1.12, accepts v1beta1 and v1beta2 providers.
- * - certManager: the version the Kamaji docs install.
+ * - certManager: the newest release the Go module proxy serves (its chart and values.schema.json are in
+ *   the module); 1.18, which the Kamaji docs install, is past its end of life (modules/versions/support.ts).
  * - kamajiChart + kamajiImage: Kamaji OSS publishes no versioned chart (its only version says
  *   "latest", the one pin allowed to); the edge image is the pin. kamajiImageDigest: NOT RECORDED,
  *   see `KAMAJI_DIGEST_NOTE`.

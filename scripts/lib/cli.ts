@@ -204,6 +204,19 @@ function fail(e: unknown): void {
 }
 
 /**
+ * Today's date (UTC, `YYYY-MM-DD`) for the end-of-life warnings; `PVEKAAS_TODAY` sets another day
+ * (reproducible runs, and to see which warnings a lab will get on a later day).
+ */
+export function todayUtc(): string {
+  const set = process.env.PVEKAAS_TODAY;
+  if (set !== undefined && set !== '') {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(set) || Number.isNaN(Date.parse(`${set}T00:00:00Z`))) throw new UserError(`PVEKAAS_TODAY is "${set}": write a date like 2026-12-03`);
+    return set;
+  }
+  return new Date().toISOString().slice(0, 10);
+}
+
+/**
  * Every command's warnings, one `warning: ` line each, and the run goes on: problems of severity
  * `warning` pointed at their lines in `file` (`<file>:<line>:<column>  <path>: <message> (got
  * <value>); fix: <fix>`), then `notes`, warnings that have no path in the description (placement's).

@@ -32,7 +32,8 @@ import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab, renderLab, type LabRendering } from '../../stacks/app';
-import { UserError } from './cli';
+import { UserError, todayUtc } from './cli';
+import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
@@ -323,7 +324,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const reuseShared = sharedStacks.every(reusable);
   const reused = new Set([...keys.keys()].filter((s) => (sharedStacks.includes(s) ? reuseShared : reusable(s))));
   const rebuilt = [...keys.keys()].filter((s) => !reused.has(s)).sort();
-  const warnings: Problem[] = [...labWarnings(lab), ...rendering.management.warnings];
+  const warnings: Problem[] = [...labWarnings(lab), ...rendering.management.warnings, ...supportWarnings(lab, todayUtc())];
 
   let used = 1;
   writeOutputDir(options.out, synthOutput, (scratch) => {

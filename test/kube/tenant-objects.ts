@@ -9,7 +9,7 @@ import { planPlacement } from '../../modules/placement';
 import { renderTenant } from '../../modules/tenants';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
-import { proposalInstanceSchema, proposalSettingsSchema } from '../tenants/proposal-crds';
+import { availabilityZonesSchema } from '../tenants/proposal-crds';
 import { generate } from '../tenants/topology';
 import type { KubeObject } from '../support/kube-apiserver';
 
@@ -79,15 +79,12 @@ export function withProposalFields(crd: KubeObject): KubeObject {
   const names: Record<string, (schema: any) => any> = {
     'proxmoxclusters.infrastructure.cluster.x-k8s.io': (s) => s.properties.spec,
     'proxmoxclustertemplates.infrastructure.cluster.x-k8s.io': (s) => s.properties.spec.properties.template.properties.spec,
-    'proxmoxmachines.infrastructure.cluster.x-k8s.io': (s) => s.properties.spec,
-    'proxmoxmachinetemplates.infrastructure.cluster.x-k8s.io': (s) => s.properties.spec.properties.template.properties.spec,
   };
   const at = names[crd.metadata.name];
   if (!at) return crd;
   const copy = structuredClone(crd) as any;
   const version = copy.spec.versions.find((v: any) => v.name === 'v1alpha2');
   const spec = at(version.schema.openAPIV3Schema);
-  if (crd.metadata.name.startsWith('proxmoxcluster')) spec.properties.settings = proposalSettingsSchema;
-  else spec.properties.instance = proposalInstanceSchema;
+  spec.properties.availabilityZones = availabilityZonesSchema;
   return copy;
 }

@@ -15,7 +15,7 @@ const releaseConfig = {
   name: 'cert-manager',
   chart: 'cert-manager',
   repository: 'https://charts.jetstack.io',
-  version: 'v1.18.3',
+  version: 'v1.21.0',
   set: [
     { name: 'crds.enabled', value: 'true' },
     { name: 'replicaCount', value: '2' },

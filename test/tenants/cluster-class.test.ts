@@ -42,8 +42,8 @@ describe('the lab-tenant ClusterClass', () => {
     for (const name of ['controlPlaneVIP', 'workerSize', 'vlan', 'bridge', 'nodeIPv4Config', 'dnsServers', 'proxmoxCredentials', 'proxmoxTemplate', 'allowedNodes']) {
       expect(names).toContain(name);
     }
-    expect(names).not.toContain('proxmoxSettings');
-    expect(classVariables('proposal').map((v) => v.name)).toEqual(expect.arrayContaining(['proxmoxSettings', 'proxmoxInstance']));
+    expect(names).not.toContain('proxmoxAvailabilityZones');
+    expect(classVariables('proposal').map((v) => v.name)).toEqual(expect.arrayContaining(['proxmoxAvailabilityZones']));
   });
 
   it('has a patch for every variable, so no variable is declared without effect', () => {
@@ -133,20 +133,30 @@ describe('tenant Clusters on the class', () => {
       // On local disks each machine clones the copy on its own node (issue 11 B2), by node and id.
       else if ('templateID' in spec) expect(spec.sourceNode).toBe(md.nodes[0]);
       else expect(spec.templateSelector.matchTags).toEqual(['capi', r.tenant.kubernetesVersion]);
-      if (options.multiInstance === 'proposal') expect(spec.instance).toBe(md.instance);
-      else expect(spec.instance).toBeUndefined();
+      expect(spec.instance).toBeUndefined();
     }
+    const topologyMds = (r.cluster as any).spec.topology.workers?.machineDeployments ?? [];
     if (options.multiInstance === 'proposal') {
-      expect(pc.spec.settings.instances.map((i: any) => i.name)).toEqual(r.instances.map((i) => i.name));
+      // One zone per instance with the nodes the plan uses there and that instance's credentials;
+      // each machine deployment in its instance's zone through CAPI's failureDomain.
+      expect(pc.spec.availabilityZones).toEqual(
+        r.instances.map((i) => ({
+          name: i.name,
+          nodes: [...new Set(r.machineDeployments.filter((md) => md.instance === i.name).flatMap((md) => md.nodes))].sort(),
+          credentialsRef: { name: expect.stringContaining(i.name) },
+        })),
+      );
+      for (const t of topologyMds) expect(t.failureDomain).toBe(r.machineDeployments.find((md) => md.name === t.name)!.instance);
     } else {
-      expect(pc.spec.settings).toBeUndefined();
+      expect(pc.spec.availabilityZones).toBeUndefined();
+      for (const t of topologyMds) expect(t.failureDomain).toBeUndefined();
     }
   });
 
   it('a proposal-mode ProxmoxCluster does not validate against the released CRD (the extension is what admits it)', () => {
     const r = renderTenant(proposalLab, planOf(proposalLab), 'tenant-c');
     const generated = generate(clusterClass(proposal), clusterClassTemplates(proposal), r.cluster);
-    expect(validateManifest(generated.infrastructureCluster, pinnedCrds()).join('\n')).toMatch(/settings/);
+    expect(validateManifest(generated.infrastructureCluster, pinnedCrds()).join('\n')).toMatch(/availabilityZones/);
   });
 });
 

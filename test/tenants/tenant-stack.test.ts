@@ -206,9 +206,13 @@ describe('tenant stack', () => {
     const copies = Object.values(c.json.resource.kubernetes_secret_v1).map((s: any) => s.metadata.name).sort();
     expect(copies).toEqual(['capmox-pmox-fra-credentials', 'capmox-pmox-txl-credentials']);
     const cluster = Object.values(c.json.resource.kubernetes_manifest).find(kindOf('Cluster')).manifest;
-    const settings = cluster.spec.topology.variables.find((v: any) => v.name === 'proxmoxSettings').value;
-    expect(settings.mode).toBe('MultiInstance');
-    expect(settings.instances.map((i: any) => i.credentialsRef.name)).toEqual(['capmox-pmox-txl-credentials', 'capmox-pmox-fra-credentials']);
+    const zones = cluster.spec.topology.variables.find((v: any) => v.name === 'proxmoxAvailabilityZones').value;
+    expect(zones.map((z: any) => [z.name, z.credentialsRef.name])).toEqual([
+      ['pmox-txl', 'capmox-pmox-txl-credentials'],
+      ['pmox-fra', 'capmox-pmox-fra-credentials'],
+    ]);
+    const domains = cluster.spec.topology.workers.machineDeployments.map((md: any) => md.failureDomain);
+    expect(new Set(domains)).toEqual(new Set(['pmox-txl', 'pmox-fra']));
   });
 });
 

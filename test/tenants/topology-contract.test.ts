@@ -63,8 +63,7 @@ export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = ren
       const allowed = md.variables.overrides.find((v: any) => v.name === 'allowedNodes')?.value;
       const group: Group = { pool: labels[LABEL_POOL], instance: labels[LABEL_INSTANCE], node: labels[LABEL_PROXMOX_NODE] };
       if (JSON.stringify(allowed) !== JSON.stringify([group.node])) out.push(`${tenant.name}/${md.name}: allowedNodes ${JSON.stringify(allowed)} is not its node group's node ${group.node}`);
-      const instanceOverride = md.variables.overrides.find((v: any) => v.name === 'proxmoxInstance')?.value;
-      if (instanceOverride !== undefined && instanceOverride !== group.instance) out.push(`${tenant.name}/${md.name}: proxmoxInstance ${instanceOverride} is not ${group.instance}`);
+      if (md.failureDomain !== undefined && md.failureDomain !== group.instance) out.push(`${tenant.name}/${md.name}: failureDomain ${md.failureDomain} is not ${group.instance}`);
       const annotations = md.metadata.annotations ?? {};
       if (md.replicas !== undefined) group.replicas = md.replicas;
       if (annotations[AUTOSCALER_MIN] !== undefined) group.min = Number(annotations[AUTOSCALER_MIN]);

@@ -15,8 +15,7 @@ const TEMPLATES: Record<string, (v: Vars) => unknown> = {
   '{{ if .proxmoxTemplate.templateID }}true{{ end }}': (v) => (v.proxmoxTemplate?.templateID ? true : ''),
   '{{ if not .proxmoxTemplate.templateID }}true{{ end }}': (v) => (!v.proxmoxTemplate?.templateID ? true : ''),
   '{{ if .workerSize }}true{{ end }}': (v) => (v.workerSize ? true : ''),
-  '{{ if .proxmoxSettings }}true{{ end }}': (v) => (v.proxmoxSettings ? true : ''),
-  '{{ if .proxmoxInstance }}true{{ end }}': (v) => (v.proxmoxInstance ? true : ''),
+  '{{ if .proxmoxAvailabilityZones }}true{{ end }}': (v) => (v.proxmoxAvailabilityZones ? true : ''),
   'metallb.io/loadBalancerIPs: "{{ .controlPlaneVIP }}"': (v) => ({ 'metallb.io/loadBalancerIPs': v.controlPlaneVIP }),
   '["{{ .dnsServiceIP }}"]': (v) => [v.dnsServiceIP],
   '{{ if .proxmoxTemplate.appendVersionTag }}{{ append (default list .proxmoxTemplate.matchTags) .builtin.machineDeployment.version | toJson }}{{ else }}{{ .proxmoxTemplate.matchTags | toJson }}{{ end }}':
