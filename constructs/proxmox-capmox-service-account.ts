@@ -20,10 +20,10 @@ export const CAPMOX_ROLES = {
   /** Allocates the disks of cloned VMs on the VM disk storage. */
   allocateSpace: { id: 'CapmoxDatastoreAllocateSpace', privileges: ['Datastore.AllocateSpace'] },
   /**
-   * The cloud-init ISOs, on the dedicated cloud-init storage only: CAPMOX (go-proxmox v0.6) finds
-   * the storage by listing the node's storages (Datastore.Audit), uploads `user-data-<vmid>.iso`
-   * (Datastore.AllocateTemplate) and deletes it once the machine is up (PVE asks Datastore.Allocate
-   * to delete a non-backup volume). No Datastore.AllocateSpace: no disks there.
+   * The cloud-init ISOs, on the tenant's own cloud-init storage only: CAPMOX (go-proxmox v0.6)
+   * finds the storage by listing the node's storages (Datastore.Audit), uploads
+   * `user-data-<vmid>.iso` (Datastore.AllocateTemplate) and deletes it once the machine is up (PVE
+   * asks Datastore.Allocate to delete a non-backup volume). No Datastore.AllocateSpace: no disks there.
    */
   cloudInit: { id: 'CapmoxCloudInit', privileges: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'] },
 } as const;
@@ -42,6 +42,10 @@ export interface CapmoxTenant {
   readonly name: string;
   /** The tenant's resource pool (`tenantProxmoxPool`). */
   readonly pool: string;
+  /** The tenant's own cloud-init storage (`tenantCloudInitStorage`): its ISOs, nobody else's. */
+  readonly cloudInitStorage: string;
+  /** The VLAN tag of its machines on the instance (`tenantVlanOn`); undefined: untagged. */
+  readonly vlan?: number;
 }
 
 export interface CapmoxServiceAccountProps {
@@ -56,8 +60,6 @@ export interface CapmoxServiceAccountProps {
   readonly templates: { readonly pool: string } | { readonly vmIds: readonly number[] };
   /** Storage for the cloned VMs' disks. */
   readonly diskStorage: string;
-  /** The dedicated storage for the cloud-init (bootstrap) ISOs CAPMOX uploads and deletes. */
-  readonly cloudInitStorage: string;
   /** Linux bridge the VMs attach to. */
   readonly bridge: string;
   /**
@@ -66,9 +68,9 @@ export interface CapmoxServiceAccountProps {
    */
   readonly sdnZone?: string;
   /**
-   * The resource behind an ACL path, by path (the pools: `/pool/<id>`): PVE refuses an ACL on a
-   * pool that does not exist, so each ACL is created after the one resource its path names and
-   * removed before it. Only that one: every ACL depending on every pool made the instance stack
+   * The resource behind an ACL path, by path (the pools `/pool/<id>`, the tenants' cloud-init
+   * storages `/storage/<id>`): PVE refuses an ACL on a pool that does not exist, so each ACL is
+   * created after the one resource its path names and removed before it. Only that one: every ACL depending on every pool made the instance stack
    * grow with tenants² (1,000 tenants: millions of depends_on entries, minutes of synth).
    * @default {}
    */
@@ -76,8 +78,7 @@ export interface CapmoxServiceAccountProps {
 }
 
 /** The ACLs every tenant's token (and the user) needs, in a stable order (path, then role). */
-export function capmoxGrants(props: Omit<CapmoxServiceAccountProps, 'tenants'>): CapmoxGrant[] {
-  const zone = props.sdnZone ?? 'localnetwork';
+export function capmoxGrants(props: Omit<CapmoxServiceAccountProps, 'tenants' | 'bridge'>): CapmoxGrant[] {
   const grants: CapmoxGrant[] = [
     { path: '/', roleId: CAPMOX_ROLES.sysAudit.id, propagate: false, reason: 'read the cluster status and /cluster/resources (template lookup by tags)' },
     { path: '/nodes', roleId: CAPMOX_ROLES.sysAudit.id, propagate: true, reason: 'read node status and memory for scheduling' },
@@ -85,21 +86,33 @@ export function capmoxGrants(props: Omit<CapmoxServiceAccountProps, 'tenants'>):
       ? [{ path: `/pool/${props.templates.pool}`, roleId: 'PVETemplateUser', propagate: true, reason: 'clone the templates (VM.Clone, VM.Audit), nothing else' }]
       : // One existing template per Kubernetes version (template.kubernetesVersion and template.versions).
         [...new Set(props.templates.vmIds)].map((id) => ({ path: `/vms/${id}`, roleId: 'PVETemplateUser', propagate: false, reason: 'clone the existing template (VM.Clone, VM.Audit), nothing else' }))),
-    { path: `/sdn/zones/${zone}/${props.bridge}`, roleId: 'PVESDNUser', propagate: true, reason: 'attach the machines to the bridge and its VLANs (SDN.Use)' },
-    {
-      path: `/storage/${props.cloudInitStorage}`,
-      roleId: CAPMOX_ROLES.cloudInit.id,
-      propagate: true,
-      reason: 'upload and delete the bootstrap (cloud-init) ISO of each machine, on a storage that holds nothing else',
-    },
     { path: `/storage/${props.diskStorage}`, roleId: CAPMOX_ROLES.allocateSpace.id, propagate: true, reason: 'allocate the cloned disks' },
   ];
   return sortGrants(grants);
 }
 
-/** The grant only one tenant's token holds: its VMs, in its pool. */
-export function tenantGrant(tenant: CapmoxTenant): CapmoxGrant {
-  return { path: `/pool/${tenant.pool}`, roleId: 'PVEVMAdmin', propagate: true, reason: `create, configure, start, stop and delete the machines of tenant ${tenant.name}, only inside its pool` };
+/**
+ * The grants only one tenant's token holds: its VMs, in its pool; its own cloud-init storage; its
+ * own VLAN of the bridge. Proxmox VE checks a NIC with pve-guest-common PVE::GuestHelpers::
+ * check_vnet_access: SDN.Use on `/sdn/zones/<zone>/<bridge>/<tag>` for a tag and for every trunk
+ * tag, on `/sdn/zones/<zone>/<bridge>` itself only for an untagged NIC. So a tagged tenant gets its
+ * VLAN's path, an untagged one the bridge's path without propagation: neither reaches another
+ * VLAN (the management VIP VLAN), nor trunks.
+ */
+export function tenantGrants(tenant: CapmoxTenant, bridge: string, sdnZone = 'localnetwork'): CapmoxGrant[] {
+  const bridgePath = `/sdn/zones/${sdnZone}/${bridge}`;
+  return [
+    { path: `/pool/${tenant.pool}`, roleId: 'PVEVMAdmin', propagate: true, reason: `create, configure, start, stop and delete the machines of tenant ${tenant.name}, only inside its pool` },
+    {
+      path: `/storage/${tenant.cloudInitStorage}`,
+      roleId: CAPMOX_ROLES.cloudInit.id,
+      propagate: false,
+      reason: `upload and delete the bootstrap (cloud-init) ISO of each machine of tenant ${tenant.name}, on a storage of its own that holds nothing else`,
+    },
+    tenant.vlan === undefined
+      ? { path: bridgePath, roleId: 'PVESDNUser', propagate: false, reason: `attach the machines of tenant ${tenant.name} to the bridge, untagged only (SDN.Use; no VLAN, no trunk)` }
+      : { path: `${bridgePath}/${tenant.vlan}`, roleId: 'PVESDNUser', propagate: false, reason: `attach the machines of tenant ${tenant.name} to VLAN ${tenant.vlan} of the bridge only (SDN.Use)` },
+  ];
 }
 
 function sortGrants(grants: CapmoxGrant[]): CapmoxGrant[] {
@@ -129,7 +142,8 @@ export class CapmoxServiceAccount extends Construct {
     this.userId = props.userId ?? 'capmox@pve';
     const shared = capmoxGrants(props);
     const tenants = [...props.tenants].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    this.grants = sortGrants([...shared, ...tenants.map(tenantGrant)]);
+    const own = (tenant: CapmoxTenant) => tenantGrants(tenant, props.bridge, props.sdnZone);
+    this.grants = sortGrants([...shared, ...tenants.flatMap(own)]);
 
     const roles = new Map<string, VirtualEnvironmentRole>(
       Object.values(CAPMOX_ROLES).map((role) => [role.id, new VirtualEnvironmentRole(this, `role-${role.id}`, { roleId: role.id, privileges: [...role.privileges] })]),
@@ -156,7 +170,7 @@ export class CapmoxServiceAccount extends Construct {
         comment: `CAPMOX credentials of tenant ${tenant.name}; managed by pvekaas`,
         privilegesSeparation: true,
       });
-      const grants = sortGrants([...shared, tenantGrant(tenant)]);
+      const grants = sortGrants([...shared, ...own(tenant)]);
       for (const grant of grants) new Acl(this, `acl-token-${tenant.name}-${aclName(grant)}`, { ...common(grant), tokenId: token.id });
       // The provider stores the token as `<user>!<name>=<secret>`; CAPMOX wants the secret alone.
       tokens.set(tenant.name, { tokenId: token.id, tokenSecret: Fn.element(Fn.split('=', token.value), 1), grants });

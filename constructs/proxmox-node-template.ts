@@ -6,7 +6,6 @@
  * Also here: the template VM ids, derived from the Kubernetes version and the node so that adding
  * or removing a version never renumbers the others (see templateVmIds).
  */
-import { Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { DownloadFile } from '../.gen/providers/proxmox/download-file';
 import { VirtualEnvironmentVm } from '../.gen/providers/proxmox/virtual-environment-vm';
@@ -38,7 +37,6 @@ export interface ProxmoxNodeTemplateProps {
   readonly diskStorage: string;
   /** Resource pool of the template. */
   readonly pool: string;
-  readonly bridge: string;
   /**
    * Disk size of the template in GiB; at least the image's virtual size (Proxmox cannot shrink a disk).
    * Machines cloned from it get their own size from CAPMOX.
@@ -112,23 +110,10 @@ export class ProxmoxNodeTemplate extends Construct {
           iothread: true,
         },
       ],
-      // network_device is an attribute (not a block) in the schema: JSON must spell out every field;
-      // the values are the provider's defaults, so they never show up as a change.
-      networkDevice: [
-        {
-          bridge: props.bridge,
-          model: 'virtio',
-          disconnected: false,
-          enabled: Token.asAny(Token.nullValue()),
-          firewall: false,
-          macAddress: Token.asString(Token.nullValue()),
-          mtu: 0,
-          queues: 0,
-          rateLimit: 0,
-          trunks: Token.asString(Token.nullValue()),
-          vlanId: 0,
-        },
-      ],
+      // No network device: CAPMOX adds net0 (bridge and the tenant's VLAN) to each clone itself, and
+      // Proxmox VE checks SDN.Use on every NIC of the template when a token clones it (qemu-server
+      // PVE::API2::Qemu clone_vm → check_bridge_access): an untagged NIC here would take untagged
+      // access to the bridge, which a tenant on a VLAN does not get.
     });
   }
 }

@@ -2,12 +2,11 @@ import { DataKubernetesSecretV1 } from '@cdktf/provider-kubernetes/lib/data-kube
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Fn, type ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { tenantCredentialKey } from './capmox-credentials-secret';
 
 export interface TenantCredentialsProps {
   /** The tenant whose own token is copied (and nothing else). */
   readonly tenant: string;
-  /** The management stack's CAPMOX credentials Secret of the instance. */
+  /** The management stack's CAPMOX credentials Secret of this tenant on the instance (`capmoxTenantCredentialsSecretName`). */
   readonly source: { readonly name: string; readonly namespace: string };
   /** The copy in the tenant namespace that the tenant's ProxmoxCluster refers to. */
   readonly target: { readonly name: string; readonly namespace: string };
@@ -21,14 +20,16 @@ export interface TenantCredentialsProps {
 
 /**
  * A tenant's CAPMOX credentials for one instance: the url and **its own** token (keys url, token,
- * secret, as CAPMOX wants them), taken from the instance's Secret in CAPMOX's namespace, which
- * holds one token per tenant. That token's VM privileges cover the tenant's own pool only, so
+ * secret, as CAPMOX wants them), taken from the tenant's own Secret of the instance in CAPMOX's
+ * namespace, which holds that token and nothing else: a data source's whole `data` is stored in
+ * the reading stack's state, so the tenant stack's state holds this tenant's token only. That token's VM privileges cover the tenant's own pool only, so
  * whoever reads this namespace can reach this tenant's VMs and nothing else. CAPMOX makes the
  * ProxmoxCluster an owner of the Secret it uses, and owner references only resolve within one
  * namespace, so the Secret must sit next to the ProxmoxCluster. The values are read from the
  * management cluster at apply time; they live in Terraform state (as in the management stack's),
- * never in the synthesized files. A tenant missing from the instance's Secret (its instance stack
- * not applied since the tenant was added) fails the apply instead of copying someone else's token.
+ * never in the synthesized files. A tenant without its Secret (its instance stack and the
+ * management stack not applied since the tenant was added) fails the apply: `lookup` finds no
+ * token in the data source (it never falls back to another Secret).
  */
 export class TenantCredentials extends Construct {
   readonly secret: SecretV1;
@@ -42,8 +43,8 @@ export class TenantCredentials extends Construct {
       metadata: { name: props.target.name, namespace: props.target.namespace, labels: props.labels },
       data: {
         url: Fn.lookup(source.getStringMapAttribute('data'), 'url'),
-        token: Fn.lookup(source.getStringMapAttribute('data'), tenantCredentialKey(props.tenant, 'token')),
-        secret: Fn.lookup(source.getStringMapAttribute('data'), tenantCredentialKey(props.tenant, 'secret')),
+        token: Fn.lookup(source.getStringMapAttribute('data'), 'token'),
+        secret: Fn.lookup(source.getStringMapAttribute('data'), 'secret'),
         ...props.tlsData,
       },
       type: 'Opaque',

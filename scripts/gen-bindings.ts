@@ -23,6 +23,7 @@ export const BINDING_SELECTION = {
   resources: [
     'proxmox_acl',
     'proxmox_download_file',
+    'proxmox_storage_directory',
     'proxmox_user_token',
     'proxmox_virtual_environment_pool',
     'proxmox_virtual_environment_role',

@@ -24,6 +24,10 @@ export interface SimStorageSpec {
   /** Capacity on every node (local storage) or in total (shared). */
   capacityGiB: number;
   shared?: boolean;
+  /** A directory storage's path on the nodes (as `POST /storage` set it). */
+  path?: string;
+  /** The nodes the storage is restricted to (`nodes`); undefined: every node. */
+  nodes?: string[];
 }
 
 /** A VM that exists before anything is applied (e.g. a template the lab names by `templateID`). */

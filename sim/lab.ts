@@ -1,6 +1,7 @@
 /**
  * Simulated instances from a lab description: one per Proxmox instance, with its nodes, the
- * storages and bridge the description names, and the existing template it points at by
+ * disk and image storages and the bridge the description names (the tenants' cloud-init storages
+ * are the instance stack's to create), and the existing template it points at by
  * `templateID` (so it can be granted to CAPMOX and cloned, like on the real cluster).
  */
 import type { Instance, Lab } from '../modules/config/schema';
@@ -17,8 +18,7 @@ export function instanceSpec(instance: Instance): InstanceSpec {
   add({ ...files, id: instance.storage.images });
   // Shared disks (Ceph RBD, NFS, iSCSI) let a template clone to every node; local ones only to its own (B2).
   add({ ...disks, id: instance.storage.disks, ...(instance.storage.disksShared ? { shared: true } : {}) });
-  // CAPMOX writes each machine's bootstrap ISO there: a directory storage holds ISOs, LVM-thin only disks.
-  if (instance.storage.cloudInit !== instance.storage.disks) add({ ...files, id: instance.storage.cloudInit, content: ['images', 'iso', 'snippets'] });
+  // No cloud-init storage: the instance stack creates one per tenant (`<storage.cloudInit>-<tenant>`).
   const existing = 'templateID' in instance.template ? instance.template : undefined;
   return {
     name: instance.name,

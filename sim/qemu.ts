@@ -71,7 +71,7 @@ export function normalizeTags(text: string): string {
 const NIC_MODELS = ['e1000', 'e1000e', 'rtl8139', 'virtio', 'vmxnet3'];
 
 /** A NIC as PVE writes it: `<model>=<mac>,bridge=...`, whichever form it was given in. */
-export function normalizeNic(text: string, defaultMac: string): { value: string; bridge?: string; tag?: string } {
+export function normalizeNic(text: string, defaultMac: string): { value: string; bridge?: string; tag?: string; trunks?: string } {
   const props = parseProperties(text);
   let model = get(props, 'model') ?? (props.head && NIC_MODELS.includes(props.head) ? props.head : undefined);
   let mac = get(props, 'macaddr');
@@ -82,7 +82,7 @@ export function normalizeNic(text: string, defaultMac: string): { value: string;
     }
   }
   const rest = props.pairs.filter(([k]) => k !== 'model' && k !== 'macaddr' && !NIC_MODELS.includes(k));
-  return { value: printProperties(undefined, [[model ?? 'virtio', (mac || defaultMac).toUpperCase()], ...rest]), bridge: get(props, 'bridge'), tag: get(props, 'tag') };
+  return { value: printProperties(undefined, [[model ?? 'virtio', (mac || defaultMac).toUpperCase()], ...rest]), bridge: get(props, 'bridge'), tag: get(props, 'tag'), trunks: get(props, 'trunks') };
 }
 
 /** The JSON shape of `GET config`: typed values, plus the digest of the config text. */

@@ -76,6 +76,7 @@ export interface InstanceSnapshot {
   roles: Record<string, string[]>;
   acl: { path: string; type: string; ugid: string; roleid: string; propagate: boolean }[];
   pools: { poolid: string; comment?: string; vms: number[]; storage: string[] }[];
+  storages: { storage: string; type: string; content: string[]; shared: boolean; path?: string; nodes?: string[] }[];
   vms: { vmid: number; node: string; name?: string; template: boolean; tags: string[]; pool?: string; status: string; lock?: string; config: Record<string, string> }[];
   volumes: { volid: string; node?: string; content: string; format: string; size: number; vmid?: number }[];
   tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
@@ -223,6 +224,9 @@ export class PveSimulator {
       roles: Object.fromEntries([...s.customRoles].sort(([a], [b]) => a.localeCompare(b)).map(([id, p]) => [id, [...p].sort()])),
       acl: s.acl.map((e) => ({ ...e })).sort((a, b) => a.path.localeCompare(b.path) || a.ugid.localeCompare(b.ugid) || a.roleid.localeCompare(b.roleid)),
       pools: [...s.pools.values()].sort((a, b) => a.poolid.localeCompare(b.poolid)).map((p) => ({ poolid: p.poolid, ...(p.comment ? { comment: p.comment } : {}), vms: [...p.vms].sort((a, b) => a - b), storage: [...p.storage].sort() })),
+      storages: [...s.storages.values()]
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((st) => ({ storage: st.id, type: st.type, content: [...st.content].sort(), shared: !!st.shared, ...(st.path ? { path: st.path } : {}), ...(st.nodes ? { nodes: [...st.nodes] } : {}) })),
       vms: [...s.vms.values()]
         .sort((a, b) => a.vmid - b.vmid)
         .map((vm) => ({

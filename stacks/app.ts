@@ -8,7 +8,7 @@
  */
 import { TerraformStack, type App } from 'cdktf';
 import { addStateBackend } from '../constructs/state-backend';
-import { tenantsOnInstance } from '../modules/config/proxmox-access';
+import { tenantVlanOn, tenantsOnInstance } from '../modules/config/proxmox-access';
 import type { Lab } from '../modules/config/schema';
 import { renderManagement, type ManagementRendering } from '../modules/management';
 import type { PlacementPlan } from '../modules/placement/types';
@@ -78,7 +78,7 @@ export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: Build
     const credentials: Record<string, InstanceCredentials> = {};
     for (const instance of lab.proxmox.instances) {
       const name = `proxmox-${instance.name}`;
-      const stack = withBackend(new ProxmoxInstanceStack(app, name, { instance, tenants: tenantsOnInstance(plan, instance.name) }), name);
+      const stack = withBackend(new ProxmoxInstanceStack(app, name, { instance, tenants: tenantsOnInstance(plan, instance.name), vlans: Object.fromEntries(lab.tenants.map((t) => [t.name, tenantVlanOn(t, instance.name)])) }), name);
       instances.set(instance.name, stack);
       credentials[instance.name] = stack.credentials;
     }

@@ -14,7 +14,7 @@
  * See docs/management.md.
  */
 import { Annotations, TerraformStack, type ITerraformDependable } from 'cdktf';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
 import { CapiProvidersReadyJob } from '../constructs/capi-providers-ready-job';
 import { CapmoxCredentialsSecret } from '../constructs/capmox-credentials-secret';
@@ -144,15 +144,21 @@ export class ManagementStack extends TerraformStack {
       dependsOn: [operator],
     });
 
+    // One Secret per instance and tenant (its own token only): a tenant stack reads its own.
     for (const instance of Object.keys(props.credentials).sort()) {
       const credentials = props.credentials[instance];
-      new CapmoxCredentialsSecret(this, `capmox-credentials-${instance}`, {
-        provider: kubernetes,
-        instance,
-        url: credentials.url,
-        tenants: credentials.tenants,
-        dependsOn: [providerNs.infrastructure],
-      });
+      const perInstance = new Construct(this, `capmox-credentials-${instance}`);
+      for (const tenant of Object.keys(credentials.tenants).sort()) {
+        new CapmoxCredentialsSecret(perInstance, tenant, {
+          provider: kubernetes,
+          instance,
+          tenant,
+          url: credentials.url,
+          token: credentials.tenants[tenant].token,
+          secret: credentials.tenants[tenant].secret,
+          dependsOn: [providerNs.infrastructure],
+        });
+      }
     }
 
     if (rendering.backup) {

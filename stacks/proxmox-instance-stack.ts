@@ -4,6 +4,7 @@
  *   - the CAPMOX service account: user, custom roles, and one privilege-separated API token per
  *     tenant with machines on the instance, whose VM privileges cover that tenant's pool only;
  *   - one resource pool per such tenant (`<pools.vms>-<tenant>`) and one for templates;
+ *   - one directory storage per such tenant for its cloud-init ISOs (`<storage.cloudInit>-<tenant>`);
  *   - one node template per `images` entry and target node (none when the instance names an
  *     existing template by `templateID`).
  * Outputs: the CAPMOX credentials per tenant (sensitive), the template VM ids per version and node, the nodes.
@@ -18,7 +19,8 @@ import { ProxmoxProvider } from '../.gen/providers/proxmox/provider';
 import { VirtualEnvironmentPool } from '../.gen/providers/proxmox/virtual-environment-pool';
 import { CapmoxServiceAccount } from '../constructs/proxmox-capmox-service-account';
 import { ProxmoxNodeTemplate, templateVmIds } from '../constructs/proxmox-node-template';
-import { tenantProxmoxPool } from '../modules/config/proxmox-access';
+import { StorageDirectory } from '../.gen/providers/proxmox/storage-directory';
+import { tenantCloudInitPath, tenantCloudInitStorage, tenantProxmoxPool } from '../modules/config/proxmox-access';
 import { imageNodes, type Instance } from '../modules/config/schema';
 import type { InstanceCredentials } from './props';
 
@@ -26,6 +28,12 @@ export interface ProxmoxInstanceStackProps {
   readonly instance: Instance;
   /** The tenants with machines on the instance (`tenantsOnInstance` of the placement plan), by name. */
   readonly tenants: readonly string[];
+  /**
+   * The VLAN tag of each tenant's machines on the instance (`tenantVlanOn`), by tenant; a tenant
+   * without one is untagged. Its token may use that VLAN of the bridge and nothing else.
+   * @default {} (every tenant untagged)
+   */
+  readonly vlans?: Readonly<Record<string, number | undefined>>;
 }
 
 /** Name of the Terraform variable that carries the administrator API token (`user@realm!id=secret`). */
@@ -54,7 +62,12 @@ export class ProxmoxInstanceStack extends TerraformStack {
     });
 
     // One pool per tenant with machines here: its token's VM privileges stop at its pool.
-    const tenants = props.tenants.map((name) => ({ name, pool: tenantProxmoxPool(instance, name) }));
+    const tenants = props.tenants.map((name) => ({
+      name,
+      pool: tenantProxmoxPool(instance, name),
+      cloudInitStorage: tenantCloudInitStorage(instance, name),
+      vlan: props.vlans && Object.hasOwn(props.vlans, name) ? props.vlans[name] : undefined,
+    }));
     const tenantPools = tenants.map(
       (t) =>
         new VirtualEnvironmentPool(this, `tenant-pool-${t.name}`, {
@@ -67,6 +80,17 @@ export class ProxmoxInstanceStack extends TerraformStack {
       comment: 'Node templates CAPMOX clones; managed by pvekaas',
     });
     const pools = { templates: templatesPool };
+    // One cloud-init storage per tenant: Proxmox VE grants ISOs per storage only, so a shared one
+    // would let every tenant's token list, attach, replace and delete every tenant's bootstrap ISO.
+    const cloudInitStorages = tenants.map(
+      (t) =>
+        new StorageDirectory(this, `cloudinit-storage-${t.name}`, {
+          id: t.cloudInitStorage,
+          path: tenantCloudInitPath(instance, t.name),
+          content: ['iso'],
+          shared: false,
+        }),
+    );
 
     const existingTemplate = 'templateID' in instance.template ? instance.template : undefined;
     this.serviceAccount = new CapmoxServiceAccount(this, 'capmox', {
@@ -75,9 +99,12 @@ export class ProxmoxInstanceStack extends TerraformStack {
         ? { vmIds: [existingTemplate.templateID, ...(existingTemplate.versions ?? []).map((v) => v.templateID)] }
         : { pool: instance.pools.templates },
       diskStorage: instance.storage.disks,
-      cloudInitStorage: instance.storage.cloudInit,
       bridge: instance.bridge,
-      aclPathDependsOn: Object.fromEntries([...tenants.map((t, i) => [`/pool/${t.pool}`, tenantPools[i]] as const), [`/pool/${instance.pools.templates}`, templatesPool] as const]),
+      aclPathDependsOn: Object.fromEntries([
+        ...tenants.map((t, i) => [`/pool/${t.pool}`, tenantPools[i]] as const),
+        ...tenants.map((t, i) => [`/storage/${t.cloudInitStorage}`, cloudInitStorages[i]] as const),
+        [`/pool/${instance.pools.templates}`, templatesPool] as const,
+      ]),
     });
 
     this.templateIds = {};
@@ -95,7 +122,6 @@ export class ProxmoxInstanceStack extends TerraformStack {
             imageStorage: instance.storage.images,
             diskStorage: instance.storage.disks,
             pool: pools.templates.poolId,
-            bridge: instance.bridge,
           });
           perNode[node] = vmId;
         }

@@ -26,3 +26,30 @@ export function tenantsOnInstance(plan: Pick<PlacementPlan, 'tenants'>, instance
   const names = plan.tenants.filter((t) => t.pools.some((p) => p.placements.some((pl) => pl.instance === instance))).map((t) => t.name);
   return [...new Set(names)].sort();
 }
+
+/**
+ * The tenant's own cloud-init storage on an instance: `<storage.cloudInit>-<tenant>`, a directory
+ * storage (content iso) the instance stack creates. Proxmox VE grants ISO access per storage only
+ * (pve-storage PVE::Storage::check_volume_access: Datastore.Allocate, or for `iso` volumes
+ * Datastore.Audit/AllocateSpace, on `/storage/<storage>`; there is no ACL path below a storage),
+ * so a storage per tenant is the only way one tenant's token cannot list, attach, replace or
+ * delete another tenant's bootstrap ISO.
+ */
+export function tenantCloudInitStorage(instance: { readonly storage: { readonly cloudInit: string } }, tenant: string): string {
+  return `${instance.storage.cloudInit}-${tenant}`;
+}
+
+/** The directory of the tenant's cloud-init storage on every node: `<storage.cloudInitPath>/<tenant>`. */
+export function tenantCloudInitPath(instance: { readonly storage: { readonly cloudInitPath: string } }, tenant: string): string {
+  return `${instance.storage.cloudInitPath.replace(/\/+$/, '')}/${tenant}`;
+}
+
+/**
+ * The VLAN tag of the tenant's machines on an instance (`networks.<instance>.vlan`, else
+ * `network.vlan`), or undefined for untagged: what its token may use of the bridge (SDN.Use on
+ * `/sdn/zones/localnetwork/<bridge>/<vlan>`, or on the bridge itself for untagged, never both).
+ */
+export function tenantVlanOn(tenant: { readonly network?: { readonly vlan?: number }; readonly networks?: Readonly<Record<string, { readonly vlan?: number }>> }, instance: string): number | undefined {
+  const own = tenant.networks && Object.hasOwn(tenant.networks, instance) ? tenant.networks[instance] : undefined;
+  return (own ?? tenant.network)?.vlan;
+}

@@ -201,9 +201,19 @@ export const instanceSchema = z.strictObject({
       images: storageId('storage.images').default('local').describe('storage (with content type import) for downloaded cloud images'),
       cloudInit: storageId('storage.cloudInit')
         .default('capmox-cloudinit')
-        .describe('a directory storage (content type iso) of its own for the cloud-init ISOs CAPMOX uploads and deletes; it must not be storage.images or storage.disks'),
+        .describe(
+          'prefix of the cloud-init storages: the instance stack creates one directory storage (content iso) per tenant with machines on the instance, ' +
+            '<cloudInit>-<tenant>, for the cloud-init ISOs CAPMOX uploads and deletes, and only that tenant\'s token may use it; no such storage may be storage.images or storage.disks',
+        ),
+      cloudInitPath: z
+        .string()
+        .regex(/^(\/[A-Za-z0-9_][A-Za-z0-9._-]{0,63}){1,16}$/, {
+          error: "storage.cloudInitPath is an absolute directory on the nodes: '/' then segments of letters, digits and . _ - (not starting with '.'), e.g. /var/lib/capmox-cloudinit",
+        })
+        .default('/var/lib/capmox-cloudinit')
+        .describe('directory on every node under which each tenant\'s cloud-init storage keeps its files (<cloudInitPath>/<tenant>); Proxmox VE creates it'),
     })
-    .default({ disks: 'local-lvm', disksShared: false, images: 'local', cloudInit: 'capmox-cloudinit' }),
+    .default({ disks: 'local-lvm', disksShared: false, images: 'local', cloudInit: 'capmox-cloudinit', cloudInitPath: '/var/lib/capmox-cloudinit' }),
   bridge: z
     .string()
     .regex(INTERFACE, { error: "bridge must be a Linux interface name: a letter first, then letters, digits, '.', '-' or '_', at most 15 characters" })

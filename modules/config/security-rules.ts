@@ -2,8 +2,9 @@
  * Rules about what the credentials pvekaas creates can reach (see docs/proxmox.md, "The privileges
  * CAPMOX gets"). CAPMOX uploads each machine's cloud-init ISO and deletes it once the machine is
  * up; Proxmox asks `Datastore.Allocate` on the storage to delete a file, and that privilege
- * reaches every file on the storage. So the cloud-init storage must hold nothing else: not the
- * downloaded node images, not the VM disks.
+ * reaches every file on the storage. So each tenant's cloud-init storage (`<cloudInit>-<tenant>`,
+ * created by the instance stack) must hold nothing else: not the downloaded node images, not the
+ * VM disks, not another tenant's ISOs, not the `local` storage's directory.
  *
  * Nor may it be one of Proxmox VE's default storages: `local` (`/var/lib/vz`) holds the node's ISO
  * images, container templates, backups and snippets (hook scripts), `local-lvm`/`local-zfs` its VM
@@ -16,6 +17,7 @@
  */
 import type { Problem } from './problems';
 import type { Lab } from './schema';
+import { tenantCloudInitStorage, tenantVlanOn } from './proxmox-access';
 
 /** Proxmox VE's default storages of a node (pve-manager's installer: `local` dir, `local-lvm` or `local-zfs`). */
 const PVE_DEFAULT_STORAGES = new Set(['local', 'local-lvm', 'local-zfs']);
@@ -54,6 +56,29 @@ export function checkSecurityRules(lab: Lab): Problem[] {
     const shared = [storage.images === storage.cloudInit ? 'storage.images' : undefined, storage.disks === storage.cloudInit ? 'storage.disks' : undefined].filter(
       (s): s is string => s !== undefined,
     );
+    // Each tenant's own storage, <cloudInit>-<tenant>, must not be one of them either.
+    const tenants = Array.isArray(lab?.tenants) ? lab.tenants : [];
+    for (const tenant of tenants) {
+      if (typeof tenant?.name !== 'string') continue;
+      const id = tenantCloudInitStorage({ storage }, tenant.name);
+      const same = [storage.images === id ? 'storage.images' : undefined, storage.disks === id ? 'storage.disks' : undefined].filter((s): s is string => s !== undefined);
+      if (same.length === 0) continue;
+      problems.push({
+        path: ['proxmox', 'instances', ii, 'storage', 'cloudInit'],
+        message: `tenant ${tenant.name}'s cloud-init storage would be ${id}, which is ${same.join(' and ')}: the instance stack creates that storage for the tenant's ISOs alone`,
+        value: storage.cloudInit,
+        fix: `choose another storage.cloudInit prefix (the default is capmox-cloudinit), or rename ${same.join(' and ')}`,
+      });
+    }
+    const path = typeof storage.cloudInitPath === 'string' ? storage.cloudInitPath.replace(/\/+$/, '') : undefined;
+    if (path !== undefined && (path === '/var/lib/vz' || path.startsWith('/var/lib/vz/') || '/var/lib/vz'.startsWith(`${path}/`))) {
+      problems.push({
+        path: ['proxmox', 'instances', ii, 'storage', 'cloudInitPath'],
+        message: 'the cloud-init storages would overlap /var/lib/vz, the directory of every node\'s `local` storage: its ISOs, templates and backups would sit beside the tenants\' bootstrap ISOs',
+        value: storage.cloudInitPath,
+        fix: 'use a directory of their own, e.g. /var/lib/capmox-cloudinit (the default)',
+      });
+    }
     if (shared.length === 0) return;
     problems.push({
       path: ['proxmox', 'instances', ii, 'storage', 'cloudInit'],
@@ -62,9 +87,38 @@ export function checkSecurityRules(lab: Lab): Problem[] {
         `and that would let every tenant's token delete ${shared.includes('storage.images') ? 'the downloaded node images' : 'VM disks'} and any other file there`,
       value: storage.cloudInit,
       fix:
-        'give CAPMOX a directory storage of its own for the ISOs, e.g. `pvesm add dir capmox-cloudinit --path /var/lib/capmox-cloudinit --content iso` on the instance, ' +
-        'and set storage.cloudInit: capmox-cloudinit (the default)',
+        'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default): the instance stack creates one directory storage per tenant, <cloudInit>-<tenant>, for the ISOs alone',
     });
+  });
+  return problems;
+}
+
+/**
+ * A warning for an existing template (`template.templateID`) that a tenant on a VLAN clones:
+ * Proxmox VE checks SDN.Use on the template's own NICs at clone (qemu-server PVE::API2::Qemu
+ * clone_vm → check_bridge_access), and that tenant's token may use its VLAN only. pvekaas cannot
+ * see the template's NICs at synth, so it says so and goes on.
+ */
+export function templateVlanWarnings(lab: Lab): Problem[] {
+  const problems: Problem[] = [];
+  lab.proxmox.instances.forEach((instance, ii) => {
+    const template = instance.template;
+    if (!('templateID' in template)) return;
+    for (const tenant of lab.tenants) {
+      const eligible = tenant.placement?.instances;
+      if (eligible && !eligible.includes(instance.name)) continue;
+      const vlan = tenantVlanOn(tenant, instance.name);
+      if (vlan === undefined) continue;
+      problems.push({
+        path: ['proxmox', 'instances', ii, 'template', 'templateID'],
+        severity: 'warning',
+        message:
+          `tenant ${tenant.name} uses VLAN ${vlan} on ${instance.name}, and its CAPMOX token may put NICs on that VLAN only: Proxmox VE refuses its clone of ` +
+          `template ${template.templateID} if the template has a network device on a bridge untagged or on another VLAN (qemu-server checks the source's NICs at clone)`,
+        value: template.templateID,
+        fix: "remove the network device from the existing template (CAPMOX adds net0 with the tenant's bridge and VLAN to every clone), or let the instance build its templates (images with templateSelector)",
+      });
+    }
   });
   return problems;
 }

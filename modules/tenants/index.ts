@@ -9,7 +9,7 @@ import { templateVmIds } from '../config/template-ids';
 import { cloneSourceNodes } from '../placement/plan';
 import type { PlacementPlan } from '../placement/types';
 import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
-import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxCredentialsSecretName } from '../versions/layout';
+import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxTenantCredentialsSecretName } from '../versions/layout';
 import { mirroredRepository } from '../versions/mirror';
 import { autoscalerImageTag, autoscalerValues } from './autoscaler';
 import { tenantCluster } from './cluster';
@@ -184,7 +184,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
   const credentials = instances.map(
     (i): CredentialsCopy => ({
       instance: i.name,
-      source: { name: capmoxCredentialsSecretName(i.name), namespace: CAPMOX_CREDENTIALS_NAMESPACE },
+      source: { name: capmoxTenantCredentialsSecretName(i.name, tenant.name), namespace: CAPMOX_CREDENTIALS_NAMESPACE },
       target: { name: tenantCredentialsSecretName(i.name), namespace },
       labels: { ...CAPMOX_SECRET_TYPE_LABEL, [LABEL_TENANT]: tenant.name },
       tlsData: capmoxTlsData(i),

@@ -47,14 +47,25 @@ export const CAPMOX_CREDENTIALS_NAMESPACE = providerNamespaces.infrastructure;
 export const CAPMOX_SECRET_TYPE_LABEL = { 'platform.ionos.com/secret-type': 'proxmox-credentials' } as const;
 
 /**
- * The CAPMOX credentials Secret of a Proxmox instance (keys url, token, secret), in
- * `CAPMOX_CREDENTIALS_NAMESPACE`. ProxmoxClusters do not refer to it across namespaces: CAPMOX
- * sets an ownerReference from the ProxmoxCluster to its Secret, which Kubernetes only honours
- * within one namespace, so each tenant stack copies it into the tenant's namespace (see
+ * The name of a tenant's CAPMOX credentials Secret of a Proxmox instance (keys url, token,
+ * secret) in the tenant's namespace, where its ProxmoxCluster's `credentialsRef` points (see
  * modules/tenants, `tenantCredentialsSecretName`).
  */
 export function capmoxCredentialsSecretName(instance: string): string {
   return `capmox-${instance}-credentials`;
+}
+
+/**
+ * The management plane's CAPMOX credentials Secret of one tenant on one instance (keys url,
+ * token, secret: that tenant's own token only), in `CAPMOX_CREDENTIALS_NAMESPACE`. One Secret per
+ * tenant and instance, so the tenant stack that reads it (a data source, whose whole `data` lands
+ * in that stack's state) holds its own token and nobody else's. ProxmoxClusters do not refer to it
+ * across namespaces: CAPMOX sets an ownerReference from the ProxmoxCluster to its Secret, which
+ * Kubernetes only honours within one namespace, so each tenant stack copies it into the tenant's
+ * namespace. Instance and tenant names are DNS labels (no '.'), so the '.' keeps every pair apart.
+ */
+export function capmoxTenantCredentialsSecretName(instance: string, tenant: string): string {
+  return `capmox-${instance}-credentials.${tenant}`;
 }
 
 /** The MetalLB pool (and its L2Advertisement) holding the tenant VIPs. */

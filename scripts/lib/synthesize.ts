@@ -37,7 +37,7 @@ import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
-import { tenantsOnInstance } from '../../modules/config/proxmox-access';
+import { tenantVlanOn, tenantsOnInstance } from '../../modules/config/proxmox-access';
 
 export interface SynthOptions {
   config: string;
@@ -302,8 +302,13 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   // The inputs of each stack, hashed.
   const { tenants: _tenants, ...shared } = lab;
   // The instance and management stacks also depend on which tenants have machines on each
-  // instance (one pool and one CAPMOX token per tenant and instance).
-  const tenantsPerInstance = lab.proxmox.instances.map((i) => [i.name, tenantsOnInstance(plan, i.name)]);
+  // instance (one pool, cloud-init storage and CAPMOX token per tenant and instance) and on the
+  // VLAN each of them uses there (its token's SDN grant).
+  const vlanOf = (tenant: string, instance: string) => {
+    const t = lab.tenants.find((x) => x.name === tenant);
+    return t ? (tenantVlanOn(t, instance) ?? null) : null;
+  };
+  const tenantsPerInstance = lab.proxmox.instances.map((i) => [i.name, tenantsOnInstance(plan, i.name).map((t) => [t, vlanOf(t, i.name)])]);
   const sharedInput = sha256(JSON.stringify([sourcesFingerprint(), hcl, stateDirFromStack, shared, tenantsPerInstance]));
   const keys = new Map<string, string>();
   const sharedStacks = [...lab.proxmox.instances.map((i) => `proxmox-${i.name}`), 'management', 'management-config'];

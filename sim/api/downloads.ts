@@ -130,7 +130,7 @@ export function registerDownloads(route: AddRoute): void {
     const checksum = params.checksum?.toLowerCase();
     if (checksum && !algorithm) badParams({ 'checksum-algorithm': "'checksum-algorithm' is required when 'checksum' is set" });
     if (algorithm && !ALGORITHMS.includes(algorithm)) badParams({ 'checksum-algorithm': `value '${algorithm}' does not have a value in the enumeration '${ALGORITHMS.join(', ')}'` });
-    const path = volumePath(storage.type, volid);
+    const path = volumePath(storage.type, volid, storage.path);
     const format = content === 'iso' ? 'iso' : content === 'vztmpl' ? 'tgz' : filename.split('.').pop()!.toLowerCase();
     const known = catalog(inst, url);
     const store = (size: number, virtualSize: number | undefined, data?: Buffer) =>

@@ -6,6 +6,7 @@ import { PveError, badParams, fail } from '../errors';
 import { formatSize, macFor, parseSize, type SimulatedInstance, type Vm, type Volume } from '../instance';
 import { DRIVE_KEY, NET_KEY, configDigest, configJson, get, normalizeNic, normalizeTags, parseProperties, printProperties, privilegeForKey, without } from '../qemu';
 import { removeAclEntries } from './access';
+import { checkVolumeAccess, volumeType } from './storage';
 import { pool } from './pools';
 import { flag, int, list, nonEmpty, required, type AddRoute, type Call, type Params } from './router';
 
@@ -34,7 +35,15 @@ function planDrive(inst: SimulatedInstance, authid: string, node: string, id: nu
   const props = parseProperties(value, 'file');
   const file = props.head ?? '';
   const media = get(props, 'media');
-  if (file === 'none' || file === 'cdrom' || (media === 'cdrom' && !/:cloudinit$/.test(file))) {
+  // qemu-server PVE::API2::Qemu $check_storage_access (src/PVE/API2/Qemu.pm), per drive: the
+  // physical drive takes Sys.Console on `/`; an existing volume — an ISO in a cdrom above all —
+  // PVE::Storage::check_volume_access, and it must be `images` or `iso` content.
+  if (file === 'cdrom') inst.require(authid, '/', ['Sys.Console']);
+  if (file === 'none' || file === 'cdrom') return () => printProperties(file, without(props, 'size'));
+  if (media === 'cdrom' && !/:cloudinit$/.test(file)) {
+    checkVolumeAccess(inst, authid, file, id);
+    const vtype = volumeType(file);
+    if (file.includes(':') && vtype !== 'images' && vtype !== 'iso') badParams({ [key]: "content type needs to be 'images' or 'iso'" });
     return () => printProperties(file, without(props, 'size'));
   }
   const [storage, rest] = file.split(':');
@@ -76,6 +85,7 @@ function planDrive(inst: SimulatedInstance, authid: string, node: string, id: nu
       return printProperties(v.volid, [...options, ['size', formatSize(v.size)]]);
     };
   }
+  checkVolumeAccess(inst, authid, file, id);
   const existing = inst.findVolume(node, file);
   if (!existing) fail(`${key}: volume '${file}' does not exist`);
   return () => printProperties(file, [...options, ['size', formatSize(existing.size)]]);
@@ -130,11 +140,36 @@ function masked(config: Map<string, string>): Map<string, string> {
   return new Map([...config].map(([k, v]) => [k, k === 'cipassword' ? '**********' : v]));
 }
 
-function checkBridge(inst: SimulatedInstance, authid: string, key: string, bridge: string | undefined, tag: string | undefined): void {
+/** The VLAN ids of a NIC's `trunks` (pve-guest-common PVE::GuestHelpers get_tags_from_trunk: `a;b-c`). */
+export function trunkTags(trunks: string): number[] {
+  const tags = new Set<number>();
+  for (const part of trunks.split(';')) {
+    const [from, to] = part.split('-').map(Number);
+    if (to !== undefined && to > from) for (let t = from; t <= to; t++) tags.add(t);
+    else tags.add(from);
+  }
+  return [...tags].sort((a, b) => a - b);
+}
+
+/**
+ * pve-guest-common PVE::GuestHelpers::check_vnet_access (src/PVE/GuestHelpers.pm), called by
+ * qemu-server's check_bridge_access for every NIC of a create, an update (new and removed NICs)
+ * and a clone (the source's NICs): SDN.Use on `/sdn/zones/<zone>/<bridge>/<tag>` for a tag, on the
+ * same path for every tag of `trunks`, and on `/sdn/zones/<zone>/<bridge>` itself only when there
+ * is neither. A plain Linux bridge lives in the `localnetwork` zone. So an ACL on the bridge
+ * without propagation allows untagged NICs only, and one on `<bridge>/<tag>` that VLAN only.
+ */
+function checkBridge(inst: SimulatedInstance, authid: string, key: string, bridge: string | undefined, tag: string | undefined, trunks?: string): void {
   if (!bridge) return;
   if (!inst.bridges.includes(bridge)) fail(`${key}: bridge '${bridge}' does not exist`);
-  const path = `/sdn/zones/localnetwork/${bridge}${tag ? `/${tag}` : ''}`;
-  if (!inst.can(authid, path, ['SDN.Use'])) throw new PveError(403, `Permission check failed (${path}, SDN.Use)`);
+  if (authid === 'root@pam') return;
+  const base = `/sdn/zones/localnetwork/${bridge}`;
+  const need = (path: string) => {
+    if (!inst.can(authid, path, ['SDN.Use'])) throw new PveError(403, `Permission check failed (${path}, SDN.Use)`);
+  };
+  if (tag) need(`${base}/${tag}`);
+  if (trunks) for (const t of trunkTags(trunks)) need(`${base}/${t}`);
+  if (!tag && !trunks) need(base);
 }
 
 /**
@@ -178,7 +213,15 @@ function updateConfig(call: Call, asTask: boolean): unknown {
       const previous = vm.config.get(key);
       const previousMac = previous ? /^[a-z0-9]+=([0-9A-Fa-f:]{17})/.exec(previous)?.[1] : undefined;
       const nic = normalizeNic(value, previousMac ?? macFor(vm.vmid, Number(key.slice(3))));
-      checkBridge(inst, authid, key, nic.bridge, nic.tag);
+      checkBridge(inst, authid, key, nic.bridge, nic.tag, nic.trunks);
+    }
+  }
+  // qemu-server update_vm: removing a NIC checks the bridge access of the NIC removed.
+  for (const key of deletions) {
+    const old = NET_KEY.test(key) ? vm.config.get(key) : undefined;
+    if (old) {
+      const nic = normalizeNic(old, macFor(vm.vmid, Number(key.slice(3))));
+      checkBridge(inst, authid, key, nic.bridge, nic.tag, nic.trunks);
     }
   }
   const apply = () => {
@@ -274,7 +317,7 @@ export function registerQemu(route: AddRoute): void {
       if (DRIVE_KEY.test(key)) drives.push([key, planDrive(inst, authid, at.node, id, key, value)]);
       else if (NET_KEY.test(key)) {
         const nic = normalizeNic(value, macFor(id, Number(key.slice(3))));
-        checkBridge(inst, authid, key, nic.bridge, nic.tag);
+        checkBridge(inst, authid, key, nic.bridge, nic.tag, nic.trunks);
         config.set(key, nic.value);
       } else if (key === 'delete' || key === 'digest') continue;
       else config.set(key, storedValue(key, value));
@@ -447,7 +490,7 @@ export function registerQemu(route: AddRoute): void {
     for (const [key, value] of source.config) {
       if (NET_KEY.test(key)) {
         const nic = normalizeNic(value, macFor(newid, Number(key.slice(3))));
-        checkBridge(inst, authid, key, nic.bridge, nic.tag);
+        checkBridge(inst, authid, key, nic.bridge, nic.tag, nic.trunks);
       }
     }
     const config = new Map<string, string>();

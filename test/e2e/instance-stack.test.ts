@@ -79,21 +79,22 @@ describe('the instance stack, synthesized', () => {
         '/nodes CapmoxSysAudit',
         '/vms/1000 PVETemplateUser',
         '/sdn/zones/localnetwork/vmbr0 PVESDNUser',
-        '/storage/capmox-cloudinit CapmoxCloudInit',
         `/storage/${lab.proxmox.instances.find((i) => i.name === 'pmox-txl')!.storage.disks} CapmoxDatastoreAllocateSpace`,
         ...onTxl.map((t) => `/pool/capi-${t} PVEVMAdmin`),
+        ...onTxl.map((t) => `/storage/capmox-cloudinit-${t} CapmoxCloudInit`),
       ].sort(),
     );
-    // Each token: the shared grants and the VM admin role on its own pool, nothing of another tenant.
+    // Each token: the shared grants, the VM admin role on its own pool and its own cloud-init storage, nothing of another tenant.
     const tokenOf = (tenant: string) => tokens.find((t) => t.token_name === `tenant-${tenant}`)!;
     for (const tenant of onTxl) {
       const ref = new RegExp(`^\\$\\{proxmox_user_token\\.${String(Object.entries(txl.resource.proxmox_user_token).find(([, v]) => v === tokenOf(tenant))![0])}\\.id\\}$`);
       const mine = acls.filter((a) => typeof a.token_id === 'string' && ref.test(a.token_id)).map((a) => `${a.path} ${roleOf(txl, a)}`).sort();
-      expect({ tenant, mine }).toEqual({ tenant, mine: forUser.filter((g) => !g.startsWith('/pool/') || g === `/pool/capi-${tenant} PVEVMAdmin`) });
+      const others = onTxl.filter((t) => t !== tenant).flatMap((t) => [`/pool/capi-${t} PVEVMAdmin`, `/storage/capmox-cloudinit-${t} CapmoxCloudInit`]);
+      expect({ tenant, mine }).toEqual({ tenant, mine: forUser.filter((g) => !others.includes(g)) });
     }
   });
 
-  it('grants the cloud-init storage exactly what CAPMOX needs for its ISOs, and no datastore privilege elsewhere but disk space', () => {
+  it('grants each tenant\'s cloud-init storage exactly what CAPMOX needs for its ISOs, and no datastore privilege elsewhere but disk space', () => {
     const roles = Object.fromEntries(resources(fra, 'proxmox_virtual_environment_role').map((r) => [r.role_id, r.privileges]));
     expect(roles).toEqual({
       CapmoxCloudInit: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
@@ -102,7 +103,7 @@ describe('the instance stack, synthesized', () => {
     });
     const storageGrants = resources(fra, 'proxmox_acl').filter((a) => String(a.path).startsWith('/storage/'));
     expect([...new Set(storageGrants.map((a) => `${a.path} ${roleOf(fra, a)}`))].sort()).toEqual([
-      '/storage/capmox-cloudinit CapmoxCloudInit',
+      '/storage/capmox-cloudinit-tenant-c CapmoxCloudInit',
       `/storage/${lab.proxmox.instances.find((i) => i.name === 'pmox-fra')!.storage.disks} CapmoxDatastoreAllocateSpace`,
     ]);
   });

@@ -17,6 +17,7 @@ import { startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run'
 import { parseLab } from '../../modules/config/load';
 import type { InstanceSnapshot } from '../../sim/simulator';
 import { missingToolchain, projectRoot } from '../../sim/toolchain';
+import { multipart, raw } from '../sim/support';
 
 const root = projectRoot();
 const missing = missingToolchain(root);
@@ -105,22 +106,32 @@ function sharedAcl(instance: string): [string, string, boolean][] {
     ['/', 'CapmoxSysAudit', false],
     ['/nodes', 'CapmoxSysAudit', true],
     [e.templateGrant[0], 'PVETemplateUser', e.templateGrant[1]],
-    [`/sdn/zones/localnetwork/${e.bridge}`, 'PVESDNUser', true],
-    [`/storage/${e.cloudInit}`, 'CapmoxCloudInit', true],
     [`/storage/${e.disks}`, 'CapmoxDatastoreAllocateSpace', true],
   ];
 }
 
 const poolOf = (instance: string, tenant: string) => `${expected[instance].vmPoolPrefix}-${tenant}`;
+/** The tenant's own cloud-init storage on the instance. */
+const cloudInitOf = (instance: string, tenant: string) => `${expected[instance].cloudInit}-${tenant}`;
 
-/** The user's ACL: the shared grants and every tenant's pool. */
-function userAcl(instance: string): [string, string, boolean][] {
-  return [...sharedAcl(instance), ...expected[instance].tenants.map((t): [string, string, boolean] => [`/pool/${poolOf(instance, t)}`, 'PVEVMAdmin', true])];
+/** A tenant's own grants: its pool, its cloud-init storage, the bridge untagged only (the example's tenants have no VLAN), none propagating but the pool. */
+function ownAcl(instance: string, tenant: string): [string, string, boolean][] {
+  return [
+    [`/pool/${poolOf(instance, tenant)}`, 'PVEVMAdmin', true],
+    [`/storage/${cloudInitOf(instance, tenant)}`, 'CapmoxCloudInit', false],
+    [`/sdn/zones/localnetwork/${expected[instance].bridge}`, 'PVESDNUser', false],
+  ];
 }
 
-/** A tenant's token: the shared grants and its own pool, nothing of another tenant. */
+/** The user's ACL: the shared grants and every tenant's own (the bridge's once). */
+function userAcl(instance: string): [string, string, boolean][] {
+  const rows = [...sharedAcl(instance), ...expected[instance].tenants.flatMap((t) => ownAcl(instance, t))];
+  return [...new Map(rows.map((r) => [`${r[0]} ${r[1]}`, r])).values()];
+}
+
+/** A tenant's token: the shared grants and its own, nothing of another tenant. */
 function tokenAcl(instance: string, tenant: string): [string, string, boolean][] {
-  return [...sharedAcl(instance), [`/pool/${poolOf(instance, tenant)}`, 'PVEVMAdmin', true]];
+  return [...sharedAcl(instance), ...ownAcl(instance, tenant)];
 }
 
 const sortAcl = (rows: [string, string, boolean][]) => rows.slice().sort((a, b) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1]));
@@ -194,6 +205,9 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       expect({ subject, acl: aclOf(subject) }).toEqual({ subject, acl: sortAcl(tokenAcl(name, tenant)) });
     }
     expect(s.pools.map((p) => p.poolid)).toEqual([...e.tenants.map((t) => poolOf(name, t)), e.templatePool].sort());
+    // One directory storage per tenant for its bootstrap ISOs, under /var/lib/capmox-cloudinit (storage.cloudInitPath's default).
+    const made = s.storages.filter((st) => st.path !== undefined);
+    expect(made).toEqual(e.tenants.map((t) => ({ storage: cloudInitOf(name, t), type: 'dir', content: ['iso'], shared: false, path: `/var/lib/capmox-cloudinit/${t}` })));
   });
 
   it.each(instances)('builds the tagged templates on the right nodes of %s', (name) => {
@@ -213,7 +227,8 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
         tags: ['capi', vm.tags.find((t) => t.startsWith('v1.'))],
       });
       expect(vm.config.scsi0).toMatch(new RegExp(`^${e.disks}:base-${vm.vmid}-disk-0,.*size=20G$`));
-      expect(vm.config.net0).toMatch(new RegExp(`,bridge=${e.bridge}(,|$)`));
+      // No NIC: CAPMOX adds net0 with the tenant's VLAN, and PVE checks the template's NICs on clone.
+      expect(Object.keys(vm.config).filter((k) => /^net\d+$/.test(k))).toEqual([]);
       // The image was downloaded to that same node, where the import read it.
       expect(s.volumes.some((v) => v.node === vm.node && v.content === 'import' && v.volid.includes(vm.tags.find((t) => t.startsWith('v1.'))!))).toBe(true);
     }
@@ -270,7 +285,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 150, name: 'tenant-c-workers-x1', pool, full: 1, storage: disks });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await capmox.waitForTask(clone.data)).toBe('OK');
-    expect((await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0,tag=10', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
+    expect((await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
     expect(await capmox.waitForTask((await capmox.call<string>('PUT', '/nodes/pmox-fra-1/qemu/150/resize', { disk: 'scsi0', size: '40G' })).data)).toBe('OK');
     expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/150/status/start')).data)).toBe('OK');
     expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/150/status/stop')).data)).toBe('OK');
@@ -307,11 +322,15 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       '/vms/9027': ['VM.Audit', 'VM.Clone'],
       [`/pool/${pool}`]: vmAdmin,
       '/vms/4242': [],
+      // The bridge untagged only (tenant-c has no VLAN): no VLAN, so no VIP VLAN and no trunk.
       '/sdn/zones/localnetwork/vmbr0': ['SDN.Audit', 'SDN.Use'],
-      '/sdn/zones/localnetwork/vmbr0/10': ['SDN.Audit', 'SDN.Use'],
+      '/sdn/zones/localnetwork/vmbr0/10': [],
+      '/sdn/zones/localnetwork/vmbr0/4': [],
       [`/storage/${disks}`]: ['Datastore.AllocateSpace'],
       // Its own cloud-init storage: upload, find and delete the ISOs; no disk space there.
-      '/storage/capmox-cloudinit': ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
+      [`/storage/${cloudInitOf(name, 'tenant-c')}`]: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
+      // The shared storage of before: nothing.
+      '/storage/capmox-cloudinit': [],
       // The image storage: nothing at all.
       '/storage/local': [],
       '/storage/scratch': [],
@@ -355,6 +374,61 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     // tenant-a itself stops and deletes it.
     expect(await a.waitForTask((await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/160/status/stop')).data)).toBe('OK');
     expect(await a.waitForTask((await a.call<string>('DELETE', '/nodes/pmox-txl-1/qemu/160', { purge: 1 })).data)).toBe('OK');
+    expect(run.sim.snapshot(name).vms.map((v) => v.vmid)).toEqual([1000]);
+  }, 60_000);
+
+  it('keeps each tenant\'s token from another tenant\'s bootstrap ISO and from VLANs not its own', async () => {
+    const name = 'pmox-txl';
+    const creds = await output<Credentials>(name, 'credentials');
+    const a = tenantClient(creds, 'tenant-a');
+    const b = tenantClient(creds, 'tenant-b');
+    const storageA = cloudInitOf(name, 'tenant-a');
+    const storageB = cloudInitOf(name, 'tenant-b');
+    const disks = expected[name].disks;
+    // Each token finds exactly one storage with iso content, its own: the one go-proxmox uploads to.
+    for (const [tenant, client] of [['tenant-a', a], ['tenant-b', b]] as const) {
+      const seen = await client.call<{ storage: string; content: string }[]>('GET', '/nodes/pmox-txl-1/storage');
+      expect({ tenant, iso: seen.data.filter((st) => st.content.split(',').includes('iso')).map((st) => st.storage) }).toEqual({ tenant, iso: [cloudInitOf(name, tenant)] });
+    }
+    // tenant-b's bootstrap ISO (kubeadm join data), uploaded by tenant-b as CAPMOX does.
+    const upload = async (client: PveClient, storage: string, file: string) => {
+      const { body, contentType } = multipart({ content: 'iso' }, file, Buffer.from('#cloud-config\n'.padEnd(4096, ' ')));
+      const res = await raw(client.endpoint, 'POST', `/api2/json/nodes/pmox-txl-1/storage/${storage}/upload`, { Authorization: `PVEAPIToken=${client.token}`, 'Content-Type': contentType, 'Content-Length': body.length }, body);
+      if (res.status === 200) expect(await client.waitForTask(String(res.json?.data))).toBe('OK');
+      return res.status;
+    };
+    expect(await upload(b, storageB, 'user-data-170.iso')).toBe(200);
+    const isoB = `${storageB}:iso/user-data-170.iso`;
+    // tenant-a's machine in its pool, cloned from the existing template.
+    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 171, name: 'tenant-a-workers-z1', pool: poolOf(name, 'tenant-a'), full: 1, storage: disks });
+    expect(await a.waitForTask(clone.data)).toBe('OK');
+
+    const refused: [string, string, string, Record<string, string | number>][] = [
+      ['list tenant-b\'s ISOs', 'GET', `/nodes/pmox-txl-1/storage/${storageB}/content`, {}],
+      ['read tenant-b\'s ISO', 'GET', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`, {}],
+      ['attach tenant-b\'s ISO to its own VM', 'POST', '/nodes/pmox-txl-1/qemu/171/config', { ide0: `${isoB},media=cdrom` }],
+      ['delete tenant-b\'s ISO', 'DELETE', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`, {}],
+      ['a NIC on the management VIP VLAN', 'POST', '/nodes/pmox-txl-1/qemu/171/config', { net0: `virtio,bridge=vmbr0,tag=${exampleLab.management.loadBalancer.vlan}` }],
+      ['a NIC trunking every VLAN', 'POST', '/nodes/pmox-txl-1/qemu/171/config', { net0: 'virtio,bridge=vmbr0,trunks=1-4094' }],
+      ['a new VM on the VIP VLAN', 'POST', '/nodes/pmox-txl-1/qemu', { vmid: 172, pool: poolOf(name, 'tenant-a'), net0: 'virtio,bridge=vmbr0,tag=4' }],
+    ];
+    for (const [what, method, path, params] of refused) {
+      const res = await a.call(method, path, params);
+      expect({ what, status: res.status }).toEqual({ what, status: 403 });
+    }
+    // Replacing it: an upload of the same name to tenant-b's storage.
+    expect(await upload(a, storageB, 'user-data-170.iso')).toBe(403);
+    expect(run.sim.snapshot(name).volumes.filter((v) => v.volid === isoB).map((v) => v.size)).toEqual([4096]);
+    expect(run.sim.snapshot(name).vms.find((v) => v.vmid === 171)!.config).not.toHaveProperty('ide0');
+    // The same calls on its own ISO and its own network succeed.
+    expect(await upload(a, storageA, 'user-data-171.iso')).toBe(200);
+    const attach = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/171/config', { ide0: `${storageA}:iso/user-data-171.iso,media=cdrom`, net0: 'virtio,bridge=vmbr0' });
+    expect(attach.status).toBe(200);
+    expect(await a.waitForTask(attach.data)).toBe('OK');
+    expect(await a.waitForTask((await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/171/config', { delete: 'ide0' })).data)).toBe('OK');
+    expect(await a.waitForTask((await a.call<string>('DELETE', `/nodes/pmox-txl-1/storage/${storageA}/content/${storageA}:iso/user-data-171.iso`)).data)).toBe('OK');
+    expect(await b.waitForTask((await b.call<string>('DELETE', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`)).data)).toBe('OK');
+    expect(await a.waitForTask((await a.call<string>('DELETE', '/nodes/pmox-txl-1/qemu/171', { purge: 1 })).data)).toBe('OK');
     expect(run.sim.snapshot(name).vms.map((v) => v.vmid)).toEqual([1000]);
   }, 60_000);
 
@@ -415,13 +489,14 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
 
 /** Only what existed before any apply: root and its token, and the template the lab names by id. */
 function expectPristine(s: InstanceSnapshot): void {
-  expect({ instance: s.name, users: s.users.map((u) => u.userid), tokens: s.tokens.map((t) => t.tokenid), roles: s.roles, acl: s.acl, pools: s.pools }).toEqual({
+  expect({ instance: s.name, users: s.users.map((u) => u.userid), tokens: s.tokens.map((t) => t.tokenid), roles: s.roles, acl: s.acl, pools: s.pools, madeStorages: s.storages.filter((st) => st.path !== undefined) }).toEqual({
     instance: s.name,
     users: ['root@pam'],
     tokens: ['root@pam!pvekaas'],
     roles: {},
     acl: [],
     pools: [],
+    madeStorages: [],
   });
   const preexisting = s.name === 'pmox-txl' ? [1000] : [];
   expect({ instance: s.name, vms: s.vms.map((vm) => vm.vmid), volumes: s.volumes.filter((v) => v.vmid === undefined || !preexisting.includes(v.vmid)).map((v) => v.volid) }).toEqual({

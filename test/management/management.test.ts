@@ -13,7 +13,7 @@ import { loadPinnedCrds, validateManifest } from '../../modules/crds';
 import { checkManagement } from '../../modules/config/management-rules';
 import { capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
 import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
-import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxCredentialsSecretName } from '../../modules/versions/layout';
+import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxTenantCredentialsSecretName } from '../../modules/versions/layout';
 import { exampleLab, exampleLabSchemaOnly, projectRoot, synthesize, type Synthesized } from './synth';
 
 const crds = loadPinnedCrds(projectRoot, process.env);
@@ -185,22 +185,18 @@ describe('the example lab', () => {
     expect(checkManagement(exampleLabSchemaOnly(edit))[0].fix).toContain('interfaces: [eth0.4]');
   });
 
-  it('creates one CAPMOX credentials Secret per instance, filled by cross-stack references only', () => {
+  it('creates one CAPMOX credentials Secret per instance and tenant, filled by cross-stack references only', () => {
     const secrets = Object.values(synth.stack('management').resource.kubernetes_secret_v1) as any[];
-    expect(secrets.map((s) => s.metadata.name).sort()).toEqual(['pmox-fra', 'pmox-txl'].map(capmoxCredentialsSecretName));
+    // The example's placement: tenant-a and tenant-b on pmox-txl, tenant-c on both.
+    const pairs: [string, string][] = [['pmox-fra', 'tenant-c'], ['pmox-txl', 'tenant-a'], ['pmox-txl', 'tenant-b'], ['pmox-txl', 'tenant-c']];
+    expect(secrets.map((s) => s.metadata.name).sort()).toEqual(pairs.map(([i, t]) => capmoxTenantCredentialsSecretName(i, t)).sort());
     for (const secret of secrets) {
       expect(secret.metadata.namespace).toBe(CAPMOX_CREDENTIALS_NAMESPACE);
       expect(secret.metadata.labels['platform.ionos.com/secret-type']).toBe('proxmox-credentials');
-      // url, and each tenant's own token on the instance (modules/config/proxmox-access.ts).
-      const keys = Object.keys(secret.data).filter((k) => k !== 'url');
-      expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) {
-        expect(key).toMatch(/^tenant-[a-z]\.(token|secret)$/);
-        expect(secret.data[key]).toMatch(/^\$\{.*data\.terraform_remote_state\.[^}]*\}$/);
-      }
+      // url, and that one tenant's own token on the instance (modules/config/proxmox-access.ts).
+      expect(Object.keys(secret.data).sort()).toEqual(['secret', 'token', 'url']);
+      for (const key of ['token', 'secret']) expect(secret.data[key]).toMatch(/^\$\{.*data\.terraform_remote_state\.[^}]*\}$/);
     }
-    const fra = secrets.find((s) => s.metadata.name === capmoxCredentialsSecretName('pmox-fra'));
-    expect(Object.keys(fra.data).sort()).toEqual(['tenant-c.secret', 'tenant-c.token', 'url']);
   });
 
   it('leaves no secret in any synthesized file: secret values are references, secret outputs are sensitive', () => {

@@ -129,13 +129,14 @@ describe('tenant stack', () => {
       (v) => v.name === 'proxmoxCredentials',
     ).value.name;
     expect(copy.metadata).toMatchObject({ name: instance, namespace: 'tenant-b', labels: { 'platform.ionos.com/secret-type': 'proxmox-credentials' } });
-    // url and the tenant's own token from the instance's Secret; CAPMOX's TLS keys from the lab
+    // url and token from the tenant's own Secret of the instance; CAPMOX's TLS keys from the lab
     // (CAPMOX v0.9.0 pkg/scope/cluster.go skips verification when `insecure` is missing).
     expect(Object.keys(copy.data).sort()).toEqual(['insecure', 'secret', 'token', 'url']);
-    for (const key of ['url', 'token', 'secret']) expect(copy.data[key]).toMatch(/^\$\{data\.kubernetes_secret_v1\.[^.]+\.data(\.url|\["tenant-b\.(token|secret)"\])\}$/);
+    for (const key of ['url', 'token', 'secret']) expect(copy.data[key]).toMatch(new RegExp(`^\\$\\{data\\.kubernetes_secret_v1\\.[^.]+\\.data\\.${key}\\}$`));
     expect(copy.data.insecure).toBe('false');
+    // The source is tenant-b's own Secret of the instance (one per tenant: the data source's whole data lands in this stack's state).
     const source = Object.values(b.json.data!.kubernetes_secret_v1)[0];
-    expect(source.metadata).toEqual({ name: instance, namespace: 'capmox-system' });
+    expect(source.metadata).toEqual({ name: `${instance}.tenant-b`, namespace: 'capmox-system' });
     expect(b.text).not.toMatch(/PVEAPIToken|"secret":\s*"[0-9a-f-]{36}"/);
   });
 

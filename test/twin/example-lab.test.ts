@@ -82,6 +82,19 @@ describe('the example lab in the twin', () => {
     }
   });
 
+  it('has CAPMOX upload each bootstrap ISO with the tenant\'s token to that tenant\'s own cloud-init storage, and nowhere else', () => {
+    // Per-tenant storages (issue 26): go-proxmox takes the first storage with iso content the token
+    // sees, and each token sees its own `<storage.cloudInit>-<tenant>` only.
+    const uploads = twin.sim.requests.filter((r) => r.method === 'POST' && /^\/nodes\/[^/]+\/storage\/[^/]+\/upload$/.test(r.path) && r.authid?.startsWith('capmox@pve!tenant-'));
+    for (const u of uploads) {
+      const tenant = u.authid!.slice('capmox@pve!tenant-'.length);
+      const storage = u.path.split('/')[4];
+      const cloudInit = twin.lab.proxmox.instances.find((i) => i.name === u.instance)!.storage.cloudInit;
+      expect({ tenant, instance: u.instance, storage, status: u.status }).toEqual({ tenant, instance: u.instance, storage: `${cloudInit}-${tenant}`, status: 200 });
+    }
+    for (const t of tenants.values()) expect({ tenant: t.name, uploads: uploads.some((u) => u.authid === `capmox@pve!tenant-${t.name}`) }).toEqual({ tenant: t.name, uploads: true });
+  });
+
   it('refuses, through CAPMOX\'s own webhook, a ProxmoxClusterTemplate without an IP pool (B1)', async () => {
     const r = await mgmt().apply(
       {
