@@ -294,7 +294,8 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       // #735): every value that differs from the new Cluster's is overridden on it, and a variable
       // the Cluster gained cannot be taken away from it.
       const effective = before.workerVariables.get(md.name) as Map<string, unknown>;
-      const gained = [...clusterValues.keys()].filter((name) => !effective.has(name));
+      const read = new Set(workerMachineVariables(rendering));
+      const gained = [...clusterValues.keys()].filter((name) => read.has(name) && !effective.has(name));
       if (gained.length > 0) {
         retiringProblems.push(
           `machine deployment ${md.name} (pool ${md.pool}) cannot be kept as it was: the Cluster now sets ${gained.join(', ')}, which its worker template did not have; make that change in a step of its own`,
