@@ -117,7 +117,7 @@ export function mirrorScript(tenant: Tenant, secondaries: readonly string[]): st
     'test -n "$version"',
     ...secondaries.map(
       (s) =>
-        `printf '${JSON.stringify(controlPlaneStatusPatch('@@V@@')).replace('@@V@@', '%s')}' "$version" | kubectl -n ${ns} patch ${STATIC_CONTROL_PLANE_PLURAL}.${STATIC_CONTROL_PLANE_GROUP} ${s} --type merge --patch-file /dev/stdin`,
+        `printf '${JSON.stringify(controlPlaneStatusPatch('@@V@@')).replace('@@V@@', '%s')}' "$version" | kubectl -n ${ns} patch ${STATIC_CONTROL_PLANE_PLURAL}.${STATIC_CONTROL_PLANE_GROUP} ${s} --field-manager=${MIRROR_NAME} --type merge --patch-file /dev/stdin`,
     ),
   ];
   return `${lines.join('\n')}\n`;

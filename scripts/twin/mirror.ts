@@ -46,7 +46,7 @@ export class MirrorPlayer {
         const path = `/apis/controlplane.pvekaas.lab/v1alpha1/namespaces/${ns}/staticcontrolplanes/${secondary.spec.controlPlaneRef.name}`;
         const current = await this.mgmt.get(path);
         if (current.status !== 200 || current.body.status?.version === version) continue;
-        const r = await this.mgmt.request('PATCH', path, controlPlaneStatusPatch(version), 'application/merge-patch+json');
+        const r = await this.mgmt.request('PATCH', `${path}?fieldManager=${MIRROR_NAME}`, controlPlaneStatusPatch(version), 'application/merge-patch+json');
         if (r.status !== 200) throw new Error(`mirror: StaticControlPlane ${ns}/${secondary.spec.controlPlaneRef.name} status.version: HTTP ${r.status}`);
       }
     }
