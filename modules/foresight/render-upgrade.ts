@@ -1,4 +1,5 @@
 /** The upgrade plan as markdown (the upgrade-plan command and the review) and as JSON. */
+import { pinnedVersions } from '../versions/pins';
 import { formatMiB } from '../placement/render-markdown';
 import { table } from '../placement/render-markdown';
 import type { TenantUpgrade } from './upgrade';
@@ -56,7 +57,7 @@ export function renderUpgradeMarkdown(upgrades: readonly TenantUpgrade[], headin
  */
 export function surgeSteps(u: TenantUpgrade): string[] {
   return [
-    `The version is part of each machine deployment's name (its worker template is immutable in CAPMOX v0.9.0), so every worker is replaced; no pool ever has fewer Ready Nodes than it asks for:`,
+    `The version is part of each machine deployment's name (its worker template is immutable in CAPMOX ${pinnedVersions.proxmoxProvider}), so every worker is replaced; no pool ever has fewer Ready Nodes than it asks for:`,
     '',
     `1. **Surge** — ${u.surging ? 'this description' : `set \`kubernetesVersion: ${u.to}\` and \`previous: { kubernetesVersion: ${u.from} }\` on the tenant`}, deploy. ` +
       `The control plane goes to ${u.to} first (Kamaji rolls its pods: about a minute); the old machine deployments keep ${u.from} (\`topology.cluster.x-k8s.io/defer-upgrade\`) and all their Nodes; ` +

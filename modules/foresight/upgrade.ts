@@ -313,7 +313,10 @@ export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: Readonl
         path,
         message: `tenant ${upgrade.tenant} cannot roll from ${upgrade.from} to ${upgrade.to}: ${upgrade.refusals.join('; ')}`,
         value: upgrade.to,
-        fix: 'add the missing templates (proxmox.instances[].images, or version tags), make room on the nodes named (or make those pools smaller), then upgrade',
+        fix:
+          upgrade.surgeMode === 'replace' && !upgrade.surging && upgrade.steps.length === 1
+            ? `add previous: { kubernetesVersion: ${upgrade.from} } to tenants[${index}] (the surge step; remove it once the new Nodes are Ready: docs/tenants.md, "Surge, then retire")${upgrade.refusals.length > 1 ? ', and make room on the nodes named (or make those pools smaller)' : ''}`
+            : 'add the missing templates (proxmox.instances[].images, or version tags), make room on the nodes named (or make those pools smaller), then upgrade',
       });
     }
   }

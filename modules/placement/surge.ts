@@ -1,7 +1,7 @@
 /**
  * Surge, then retire (`tenants[].previous`, docs/tenants.md): while a tenant changes node groups
  * that CAPI can only replace (a new machine size, a new Kubernetes version: the machine
- * deployment's name holds a hash of its worker template, because CAPMOX v0.9.0 refuses every change
+ * deployment's name holds a hash of its worker template, because the pinned CAPMOX refuses every change
  * of a ProxmoxMachineTemplate), its previous machine deployments stay beside the new ones until the
  * operator removes `previous`. For that time each node holds the new plan **and** the retiring
  * machines: this module names them (as reservations on top of the plan) and refuses a surge that

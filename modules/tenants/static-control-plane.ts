@@ -10,7 +10,7 @@
  *
  * With `spec.version` (the tenant's version, from the stack) and `status.version` (what the
  * primary's KamajiControlPlane reports in its `status.version`, copied by the secondary mirror,
- * secondary-mirror.ts): CAPI v1.12.10's MachineSet preflight checks
+ * secondary-mirror.ts): the pinned CAPI core's MachineSet preflight checks
  * (`internal/controllers/machineset/machineset_preflight.go`, reading `spec.version` and
  * `status.version` through `internal/contract/controlplane.go`) then hold a secondary's new
  * machines while the control plane is "provisioning" (no status.version yet) or "upgrading"

@@ -2,7 +2,7 @@
  * Surge, then retire (`tenants[].previous`, docs/tenants.md): the rendering keeps every previous
  * machine deployment the change replaces exactly as it was — what CAPI's topology controller makes
  * of it (the model in topology.ts, with CAPI v1.12's defer-upgrade) is the very worker template it
- * made before, so CAPMOX v0.9.0's webhook (which refuses any ProxmoxMachineTemplate change) has
+ * made before, so the pinned CAPMOX's webhook (which refuses any ProxmoxMachineTemplate change) has
  * nothing to refuse — beside the new ones, named as the retire step names them. Placement and the
  * capacity ledger count old and new at once, and the node ranges must hold both.
  */
