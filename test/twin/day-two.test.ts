@@ -38,7 +38,7 @@ const TO = 'v1.31.4';
 const NEXT_TEMPLATE_ID = 1001;
 
 /** The day-two lab with every tenant on `version`; with `previous`, the surge step of an upgrade from it. */
-function dayTwoLab(version: string, previous?: string): string {
+function dayTwoLab(version: string, previous?: string, edit?: (doc: ReturnType<typeof parseDocument>) => void): string {
   const doc = parseDocument(readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8'));
   const instances = doc.getIn(['proxmox', 'instances']) as { items: unknown[] };
   const txl = 0;
@@ -60,6 +60,7 @@ function dayTwoLab(version: string, previous?: string): string {
   tenants.items = tenants.items.filter((t) => t.get('name') !== 'tenant-b');
   tenants.items.forEach((_, i) => doc.setIn(['tenants', i, 'kubernetesVersion'], version));
   if (previous) tenants.items.forEach((_, i) => doc.setIn(['tenants', i, 'previous'], doc.createNode({ kubernetesVersion: previous })));
+  edit?.(doc);
   return doc.toString();
 }
 
@@ -189,6 +190,54 @@ describe('day two in the twin', () => {
     // The secondary's static control plane carries the version its workers were held to.
     const scp = (await mgmt().get('/apis/controlplane.pvekaas.lab/v1alpha1/namespaces/tenant-c/staticcontrolplanes/tenant-c-pmox-fra')).body;
     expect({ spec: scp.spec.version, status: scp.status.version }).toEqual({ spec: TO, status: TO });
+  });
+});
+
+describe('a resize without an outage', () => {
+  it(`grows tenant-a's disks (40 → 50 GiB): surge, then retire — the pool keeps its Ready Nodes, the old VMs go`, async () => {
+    const pools = (doc: ReturnType<typeof parseDocument>) => doc.getIn(['tenants', 0, 'pools']) as any;
+    const grown = (doc: ReturnType<typeof parseDocument>) => doc.setIn(['tenants', 0, 'pools', 0, 'size', 'diskGiB'], 50);
+    const surge = dayTwoLab(TO, undefined, (doc) => {
+      doc.setIn(['tenants', 0, 'previous'], doc.createNode({ pools: pools(doc).toJSON() }));
+      grown(doc);
+    });
+    const retire = dayTwoLab(TO, undefined, grown);
+    const before = await twin.tenant('tenant-a');
+    const old = new Set(before.machines.map((m) => m.providerID!));
+    const sampler = sampleReadyNodes(twin, requiredReady(['tenant-a']));
+    const steps: { step: string; seconds: number }[] = [];
+    let last = '';
+    try {
+      sampler.phase('surge');
+      let t0 = Date.now();
+      await twin.update(surge);
+      await twin.waitFor('tenant-a: the 50 GiB workers Ready beside the 40 GiB ones', 10 * 60 * 1000, async () => {
+        const t = await twin.tenant('tenant-a');
+        last = t.machines.map((m) => `${m.name} ${m.phase} ${m.diskGiB} GiB${m.ready ? ' ready' : ''}`).join(', ');
+        return t.machines.filter((m) => m.diskGiB === 50 && m.ready && m.nodeName).length === before.machines.length && t.machines.filter((m) => old.has(m.providerID!)).length === old.size;
+      });
+      steps.push({ step: 'surge (new size Ready beside the old)', seconds: (Date.now() - t0) / 1000 });
+      sampler.phase('retire');
+      t0 = Date.now();
+      await twin.update(retire);
+      await twin.waitFor('tenant-a: 50 GiB workers only', 10 * 60 * 1000, async () => {
+        const t = await twin.tenant('tenant-a');
+        last = `${t.waiting.join('; ')}; ${t.machines.map((m) => `${m.name} ${m.phase} ${m.diskGiB} GiB`).join(', ')}`;
+        return t.converged && t.machines.length === before.machines.length && t.machines.every((m) => m.diskGiB === 50);
+      });
+      steps.push({ step: 'retire (old size drained and deleted)', seconds: (Date.now() - t0) / 1000 });
+    } catch (e) {
+      await sampler.stop();
+      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+    }
+    const samples = await sampler.stop();
+    process.stdout.write(`${readyReport('resize of tenant-a (disk 40 → 50 GiB)', samples, steps)}\n`);
+    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
+    for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
+    const after = await twin.tenant('tenant-a');
+    expect(actualCounts(after.machines)).toEqual(plannedCounts(twin.plan, 'tenant-a'));
+    expect(twin.sim.listVms().filter((v) => old.has(`proxmox://${v.uuid}`))).toEqual([]);
   });
 });
 
