@@ -61,11 +61,14 @@ export class TenantSecondaries extends Construct {
             fieldManager: { name: 'pvekaas' },
             // The autoscaler owns the replicas of autoscaled pools.
             ...(md.plan.autoscaling ? { computedFields: ['spec.replicas'] } : {}),
+            // Deleting a machine deployment drains each Node first (no drain timeout is set): as long as the Cluster's own delete.
+            timeouts: { delete: '60m' },
             dependsOn: templates,
           }),
         );
+        // One MachineHealthCheck per machine deployment, as the topology controller makes for the primary's.
+        new KubernetesManifest(this, `${key}-health-check`, { manifest: sc.healthChecks.get(md.name)!, dependsOn: [cluster] });
       }
-      new KubernetesManifest(this, `${sc.instance}-health-check`, { manifest: sc.healthCheck, dependsOn: [cluster] });
     }
   }
 }

@@ -129,37 +129,52 @@ export function checkLab(lab: Lab): Problem[] {
     (tenant.placement.instances ?? []).forEach((name, k) => {
       if (!instanceNames.includes(name)) problems.push(unknownRef([...base, 'placement', 'instances', k], 'instance', name, instanceNames));
     });
-    problems.push(...duplicates(tenant.pools, (p) => p.name, (i) => [...base, 'pools', i, 'name'], 'pool'));
-    tenant.pools.forEach((pool, pi) => {
-      const pbase = [...base, 'pools', pi];
-      if (pool.replicas === undefined && pool.autoscaling === undefined) {
-        problems.push({ path: pbase, message: 'a pool needs replicas or autoscaling', fix: 'add "replicas: 3" or "autoscaling: { min: 0, max: 6 }"' });
-      }
-      if (pool.replicas !== undefined && pool.autoscaling !== undefined) {
-        problems.push({
-          path: [...pbase, 'autoscaling'],
-          message: 'a pool has either a fixed replicas count or autoscaling bounds, not both',
-          fix: 'remove replicas (the autoscaler decides) or remove autoscaling',
-        });
-      }
-      if (pool.autoscaling && pool.autoscaling.min > pool.autoscaling.max) {
-        problems.push({
-          path: [...pbase, 'autoscaling', 'min'],
-          message: `autoscaling.min (${pool.autoscaling.min}) is above autoscaling.max (${pool.autoscaling.max})`,
-          value: pool.autoscaling,
-          fix: 'make min at most max',
-        });
-      }
-      if (pool.instance !== undefined && !instanceNames.includes(pool.instance)) {
-        problems.push(unknownRef([...pbase, 'instance'], 'instance', pool.instance, instanceNames));
-      }
-    });
+    const checkPools = (pools: readonly Lab['tenants'][number]['pools'][number][], at: (string | number)[]) => {
+      problems.push(...duplicates(pools, (p) => p.name, (i) => [...at, i, 'name'], 'pool'));
+      pools.forEach((pool, pi) => {
+        const pbase = [...at, pi];
+        if (pool.replicas === undefined && pool.autoscaling === undefined) {
+          problems.push({ path: pbase, message: 'a pool needs replicas or autoscaling', fix: 'add "replicas: 3" or "autoscaling: { min: 0, max: 6 }"' });
+        }
+        if (pool.replicas !== undefined && pool.autoscaling !== undefined) {
+          problems.push({
+            path: [...pbase, 'autoscaling'],
+            message: 'a pool has either a fixed replicas count or autoscaling bounds, not both',
+            fix: 'remove replicas (the autoscaler decides) or remove autoscaling',
+          });
+        }
+        if (pool.autoscaling && pool.autoscaling.min > pool.autoscaling.max) {
+          problems.push({
+            path: [...pbase, 'autoscaling', 'min'],
+            message: `autoscaling.min (${pool.autoscaling.min}) is above autoscaling.max (${pool.autoscaling.max})`,
+            value: pool.autoscaling,
+            fix: 'make min at most max',
+          });
+        }
+        if (pool.instance !== undefined && !instanceNames.includes(pool.instance)) {
+          problems.push(unknownRef([...pbase, 'instance'], 'instance', pool.instance, instanceNames));
+        }
+      });
+    };
+    checkPools(tenant.pools, [...base, 'pools']);
+    if (tenant.previous?.pools) checkPools(tenant.previous.pools, [...base, 'previous', 'pools']);
     const version = tenant.kubernetesVersion;
+    problems.push(...checkPrevious(tenant, base));
     const eligible = tenant.placement.mode === 'Default' ? [instances[0]] : instances.filter((i) => (tenant.placement.instances ?? instanceNames).includes(i.name));
     const pinned = tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined);
     for (const instance of instances.filter((i) => eligible.includes(i) || pinned.includes(i.name))) {
       // An empty sourceNode is lenient.ts's stand-in for a template the schema refused (reported there).
       const templateInError = 'sourceNode' in instance.template && instance.template.sourceNode === '';
+      const before = tenant.previous?.kubernetesVersion;
+      if (!templateInError && before && before !== version && !hasTemplateFor(instance, before)) {
+        const at = `proxmox.instances[${instances.indexOf(instance)}]`;
+        problems.push({
+          path: [...base, 'previous', 'kubernetesVersion'],
+          message: `instance ${instance.name} has no template for ${before}, which the retiring machine deployments of tenant ${tenant.name} are made from (their worker templates must stay as they are until you remove previous)`,
+          value: before,
+          fix: `keep the ${before} template of ${at} (its image, tag or versions entry) until the retire step, or correct previous.kubernetesVersion to the version the workers run`,
+        });
+      }
       if (!templateInError && !hasTemplateFor(instance, version)) {
         const at = `proxmox.instances[${instances.indexOf(instance)}]`;
         problems.push({
@@ -189,6 +204,45 @@ export function checkLab(lab: Lab): Problem[] {
     });
   }
   return problems;
+}
+
+const VERSION_PARTS = /^v(\d+)\.(\d+)\.(\d+)$/;
+
+/**
+ * `previous` (surge, then retire; docs/tenants.md): the retiring workers may be older than the
+ * control plane, never newer (a kubelet newer than the API server is outside the skew policy), and
+ * at most one minor older (the control plane moves one minor per change; modules/foresight/upgrade.ts).
+ */
+function checkPrevious(tenant: Lab['tenants'][number], base: (string | number)[]): Problem[] {
+  const before = tenant.previous?.kubernetesVersion;
+  if (!before) return [];
+  const a = VERSION_PARTS.exec(before);
+  const b = VERSION_PARTS.exec(tenant.kubernetesVersion);
+  if (!a || !b) return [];
+  const [, amaj, amin, apat] = a.map(Number);
+  const [, bmaj, bmin, bpat] = b.map(Number);
+  const path = [...base, 'previous', 'kubernetesVersion'];
+  if (amaj !== bmaj || amin > bmin || (amin === bmin && apat > bpat)) {
+    return [
+      {
+        path,
+        message: `previous.kubernetesVersion ${before} is newer than the tenant's ${tenant.kubernetesVersion}: the control plane would run ${tenant.kubernetesVersion} under workers of ${before}, and no kubelet may be newer than its API server (nor does CAPI downgrade a control plane)`,
+        value: before,
+        fix: `set previous.kubernetesVersion to the version the workers run now, and kubernetesVersion to the one they move to (at most one minor newer)`,
+      },
+    ];
+  }
+  if (bmin - amin > 1) {
+    return [
+      {
+        path,
+        message: `tenant ${tenant.name} would move from ${before} to ${tenant.kubernetesVersion}, ${bmin - amin} minor versions at once; the control plane moves one minor per change`,
+        value: before,
+        fix: `upgrade one minor at a time: first kubernetesVersion v${bmaj}.${amin + 1}.<patch> with previous.kubernetesVersion ${before}, remove previous once the new Nodes are Ready, then the next minor (npm run upgrade-plan shows each step)`,
+      },
+    ];
+  }
+  return [];
 }
 
 type FixedTemplateForm = Extract<Lab['proxmox']['instances'][number]['template'], { templateID: number }>;

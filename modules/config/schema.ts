@@ -307,6 +307,15 @@ export const tenantSchema = z.strictObject({
     .strictObject({ cpu: positiveInt('quota.cpu'), memoryMiB: positiveInt('quota.memoryMiB') })
     .optional()
     .describe('most vCPUs and memory the tenant may reserve, every pool at its max (checked before synth)'),
+  previous: z
+    .strictObject({
+      kubernetesVersion: kubernetesVersion.optional().describe('the version the workers ran before this change (an upgrade: at most one minor older)'),
+      pools: z.array(poolSchema).min(1, { error: 'previous.pools needs at least one pool' }).optional().describe('the pools as they were before this change (default: pools)'),
+    })
+    .optional()
+    .describe(
+      'surge, then retire (docs/tenants.md): what the tenant was before a change that replaces node groups; its machine deployments stay beside the new ones until you remove previous, once the new Nodes are Ready',
+    ),
 });
 
 const versionPin = (what: string, example: string) =>

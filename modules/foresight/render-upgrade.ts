@@ -1,4 +1,5 @@
 /** The upgrade plan as markdown (the upgrade-plan command and the review) and as JSON. */
+import { pinnedVersions } from '../versions/pins';
 import { formatMiB } from '../placement/render-markdown';
 import { table } from '../placement/render-markdown';
 import type { TenantUpgrade } from './upgrade';
@@ -33,18 +34,13 @@ export function renderUpgradeMarkdown(upgrades: readonly TenantUpgrade[], headin
     }
     if (u.surge.length > 0 && u.surgeMode === 'rolling') {
       lines.push(`${h3} Rolling-update surge (one more machine per machine deployment, one machine deployment at a time)`, '');
-    } else if (u.surge.length > 0) {
-      lines.push(
-        `${h3} New machine deployments beside the old`,
-        '',
-        'The version is part of each machine deployment\'s name (its worker template is immutable in CAPMOX), so every worker is replaced, not rolled: CAPI deletes the old machine deployments at once and creates the new ones once the control plane runs the new version — **the tenant has no workers for those minutes: upgrade in a maintenance window**. VMs still being deleted count against a node\'s memory in CAPMOX\'s scheduler, so each node needs room for the tenant\'s new machines there (autoscaled: their min) beside the old ones.',
-        '',
-      );
+    } else if (u.surge.length > 0 || u.surgeMode === 'replace') {
+      lines.push(`${h3} Surge, then retire (two deploys)`, '', ...surgeSteps(u), '');
     }
     if (u.surge.length > 0) {
       lines.push(
         ...table(
-          [u.surgeMode === 'rolling' ? 'machine deployment' : 'new machine deployments', 'node', 'needs', 'free after the plan', 'fits'],
+          [u.surgeMode === 'rolling' ? 'machine deployment' : u.surging ? 'kept until the retire step' : 'new machine deployments', 'node', 'needs', 'free after the plan', 'fits'],
           u.surge.map((s) => [s.machineDeployment, `${s.node} (${s.instance})`, `${s.need.cpu} cpu, ${formatMiB(s.need.memoryMiB)}`, `${s.free.cpu} cpu, ${formatMiB(s.free.memoryMiB)}`, s.fits ? 'yes' : '**no**']),
         ),
         '',
@@ -55,6 +51,25 @@ export function renderUpgradeMarkdown(upgrades: readonly TenantUpgrade[], headin
   return lines;
 }
 
+/**
+ * The steps of an upgrade that replaces the machine deployments (docs/tenants.md, "Surge, then
+ * retire"): what each deploy does, what it holds of the nodes, what it waits for, how to abort.
+ */
+export function surgeSteps(u: TenantUpgrade): string[] {
+  return [
+    `The version is part of each machine deployment's name (its worker template is immutable in CAPMOX ${pinnedVersions.proxmoxProvider}), so every worker is replaced; no pool ever has fewer Ready Nodes than it asks for:`,
+    '',
+    `1. **Surge** — ${u.surging ? 'this description' : `set \`kubernetesVersion: ${u.to}\` and \`previous: { kubernetesVersion: ${u.from} }\` on the tenant`}, deploy. ` +
+      `The control plane goes to ${u.to} first (Kamaji rolls its pods: about a minute); the old machine deployments keep ${u.from} (\`topology.cluster.x-k8s.io/defer-upgrade\`) and all their Nodes; ` +
+      `CAPI creates the new machine deployments at ${u.to} once the control plane runs it (a clone, boot and join per machine: minutes). ` +
+      `Capacity: each node holds the old and the new machines at once (the table below), and the node range their addresses.`,
+    `2. **Wait** until every new machine deployment is ready: \`kubectl -n ${u.tenant} get machinedeployments -l pvekaas.lab/tenant=${u.tenant}\` shows READY = REPLICAS for the new names (those of \`npm run placement\`).`,
+    `3. **Retire** — remove \`previous\`, deploy. CAPI deletes the old machine deployments: each Node is drained (its Pods move to the new Nodes) and its VM deleted; the capacity of the old machines is free again. Minutes, as long as the drains take.`,
+    '',
+    `Abort halfway: the old workers serve until the retire step, whatever happens to the new ones. The control plane cannot go back to ${u.from} (CAPI's Cluster webhook refuses a lower version), so an upgrade is not undone: if new machines do not come up, fix their cause (template, capacity, addresses) and deploy the surge step again — the old Nodes stay Ready meanwhile. (A resize can be undone: put \`pools\` back as \`previous\` has them and remove \`previous\`; the new machine deployments go, the old ones were never touched.)`,
+  ];
+}
+
 export function upgradeJson(upgrades: readonly TenantUpgrade[]) {
   return upgrades.map((u) => ({
     tenant: u.tenant,
@@ -63,6 +78,7 @@ export function upgradeJson(upgrades: readonly TenantUpgrade[]) {
     accepted: u.accepted,
     instances: [...u.instances],
     surgeMode: u.surgeMode,
+    surging: u.surging,
     steps: u.steps.map((s) => ({
       version: s.version,
       controlPlane: { from: s.controlPlane.from, to: s.controlPlane.to },

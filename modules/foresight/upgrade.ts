@@ -19,11 +19,14 @@
  *   machine deployment at a time (default upgrade concurrency 1): each one's node needs room for one
  *   more machine of its pool beyond what the plan reserves there (autoscaled pools at their max).
  *   When the tenant rendering renames them (it appends a hash of the worker template, which holds
- *   the version, because CAPMOX's ProxmoxMachineTemplate is immutable; docs/tenants.md), CAPI
- *   deletes the old machine deployments at once and creates the new ones once the control plane
- *   runs the new version: the tenant has no workers for those minutes, and VMs still being deleted
- *   count against a node's memory in CAPMOX's scheduler, so each node needs room for all the
- *   tenant's new machines on it (autoscaled: their min) beside the old ones.
+ *   the version, because CAPMOX's ProxmoxMachineTemplate is immutable; docs/tenants.md), the upgrade
+ *   is two deploys — surge, then retire (`tenants[].previous`): the first upgrades the control plane
+ *   and adds the new machine deployments beside the old ones, which keep their version
+ *   (defer-upgrade); the second, once the new Nodes are Ready, removes the old ones. Each node needs
+ *   room for the old and the new machines at once (placement's `surge`, checked at synth). Without
+ *   `previous` CAPI would delete the old machine deployments at once and create the new ones only
+ *   once the control plane runs the new version — minutes with no workers — so the planner refuses
+ *   that change and names the surge step to deploy instead.
  */
 import type { Instance, Lab, Tenant } from '../config/schema';
 import type { Problem } from '../config/problems';
@@ -93,6 +96,8 @@ export interface TenantUpgrade {
    * the machine deployments, so CAPI creates new ones beside the old (see the module comment).
    */
   surgeMode: 'rolling' | 'replace';
+  /** `replace` with `previous.kubernetesVersion` = `from`: the surge step (old machine deployments kept until the retire step). */
+  surging: boolean;
   /** Checked once: every step rolls (or replaces) every machine deployment of the same plan. */
   surge: SurgeCheck[];
   /** Why it cannot roll, every reason at once; empty when every step can. */
@@ -240,15 +245,47 @@ export function planTenantUpgrade(lab: Lab, plan: PlacementPlan, tenant: Tenant,
     }
   }
   const surgeMode: TenantUpgrade['surgeMode'] = tenantPlan && renamesOnUpgrade(lab, plan, tenantPlan) ? 'replace' : 'rolling';
-  const surge = tenantPlan && steps.length > 0 ? surgeChecks(lab, plan, tenantPlan, surgeMode) : [];
+  const surging = surgeMode === 'replace' && tenant.previous?.kubernetesVersion === from;
+  const surge = tenantPlan && steps.length > 0 ? (surging ? surgeReservationChecks(plan, tenant.name) : surgeChecks(lab, plan, tenantPlan, surgeMode)) : [];
+  if (surgeMode === 'replace' && steps.length === 1 && !surging) {
+    refusals.push(
+      `every machine deployment of the tenant is replaced (its worker template holds the version), and without previous CAPI deletes the old ones before the new ones exist: ` +
+        `deploy the surge step first — kubernetesVersion ${to} with previous: { kubernetesVersion: ${from} } — then remove previous once the new Nodes are Ready (the retire step)`,
+    );
+  }
   for (const s of surge.filter((x) => !x.fits)) {
     refusals.push(
       surgeMode === 'rolling'
         ? `machine deployment ${s.machineDeployment} (pool ${s.pool}) cannot surge: a rolling update needs one more machine of ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB on ${s.node} (${s.instance}), which has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`
-        : `${s.node} (${s.instance}) has no room for the new machine deployments ${s.machineDeployment}: CAPI creates them beside the old ones, which needs ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB, and the node has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`,
+        : surging
+          ? `${s.node} (${s.instance}) has no room for ${s.machineDeployment} beside the new machine deployments: the surge needs ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB more, and the node has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`
+          : `${s.node} (${s.instance}) has no room for the new machine deployments ${s.machineDeployment}: CAPI creates them beside the old ones, which needs ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB, and the node has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`,
     );
   }
-  return { tenant: tenant.name, from, to, instances: instances.map((i) => i.name), steps, surgeMode, surge, refusals, accepted: refusals.length === 0 };
+  return { tenant: tenant.name, from, to, instances: instances.map((i) => i.name), steps, surgeMode, surging, surge, refusals, accepted: refusals.length === 0 };
+}
+
+/** The surge step's node checks, from placement's retiring machines (surge.ts): the old ones beside the new plan, per node. */
+function surgeReservationChecks(plan: PlacementPlan, tenant: string): SurgeCheck[] {
+  const mine = (plan.surge ?? []).filter((r) => r.tenant === tenant);
+  const nodes = [...new Set(mine.map((r) => `${r.instance}\u0000${r.node}`))];
+  return nodes.map((key) => {
+    const [instance, node] = key.split('\u0000');
+    const here = mine.filter((r) => r.instance === instance && r.node === node);
+    const all = (plan.surge ?? []).filter((r) => r.instance === instance && r.node === node);
+    const n = plan.nodes.find((x) => x.instance === instance && x.node === node);
+    const free = { cpu: n ? n.cpu.capacity - n.cpu.planned : 0, memoryMiB: n ? n.memoryMiB.capacity - n.memoryMiB.planned : 0 };
+    const need = { cpu: all.reduce((x, r) => x + r.cpu, 0), memoryMiB: all.reduce((x, r) => x + r.memoryMiB, 0) };
+    return {
+      machineDeployment: `${here.reduce((x, r) => x + r.machines, 0)} retiring machine${here.length === 1 && here[0].machines === 1 ? '' : 's'} (${[...new Set(here.map((r) => r.pool))].join(', ')}, ${here[0].version})`,
+      pool: [...new Set(here.map((r) => r.pool))].join(', '),
+      instance,
+      node,
+      need,
+      free,
+      fits: need.cpu <= free.cpu && need.memoryMiB <= free.memoryMiB,
+    };
+  });
 }
 
 /** Plans every tenant whose version differs from `previous` (tenant name → version it runs); new tenants are not upgrades. */
@@ -282,7 +319,10 @@ export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: Readonl
         path,
         message: `tenant ${upgrade.tenant} cannot roll from ${upgrade.from} to ${upgrade.to}: ${upgrade.refusals.join('; ')}`,
         value: upgrade.to,
-        fix: 'add the missing templates (proxmox.instances[].images, or version tags), make room on the nodes named (or make those pools smaller), then upgrade',
+        fix:
+          upgrade.surgeMode === 'replace' && !upgrade.surging && upgrade.steps.length === 1
+            ? `add previous: { kubernetesVersion: ${upgrade.from} } to tenants[${index}] (the surge step; remove it once the new Nodes are Ready: docs/tenants.md, "Surge, then retire")${upgrade.refusals.length > 1 ? ', and make room on the nodes named (or make those pools smaller)' : ''}`
+            : 'add the missing templates (proxmox.instances[].images, or version tags), make room on the nodes named (or make those pools smaller), then upgrade',
       });
     }
   }

@@ -20,8 +20,9 @@ export interface LedgerEntry {
 export interface NodeHeadroom {
   instance: string;
   node: string;
-  cpu: { capacity: number; planned: number; free: number };
-  memoryMiB: { capacity: number; planned: number; free: number };
+  /** `free` is what is left after the plan and, during a surge, the retiring machines (`surge`). */
+  cpu: { capacity: number; planned: number; free: number; surge?: number };
+  memoryMiB: { capacity: number; planned: number; free: number; surge?: number };
 }
 
 export interface CapacityLedger {
@@ -66,11 +67,24 @@ export function capacityLedger(plan: PlacementPlan): CapacityLedger {
       memoryMiB: { capacity: nodes.reduce((s, n) => s + n.memoryMiB.capacity, 0), reserved: mine.reduce((s, t) => s + t.memoryMiB, 0) },
     };
   });
-  const nodes = plan.nodes.map((n) => ({
-    instance: n.instance,
-    node: n.node,
-    cpu: { capacity: n.cpu.capacity, planned: n.cpu.planned, free: n.cpu.capacity - n.cpu.planned },
-    memoryMiB: { capacity: n.memoryMiB.capacity, planned: n.memoryMiB.planned, free: n.memoryMiB.capacity - n.memoryMiB.planned },
-  }));
+  // Surge, then retire: the retiring machines hold their node's capacity until the retire step (surge.ts).
+  const surgeOn = (n: { instance: string; node: string }) => {
+    const here = (plan.surge ?? []).filter((s) => s.instance === n.instance && s.node === n.node);
+    return here.length === 0 ? undefined : { cpu: here.reduce((x, s) => x + s.cpu, 0), memoryMiB: here.reduce((x, s) => x + s.memoryMiB, 0) };
+  };
+  const nodes = plan.nodes.map((n) => {
+    const surge = surgeOn(n);
+    return {
+      instance: n.instance,
+      node: n.node,
+      cpu: { capacity: n.cpu.capacity, planned: n.cpu.planned, free: n.cpu.capacity - n.cpu.planned - (surge?.cpu ?? 0), ...(surge ? { surge: surge.cpu } : {}) },
+      memoryMiB: {
+        capacity: n.memoryMiB.capacity,
+        planned: n.memoryMiB.planned,
+        free: n.memoryMiB.capacity - n.memoryMiB.planned - (surge?.memoryMiB ?? 0),
+        ...(surge ? { surge: surge.memoryMiB } : {}),
+      },
+    };
+  });
   return { tenants, instances, nodes };
 }

@@ -10,6 +10,7 @@
 import { problemCount, ProblemError, type Problem } from '../config/problems';
 import type { Lab, PlacementMode, Tenant } from '../config/schema';
 import { checkFailover } from './failover';
+import { hasSurge, planSurge, previousLab } from './surge';
 import { haConditions, haVerdict } from './ha';
 import {
   compareNames,
@@ -53,6 +54,26 @@ export function planPlacement(lab: Lab): PlacementPlan {
 export function planPlacementPartial(lab: Lab): { plan: PlacementPlan; problems: Problem[] } {
   const result = planOnce(lab);
   if (lab.tenants.some((t) => t.pools.some((p) => p.failover === true))) checkFailover(lab, result.plan, result.problems, planOnce);
+  if (hasSurge(lab)) {
+    // The new plan is the one the retire step keeps; the previous lab's plan says where the retiring machines are.
+    const before = planOnce(previousLab(lab));
+    if (before.problems.length > 0) {
+      result.problems.push(
+        ...lab.tenants
+          .map((t, i) => [t, i] as const)
+          .filter(([t]) => t.previous)
+          .map(([t, i]) => ({
+            path: ['tenants', i, 'previous'],
+            message: `tenant ${t.name}: the lab as previous describes it does not place (${before.problems.map((p) => p.message).join('; ')}), so it is not what runs now`,
+            fix: 'make previous the tenant as it was last deployed (its kubernetesVersion and pools), or remove previous',
+          })),
+      );
+    } else {
+      const surge = planSurge(lab, result.plan, before.plan);
+      result.problems.push(...surge.problems);
+      if (surge.surge.length > 0) result.plan.surge = surge.surge;
+    }
+  }
   return result;
 }
 

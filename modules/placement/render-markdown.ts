@@ -180,6 +180,19 @@ export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
     ),
     '',
   );
+  if (plan.surge && plan.surge.length > 0) {
+    lines.push(
+      `${heading}# Surge: retiring machines kept until the retire step`,
+      '',
+      'These previous node groups (`tenants[].previous`) stay beside the new ones until previous is removed; the headroom above already counts them.',
+      '',
+      ...table(
+        ['tenant', 'pool', 'node', 'version', 'machines', 'cpu', 'memory'],
+        plan.surge.map((r) => [r.tenant, r.pool, `${r.node} (${r.instance})`, r.version, r.machines, r.cpu, formatMiB(r.memoryMiB)]),
+      ),
+      '',
+    );
+  }
   return lines;
 }
 

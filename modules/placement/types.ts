@@ -104,6 +104,25 @@ export interface PlacementPlan {
   /** Sorted by instance (in description order), then node name. */
   nodes: NodeUsage[];
   warnings: string[];
+  /**
+   * Surge, then retire (`tenants[].previous`, modules/placement/surge.ts): the previous node groups
+   * kept beside the new ones until the retire step, on top of `nodes[].planned`. Absent when no
+   * tenant has `previous`.
+   */
+  surge?: SurgeReservation[];
+}
+/** A retiring node group: a tenant's previous machines of one pool on one node, kept until the retire step. */
+export interface SurgeReservation {
+  tenant: string;
+  pool: string;
+  instance: string;
+  node: string;
+  /** The Kubernetes version they keep. */
+  version: string;
+  /** Machines at max (fixed pools: replicas). */
+  machines: number;
+  cpu: number;
+  memoryMiB: number;
 }
 
 /** Where a machine sits: one node of one instance. */

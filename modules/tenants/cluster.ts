@@ -34,6 +34,20 @@ export interface TenantClusterInput {
   rendering: MultiInstanceRendering;
   /** @default CLUSTER_CLASS_NAMESPACE */
   classNamespace?: string;
+  /**
+   * Surge, then retire (`tenants[].previous`, modules/tenants/surge.ts): the tenant as it was and
+   * its plan then. Its machine deployments that the change would replace stay in the topology,
+   * exactly as they were, beside the new ones.
+   */
+  retiring?: { tenant: Tenant; plan: TenantPlan };
+}
+
+/** A machine deployment of the previous description kept beside the new ones until the retire step. */
+export interface RetiringMachineDeployment extends MachineDeploymentPlan {
+  /** The Kubernetes version it keeps (CAPI's defer-upgrade holds it there). */
+  version: string;
+  /** Whether it sits in the primary Cluster's topology (else in a secondary Cluster). */
+  inTopology: boolean;
 }
 
 export interface TenantCluster {
@@ -41,6 +55,29 @@ export interface TenantCluster {
   machineDeployments: MachineDeploymentPlan[];
   /** Instances the tenant's machines use, in description order; the first is the primary one. */
   instances: Instance[];
+  /** Surge, then retire: the previous machine deployments kept beside the new ones (empty without `previous`). */
+  retiring: RetiringMachineDeployment[];
+  /** Why the previous machine deployments cannot be kept as they are (each one a reason; empty when they can). */
+  retiringProblems: string[];
+  /** Every machine deployment's worker template inputs: its Cluster's variables with its overrides over them, by name. */
+  workerVariables: Map<string, Map<string, unknown>>;
+}
+
+/** Annotation on a topology machine deployment: CAPI v1.12 keeps its version while it is there. */
+export const DEFER_UPGRADE = 'topology.cluster.x-k8s.io/defer-upgrade';
+
+/** JSON with sorted keys, for comparing variable values. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 const VERSION_TAG = /^v\d+\.\d+\.\d+$/i;
@@ -178,10 +215,13 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     const instance = instances.find((i) => i.name === md.instance) as Instance;
     return clusterVariables({ tenant, vip, instance, network: networkOn(tenant, instance.name), nodes: nodesOn(planned, instance.name) });
   };
+  const workerVariables = new Map<string, Map<string, unknown>>();
   const mds = planned
     .map((md) => {
-      const effective = new Map([...clusterVariablesOf(md), ...overridesOf(md)].map((v) => [v.name, v.value] as const));
-      return { ...md, name: withTemplateHash(md.name, workerTemplateHash(effective, tenant.kubernetesVersion, rendering)) };
+      const effective = new Map<string, unknown>([...clusterVariablesOf(md), ...overridesOf(md)].map((v) => [v.name, v.value] as const));
+      const name = withTemplateHash(md.name, workerTemplateHash(effective, tenant.kubernetesVersion, rendering));
+      workerVariables.set(name, effective);
+      return { ...md, name };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (rendering === 'proposal') {
@@ -195,6 +235,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
 
   // With secondary Clusters, the machine deployments of the other instances are theirs (secondary.ts).
   const inTopology = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;
+  const retiringTopology: typeof topologyMachineDeployments = [];
   const topologyMachineDeployments = inTopology.map((md) => {
     const overrides = overridesOf(md);
     const annotations = autoscalerAnnotations(md);
@@ -213,6 +254,67 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     };
   });
 
+  // Surge, then retire: the previous machine deployments the change replaces stay, as they were.
+  const retiring: RetiringMachineDeployment[] = [];
+  const retiringProblems: string[] = [];
+  if (input.retiring) {
+    const before = tenantCluster({ ...input, tenant: input.retiring.tenant, plan: input.retiring.plan, retiring: undefined });
+    const current = new Set(mds.map((md) => md.name));
+    const clusterValues = new Map<string, unknown>(variables.map((v) => [v.name, v.value] as const));
+    const oldPrimary = before.instances[0]?.name;
+    for (const md of before.machineDeployments.filter((m) => !current.has(m.name))) {
+      const wasInTopology = rendering !== 'secondary-clusters' || md.instance === oldPrimary;
+      const inTopology = rendering !== 'secondary-clusters' || md.instance === primary.name;
+      if (wasInTopology !== inTopology) {
+        retiringProblems.push(
+          `machine deployment ${md.name} (pool ${md.pool} on ${md.instance}) moves between the primary Cluster and a secondary one (the tenant's first instance changes), which cannot surge: change the instances and the node groups in two separate steps`,
+        );
+        continue;
+      }
+      // A secondary Cluster's machine deployment is named <pool>-<node> and rolls in place (surge 1,
+      // drain) when its templates change: it retires only when its pool leaves that node.
+      if (!inTopology && mds.some((n) => n.pool === md.pool && n.instance === md.instance && n.nodes[0] === md.nodes[0])) continue;
+      retiring.push({ ...md, version: input.retiring.tenant.kubernetesVersion, inTopology });
+      if (!inTopology) continue;
+      // Its worker template must come out exactly as before (CAPMOX refuses any change, CAPMOX
+      // #735): every value that differs from the new Cluster's is overridden on it, and a variable
+      // the Cluster gained cannot be taken away from it.
+      const effective = before.workerVariables.get(md.name) as Map<string, unknown>;
+      const read = new Set(workerMachineVariables(rendering));
+      const gained = [...clusterValues.keys()].filter((name) => read.has(name) && !effective.has(name));
+      if (gained.length > 0) {
+        retiringProblems.push(
+          `machine deployment ${md.name} (pool ${md.pool}) cannot be kept as it was: the Cluster now sets ${gained.join(', ')}, which its worker template did not have; make that change in a step of its own`,
+        );
+        continue;
+      }
+      const overrides = [...effective]
+        .filter(([name, value]) => canonicalJson(clusterValues.get(name)) !== canonicalJson(value))
+        .map(([name, value]) => ({ name, value }) as TopologyVariable)
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      workerVariables.set(md.name, effective);
+      const annotations: Record<string, string> = {
+        ...autoscalerAnnotations(md),
+        // CAPI v1.12 (exp/topology/desiredstate/desired_state.go, computeMachineDeploymentVersion and
+        // isMachineDeploymentDeferred): a deferred machine deployment keeps its version, and its
+        // templates are patched with that version (builtin machineDeployment.version is the desired
+        // MachineDeployment's), so they stay as they are.
+        ...(input.retiring.tenant.kubernetesVersion !== tenant.kubernetesVersion ? { [DEFER_UPGRADE]: '' } : {}),
+      };
+      retiringTopology.push({
+        class: WORKER_CLASS,
+        name: md.name,
+        ...(md.scale.kind === 'fixed' ? { replicas: md.scale.replicas } : {}),
+        metadata: {
+          labels: { [LABEL_TENANT]: tenant.name, ...nodeLabels(md) },
+          ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+        },
+        variables: { overrides },
+      });
+    }
+  }
+  const workers = [...topologyMachineDeployments, ...retiringTopology].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
   const cluster: KubernetesObject = {
     apiVersion: API.cluster,
     kind: 'Cluster',
@@ -228,9 +330,9 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
         version: tenant.kubernetesVersion,
         controlPlane: { replicas: tenant.controlPlane.replicas },
         variables,
-        workers: { machineDeployments: topologyMachineDeployments },
+        workers: { machineDeployments: workers },
       },
     },
   };
-  return { cluster, machineDeployments: mds, instances };
+  return { cluster, machineDeployments: mds, instances, retiring, retiringProblems, workerVariables };
 }

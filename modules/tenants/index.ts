@@ -6,13 +6,14 @@
 import type { Problem } from '../config/problems';
 import { nodeTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
-import { cloneSourceNodes } from '../placement/plan';
+import { cloneSourceNodes, planPlacementPartial } from '../placement/plan';
+import { hasSurge, previousLab, previousTenant } from '../placement/surge';
 import type { PlacementPlan } from '../placement/types';
 import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
 import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxTenantCredentialsSecretName } from '../versions/layout';
 import { mirroredRepository } from '../versions/mirror';
 import { autoscalerImageTag, autoscalerValues } from './autoscaler';
-import { tenantCluster } from './cluster';
+import { tenantCluster, type RetiringMachineDeployment } from './cluster';
 import { cniHelmChartProxy } from './cni';
 import { maxMachines, type MachineDeploymentPlan } from './machine-deployments';
 import type { KubernetesObject } from './manifest';
@@ -80,6 +81,8 @@ export interface TenantRendering {
   cniProxy: KubernetesObject;
   cluster: KubernetesObject;
   machineDeployments: MachineDeploymentPlan[];
+  /** Surge, then retire: the previous machine deployments kept beside the new ones until `previous` goes. */
+  retiring: RetiringMachineDeployment[];
   instances: Instance[];
   vip: TenantVip;
   /** Undefined when no pool is autoscaled. */
@@ -122,11 +125,14 @@ function kubeconfigCommand(lab: Lab, tenant: Tenant): string {
 interface LabWide {
   problems: Problem[];
   allocation: ReturnType<typeof allocateVips>;
+  /** Surge, then retire: the plan of the lab as `previous` describes it (placement reports it when it does not place). */
+  previousPlan?: PlacementPlan;
 }
 
 function labWide(lab: Lab): LabWide {
   const allocation = allocateVips(lab);
-  return { problems: [...checkNodeRangesApart(lab), ...allocation.problems], allocation };
+  const previousPlan = hasSurge(lab) ? planPlacementPartial(previousLab(lab)).plan : undefined;
+  return { problems: [...checkNodeRangesApart(lab), ...allocation.problems], allocation, previousPlan };
 }
 
 /** One tenant's rendering, or every problem that keeps it from being rendered. */
@@ -168,17 +174,38 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
 
   const vip = allocation.vips.get(tenant.name) as TenantVip;
   const rendering = lab.capmox.multiInstance;
-  const { cluster, machineDeployments, instances } = tenantCluster({ lab, tenant, plan: tenantPlan, vip: vip.vip, rendering });
+  const before = previousTenant(tenant);
+  const beforePlan = before ? shared.previousPlan?.tenants.find((t) => t.name === tenant.name) : undefined;
+  const retiringInput = before && beforePlan ? { tenant: before, plan: beforePlan } : undefined;
+  const { cluster, machineDeployments, instances, retiring, retiringProblems } = tenantCluster({ lab, tenant, plan: tenantPlan, vip: vip.vip, rendering, retiring: retiringInput });
+  if (retiringProblems.length > 0) {
+    return retiringProblems.map((message) => ({
+      path: [...base, 'previous'],
+      message: `tenant ${tenant.name}: ${message}`,
+      fix: 'surge in smaller steps (docs/tenants.md, "Surge, then retire"), or remove previous to replace the node groups without a surge',
+    }));
+  }
+  // Surge, then retire: the retiring machines hold node addresses until the retire step.
   const networkProblems = secondaryMode
-    ? secondaryNetworkProblems({ tenant, index, vip: vip.vip, instances, machineDeployments })
+    ? secondaryNetworkProblems({ tenant, index, vip: vip.vip, instances, machineDeployments, retiring })
     : checkTenantNetwork({
         tenant,
         index,
         vip: vip.vip,
-        machinesAtMost: maxMachines(machineDeployments) + machineDeployments.length,
+        machinesAtMost: maxMachines(machineDeployments) + machineDeployments.length + maxMachines(retiring),
+        surge: retiring.length > 0,
       });
   if (networkProblems.length > 0) return networkProblems;
-  const secondaries: SecondaryCluster[] = secondaryMode ? secondaryClusters({ lab, tenant, vip: vip.vip, instances, machineDeployments }) : [];
+  const secondaries: SecondaryCluster[] = secondaryMode
+    ? secondaryClusters({
+        lab,
+        tenant,
+        vip: vip.vip,
+        instances,
+        machineDeployments,
+        ...(before ? { retiring: { tenant: before, machineDeployments: retiring.filter((md) => !md.inTopology) } } : {}),
+      })
+    : [];
 
   const namespace = tenantNamespace(tenant);
   const credentials = instances.map(
@@ -222,6 +249,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
     cniProxy: cniHelmChartProxy(tenant.cni, namespace, mirror),
     cluster,
     machineDeployments,
+    retiring,
     instances,
     vip,
     autoscaler,

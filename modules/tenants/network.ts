@@ -15,6 +15,8 @@ export interface TenantNetworkInput {
   vip: string;
   /** Machines at once at most: every pool at its maximum, plus one surge machine per machine deployment. */
   machinesAtMost: number;
+  /** Surge, then retire: `machinesAtMost` counts the retiring machines too (`tenants[].previous`). */
+  surge?: boolean;
   /** Another node network of the tenant to check (a `networks` entry) and its path. @default tenant.network */
   network?: TenantNetwork;
   networkPath?: (string | number)[];
@@ -113,9 +115,13 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
   if (available < input.machinesAtMost) {
     problems.push({
       path: [...netPath, 'addresses'],
-      message: `the node ranges hold ${available} addresses but tenant ${tenant.name} can have ${input.machinesAtMost} workers at once (every pool at its maximum, plus one surge machine per machine deployment during a rollout)`,
+      message: input.surge
+        ? `the node ranges hold ${available} addresses but tenant ${tenant.name} can have ${input.machinesAtMost} workers at once while it surges (every new pool at its maximum, one surge machine per machine deployment, and the retiring machines of previous until the retire step)`
+        : `the node ranges hold ${available} addresses but tenant ${tenant.name} can have ${input.machinesAtMost} workers at once (every pool at its maximum, plus one surge machine per machine deployment during a rollout)`,
       value: network.addresses,
-      fix: `widen ${netPath.slice(2).join('.')}.addresses to at least ${input.machinesAtMost} addresses`,
+      fix: input.surge
+        ? `widen ${netPath.slice(2).join('.')}.addresses to at least ${input.machinesAtMost} addresses, or surge one pool at a time (docs/tenants.md, "Surge, then retire")`
+        : `widen ${netPath.slice(2).join('.')}.addresses to at least ${input.machinesAtMost} addresses`,
     });
   }
   return problems;

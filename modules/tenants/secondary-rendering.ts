@@ -28,16 +28,20 @@ export function secondaryNetworkProblems(input: {
   vip: string;
   instances: Instance[];
   machineDeployments: MachineDeploymentPlan[];
+  /** Surge, then retire: the previous machine deployments kept until the retire step. */
+  retiring?: MachineDeploymentPlan[];
 }): ConfigProblem[] {
   const { tenant, index } = input;
   return input.instances.flatMap((instance) => {
     const mds = input.machineDeployments.filter((md) => md.instance === instance.name);
+    const old = (input.retiring ?? []).filter((md) => md.instance === instance.name);
     const own = tenant.networks?.[instance.name] !== undefined;
     return checkTenantNetwork({
       tenant,
       index,
       vip: input.vip,
-      machinesAtMost: maxMachines(mds) + mds.length,
+      machinesAtMost: maxMachines(mds) + mds.length + maxMachines(old),
+      surge: old.length > 0,
       network: networkOn(tenant, instance.name),
       networkPath: own ? ['tenants', index, 'networks', instance.name] : ['tenants', index, 'network'],
     });

@@ -78,6 +78,8 @@ export interface SecondaryMachineDeployment {
    * machine deployment (CAPI surges and drains) instead of replacing it.
    */
   name: string;
+  /** Surge, then retire: a previous machine deployment kept until the retire step. */
+  retiring?: boolean;
   machineDeployment: KubernetesObject;
   bootstrapTemplate: KubernetesObject;
   machineTemplate: KubernetesObject;
@@ -89,8 +91,10 @@ export interface SecondaryCluster {
   cluster: KubernetesObject;
   controlPlane: KubernetesObject;
   proxmoxCluster: KubernetesObject;
+  /** The machine deployments of the plan and, during a surge, the retiring ones (`retiring: true`). */
   machineDeployments: SecondaryMachineDeployment[];
-  healthCheck: KubernetesObject;
+  /** One MachineHealthCheck per machine deployment, by the machine deployment's `name`. */
+  healthChecks: Map<string, KubernetesObject>;
 }
 
 export interface SecondaryInput {
@@ -100,6 +104,8 @@ export interface SecondaryInput {
   /** Instances of the tenant's plan in description order; the first is the primary's. */
   instances: Instance[];
   machineDeployments: MachineDeploymentPlan[];
+  /** Surge, then retire: the tenant as it was, and its machine deployments on secondary instances whose pool leaves a node. */
+  retiring?: { tenant: Tenant; machineDeployments: MachineDeploymentPlan[] };
 }
 
 const toMap = (vars: TopologyVariable[]): Variables => Object.fromEntries(vars.map((v) => [v.name, v.value]));
@@ -171,6 +177,22 @@ function secondaryMachineDeployment(tenant: Tenant, instance: Instance, secondar
   return { plan: md, name: stable, machineDeployment, bootstrapTemplate, machineTemplate };
 }
 
+/**
+ * The MachineHealthCheck of one machine deployment (docs/tenants.md: one per machine deployment,
+ * as the topology controller makes for the primary's): the class's worker checks and remediation
+ * limit, counted over this machine deployment's machines only. Selected by the label CAPI puts on
+ * every Machine of a MachineDeployment (`cluster.x-k8s.io/deployment-name`).
+ */
+function machineDeploymentHealthCheck(tenant: Tenant, secondary: string, md: SecondaryMachineDeployment, labels: Record<string, string>, healthCheck: Record<string, unknown>): KubernetesObject {
+  const name = md.machineDeployment.metadata.name as string;
+  return {
+    apiVersion: API.cluster,
+    kind: 'MachineHealthCheck',
+    metadata: { name, namespace: tenantNamespace(tenant), labels },
+    spec: { clusterName: secondary, selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': name } }, ...healthCheck },
+  };
+}
+
 /** Every secondary Cluster of a tenant, one per instance of its plan after the first, in description order. */
 export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
   const { lab, tenant, vip, instances } = input;
@@ -200,7 +222,10 @@ export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
       apiVersion: STATIC_CONTROL_PLANE_API,
       kind: STATIC_CONTROL_PLANE_KIND,
       metadata: { name, namespace, labels },
-      spec: { controlPlaneEndpoint: endpoint },
+      // The version the tenant's control plane is to run; status.version (what it runs) is the
+      // primary KamajiControlPlane's, copied by the mirror (secondary-mirror.ts). CAPI's MachineSet
+      // preflight checks read both (static-control-plane.ts): no secondary worker newer than it.
+      spec: { controlPlaneEndpoint: endpoint, version: tenant.kubernetesVersion },
     };
     const cluster: KubernetesObject = {
       apiVersion: API.cluster,
@@ -213,20 +238,29 @@ export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
         infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ProxmoxCluster', name },
       },
     };
-    const mhc: KubernetesObject = {
-      apiVersion: API.cluster,
-      kind: 'MachineHealthCheck',
-      metadata: { name, namespace, labels },
-      spec: { clusterName: name, selector: { matchLabels: { [LABEL_TENANT]: tenant.name } }, ...healthCheck },
-    };
+    const rendered = mds.map((md) => secondaryMachineDeployment(tenant, instance, name, globals, md, stableNames.get(md) as string));
+    // Surge, then retire: a pool leaving a node keeps its machine deployment there, as it was, until the retire step.
+    const old = input.retiring ? input.retiring.machineDeployments.filter((md) => md.instance === instance.name) : [];
+    if (input.retiring && old.length > 0) {
+      const before = input.retiring.tenant;
+      const oldGroups = new Map(old.map((md) => [md, { pool: md.pool, instance: md.instance, node: md.nodes[0] }] as const));
+      const oldNames = machineDeploymentNames([...oldGroups.values()]);
+      const oldGlobals = toMap(clusterVariables({ tenant: before, vip, instance, network: networkOn(before, instance.name), nodes: nodesOn(input.retiring.machineDeployments, instance.name) }));
+      for (const md of old) {
+        const stable = oldNames.get(oldGroups.get(md)!) as string;
+        if (rendered.some((r) => r.name === stable)) continue;
+        rendered.push({ ...secondaryMachineDeployment(before, instance, name, oldGlobals, md, stable), retiring: true });
+      }
+      rendered.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
     return {
       instance: instance.name,
       name,
       cluster,
       controlPlane,
       proxmoxCluster,
-      machineDeployments: mds.map((md) => secondaryMachineDeployment(tenant, instance, name, globals, md, stableNames.get(md) as string)),
-      healthCheck: mhc,
+      machineDeployments: rendered,
+      healthChecks: new Map(rendered.map((md) => [md.name, machineDeploymentHealthCheck(tenant, name, md, labels, healthCheck)] as const)),
     };
   });
 }

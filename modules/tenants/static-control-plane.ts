@@ -8,10 +8,17 @@
  * join data, and drains and deletes their Nodes on scale-down; without a `controlPlaneRef` it does
  * neither.
  *
- * Deliberately without `spec.version`: CAPI's MachineSet preflight checks treat a control plane
- * that has `spec.version` but no `status.version` as still provisioning, and would hold every
- * MachineSet of the secondary forever. Deliberately without a status subresource: nothing writes
- * status, and the stored object then carries the defaults too.
+ * With `spec.version` (the tenant's version, from the stack) and `status.version` (what the
+ * primary's KamajiControlPlane reports in its `status.version`, copied by the secondary mirror,
+ * secondary-mirror.ts): the pinned CAPI core's MachineSet preflight checks
+ * (`internal/controllers/machineset/machineset_preflight.go`, reading `spec.version` and
+ * `status.version` through `internal/contract/controlplane.go`) then hold a secondary's new
+ * machines while the control plane is "provisioning" (no status.version yet) or "upgrading"
+ * (spec.version above status.version), and refuse a MachineSet whose minor is above the control
+ * plane's (KubernetesVersionSkew) or differs from it (KubeadmVersionSkew, the kubeadm join rule):
+ * no secondary worker is ever newer than the Kamaji API server. Without a version those checks are
+ * skipped altogether. Deliberately without a status subresource: the API server applies the schema
+ * defaults on every read, and the mirror writes status.version with a plain merge patch.
  *
  * The committed YAML (crds/pvekaas/v1alpha1/static-control-plane.yaml) is this, written out;
  * test/tenants/secondary-crd.test.ts keeps the two equal.
@@ -58,6 +65,7 @@ export function staticControlPlaneCrd(): KubernetesObject {
           additionalPrinterColumns: [
             { name: 'Initialized', type: 'boolean', jsonPath: '.status.initialization.controlPlaneInitialized' },
             { name: 'Endpoint', type: 'string', jsonPath: '.spec.controlPlaneEndpoint.host' },
+            { name: 'Version', type: 'string', jsonPath: '.status.version' },
           ],
           schema: {
             openAPIV3Schema: {
@@ -70,8 +78,12 @@ export function staticControlPlaneCrd(): KubernetesObject {
                 metadata: { type: 'object' },
                 spec: {
                   type: 'object',
-                  description: 'No version field on purpose: CAPI would hold every MachineSet until a status.version appeared.',
+                  description: 'The control plane the secondary\'s workers join.',
                   properties: {
+                    version: {
+                      type: 'string',
+                      description: 'The Kubernetes version the tenant\'s control plane is to run (the tenant stack writes it); CAPI\'s MachineSet preflight checks compare the workers with it.',
+                    },
                     controlPlaneEndpoint: {
                       type: 'object',
                       description: 'The API endpoint of the control plane the workers join (the tenant VIP), for people and tools; CAPI reads the endpoint from the infrastructure cluster.',
@@ -85,9 +97,13 @@ export function staticControlPlaneCrd(): KubernetesObject {
                 },
                 status: {
                   type: 'object',
-                  description: 'Defaulted by the API server on every read; never written.',
+                  description: 'Defaulted by the API server on every read; version is written by the pvekaas-secondary-secrets mirror.',
                   default: {},
                   properties: {
+                    version: {
+                      type: 'string',
+                      description: 'The version the control plane runs: the primary KamajiControlPlane\'s status.version, copied by the mirror.',
+                    },
                     initialization: {
                       type: 'object',
                       default: {},

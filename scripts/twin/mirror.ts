@@ -5,9 +5,10 @@
  * control plane is pvekaas's StaticControlPlane), it writes `<secondary>-ca` (the primary's CA
  * certificate and key) and `<secondary>-kubeconfig` (the primary's kubeconfig), as the exact objects
  * `mirroredSecret` renders — the same objects the script prints — and only where the tenant stack
- * put the mirror's CronJob.
+ * put the mirror's CronJob; and, like the script's last lines, it copies the primary
+ * KamajiControlPlane's status.version onto each secondary's StaticControlPlane.
  */
-import { MIRROR_NAME, mirroredSecret } from '../../modules/tenants/secondary-mirror';
+import { MIRROR_NAME, controlPlaneStatusPatch, mirroredSecret } from '../../modules/tenants/secondary-mirror';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
 
 export class MirrorPlayer {
@@ -35,6 +36,18 @@ export class MirrorPlayer {
           const object = mirroredSecret({ tenant, secondary: name, name: secretName, data, clusterUid: secondary.metadata.uid }) as KubeObject;
           await this.mgmt.applyOrThrow(object, { fieldManager: MIRROR_NAME, force: true });
         }
+      }
+      // The script's last lines: the primary KamajiControlPlane's status.version onto each StaticControlPlane.
+      const kcpName = primary.spec?.controlPlaneRef?.name;
+      const kcp = kcpName ? await this.mgmt.get(`/apis/controlplane.cluster.x-k8s.io/v1alpha2/namespaces/${ns}/kamajicontrolplanes/${kcpName}`) : undefined;
+      const version = kcp?.status === 200 ? (kcp.body.status?.version as string | undefined) : undefined;
+      if (!version) continue;
+      for (const secondary of clusters.filter((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane' && !c.metadata.deletionTimestamp)) {
+        const path = `/apis/controlplane.pvekaas.lab/v1alpha1/namespaces/${ns}/staticcontrolplanes/${secondary.spec.controlPlaneRef.name}`;
+        const current = await this.mgmt.get(path);
+        if (current.status !== 200 || current.body.status?.version === version) continue;
+        const r = await this.mgmt.request('PATCH', `${path}?fieldManager=${MIRROR_NAME}`, controlPlaneStatusPatch(version), 'application/merge-patch+json');
+        if (r.status !== 200) throw new Error(`mirror: StaticControlPlane ${ns}/${secondary.spec.controlPlaneRef.name} status.version: HTTP ${r.status}`);
       }
     }
   }

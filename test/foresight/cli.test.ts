@@ -55,11 +55,19 @@ describe('foresight commands', () => {
   });
 
   it('upgrade-plan exits 0 for an upgrade that can roll and 1 for one that cannot; validate --against refuses the jump', () => {
-    const oneMinor = file('one.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.31.4' }));
+    // The surge step (previous: the old machine deployments stay until the retire step).
+    const oneMinor = file('one.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.31.4', shopPrevious: 'v1.30.5' }));
     const ok = run('upgrade-plan', '--config', oneMinor, '--against', base);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('## shop: v1.30.5 → v1.31.4 — can roll');
+    expect(ok.stdout).toContain('1. **Surge** — this description, deploy.');
+    expect(ok.stdout).toContain('3. **Retire** — remove `previous`, deploy.');
     expect(run('validate', '--config', oneMinor, '--against', base).status).toBe(0);
+    // The same upgrade without previous would leave the tenant without workers: refused, naming the surge step.
+    const noSurge = file('nosurge.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.31.4' }));
+    const outage = run('validate', '--config', noSurge, '--against', base);
+    expect(outage.status).toBe(1);
+    expect(outage.stderr).toContain('without previous CAPI deletes the old ones before the new ones exist: deploy the surge step first — kubernetesVersion v1.31.4 with previous: { kubernetesVersion: v1.30.5 }');
     const twoMinors = file('two.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 18, shop: 'v1.32.1' }));
     const refused = run('upgrade-plan', '--config', twoMinors, '--against', base, '--format', 'json');
     expect(refused.status).toBe(1);

@@ -5,7 +5,9 @@ const IMAGE = (v: string) => `
           checksum: 0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3`;
 
 /** Two instances; `east` builds templates for `versions`, `west` for `westVersions`. */
-export function labText(options: { versions?: string[]; westVersions?: string[]; shop?: string; quota?: string; shopReplicas?: number; eastCpu?: number } = {}): string {
+export function labText(
+  options: { versions?: string[]; westVersions?: string[]; shop?: string; quota?: string; shopReplicas?: number; eastCpu?: number; shopPrevious?: string } = {},
+): string {
   const versions = options.versions ?? ['v1.30.5'];
   const west = options.westVersions ?? versions;
   return `proxmox:
@@ -38,7 +40,7 @@ tenants:
     pools:
       - { name: workers, replicas: ${options.shopReplicas ?? 4}, size: { cpu: 4, memoryMiB: 8192, diskGiB: 20 } }
       - { name: db, replicas: 1, size: { cpu: 4, memoryMiB: 8192, diskGiB: 20 } }
-    network: { addresses: [10.10.1.10-10.10.1.60], prefix: 24, gateway: 10.10.1.1, dnsServers: [10.10.1.1] }${options.quota ?? ''}
+    network: { addresses: [10.10.1.10-10.10.1.60], prefix: 24, gateway: 10.10.1.1, dnsServers: [10.10.1.1] }${options.quota ?? ''}${options.shopPrevious ? `\n    previous: { kubernetesVersion: ${options.shopPrevious} }` : ''}
   - name: spread
     kubernetesVersion: v1.30.5
     placement: { mode: MultiInstance }

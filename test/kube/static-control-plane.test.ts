@@ -102,7 +102,7 @@ describe('the static control plane CRD on the test API server', () => {
       sc.controlPlane,
       sc.proxmoxCluster,
       sc.cluster,
-      sc.healthCheck,
+      ...sc.healthChecks.values(),
       ...sc.machineDeployments.flatMap((m) => [m.bootstrapTemplate, m.machineTemplate, m.machineDeployment]),
     ]);
     const m = r.secondaries!.mirror;
@@ -149,5 +149,12 @@ describe('the static control plane CRD on the test API server', () => {
     expect(await can('list', 'secrets')).toBe(false);
     expect(await can('delete', 'secrets', 'tenant-c-pmox-fra-ca')).toBe(false);
     expect(await can('patch', 'clusters', 'tenant-c-pmox-fra', 'cluster.x-k8s.io')).toBe(false);
+    // The control plane version: the primary Cluster and its KamajiControlPlane read, the secondary's StaticControlPlane patched, no other.
+    expect(await can('get', 'clusters', 'tenant-c', 'cluster.x-k8s.io')).toBe(true);
+    expect(await can('get', 'kamajicontrolplanes', 'tenant-c-x7k2p', 'controlplane.cluster.x-k8s.io')).toBe(true);
+    expect(await can('patch', 'kamajicontrolplanes', 'tenant-c-x7k2p', 'controlplane.cluster.x-k8s.io')).toBe(false);
+    expect(await can('patch', 'staticcontrolplanes', 'tenant-c-pmox-fra', 'controlplane.pvekaas.lab')).toBe(true);
+    expect(await can('patch', 'staticcontrolplanes', 'tenant-b-pmox-fra', 'controlplane.pvekaas.lab')).toBe(false);
+    expect(await can('delete', 'staticcontrolplanes', 'tenant-c-pmox-fra', 'controlplane.pvekaas.lab')).toBe(false);
   }, 120000);
 });

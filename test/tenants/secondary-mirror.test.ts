@@ -8,13 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mirrorScript, mirroredSecret } from '../../modules/tenants/secondary-mirror';
+import { controlPlaneStatusPatch, mirrorScript, mirroredSecret } from '../../modules/tenants/secondary-mirror';
 
 const tenant = { name: 'tenant-c' } as any;
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n').toString('base64');
 const KUBECONFIG = Buffer.from('apiVersion: v1\nkind: Config\n').toString('base64');
 
-function run(secondaries: string[], primaryReady: boolean): { status: number; applied: any[]; calls: string[] } {
+function run(secondaries: string[], primaryReady: boolean, version = 'v1.31.4'): { status: number; applied: any[]; calls: string[]; patched: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-mirror-'));
   try {
     const kubectl = join(dir, 'kubectl');
@@ -26,7 +26,10 @@ function run(secondaries: string[], primaryReady: boolean): { status: number; ap
         'case "$*" in',
         `  *"get secret tenant-c-ca "*) ${primaryReady ? `printf %s '${CA}'` : 'echo "not found" >&2; exit 1'} ;;`,
         `  *"get secret tenant-c-kubeconfig "*) printf %s '${KUBECONFIG}' ;;`,
+        `  *"get clusters.cluster.x-k8s.io tenant-c -o jsonpath={.spec.controlPlaneRef.name}"*) printf %s tenant-c-kcp ;;`,
         '  *"get clusters.cluster.x-k8s.io "*) printf %s "uid-of-$5" ;;',
+        `  *"get kamajicontrolplanes.controlplane.cluster.x-k8s.io tenant-c-kcp "*) printf %s '${version}' ;;`,
+        `  *"patch staticcontrolplanes.controlplane.pvekaas.lab "*) { echo "$5"; cat; echo; } >> "${dir}/patched" ;;`,
         `  *"apply "*) cat >> "${dir}/applied"; echo >> "${dir}/applied" ;;`,
         '  *) echo "unexpected kubectl $*" >&2; exit 2 ;;',
         'esac',
@@ -46,7 +49,12 @@ function run(secondaries: string[], primaryReady: boolean): { status: number; ap
         return '';
       }
     };
-    return { status, applied: read('applied').split('\n').filter((l) => l).map((l) => JSON.parse(l)), calls: read('calls').split('\n').filter((l) => l) };
+    return {
+      status,
+      applied: read('applied').split('\n').filter((l) => l).map((l) => JSON.parse(l)),
+      calls: read('calls').split('\n').filter((l) => l),
+      patched: read('patched').split('\n').filter((l) => l),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -65,6 +73,18 @@ describe('the secondary secret mirror script', () => {
     // CABPK refuses a worker join whose cluster CA Secret has no key (util/secret EnsureAllExist).
     expect(applied.filter((a) => a.metadata.name.endsWith('-ca')).every((a) => a.data['tls.key'])).toBe(true);
     expect(calls.filter((c) => c.startsWith('apply'))).toEqual(Array(4).fill('apply --server-side --force-conflicts --field-manager=pvekaas-secondary-secrets -f -'));
+  });
+
+  it('copies the version the primary KamajiControlPlane runs onto each StaticControlPlane, as controlPlaneStatusPatch', () => {
+    const { status, patched } = run(['tenant-c-pmox-fra', 'tenant-c-pmox-muc'], true, 'v1.31.4');
+    expect(status).toBe(0);
+    const pairs = [];
+    for (let i = 0; i < patched.length; i += 2) pairs.push({ name: patched[i], patch: JSON.parse(patched[i + 1]) });
+    expect(pairs).toEqual(['tenant-c-pmox-fra', 'tenant-c-pmox-muc'].map((name) => ({ name, patch: controlPlaneStatusPatch('v1.31.4') })));
+    // No version reported yet (Kamaji still provisioning): nothing is patched, and the run fails to be retried.
+    const early = run(['tenant-c-pmox-fra'], true, '');
+    expect(early.status).not.toBe(0);
+    expect(early.patched).toEqual([]);
   });
 
   it('fails without writing anything while the primary has no CA Secret yet (the next run copies it)', () => {

@@ -75,7 +75,8 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     // The CNI HelmChartProxy selects the primary only: the CNI goes into the tenant cluster once.
     expect(cluster.metadata.labels[LABEL_CNI]).toBeUndefined();
     expect((r.cluster as any).metadata.labels[LABEL_CNI]).toBe('cilium');
-    expect((sc.controlPlane.spec as any).version).toBeUndefined();
+    // The tenant's version: CAPI's MachineSet preflight checks hold the secondary's workers to it.
+    expect((sc.controlPlane.spec as any).version).toBe('v1.30.5');
 
     for (const m of sc.machineDeployments) {
       const md = m.machineDeployment as any;
@@ -85,7 +86,14 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
       expect(md.spec.template.spec.bootstrap.configRef.name).toBe(m.bootstrapTemplate.metadata.name);
       expect(md.spec.selector.matchLabels).toEqual(Object.fromEntries(Object.entries(md.spec.template.metadata.labels).filter(([k]) => k === 'cluster.x-k8s.io/deployment-name')));
     }
-    expect((sc.healthCheck.spec as any).clusterName).toBe('tenant-c-pmox-fra');
+    // One MachineHealthCheck per machine deployment, selecting that machine deployment's machines only.
+    expect([...sc.healthChecks.keys()]).toEqual(sc.machineDeployments.map((m) => m.name));
+    for (const m of sc.machineDeployments) {
+      const mhc = sc.healthChecks.get(m.name)!.spec as any;
+      expect(mhc.clusterName).toBe('tenant-c-pmox-fra');
+      expect(mhc.selector).toEqual({ matchLabels: { 'cluster.x-k8s.io/deployment-name': m.machineDeployment.metadata.name } });
+      expect((m.machineDeployment.spec as any).template.metadata.labels['cluster.x-k8s.io/deployment-name']).toBe(m.machineDeployment.metadata.name);
+    }
   });
 
   it('renders every secondary object valid against the pinned CRDs and the static control plane CRD', () => {
@@ -97,7 +105,7 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
       sc.cluster,
       sc.controlPlane,
       sc.proxmoxCluster,
-      sc.healthCheck,
+      ...sc.healthChecks.values(),
       ...sc.machineDeployments.flatMap((m) => [m.machineDeployment, m.bootstrapTemplate, m.machineTemplate]),
     ]);
     expect(objects.length).toBeGreaterThan(6);

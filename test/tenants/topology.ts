@@ -81,7 +81,7 @@ const clone = <T>(v: T): T => structuredClone(v);
 const toMap = (vars: { name: string; value: unknown }[] = []) => Object.fromEntries(vars.map((v) => [v.name, v.value]));
 
 /** The objects the topology controller would create for `cluster` from `clusterClass` and `templates`. */
-export function generate(clusterClass: any, templates: KubernetesObject[], cluster: any): Generated {
+export function generate(clusterClass: any, templates: KubernetesObject[], cluster: any, current?: ReadonlyMap<string, string>): Generated {
   const byKind = (kind: string) => templates.find((t) => t.kind === kind) as KubernetesObject;
   const topology = cluster.spec.topology;
   const ns = cluster.metadata.namespace;
@@ -118,13 +118,18 @@ export function generate(clusterClass: any, templates: KubernetesObject[], clust
     metadata: { name, namespace: ns },
     spec: infraTemplate.spec.template.spec,
   };
+  // CAPI v1.12 computeMachineDeploymentVersion (exp/topology/desiredstate/desired_state.go): an
+  // existing machine deployment with topology.cluster.x-k8s.io/defer-upgrade keeps its current
+  // version (`current`, by topology name), and the patches see that version as builtin.
+  const versionOf = (md: any): string =>
+    md.metadata?.annotations?.['topology.cluster.x-k8s.io/defer-upgrade'] !== undefined && current?.has(md.name) ? (current.get(md.name) as string) : topology.version;
   const machineTemplates = new Map<string, KubernetesObject>();
   const bootstrapTemplates = new Map<string, KubernetesObject>();
   for (const md of topology.workers.machineDeployments) {
     const vars = {
       ...global,
       ...toMap(md.variables?.overrides),
-      builtin: { ...builtin, machineDeployment: { version: topology.version, class: md.class, topologyName: md.name, name: `${name}-${md.name}` } },
+      builtin: { ...builtin, machineDeployment: { version: versionOf(md), class: md.class, topologyName: md.name, name: `${name}-${md.name}` } },
     };
     const select = (m: any) => m.machineDeploymentClass?.names?.includes(md.class) === true;
     const machine = patchObject(clone(byKind('ProxmoxMachineTemplate')), select, vars);

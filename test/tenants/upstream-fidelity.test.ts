@@ -218,7 +218,10 @@ describe('what CAPMOX and Kamaji do on day two', () => {
     expect(lab.capmox.multiInstance).toBe('secondary-clusters');
     const secondaries = renderTenant(lab, planOf(lab), 'tenant-c').secondaries?.clusters ?? [];
     expect(secondaries.length).toBeGreaterThan(0);
-    for (const s of secondaries) expect((s.healthCheck as any).spec.checks).toEqual(md.healthCheck.checks);
+    for (const s of secondaries) {
+      expect(s.healthChecks.size).toBe(s.machineDeployments.length);
+      for (const mhc of s.healthChecks.values()) expect({ checks: (mhc as any).spec.checks, remediation: (mhc as any).spec.remediation }).toEqual({ checks: md.healthCheck.checks, remediation: md.healthCheck.remediation });
+    }
   });
 
   it('spreads each tenant\'s control-plane pods over the management nodes, and runs Konnectivity off the host network', () => {

@@ -1,7 +1,10 @@
 /**
  * Day two in the lab twin, with the real controllers: a stopped VM is remediated by the worker
- * MachineHealthCheck, and a Kubernetes upgrade to the next minor that the upgrade planner accepts
- * completes — every worker replaced from the new version's template, where the plan puts it.
+ * MachineHealthCheck, and a Kubernetes upgrade to the next minor runs without an outage — surge,
+ * then retire (docs/tenants.md): the Ready Nodes of every pool, sampled every second in each
+ * tenant's own API server, never drop below what the pool asks for, no kubelet is ever newer than
+ * its control plane, and every worker ends replaced from the new version's template, where the plan
+ * puts it.
  *
  * The lab is the example lab with two of its tenants (tenant-a on one instance, tenant-c over
  * both), short health-check timeouts (`management.healthCheck`), a template for the next minor on
@@ -15,7 +18,18 @@ import { parseLab } from '../../modules/config/load';
 import { planUpgrades, upgradeProblems, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { planPlacement } from '../../modules/placement';
 import type { LabTwin } from '../../scripts/twin/index';
-import { actualCounts, plannedCounts, projectRoot, startTwin } from './support';
+import { actualCounts, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
+
+/** What each pool asks for (its replicas, from the plan), per tenant. */
+function requiredReady(tenants: string[]): Map<string, Map<string, number>> {
+  return new Map(
+    tenants.map((t) => {
+      const pools = new Map<string, number>();
+      for (const [key, n] of plannedCounts(twin.plan, t)) pools.set(key.split(' ')[0], (pools.get(key.split(' ')[0]) ?? 0) + n);
+      return [t, pools];
+    }),
+  );
+}
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -23,7 +37,8 @@ const FROM = 'v1.30.5';
 const TO = 'v1.31.4';
 const NEXT_TEMPLATE_ID = 1001;
 
-function dayTwoLab(version: string): string {
+/** The day-two lab with every tenant on `version`; with `previous`, the surge step of an upgrade from it. */
+function dayTwoLab(version: string, previous?: string, edit?: (doc: ReturnType<typeof parseDocument>) => void): string {
   const doc = parseDocument(readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8'));
   const instances = doc.getIn(['proxmox', 'instances']) as { items: unknown[] };
   const txl = 0;
@@ -44,6 +59,8 @@ function dayTwoLab(version: string): string {
   const tenants = doc.get('tenants') as { items: { get(k: string): unknown }[] };
   tenants.items = tenants.items.filter((t) => t.get('name') !== 'tenant-b');
   tenants.items.forEach((_, i) => doc.setIn(['tenants', i, 'kubernetesVersion'], version));
+  if (previous) tenants.items.forEach((_, i) => doc.setIn(['tenants', i, 'previous'], doc.createNode({ kubernetesVersion: previous })));
+  edit?.(doc);
   return doc.toString();
 }
 
@@ -92,26 +109,64 @@ describe('day two in the twin', () => {
     expect(actualCounts(after.machines)).toEqual(plannedCounts(twin.plan, 'tenant-a'));
   });
 
-  it(`upgrades ${FROM} → ${TO} as the planner says it can: every worker replaced from the ${TO} template, same placement`, async () => {
-    const next = dayTwoLab(TO);
-    const lab = parseLab(next, 'day-two-next.yaml');
+  it(`upgrades ${FROM} → ${TO} without an outage: surge, then retire — every pool keeps its Ready Nodes, no kubelet newer than its control plane, every worker replaced from the ${TO} template`, async () => {
+    const surge = dayTwoLab(TO, FROM);
+    const retire = dayTwoLab(TO);
+    const lab = parseLab(surge, 'day-two-surge.yaml');
     const upgrades = planUpgrades(lab, planPlacement(lab), versionsOfPlanJson(twin.plan));
-    expect(upgrades.map((u) => ({ tenant: u.tenant, refusals: u.steps.flatMap((s) => s.refusals) }))).toEqual(names.map((tenant) => ({ tenant, refusals: [] })));
+    expect(upgrades.map((u) => ({ tenant: u.tenant, surging: u.surging, refusals: u.refusals }))).toEqual(names.map((tenant) => ({ tenant, surging: true, refusals: [] })));
+    // Without previous the planner refuses the same upgrade (it would replace every worker with no surge).
+    const bare = parseLab(retire, 'day-two-next.yaml');
+    expect(planUpgrades(bare, planPlacement(bare), versionsOfPlanJson(twin.plan)).every((u) => u.refusals.some((r) => r.includes('deploy the surge step first')))).toBe(true);
 
     // VM ids are reused once free, so a VM is told apart by its SMBIOS uuid (the providerID).
     const old = new Map<string, Set<string>>();
     for (const name of names) old.set(name, new Set((await twin.tenant(name)).machines.map((m) => m.providerID!)));
-    await twin.update(next);
+    const sampler = sampleReadyNodes(twin, requiredReady(names));
+    const steps: { step: string; seconds: number }[] = [];
     let last = '';
+    const progress = async () => {
+      const ts = await Promise.all(names.map((n) => twin.tenant(n)));
+      last = ts.map((t) => `${t.name}: ${t.converged ? 'converged' : t.waiting.join('; ')}; machines ${t.machines.map((m) => `${m.name} ${m.phase} ${m.version}${m.ready ? ' ready' : ''}`).join(', ')}`).join('\n');
+      return ts;
+    };
     try {
-      await twin.waitFor(`${names.join(', ')} on ${TO}`, 8 * 60 * 1000, async () => {
-        const ts = await Promise.all(names.map((n) => twin.tenant(n)));
-        last = ts.map((t) => `${t.name}: ${t.converged ? 'converged' : t.waiting.join('; ')}; machines ${t.machines.map((m) => `${m.name} ${m.phase} ${m.version}`).join(', ')}`).join('\n');
+      // 1. Surge: the control plane first, then the new machine deployments beside the old ones.
+      sampler.phase('surge');
+      let t0 = Date.now();
+      await twin.update(surge);
+      await twin.waitFor(`${names.join(', ')}: the ${TO} workers Ready beside the ${FROM} ones`, 10 * 60 * 1000, async () => {
+        const ts = await progress();
+        return ts.every((t) => {
+          const planned = [...plannedCounts(twin.plan, t.name).values()].reduce((a, b) => a + b, 0);
+          const fresh = t.machines.filter((m) => m.version === TO && m.ready && m.nodeName && !old.get(t.name)!.has(m.providerID!));
+          return fresh.length === planned;
+        });
+      });
+      steps.push({ step: 'surge (control plane, then new workers Ready)', seconds: (Date.now() - t0) / 1000 });
+      // The primary's old machine deployments were kept: their machines are still there, at the old version.
+      const mid = await twin.tenant('tenant-a');
+      expect(mid.machines.filter((m) => old.get('tenant-a')!.has(m.providerID!)).map((m) => m.version)).toEqual([...old.get('tenant-a')!].map(() => FROM));
+
+      // 2. Retire: previous removed, the old machine deployments drained and deleted.
+      sampler.phase('retire');
+      t0 = Date.now();
+      await twin.update(retire);
+      await twin.waitFor(`${names.join(', ')} on ${TO} only`, 10 * 60 * 1000, async () => {
+        const ts = await progress();
         return ts.every((t) => t.converged && t.machines.length > 0 && t.machines.every((m) => m.version === TO));
       });
+      steps.push({ step: 'retire (old workers drained and deleted)', seconds: (Date.now() - t0) / 1000 });
     } catch (e) {
+      await sampler.stop();
       throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen:\n${last}\n${twin.diagnostics()}`);
     }
+    const samples = await sampler.stop();
+    process.stdout.write(`${readyReport(`upgrade ${FROM} → ${TO}`, samples, steps)}\n`);
+    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
+    for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
+
     const vms = twin.sim.listVms();
     for (const name of names) {
       const t = await twin.tenant(name);
@@ -132,6 +187,57 @@ describe('day two in the twin', () => {
       const left = vms.filter((v) => old.get(name)!.has(`proxmox://${v.uuid}`));
       expect(left).toEqual([]);
     }
+    // The secondary's static control plane carries the version its workers were held to.
+    const scp = (await mgmt().get('/apis/controlplane.pvekaas.lab/v1alpha1/namespaces/tenant-c/staticcontrolplanes/tenant-c-pmox-fra')).body;
+    expect({ spec: scp.spec.version, status: scp.status.version }).toEqual({ spec: TO, status: TO });
+  });
+});
+
+describe('a resize without an outage', () => {
+  it(`grows tenant-a's disks (40 → 50 GiB): surge, then retire — the pool keeps its Ready Nodes, the old VMs go`, async () => {
+    const pools = (doc: ReturnType<typeof parseDocument>) => doc.getIn(['tenants', 0, 'pools']) as any;
+    const grown = (doc: ReturnType<typeof parseDocument>) => doc.setIn(['tenants', 0, 'pools', 0, 'size', 'diskGiB'], 50);
+    const surge = dayTwoLab(TO, undefined, (doc) => {
+      doc.setIn(['tenants', 0, 'previous'], doc.createNode({ pools: pools(doc).toJSON() }));
+      grown(doc);
+    });
+    const retire = dayTwoLab(TO, undefined, grown);
+    const before = await twin.tenant('tenant-a');
+    const old = new Set(before.machines.map((m) => m.providerID!));
+    const sampler = sampleReadyNodes(twin, requiredReady(['tenant-a']));
+    const steps: { step: string; seconds: number }[] = [];
+    let last = '';
+    try {
+      sampler.phase('surge');
+      let t0 = Date.now();
+      await twin.update(surge);
+      await twin.waitFor('tenant-a: the 50 GiB workers Ready beside the 40 GiB ones', 10 * 60 * 1000, async () => {
+        const t = await twin.tenant('tenant-a');
+        last = t.machines.map((m) => `${m.name} ${m.phase} ${m.diskGiB} GiB${m.ready ? ' ready' : ''}`).join(', ');
+        return t.machines.filter((m) => m.diskGiB === 50 && m.ready && m.nodeName).length === before.machines.length && t.machines.filter((m) => old.has(m.providerID!)).length === old.size;
+      });
+      steps.push({ step: 'surge (new size Ready beside the old)', seconds: (Date.now() - t0) / 1000 });
+      sampler.phase('retire');
+      t0 = Date.now();
+      await twin.update(retire);
+      await twin.waitFor('tenant-a: 50 GiB workers only', 10 * 60 * 1000, async () => {
+        const t = await twin.tenant('tenant-a');
+        last = `${t.waiting.join('; ')}; ${t.machines.map((m) => `${m.name} ${m.phase} ${m.diskGiB} GiB`).join(', ')}`;
+        return t.converged && t.machines.length === before.machines.length && t.machines.every((m) => m.diskGiB === 50);
+      });
+      steps.push({ step: 'retire (old size drained and deleted)', seconds: (Date.now() - t0) / 1000 });
+    } catch (e) {
+      await sampler.stop();
+      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+    }
+    const samples = await sampler.stop();
+    process.stdout.write(`${readyReport('resize of tenant-a (disk 40 → 50 GiB)', samples, steps)}\n`);
+    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
+    for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
+    const after = await twin.tenant('tenant-a');
+    expect(actualCounts(after.machines)).toEqual(plannedCounts(twin.plan, 'tenant-a'));
+    expect(twin.sim.listVms().filter((v) => old.has(`proxmox://${v.uuid}`))).toEqual([]);
   });
 });
 

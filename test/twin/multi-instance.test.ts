@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { LabTwin, TwinMachine, TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
-import { projectRoot, startTwin } from './support';
+import { projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -51,10 +51,13 @@ async function convergedTenant(what: string, timeoutMs = 6 * 60 * 1000): Promise
   return t;
 }
 
+/** Edits every later step keeps (the upgrade's version and templates, once it has run). */
+const kept: [path: (string | number)[], value: unknown][] = [];
+
 /** The lab with one edit (a YAML path set to a value, or deleted when the value is undefined). */
 function edited(edits: [path: (string | number)[], value: unknown][]): string {
   const doc = parseDocument(labText);
-  for (const [path, value] of edits) {
+  for (const [path, value] of [...kept, ...edits]) {
     if (value === undefined) doc.deleteIn(path);
     else doc.setIn(path, value);
   }
@@ -135,11 +138,17 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
         expect({ when, name: p.metadata.name, status: p.status }).toEqual({
           when,
           name: p.metadata.name,
-          status: { initialization: { controlPlaneInitialized: true }, externalManagedControlPlane: true },
+          // version: what the primary's KamajiControlPlane runs, copied by the secret mirror (CAPI's MachineSet preflight reads it).
+          status: { initialization: { controlPlaneInitialized: true }, externalManagedControlPlane: true, version: 'v1.30.5' },
         });
-        // The status is the schema's default: no field manager ever wrote it.
+        expect({ when, name: p.metadata.name, version: p.spec.version }).toEqual({ when, name: p.metadata.name, version: 'v1.30.5' });
+        // The rest of the status is the schema's default: the mirror wrote status.version, nothing else.
         const writers = ((p.metadata.managedFields ?? []) as any[]).filter((f) => JSON.stringify(f.fieldsV1 ?? {}).includes('"f:status"'));
-        expect({ when, name: p.metadata.name, statusWriters: writers.map((f) => f.manager) }).toEqual({ when, name: p.metadata.name, statusWriters: [] });
+        expect({ when, name: p.metadata.name, statusWriters: writers.map((f) => [f.manager, Object.keys(f.fieldsV1['f:status'])]) }).toEqual({
+          when,
+          name: p.metadata.name,
+          statusWriters: [['pvekaas-secondary-secrets', ['f:version']]],
+        });
       }
       for (const name of ['spread-pve-b', 'spread-pve-c']) {
         const c = (await mgmt().get(`${CAPI}/namespaces/${NS}/clusters/${name}`)).body;
@@ -308,7 +317,8 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     const before = await twin.tenant(TENANT);
     const [victim] = before.machines.filter((m) => m.cluster === 'spread-pve-b');
     expect(victim).toBeDefined();
-    const mhc = (await mgmt().get(`${CAPI}/namespaces/${NS}/machinehealthchecks/spread-pve-b`)).body;
+    // One MachineHealthCheck per machine deployment, named after it (as the topology controller names the primary's).
+    const mhc = (await mgmt().get(`${CAPI}/namespaces/${NS}/machinehealthchecks/${victim.machineDeployment}`)).body;
     expect(mhc.spec.checks.unhealthyNodeConditions).toEqual(expect.arrayContaining([{ type: 'Ready', status: 'Unknown', timeoutSeconds: 15 }]));
     twin.sim.setVmStatus('pve-b', victim.vmid!, 'stopped');
     await twin.waitFor(`machine ${victim.name} (VM pve-b/${victim.vmid}, stopped) replaced`, 6 * 60 * 1000, async () => {
@@ -329,8 +339,66 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect(twin.sim.listVms().some((v) => `proxmox://${v.uuid}` === victim.providerID)).toBe(false);
     expect((await tenantApi().get(`/api/v1/nodes/${victim.nodeName}`)).status).toBe(404);
     // The secondary Cluster's own MachineHealthCheck watches that machine (nothing else replaces a machine whose VM stopped).
-    const checked = (await mgmt().get(`${CAPI}/namespaces/${NS}/machinehealthchecks/spread-pve-b`)).body;
+    const checked = (await mgmt().get(`${CAPI}/namespaces/${NS}/machinehealthchecks/${victim.machineDeployment}`)).body;
     expect(checked.status?.expectedMachines).toBe(1);
+  });
+
+  it(`upgrades v1.30.5 → v1.31.4 over three instances without an outage: surge, then retire; the secondaries roll only once the Kamaji control plane runs v1.31.4`, async () => {
+    const FROM = 'v1.30.5';
+    const TO = 'v1.31.4';
+    const upgrade: [path: (string | number)[], value: unknown][] = [
+      ...[0, 1, 2].map((i): [(string | number)[], unknown] => [['proxmox', 'instances', i, 'template', 'versions'], [{ kubernetesVersion: TO, templateID: 1001 }]]),
+      [['tenants', 0, 'kubernetesVersion'], TO],
+    ];
+    const scaled: [path: (string | number)[], value: unknown][] = [[['tenants', 0, 'pools', 1, 'replicas'], 1]];
+    const before = await twin.tenant(TENANT);
+    const old = new Set(before.machines.map((m) => m.providerID!));
+    const required = new Map([[TENANT, new Map<string, number>()]]);
+    for (const m of before.machines) required.get(TENANT)!.set(m.pool, (required.get(TENANT)!.get(m.pool) ?? 0) + 1);
+    const sampler = sampleReadyNodes(twin, required);
+    const steps: { step: string; seconds: number }[] = [];
+    let last = '';
+    try {
+      sampler.phase('surge');
+      let t0 = Date.now();
+      await twin.update(edited([...upgrade, ...scaled, [['tenants', 0, 'previous'], { kubernetesVersion: FROM }]]));
+      await twin.waitFor(`${TENANT}: the ${TO} workers Ready on every instance`, 10 * 60 * 1000, async () => {
+        const t = await twin.tenant(TENANT);
+        last = t.machines.map((m) => `${m.name} ${m.cluster} ${m.phase} ${m.version}${m.ready ? ' ready' : ''}`).join(', ');
+        return t.machines.filter((m) => m.version === TO && m.ready && m.nodeName && !old.has(m.providerID!)).length === before.machines.length;
+      });
+      steps.push({ step: 'surge (control plane; primary new workers beside the old; secondaries rolled)', seconds: (Date.now() - t0) / 1000 });
+      sampler.phase('retire');
+      t0 = Date.now();
+      await twin.update(edited([...upgrade, ...scaled]));
+      await twin.waitFor(`${TENANT} on ${TO} only`, 10 * 60 * 1000, async () => {
+        const t = await twin.tenant(TENANT);
+        last = `${t.waiting.join('; ')}; ${t.machines.map((m) => `${m.name} ${m.cluster} ${m.phase} ${m.version}`).join(', ')}`;
+        return t.converged && t.machines.length === before.machines.length && t.machines.every((m) => m.version === TO);
+      });
+      steps.push({ step: 'retire (old primary workers drained and deleted)', seconds: (Date.now() - t0) / 1000 });
+    } catch (e) {
+      await sampler.stop();
+      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+    }
+    kept.push(...upgrade);
+    const samples = await sampler.stop();
+    process.stdout.write(`${readyReport(`MultiInstance upgrade ${FROM} → ${TO} over pve-a, pve-b, pve-c`, samples, steps)}\n`);
+    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
+    for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
+    const after = await twin.tenant(TENANT);
+    expect(after.machines.map((m) => `${m.pool} ${m.cluster} ${m.instance}`).sort()).toEqual(before.machines.map((m) => `${m.pool} ${m.cluster} ${m.instance}`).sort());
+    expect(after.machines.filter((m) => old.has(m.providerID!))).toEqual([]);
+    expect(tenantVms().filter((v) => old.has(`proxmox://${v.uuid}`))).toEqual([]);
+    for (const m of after.machines) {
+      const vm = twin.sim.listVms().find((v) => v.instance === m.instance && v.vmid === m.vmid)!;
+      expect({ machine: m.name, template: vm.cloneOf }).toEqual({ machine: m.name, template: 1001 });
+    }
+    for (const name of ['spread-pve-b', 'spread-pve-c']) {
+      const p = (await mgmt().get(`${SCP}/namespaces/${NS}/staticcontrolplanes/${name}`)).body;
+      expect({ name, spec: p.spec.version, status: p.status.version }).toEqual({ name, spec: TO, status: TO });
+    }
   });
 
   it('removing an instance from the plan leaves nothing on it: its machines drained and deleted before its secondary Cluster, then its Proxmox pool and token', async () => {
