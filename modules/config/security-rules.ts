@@ -44,12 +44,11 @@ export function checkSecurityRules(lab: Lab): Problem[] {
       problems.push({
         path: ['proxmox', 'instances', ii, 'storage', 'cloudInit'],
         message:
-          `${storage.cloudInit} is a default storage of every Proxmox VE node (${storage.cloudInit === 'local' ? "/var/lib/vz: the node's ISO images, container templates, backups and snippets" : "the node's VM disks"}): ` +
-          "CAPMOX's cloud-init ISOs need Datastore.Allocate there, which would let every tenant's token delete any of it",
+          `storage.cloudInit is the prefix of each tenant's own cloud-init storage (<cloudInit>-<tenant>), and ${storage.cloudInit} is a default storage of every Proxmox VE node ` +
+          `(${storage.cloudInit === 'local' ? "/var/lib/vz: the node's ISO images, container templates, backups and snippets" : "the node's VM disks"}): ` +
+          'a description that names it was written for a shared cloud-init storage, where every tenant token needed Datastore.Allocate on that storage and could delete any of it',
         value: storage.cloudInit,
-        fix:
-          'give CAPMOX a directory storage of its own for the ISOs, e.g. `pvesm add dir capmox-cloudinit --path /var/lib/capmox-cloudinit --content iso` on the instance, ' +
-          'and set storage.cloudInit: capmox-cloudinit (the default)',
+        fix: 'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default): the instance stack creates one directory storage per tenant under storage.cloudInitPath',
       });
     }
     if (!storage || typeof storage.cloudInit !== 'string') return;
@@ -57,8 +56,7 @@ export function checkSecurityRules(lab: Lab): Problem[] {
       (s): s is string => s !== undefined,
     );
     // Each tenant's own storage, <cloudInit>-<tenant>, must not be one of them either.
-    const tenants = Array.isArray(lab?.tenants) ? lab.tenants : [];
-    for (const tenant of tenants) {
+    for (const tenant of Array.isArray(lab?.tenants) ? lab.tenants : []) {
       if (typeof tenant?.name !== 'string') continue;
       const id = tenantCloudInitStorage({ storage }, tenant.name);
       const same = [storage.images === id ? 'storage.images' : undefined, storage.disks === id ? 'storage.disks' : undefined].filter((s): s is string => s !== undefined);
