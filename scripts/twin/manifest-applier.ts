@@ -56,7 +56,7 @@ export interface WaitConfig {
 /** One `kubernetes_manifest` resource of a stack, its expressions resolved. */
 export interface ManifestResource {
   address: string;
-  manifest: Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
+  manifest: Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; [key: string]: unknown } };
   computedFields?: string[];
   fieldManager: { name: string; forceConflicts: boolean };
   wait?: WaitConfig;
