@@ -34,6 +34,19 @@ export function machineTable(tenants: TwinTenant[]): string[] {
   return lines;
 }
 
+/**
+ * The `--json` document: `converged` is true only when every tenant converged as planned (its
+ * machines Running and Ready with a Node, placed per pool and node as the plan says, IPs in the
+ * tenant's range for the instance, cloned from the template for its version on that node, created
+ * with the tenant's own token there); each tenant not converged says why (`waiting`).
+ */
+export function twinJson(tenants: TwinTenant[]): { converged: boolean; tenants: object[] } {
+  return {
+    converged: tenants.every((t) => t.converged),
+    tenants: tenants.map((t) => ({ name: t.name, converged: t.converged, ...(t.converged ? {} : { waiting: t.waiting }), machines: t.machines })),
+  };
+}
+
 if (require.main === module) {
   runCommand(async () => {
     const flags = parseFlags(process.argv.slice(2), { config: 'string', json: 'boolean', timeout: 'string', keep: 'string' }, usage);
@@ -67,7 +80,8 @@ if (require.main === module) {
       });
       if (tty) process.stderr.write('\n');
       if (json) {
-        process.stdout.write(`${JSON.stringify({ tenants: tenants.map((t) => ({ name: t.name, converged: t.converged, ...(t.converged ? {} : { waiting: t.waiting }), machines: t.machines })) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(twinJson(tenants), null, 2)}\n`);
+        for (const t of tenants) if (!t.converged) say(`NOT converged: ${t.name} — ${t.waiting.join('; ')}`);
       } else {
         say();
         for (const l of machineTable(tenants)) say(l);
