@@ -158,6 +158,8 @@ export class LabTwin {
     // the controllers run with their RBAC, not as admin.
     await this.applyStack('management', (o) => isAggregatedToCapi(o.object));
     this.log('starting CAPI core, kubeadm bootstrap, CAPMOX and in-cluster IPAM with their webhooks');
+    const operatorRelease = helmRelease(readStack(this.run.out, 'management'), 'cluster-api-operator');
+    const standInStarted = Date.now();
     this.controllers = await startControllers({
       root,
       dir: this.mgmt.dir,
@@ -168,6 +170,10 @@ export class LabTwin {
       extraEnv: this.options.controllerEnv,
       track: (c) => this.children.add(c),
     });
+    // The controllers stand in for the cluster-api-operator release and the providers it installs:
+    // with `wait`, helm gives them the release's `timeout` to become ready, or the apply fails.
+    const took = (Date.now() - standInStarted) / 1000;
+    if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
     this.kamaji = new KamajiPlayer(this.mgmt.client, (l) => this.log(l));
     this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, (l) => this.log(l));
     this.mirror = new MirrorPlayer(this.mgmt.client);
@@ -627,6 +633,34 @@ function instancesLeft(before: PlacementPlan, after: PlacementPlan, tenants: str
     const now = used(after, t);
     return [...used(before, t)].filter((i) => !now.has(i)).map((i) => `${t} → ${i}`);
   });
+}
+
+/** A `helm_release` of a stack as hashicorp/helm 3.1.1 reads it (helm/resource_helm_release.go: `wait` default true, `timeout` default 300 s). */
+export interface HelmReleaseView {
+  address: string;
+  name: string;
+  chart: string;
+  wait: boolean;
+  timeoutSeconds: number;
+}
+
+export function helmRelease(stack: StackContents, chart: string): HelmReleaseView {
+  const found = Object.entries((stack.config.resource?.helm_release ?? {}) as Record<string, any>).find(([, r]) => r.chart === chart);
+  if (!found) throw new Error(`${stack.stack} has no ${chart} release`);
+  const [name, r] = found;
+  return { address: `helm_release.${name}`, name: r.name ?? name, chart, wait: r.wait ?? true, timeoutSeconds: r.timeout ?? 300 };
+}
+
+/**
+ * What hashicorp/helm 3.1.1 reports when the release's resources are not ready within `timeout`
+ * (helm/resource_helm_release.go: the warning "Helm release created with warnings" and the error
+ * "Helm release error" with helm's own message).
+ */
+export function helmTimeout(release: HelmReleaseView, tookSeconds: number): Error {
+  return new Error(
+    `${release.address}: Warning: Helm release created with warnings: Helm release "${release.name}" was created but has a failed status. Use the \`helm\` command to investigate the error, correct it, then run Terraform again.\n` +
+      `${release.address}: Error: Helm release error: context deadline exceeded (the twin's stand-in, the controllers, took ${Math.round(tookSeconds)} s; the release waits ${release.timeoutSeconds} s)`,
+  );
 }
 
 /** What the twin's state holds for one resource. */
