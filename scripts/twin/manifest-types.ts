@@ -32,7 +32,8 @@
 
 /** The tftypes a Kubernetes object is typed with (tuples are lists here: both are checked by index). */
 export type TfType =
-  | { kind: 'string' }
+  /** `intOrString`: the provider's IntOrString type hint (an int is typed as its decimal string and sent back as an int). */
+  | { kind: 'string'; intOrString?: boolean }
   | { kind: 'number' }
   | { kind: 'bool' }
   | { kind: 'dynamic' }
@@ -67,7 +68,7 @@ export function typeFromSchema(schema: OpenApiSchema, definitions: Record<string
   }
   switch (s.type) {
     case 'string':
-      return { kind: 'string' };
+      return s.format === 'int-or-string' ? { kind: 'string', intOrString: true } : { kind: 'string' };
     case 'boolean':
       return { kind: 'bool' };
     case 'number':
@@ -75,7 +76,7 @@ export function typeFromSchema(schema: OpenApiSchema, definitions: Record<string
       return { kind: 'number' };
     case undefined:
     case '':
-      return s['x-kubernetes-int-or-string'] ? { kind: 'string' } : { kind: 'dynamic' };
+      return s['x-kubernetes-int-or-string'] ? { kind: 'string', intOrString: true } : { kind: 'dynamic' };
     case 'array': {
       const items = s.items ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
       if (!items) throw new Error('unknown type: array without items');
@@ -421,7 +422,8 @@ export function payload(planned: Planned, manifest: Record<string, unknown>, typ
       return undefined;
     }
     if ('null' in p) return undefined;
-    if ('value' in p) return p.value;
+    // payload.FromTFValue: an IntOrString-hinted string that is an integer goes out as an int.
+    if ('value' in p) return t.kind === 'string' && t.intOrString && typeof p.value === 'string' && /^-?[0-9]+$/.test(p.value) ? Number(p.value) : p.value;
     if ('dynamic' in p) return p.dynamic;
     if ('list' in p) return p.list.map((e, i) => walk(e, Array.isArray(m) ? m[i] : undefined, t.kind === 'list' ? t.element : { kind: 'dynamic' }, [...path, { key: i }])).filter((e) => e !== undefined);
     const entries = 'map' in p ? p.map : p.object;

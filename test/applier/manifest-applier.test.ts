@@ -387,3 +387,20 @@ describe('create, field manager, wait and timeouts', () => {
     expect(goDuration('30 minutes', '10m')).toBe(0);
   });
 });
+
+describe('int-or-string', () => {
+  it('types an int as its string (equal to the same int from the server) and sends it back as an int', async () => {
+    const server = new FakeServer((o, update) => !update && capiMachineDeploymentDefaulting(o));
+    const applier = new ManifestApplier(server, new FakeClock(), types);
+    const labelsWithName = { 'cluster.x-k8s.io/deployment-name': 'spread-b-workers', 'cluster.x-k8s.io/cluster-name': 'spread-b' };
+    const m = md({ replicas: 1, selector: labelsWithName }) as Obj;
+    m.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '0' } } };
+    const { state } = await applier.apply(resource(m as ManifestResource['manifest']));
+    await expect(applier.plan(resource(m as ManifestResource['manifest']), state)).resolves.toMatchObject({ action: 'no-op' });
+    const m2 = structuredClone(m);
+    m2.spec.replicas = 2;
+    await applier.apply(resource(m2 as ManifestResource['manifest']), state);
+    const sent = server.requests.filter((q) => q.method === 'PATCH').pop()!.body as Obj;
+    expect(sent.spec.rollout.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: 0 });
+  });
+});
