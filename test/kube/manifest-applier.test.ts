@@ -77,7 +77,11 @@ describe('the applier on a real API server', () => {
   it('waits on fields that hold, and deletes waiting until the object is gone (a finalizer holds it past timeouts.delete)', async () => {
     const a = applier();
     const manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'applier', finalizers: ['pvekaas.lab/test'] }, data: { a: 'b' } };
-    const { state } = await a.apply(resource('kubernetes_manifest.held', manifest, { wait: { fields: { 'data.a': '^b$' } }, timeouts: { delete: '2s' } }));
+    // A map element is `data["a"]`: `data.a` is an attribute step, which a map does not have, so the
+    // provider's matcher never matches and it waits out the timeout.
+    const wrong = await failure(a.apply(resource('kubernetes_manifest.never', { ...manifest, metadata: { name: 'never', namespace: 'applier' } }, { wait: { fields: { 'data.a': '^b$' } }, timeouts: { create: '2s' } })));
+    expect([wrong.summary, wrong.detail]).toEqual(['Operation timed out', 'timed out waiting on field matchers']);
+    const { state } = await a.apply(resource('kubernetes_manifest.held', manifest, { wait: { fields: { 'data["a"]': '^b$' } }, timeouts: { delete: '2s' } }));
     const e = await failure(a.destroy(state));
     expect(e.summary).toBe('Timed out when waiting for resource "held" to be deleted');
     const client = started(server).client;
@@ -85,5 +89,5 @@ describe('the applier on a real API server', () => {
     expect(r.status).toBe(200);
     expect((await client.get(state.path)).status).toBe(404);
     await expect(a.destroy(state)).resolves.toEqual(['Resource "held" was already deleted']);
-  });
+  }, 60000);
 });
