@@ -145,6 +145,8 @@ export interface ResourcePlan {
   changes: string[];
 }
 
+type Definitions = Record<string, OpenApiSchema & { 'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string }[] }>;
+
 /** Where the applier gets a resource's type from. */
 export interface TypeSource {
   typeOf(apiVersion: string, kind: string, withStatus?: boolean): Promise<TfType>;
@@ -152,28 +154,33 @@ export interface TypeSource {
 
 /** Types from the API server as the provider reads them: a CRD's schema, else the cluster's OpenAPI v2. */
 export class ServerTypes implements TypeSource {
-  private definitions?: Record<string, OpenApiSchema & { 'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string }[] }>;
-  private crds?: any[];
+  private definitionsRead?: Promise<unknown>;
+  private crdsRead?: Promise<any[]>;
   private readonly cache = new Map<string, TfType>();
 
   constructor(private readonly client: KubeClientLike) {}
 
-  private async v2(): Promise<NonNullable<ServerTypes['definitions']>> {
-    if (!this.definitions) {
-      const r = await this.client.get('/openapi/v2');
-      if (r.status !== 200) throw new Error(`cannot get OpenAPI foundry: HTTP ${r.status}`);
-      this.definitions = r.body.definitions;
-    }
-    return this.definitions!;
+  private v2(): Promise<Definitions> {
+    // One read per applier (the provider caches its foundry too); concurrent callers share it.
+    this.definitionsRead ??= this.client.get('/openapi/v2').then((r) => {
+      if (r.status !== 200) {
+        this.definitionsRead = undefined;
+        throw new Error(`cannot get OpenAPI foundry: HTTP ${r.status}`);
+      }
+      return r.body.definitions as Definitions;
+    });
+    return this.definitionsRead as Promise<Definitions>;
   }
 
   private async crdSchema(group: string, version: string, kind: string, refresh: boolean): Promise<OpenApiSchema | undefined> {
-    if (!this.crds || refresh) {
-      const r = await this.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions');
-      if (r.status !== 200) throw new Error(`failed to look up GVK among available CRDs: HTTP ${r.status}`);
-      this.crds = r.body.items;
+    if (!this.crdsRead || refresh) {
+      this.crdsRead = this.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions').then((r) => {
+        if (r.status !== 200) throw new Error(`failed to look up GVK among available CRDs: HTTP ${r.status}`);
+        return r.body.items as any[];
+      });
     }
-    const crd = this.crds!.find((c) => c.spec.group === group && c.spec.names.kind === kind);
+    const crds = await this.crdsRead;
+    const crd = crds.find((c) => c.spec.group === group && c.spec.names.kind === kind);
     return crd?.spec.versions.find((v: any) => v.name === version)?.schema?.openAPIV3Schema;
   }
 
