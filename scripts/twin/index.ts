@@ -314,13 +314,7 @@ export class LabTwin {
       return { kind: 'plain', path, timeoutMs: 600000 };
     }
     const resource = manifestResource(o.address, config, object as ManifestResource['manifest']);
-    let state = prior?.kind === 'manifest' ? prior.applied : undefined;
-    if (!state && stack === 'management' && object.kind === 'CustomResourceDefinition') {
-      // The twin's API server installs the pinned CRDs (pvekaas's among them) when it starts: the
-      // management stack's CRD is imported into state, as `tofu import` would, then applied.
-      const live = await this.mgmt.client.get(await this.mgmt.client.objectPath(object as never));
-      if (live.status === 200) state = { manifest: resource.manifest, object: live.body, path: await this.mgmt.client.objectPath(object as never), resource };
-    }
+    const state = prior?.kind === 'manifest' ? prior.applied : undefined;
     const plan = await this.applier.plan(resource, state);
     if (plan.action === 'replace' && state) {
       if (!resource.createBeforeDestroy) {
