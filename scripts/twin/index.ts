@@ -475,9 +475,8 @@ export class LabTwin {
         } else state.set(o.address, { kind: 'plain', path, timeoutMs: 600000 });
       }
     }
-    const order = readStack(this.run.out, stack).objects.map((o) => o.address);
-    const entries = [...state].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b));
-    for (const [address, s] of entries.reverse()) {
+    // State holds the resources in the order they were applied (dependency order): destroy the reverse.
+    for (const [address, s] of [...state].reverse()) {
       this.log(`${stack}: destroying ${address}`);
       await this.destroyResource(s);
       state.delete(address);

@@ -153,16 +153,31 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     } finally {
       await mgmt().delete(`${CAPI}/namespaces/${NS}/machinedeployments/old-shape-workers`);
     }
-    // The rendered MD, reconciled (CAPI wrote its revision annotation): [spec.replicas] alone replaces the default computed_fields.
-    const path = `${CAPI}/namespaces/${NS}/machinedeployments/${rendered.manifest.metadata.name}`;
-    const live = (await mgmt().get(path)).body;
-    expect(live.metadata.annotations?.['machinedeployment.clusters.x-k8s.io/revision']).toBeDefined();
-    const state = { manifest: rendered.manifest, object: live, path, resource: manifestResource(address, rendered, rendered.manifest) };
-    const narrowed = manifestResource(address, { ...rendered, computed_fields: ['spec.replicas'] }, rendered.manifest);
-    const plan = await applier.plan(narrowed, state);
-    expect(plan.action).toBe('update');
-    expect(plan.changes.join('\n')).toContain('.object.metadata.annotations: new element "machinedeployment.clusters.x-k8s.io/revision" has appeared');
-    await expect(applier.plan(manifestResource(address, rendered, rendered.manifest), state)).resolves.toMatchObject({ action: 'no-op' });
+    // An autoscaled secondary MD as the old rendering made it: autoscaler annotations set, no
+    // replicas, computed_fields [spec.replicas] alone (which replaces the default labels/annotations).
+    const REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
+    const auto = structuredClone(rendered.manifest);
+    auto.metadata.name = 'old-autoscaled-workers';
+    auto.metadata.annotations = { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '0', 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '1' };
+    delete auto.spec.replicas;
+    const autoLabels = { 'cluster.x-k8s.io/deployment-name': 'old-autoscaled-workers', 'cluster.x-k8s.io/cluster-name': 'spread-pve-b' };
+    auto.spec.selector.matchLabels = autoLabels;
+    auto.spec.template.metadata.labels = { ...auto.spec.template.metadata.labels, ...autoLabels };
+    const { SECONDARY_AUTOSCALED_COMPUTED_FIELDS } = await import('../../constructs/tenant-secondaries');
+    const narrowed = manifestResource('kubernetes_manifest.old_autoscaled', { field_manager: rendered.field_manager, computed_fields: ['spec.replicas'] }, auto);
+    const { state } = await applier.apply(narrowed);
+    try {
+      await twin.waitFor('CAPI writes the revision annotation', 3 * 60 * 1000, async () => (await mgmt().get(state.path)).body.metadata?.annotations?.[REVISION] !== undefined);
+      const plan = await applier.plan(narrowed, state);
+      expect(plan.action).toBe('update');
+      expect(plan.changes.join('\n')).toContain(`.object.metadata.annotations: new element "${REVISION}" has appeared`);
+      // As rendered now: the revision annotation is computed, nothing to plan.
+      const fixed = manifestResource('kubernetes_manifest.old_autoscaled', { field_manager: rendered.field_manager, computed_fields: [...SECONDARY_AUTOSCALED_COMPUTED_FIELDS] }, auto);
+      await expect(applier.plan(fixed, state)).resolves.toMatchObject({ action: 'no-op' });
+    } finally {
+      await mgmt().delete(state.path);
+    }
+    void address;
   });
 
   it('has each static control plane report an initialized, externally managed control plane that nobody wrote, also after the management API server restarts', async () => {
