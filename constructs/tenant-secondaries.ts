@@ -3,6 +3,9 @@ import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { SecondaryRendering } from '../modules/tenants/secondary-rendering';
 
+/** computed_fields of an autoscaled secondary MachineDeployment: the replicas, and the provider's defaults again. */
+export const SECONDARY_AUTOSCALED_COMPUTED_FIELDS = ['spec.replicas', 'metadata.labels', 'metadata.annotations'] as const;
+
 export interface TenantSecondariesProps {
   /** The secondary Clusters and their secret mirror (modules/tenants/secondary.ts). */
   readonly secondaries: SecondaryRendering;
@@ -59,8 +62,11 @@ export class TenantSecondaries extends Construct {
           new KubernetesManifest(this, `${key}-machine-deployment`, {
             manifest: md.machineDeployment,
             fieldManager: { name: 'pvekaas' },
-            // The autoscaler owns the replicas of autoscaled pools.
-            ...(md.plan.autoscaling ? { computedFields: ['spec.replicas'] } : {}),
+            // The autoscaler owns the replicas of autoscaled pools. A given computed_fields list
+            // replaces the provider's default (metadata.labels, metadata.annotations:
+            // hashicorp/kubernetes v2.38.0 manifest/provider/plan.go), so both are listed again:
+            // CAPI writes the revision annotation and labels on every MachineDeployment.
+            ...(md.plan.autoscaling ? { computedFields: [...SECONDARY_AUTOSCALED_COMPUTED_FIELDS] } : {}),
             // Deleting a machine deployment drains each Node first (no drain timeout is set): as long as the Cluster's own delete.
             timeouts: { delete: '60m' },
             dependsOn: templates,

@@ -20,7 +20,7 @@ const usage = 'npm run --silent twin -- --config <lab.yaml> [--json] [--timeout 
 /** What runs for real and what is simulated: the first line of every twin run. */
 export const TWIN_BANNER =
   'pvekaas lab twin: REAL OpenTofu, bpg/proxmox, kube-apiserver, CAPI core, kubeadm bootstrap, CAPMOX, in-cluster IPAM (webhooks on); ' +
-  'SIMULATED Proxmox VE, Kamaji (a real tenant kube-apiserver stands in for its pods), kubelets';
+  'SIMULATED Proxmox VE, Kamaji (a real tenant kube-apiserver stands in for its pods), kubelets, hashicorp/kubernetes (kubernetes_manifest applied and planned by its 2.38.0 rules)';
 
 export function machineTable(tenants: TwinTenant[]): string[] {
   const lines = ['| tenant | machine | pool | instance | node | VM | cpu | memory | disk | IP | created by | Node |', '|---|---|---|---|---|---:|---:|---:|---:|---|---|---|'];
@@ -32,6 +32,19 @@ export function machineTable(tenants: TwinTenant[]): string[] {
     }
   }
   return lines;
+}
+
+/**
+ * The `--json` document: `converged` is true only when every tenant converged as planned (its
+ * machines Running and Ready with a Node, placed per pool and node as the plan says, IPs in the
+ * tenant's range for the instance, cloned from the template for its version on that node, created
+ * with the tenant's own token there); each tenant not converged says why (`waiting`).
+ */
+export function twinJson(tenants: TwinTenant[]): { converged: boolean; tenants: object[] } {
+  return {
+    converged: tenants.every((t) => t.converged),
+    tenants: tenants.map((t) => ({ name: t.name, converged: t.converged, ...(t.converged ? {} : { waiting: t.waiting }), machines: t.machines })),
+  };
 }
 
 if (require.main === module) {
@@ -67,7 +80,8 @@ if (require.main === module) {
       });
       if (tty) process.stderr.write('\n');
       if (json) {
-        process.stdout.write(`${JSON.stringify({ tenants: tenants.map((t) => ({ name: t.name, converged: t.converged, ...(t.converged ? {} : { waiting: t.waiting }), machines: t.machines })) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(twinJson(tenants), null, 2)}\n`);
+        for (const t of tenants) if (!t.converged) say(`NOT converged: ${t.name} — ${t.waiting.join('; ')}`);
       } else {
         say();
         for (const l of machineTable(tenants)) say(l);

@@ -148,7 +148,13 @@ function secondaryMachineDeployment(tenant: Tenant, instance: Instance, secondar
     spec: { template: { spec: bootstrapSpec } },
   };
   const annotations = autoscalerAnnotations(md);
-  const selectorLabels = { 'cluster.x-k8s.io/deployment-name': name };
+  // CAPI v1.12.10's MachineDeployment webhook (internal/webhooks/machinedeployment.go, Default) adds
+  // `cluster.x-k8s.io/cluster-name: <spec.clusterName>` to spec.selector.matchLabels and
+  // spec.template.metadata.labels of every MachineDeployment ("Make sure selector and template to be
+  // in the same cluster"). Both maps are set here, so kubernetes_manifest plans them as known maps:
+  // rendered without that label, OpenTofu reports "Provider produced inconsistent result after
+  // apply" on create and plans to remove it on every later plan.
+  const selectorLabels = { 'cluster.x-k8s.io/deployment-name': name, [LABEL_CLUSTER_NAME]: secondary };
   const machineDeployment: KubernetesObject = {
     apiVersion: API.cluster,
     kind: 'MachineDeployment',

@@ -18,6 +18,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { load as loadYaml } from 'js-yaml';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
+import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
+import { asPlannedProblems } from './as-planned';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { controllerModules } from '../../modules/versions/pins';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
@@ -29,7 +31,8 @@ import { withReleaseLabels } from './crd-labels';
 import { KamajiPlayer } from './kamaji';
 import { KubeletPlayer } from './kubelets';
 import { MirrorPlayer } from './mirror';
-import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents } from './stack-objects';
+import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
+import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
 
 export interface TwinOptions {
   root: string;
@@ -64,14 +67,21 @@ export interface TwinMachine {
   version?: string;
   /** The Machine's `Ready` condition is True (CAPI's summary: bootstrap, infrastructure, NodeHealthy, health check). */
   ready: boolean;
+  /** The template VM the VM was cloned from. */
+  template?: { vmid: number; node: string; tags: string[] };
 }
 
 export interface TwinTenant {
   name: string;
   converged: boolean;
   controlPlaneInitialized: boolean;
-  /** What it waits for, when not converged. */
+  /**
+   * Why it is not converged: what it waits for (control plane, machines not Running/Ready) and every
+   * difference from the placement plan (notAsPlanned).
+   */
   waiting: string[];
+  /** Differences from the plan: machines per pool and node, IP ranges, templates, creating token. */
+  notAsPlanned: string[];
   machines: TwinMachine[];
 }
 
@@ -89,10 +99,10 @@ export class LabTwin {
   private timer?: NodeJS.Timeout;
   private ticking = false;
   private readonly children = new Set<ChildProcess>();
-  /** The objects applied per stack, for deletion. */
-  private readonly applied = new Map<string, StackContents>();
-  /** The API path of each object applied per stack, by address, in apply order. */
-  private readonly appliedPaths = new Map<string, Map<string, string>>();
+  /** The twin's Terraform state: per stack, each applied resource by address, in apply order. */
+  private readonly state = new Map<string, Map<string, ResourceState>>();
+  /** kubernetes_manifest as hashicorp/kubernetes 2.38.0 applies it (manifest-applier.ts). */
+  private applier!: ManifestApplier;
   readonly tickErrors: string[] = [];
 
   private constructor(private readonly options: TwinOptions) {}
@@ -142,10 +152,14 @@ export class LabTwin {
     this.log('starting the management API server (etcd, kube-apiserver, kube-controller-manager)');
     this.mgmt = await startKubeServer({ transformCrd: withReleaseLabels(root) });
     const operator = this.operatorValues();
+    this.applier = new ManifestApplier(this.mgmt.client);
     // What the management stack grants the CAPI core manager by aggregation (the static control
-    // plane's ClusterRole), as rendered: the controllers run with their RBAC, not as admin.
-    for (const role of this.aggregatedToCapi()) await this.mgmt.client.applyOrThrow(role as never, { fieldManager: 'pvekaas-twin', force: true });
+    // plane's ClusterRole), applied from the stack as tofu would, before the controllers start:
+    // the controllers run with their RBAC, not as admin.
+    await this.applyStack('management', (o) => isAggregatedToCapi(o.object));
     this.log('starting CAPI core, kubeadm bootstrap, CAPMOX and in-cluster IPAM with their webhooks');
+    const operatorRelease = helmRelease(readStack(this.run.out, 'management'), 'cluster-api-operator');
+    const standInStarted = Date.now();
     this.controllers = await startControllers({
       root,
       dir: this.mgmt.dir,
@@ -156,6 +170,10 @@ export class LabTwin {
       extraEnv: this.options.controllerEnv,
       track: (c) => this.children.add(c),
     });
+    // The controllers stand in for the cluster-api-operator release and the providers it installs:
+    // with `wait`, helm gives them the release's `timeout` to become ready, or the apply fails.
+    const took = (Date.now() - standInStarted) / 1000;
+    if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
     this.kamaji = new KamajiPlayer(this.mgmt.client, (l) => this.log(l));
     this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, (l) => this.log(l));
     this.mirror = new MirrorPlayer(this.mgmt.client);
@@ -176,12 +194,6 @@ export class LabTwin {
     } finally {
       this.ticking = false;
     }
-  }
-
-  private aggregatedToCapi(): KubeObjectJson[] {
-    return readStack(this.run.out, 'management')
-      .objects.map((o) => o.object as KubeObjectJson)
-      .filter((o) => o.kind === 'ClusterRole' && (o.metadata as { labels?: Record<string, string> }).labels?.['cluster.x-k8s.io/aggregate-to-manager'] === 'true');
   }
 
   private operatorValues(): Record<string, any> {
@@ -222,36 +234,140 @@ export class LabTwin {
   }
 
   /**
-   * Server-side applies one stack's objects in dependency order, as the kubernetes provider would;
-   * then, as `tofu apply` does, destroys what the stack held last time and no longer holds (an
-   * address gone, or an address whose object is now another one: a changed name replaces it), in
-   * reverse order, each gone before the next.
+   * Applies one stack as `tofu apply` would: a resource starts once everything it depends on is
+   * applied, up to 10 at a time (tofu's default parallelism); each `kubernetes_manifest` planned and
+   * applied with the provider's semantics (manifest-applier.ts: field manager, consistency check,
+   * `wait` within `timeouts`), an unchanged one left alone; a replaced one (another name or kind)
+   * destroyed first unless `create_before_destroy`. Then what the stack held last time and no
+   * longer holds is destroyed in reverse order, each gone before the next. Every failure is
+   * reported, with what it kept from applying. `only` applies a subset (no destroys).
    */
-  async applyStack(stack: string): Promise<StackContents> {
+  async applyStack(stack: string, only?: (o: StackObject) => boolean): Promise<StackContents> {
     const contents = readStack(this.run.out, stack);
     const sources = this.sources(contents);
-    const paths = new Map<string, string>();
+    const previous = this.state.get(stack) ?? new Map<string, ResourceState>();
+    const next = new Map<string, ResourceState>();
+    const objects = only ? contents.objects.filter(only) : contents.objects;
+    const byAddress = new Map(objects.map((o) => [o.address, o]));
+    const done = new Map<string, Promise<boolean>>();
+    const errors: string[] = [];
+    const slots = new Semaphore(10);
+    const run = (o: StackObject): Promise<boolean> => {
+      let p = done.get(o.address);
+      if (p) return p;
+      p = (async () => {
+        const deps = await Promise.all(o.dependsOn.filter((d) => byAddress.has(d)).map((d) => run(byAddress.get(d)!)));
+        if (!deps.every(Boolean)) return false;
+        await slots.take();
+        try {
+          const result = await this.applyResource(stack, contents, sources, o, previous.get(o.address));
+          next.set(o.address, result);
+          return true;
+        } catch (e) {
+          const kept = (e as { state?: AppliedState }).state;
+          if (kept) next.set(o.address, { kind: 'manifest', applied: kept });
+          errors.push(`${stack}: ${(e as Error).message}`);
+          return false;
+        } finally {
+          slots.give();
+        }
+      })();
+      done.set(o.address, p);
+      return p;
+    };
+    await Promise.all(objects.map(run));
+    // State keeps what was not touched (a subset applied, or a failure before it) and what was applied.
+    const state = new Map<string, ResourceState>();
     for (const o of contents.objects) {
-      const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
-      const r = await this.mgmt.client.apply(object as never, { fieldManager: fieldManagerOf(contents, o.address) });
-      if (r.status !== 200 && r.status !== 201) {
-        throw new Error(`${stack}: ${o.address} (${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}) refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-      }
-      paths.set(o.address, await this.mgmt.client.objectPath(object as never));
+      const s = next.get(o.address) ?? previous.get(o.address);
+      if (s) state.set(o.address, s);
     }
-    // The paths as applied last time (the old objects' expressions may name outputs that are gone).
-    const previous = this.appliedPaths.get(stack);
-    if (previous) {
-      const now = new Set(paths.values());
-      const stale = [...previous].filter(([address, path]) => paths.get(address) !== path && !now.has(path));
-      for (const [address, path] of stale.reverse()) {
+    const stale = only ? [] : [...previous].filter(([address]) => !contents.objects.some((o) => o.address === address));
+    if (errors.length === 0) {
+      for (const [address, s] of stale.reverse()) {
         this.log(`${stack}: destroying ${address} (no longer in the stack)`);
-        await this.deleteAndWait(`${stack}: ${address}`, path, 600000);
+        try {
+          await this.destroyResource(s);
+        } catch (e) {
+          state.set(address, s);
+          errors.push(`${stack}: ${(e as Error).message}`);
+        }
+      }
+    } else for (const [address, s] of stale) state.set(address, s);
+    this.state.set(stack, state);
+    if (errors.length > 0) throw new Error(`tofu apply of ${stack} failed:\n${errors.join('\n\n')}`);
+    return contents;
+  }
+
+  /** One resource: plan against its state, then apply (create, update, replace) or leave it. */
+  private async applyResource(stack: string, contents: StackContents, sources: ExpressionSources, o: StackObject, prior: ResourceState | undefined): Promise<ResourceState> {
+    const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
+    const [type, name] = o.address.split('.');
+    const config = contents.config.resource?.[type]?.[name] ?? {};
+    if (type !== 'kubernetes_manifest') {
+      // kubernetes_namespace_v1, kubernetes_secret_v1, kubernetes_config_map_v1: the object the
+      // provider writes, applied server-side; a changed name replaces it (destroyed after).
+      const r = await this.mgmt.client.apply(object as never, { fieldManager: 'Terraform' });
+      if (r.status !== 200 && r.status !== 201) throw new Error(`${o.address} (${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}) refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+      const path = await this.mgmt.client.objectPath(object as never);
+      if (prior && pathOf(prior) !== path) await this.destroyResource(prior);
+      return { kind: 'plain', path, timeoutMs: 600000 };
+    }
+    const resource = manifestResource(o.address, config, object as ManifestResource['manifest']);
+    const state = prior?.kind === 'manifest' ? prior.applied : undefined;
+    const plan = await this.applier.plan(resource, state);
+    if (plan.action === 'replace' && state) {
+      if (!resource.createBeforeDestroy) {
+        this.log(`${stack}: ${o.address} must be replaced: destroying the old object first`);
+        await this.applier.destroy(state);
+        return this.manifestApplied(await this.applier.apply(resource, undefined), stack);
+      }
+      const created = await this.applier.apply(resource, undefined);
+      await this.applier.destroy(state);
+      return this.manifestApplied(created, stack);
+    }
+    return this.manifestApplied(await this.applier.apply(resource, plan.action === 'create' ? undefined : state), stack);
+  }
+
+  private manifestApplied(result: { state: AppliedState; action: PlanAction; warnings: string[] }, stack: string): ResourceState {
+    if (result.warnings.length > 0) {
+      // OpenTofu only warns, but the field never reaches the server: the rendering is not what runs.
+      throw Object.assign(new ApplyError(result.state.resource.address, 'Attribute not found in schema', result.warnings.join('\n')), { state: result.state });
+    }
+    if (result.action !== 'no-op') this.log(`${stack}: ${result.state.resource.address}: ${result.action}d`);
+    return { kind: 'manifest', applied: result.state };
+  }
+
+  private async destroyResource(s: ResourceState): Promise<void> {
+    if (s.kind === 'manifest') {
+      await this.applier.destroy(s.applied);
+      return;
+    }
+    await this.deleteAndWait(s.path, s.path, s.timeoutMs);
+  }
+
+  /**
+   * The second plan: what `tofu plan` of each Kubernetes stack would change now, after the
+   * controllers reconciled — per `kubernetes_manifest`, the provider's plan of the refreshed object
+   * (manifest-applier.ts `plan`). Empty when what runs is what the stacks say. Reads only.
+   */
+  async secondPlan(stacks?: string[]): Promise<{ stack: string; address: string; action: PlanAction; changes: string[] }[]> {
+    const out: { stack: string; address: string; action: PlanAction; changes: string[] }[] = [];
+    for (const stack of stacks ?? [...this.state.keys()]) {
+      const contents = readStack(this.run.out, stack);
+      const sources = this.sources(contents);
+      const state = this.state.get(stack) ?? new Map<string, ResourceState>();
+      for (const o of contents.objects) {
+        const [type, name] = o.address.split('.');
+        if (type !== 'kubernetes_manifest') continue;
+        const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
+        const resource = manifestResource(o.address, contents.config.resource[type][name], object as ManifestResource['manifest']);
+        const s = state.get(o.address);
+        const plan = await this.applier.plan(resource, s?.kind === 'manifest' ? s.applied : undefined);
+        if (plan.action !== 'no-op') out.push({ stack, address: o.address, action: plan.action, changes: plan.changes });
       }
     }
-    this.applied.set(stack, contents);
-    this.appliedPaths.set(stack, paths);
-    return contents;
+    return out;
   }
 
   private async deleteAndWait(what: string, path: string, timeoutMs: number): Promise<void> {
@@ -264,12 +380,21 @@ export class LabTwin {
     }
   }
 
-  /** management (namespaces, credentials), management-config, then every tenant stack. */
+  /**
+   * management (namespaces, credentials), management-config, then the tenant stacks — each its own
+   * `tofu apply`, the tenant stacks side by side (none reads another).
+   */
   async applyKubernetes(): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
     await this.applyStack('management-config');
-    for (const t of this.run.lab.tenants) await this.applyStack(`tenant-${t.name}`);
+    await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name));
+  }
+
+  private async applyTenantStacks(names: string[]): Promise<void> {
+    const results = await Promise.allSettled(names.map((n) => this.applyStack(`tenant-${n}`)));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
+    if (failed.length > 0) throw new Error(failed.join('\n'));
   }
 
   /**
@@ -294,7 +419,7 @@ export class LabTwin {
       // A tenant leaves an instance: its machines there go first (the tenant stack drains and
       // deletes them), then its Proxmox pool and token there (the proxmox stack), never the reverse.
       this.log(`tenants leave instances (${leaving.join(', ')}): applying the tenant stacks before the proxmox stacks`);
-      for (const t of lab.tenants) await this.applyStack(`tenant-${t.name}`);
+      await this.applyTenantStacks(lab.tenants.map((t) => t.name));
       await this.applyStack('management');
       await this.applyStack('management-config');
       await this.applyProxmox();
@@ -303,7 +428,7 @@ export class LabTwin {
     await this.applyProxmox();
     await this.applyStack('management');
     await this.applyStack('management-config');
-    for (const t of lab.tenants) await this.applyStack(`tenant-${t.name}`);
+    await this.applyTenantStacks(lab.tenants.map((t) => t.name));
   }
 
   /** Restarts the management kube-apiserver (etcd keeps its data): what was stored is read back from etcd. */
@@ -328,23 +453,35 @@ export class LabTwin {
     await this.controllers.restart(name, extraEnv);
   }
 
-  /** Destroys a tenant stack's objects in reverse dependency order, each gone before the next (like tofu destroy). */
-  async deleteTenant(name: string, timeoutMs = 600000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    const applied = this.appliedPaths.get(`tenant-${name}`);
-    if (applied) {
-      for (const [address, path] of [...applied].reverse()) await this.deleteAndWait(`${address} (${path})`, path, Math.max(1000, deadline - Date.now()));
-    } else {
-      const contents = readStack(this.run.out, `tenant-${name}`);
+  /**
+   * `tofu destroy` of a tenant stack: its resources in reverse dependency order, each gone before the
+   * next (a kubernetes_manifest within its `timeouts.delete`, as the provider waits).
+   */
+  async deleteTenant(name: string): Promise<void> {
+    const stack = `tenant-${name}`;
+    let state = this.state.get(stack);
+    if (!state) {
+      // Never applied by this twin: what the stack holds, as created objects.
+      const contents = readStack(this.run.out, stack);
       const sources = this.sources(contents);
-      for (const o of [...contents.objects].reverse()) {
+      state = new Map();
+      for (const o of contents.objects) {
         const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
+        const [type, rname] = o.address.split('.');
         const path = await this.mgmt.client.objectPath(object as never);
-        await this.deleteAndWait(`${o.address} (${object.kind} ${object.metadata.name})`, path, Math.max(1000, deadline - Date.now()));
+        if (type === 'kubernetes_manifest') {
+          const resource = manifestResource(o.address, contents.config.resource[type][rname], object as ManifestResource['manifest']);
+          state.set(o.address, { kind: 'manifest', applied: { manifest: resource.manifest, object, path, resource } });
+        } else state.set(o.address, { kind: 'plain', path, timeoutMs: 600000 });
       }
     }
-    this.applied.delete(`tenant-${name}`);
-    this.appliedPaths.delete(`tenant-${name}`);
+    // State holds the resources in the order they were applied (dependency order): destroy the reverse.
+    for (const [address, s] of [...state].reverse()) {
+      this.log(`${stack}: destroying ${address}`);
+      await this.destroyResource(s);
+      state.delete(address);
+    }
+    this.state.delete(stack);
   }
 
   /** The tenant as the controllers see it: control plane, machines, and each machine's VM. */
@@ -364,13 +501,15 @@ export class LabTwin {
     const machines = await list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machines`);
     const pmachines = new Map((await list(`/apis/infrastructure.cluster.x-k8s.io/v1alpha2/namespaces/${ns}/proxmoxmachines`)).map((m) => [m.metadata.name, m]));
     const mds = await list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machinedeployments`);
-    const vms = new Map<string, SimVmView>(this.run.sim.listVms().filter((v) => v.uuid).map((v) => [`proxmox://${v.uuid}`, v]));
+    const allVms = this.run.sim.listVms();
+    const vms = new Map<string, SimVmView>(allVms.filter((v) => v.uuid).map((v) => [`proxmox://${v.uuid}`, v]));
     const out: TwinMachine[] = [];
     for (const m of machines) {
       const labels = (m.metadata.labels ?? {}) as Record<string, string>;
       const pm = pmachines.get(m.spec?.infrastructureRef?.name);
       const providerID: string | undefined = m.spec?.providerID ?? pm?.spec?.providerID;
       const vm = providerID ? vms.get(providerID) : undefined;
+      const source = vm?.cloneOf !== undefined ? allVms.find((v) => v.instance === vm.instance && v.vmid === vm.cloneOf) : undefined;
       const addresses = ((pm?.status?.addresses ?? []) as { type: string; address: string }[]).filter((a) => a.type === 'InternalIP').map((a) => a.address);
       out.push({
         name: m.metadata.name,
@@ -392,6 +531,7 @@ export class LabTwin {
         providerID,
         version: m.spec?.version,
         ready: ((m.status?.conditions ?? []) as { type: string; status: string }[]).some((c) => c.type === 'Ready' && c.status === 'True'),
+        ...(source ? { template: { vmid: source.vmid, node: source.node, tags: source.template ? source.tags : [] } } : {}),
       });
     }
     out.sort((a, b) => a.name.localeCompare(b.name));
@@ -404,8 +544,23 @@ export class LabTwin {
       if (running.length !== replicas || mine.length !== replicas) waiting.push(`MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`);
     }
     if (mds.length === 0) waiting.push('no MachineDeployment yet');
+    const notAsPlanned = waiting.length === 0 ? await this.notAsPlanned(name, out) : [];
+    waiting.push(...notAsPlanned);
     const converged = controlPlaneInitialized && waiting.length === 0 && out.length === desired;
-    return { name, converged, controlPlaneInitialized, waiting, machines: out };
+    return { name, converged, controlPlaneInitialized, waiting, notAsPlanned, machines: out };
+  }
+
+  /** Every difference between the tenant's machines and its placement plan (as-planned.ts). */
+  private async notAsPlanned(name: string, machines: TwinMachine[]): Promise<string[]> {
+    const plan = this.plan.tenants.find((t) => t.name === name);
+    const tenant = this.lab.tenants.find((t) => t.name === name);
+    if (!plan || !tenant) return [`tenant ${name} is not in the plan`];
+    const tokens = new Map<string, string | undefined>();
+    for (const instance of new Set(machines.map((m) => m.instance).filter((i): i is string => i !== undefined))) {
+      const r = await this.mgmt.client.get(`/api/v1/namespaces/${tenantNamespace(tenant)}/secrets/${tenantCredentialsSecretName(instance)}`);
+      tokens.set(instance, r.status === 200 && r.body.data?.token ? Buffer.from(r.body.data.token, 'base64').toString('utf8') : undefined);
+    }
+    return asPlannedProblems({ plan, tenant, instances: this.lab.proxmox.instances, machines, tokenOn: (i) => tokens.get(i) });
   }
 
   private planeWaiting(namespace: string): string | undefined {
@@ -473,9 +628,62 @@ function instancesLeft(before: PlacementPlan, after: PlacementPlan, tenants: str
   });
 }
 
-function fieldManagerOf(stack: StackContents, address: string): string {
-  const [type, name] = address.split('.');
-  return stack.config.resource?.[type]?.[name]?.field_manager?.name ?? 'Terraform';
+/** A `helm_release` of a stack as hashicorp/helm 3.1.1 reads it (helm/resource_helm_release.go: `wait` default true, `timeout` default 300 s). */
+export interface HelmReleaseView {
+  address: string;
+  name: string;
+  chart: string;
+  wait: boolean;
+  timeoutSeconds: number;
+}
+
+export function helmRelease(stack: StackContents, chart: string): HelmReleaseView {
+  const found = Object.entries((stack.config.resource?.helm_release ?? {}) as Record<string, any>).find(([, r]) => r.chart === chart);
+  if (!found) throw new Error(`${stack.stack} has no ${chart} release`);
+  const [name, r] = found;
+  return { address: `helm_release.${name}`, name: r.name ?? name, chart, wait: r.wait ?? true, timeoutSeconds: r.timeout ?? 300 };
+}
+
+/**
+ * What hashicorp/helm 3.1.1 reports when the release's resources are not ready within `timeout`
+ * (helm/resource_helm_release.go: the warning "Helm release created with warnings" and the error
+ * "Helm release error" with helm's own message).
+ */
+export function helmTimeout(release: HelmReleaseView, tookSeconds: number): Error {
+  return new Error(
+    `${release.address}: Warning: Helm release created with warnings: Helm release "${release.name}" was created but has a failed status. Use the \`helm\` command to investigate the error, correct it, then run Terraform again.\n` +
+      `${release.address}: Error: Helm release error: context deadline exceeded (the twin's stand-in, the controllers, took ${Math.round(tookSeconds)} s; the release waits ${release.timeoutSeconds} s)`,
+  );
+}
+
+/** What the twin's state holds for one resource. */
+type ResourceState = { kind: 'manifest'; applied: AppliedState } | { kind: 'plain'; path: string; timeoutMs: number };
+
+function pathOf(s: ResourceState): string {
+  return s.kind === 'manifest' ? s.applied.path : s.path;
+}
+
+/** The management stack's ClusterRoles aggregated to CAPI core's manager role. */
+function isAggregatedToCapi(o: KubeObjectJson): boolean {
+  return o.kind === 'ClusterRole' && (o.metadata as { labels?: Record<string, string> }).labels?.['cluster.x-k8s.io/aggregate-to-manager'] === 'true';
+}
+
+/** At most n at a time. */
+class Semaphore {
+  private waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+  async take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((r) => this.waiting.push(r));
+  }
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

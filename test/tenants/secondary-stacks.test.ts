@@ -94,7 +94,8 @@ describe('tenant stack with secondary Clusters', () => {
       (r) => r.manifest.kind === 'MachineDeployment' && r.manifest.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size'],
     );
     expect(autoscaled.length).toBeGreaterThan(0);
-    for (const r of autoscaled) expect(r.computed_fields).toEqual(['spec.replicas']);
+    // A given computed_fields replaces the provider's default (labels, annotations): both listed again.
+    for (const r of autoscaled) expect(r.computed_fields).toEqual(['spec.replicas', 'metadata.labels', 'metadata.annotations']);
   });
 
   it('outputs the clusters per instance and the cluster of each machine deployment', () => {

@@ -84,7 +84,9 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
       expect(md.spec.template.spec.version).toBe('v1.30.5');
       expect(md.spec.template.spec.infrastructureRef.name).toBe(m.machineTemplate.metadata.name);
       expect(md.spec.template.spec.bootstrap.configRef.name).toBe(m.bootstrapTemplate.metadata.name);
-      expect(md.spec.selector.matchLabels).toEqual(Object.fromEntries(Object.entries(md.spec.template.metadata.labels).filter(([k]) => k === 'cluster.x-k8s.io/deployment-name')));
+      // What CAPI's MachineDeployment webhook would add (cluster-name) is rendered in both maps.
+      expect(md.spec.selector.matchLabels).toEqual({ 'cluster.x-k8s.io/deployment-name': md.metadata.name, 'cluster.x-k8s.io/cluster-name': 'tenant-c-pmox-fra' });
+      expect(md.spec.template.metadata.labels).toMatchObject(md.spec.selector.matchLabels);
     }
     // One MachineHealthCheck per machine deployment, selecting that machine deployment's machines only.
     expect([...sc.healthChecks.keys()]).toEqual(sc.machineDeployments.map((m) => m.name));

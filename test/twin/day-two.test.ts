@@ -186,7 +186,11 @@ describe('day two in the twin', () => {
       // The old workers are gone, VMs included.
       const left = vms.filter((v) => old.get(name)!.has(`proxmox://${v.uuid}`));
       expect(left).toEqual([]);
+      // Converged as planned: the template for the new version on each node (twin --json's check).
+      expect({ tenant: name, notAsPlanned: t.notAsPlanned }).toEqual({ tenant: name, notAsPlanned: [] });
     }
+    // The update applied as an update (tofu's plan of the changed manifests), and nothing is left to plan.
+    expect(await twin.secondPlan(['management-config', ...names.map((n) => `tenant-${n}`)])).toEqual([]);
     // The secondary's static control plane carries the version its workers were held to.
     const scp = (await mgmt().get('/apis/controlplane.pvekaas.lab/v1alpha1/namespaces/tenant-c/staticcontrolplanes/tenant-c-pmox-fra')).body;
     expect({ spec: scp.spec.version, status: scp.status.version }).toEqual({ spec: TO, status: TO });

@@ -50,6 +50,14 @@ describe('the example lab in the twin', () => {
     }
   });
 
+  it('converged as planned: no tenant differs from the placement plan (what `twin --json` reports)', () => {
+    for (const t of tenants.values()) expect({ tenant: t.name, notAsPlanned: t.notAsPlanned }).toEqual({ tenant: t.name, notAsPlanned: [] });
+  });
+
+  it('plans nothing more: the second plan of every kubernetes_manifest of management-config and each tenant stack is empty after the controllers reconciled', async () => {
+    expect(await twin.secondPlan(['management', 'management-config', ...tenantNames().map((n) => `tenant-${n}`)])).toEqual([]);
+  });
+
   it('puts every VM where the plan says: instance, node and count per pool', () => {
     for (const t of tenants.values()) expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, t.name));
   });

@@ -130,6 +130,59 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     for (const m of converged.machines) expect(m).toMatchObject({ phase: 'Running', nodeName: expect.any(String) });
   });
 
+  it('plans nothing more: the second plan of management-config and the tenant stack is empty after the controllers reconciled (kubernetes_manifest as hashicorp/kubernetes 2.38.0 plans it)', async () => {
+    expect(await twin.secondPlan(['management', 'management-config', `tenant-${TENANT}`])).toEqual([]);
+  });
+
+  it('would have failed with the old secondary rendering: CAPI\'s MachineDeployment webhook breaks an MD without cluster-name in its selector, and CAPI\'s revision annotation breaks [spec.replicas] alone as computed_fields', async () => {
+    const { ManifestApplier, manifestResource, ApplyError } = await import('../../scripts/twin/manifest-applier');
+    const applier = new ManifestApplier(mgmt());
+    const stack = JSON.parse(readFileSync(join(twin.out, 'stacks', `tenant-${TENANT}`, 'cdk.tf.json'), 'utf8'));
+    const [address, rendered] = Object.entries(stack.resource.kubernetes_manifest as Record<string, any>).find(([, r]) => r.manifest.kind === 'MachineDeployment' && r.manifest.spec.clusterName === 'spread-pve-b')!;
+    // The old shape: selector and template labels without cluster.x-k8s.io/cluster-name, under a fresh name (a create), no replicas.
+    const old = structuredClone(rendered.manifest);
+    old.metadata.name = 'old-shape-workers';
+    old.spec.replicas = 0;
+    old.spec.selector.matchLabels = { 'cluster.x-k8s.io/deployment-name': 'old-shape-workers' };
+    old.spec.template.metadata.labels = { ...old.spec.template.metadata.labels, 'cluster.x-k8s.io/deployment-name': 'old-shape-workers' };
+    delete old.spec.template.metadata.labels['cluster.x-k8s.io/cluster-name'];
+    const resource = manifestResource(`kubernetes_manifest.old_shape`, { field_manager: rendered.field_manager }, old);
+    const failed = await applier.apply(resource).catch((e: unknown) => e);
+    try {
+      expect(failed).toBeInstanceOf(ApplyError);
+      expect((failed as InstanceType<typeof ApplyError>).summary).toBe('Provider produced inconsistent result after apply');
+      expect((failed as Error).message).toContain('.object.spec.selector.matchLabels: new element "cluster.x-k8s.io/cluster-name" has appeared');
+      expect((failed as Error).message).toContain('.object.spec.template.metadata.labels: new element "cluster.x-k8s.io/cluster-name" has appeared');
+    } finally {
+      await mgmt().delete(`${CAPI}/namespaces/${NS}/machinedeployments/old-shape-workers`);
+    }
+    // An autoscaled secondary MD as the old rendering made it: autoscaler annotations set, no
+    // replicas, computed_fields [spec.replicas] alone (which replaces the default labels/annotations).
+    const REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
+    const auto = structuredClone(rendered.manifest);
+    auto.metadata.name = 'old-autoscaled-workers';
+    auto.metadata.annotations = { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '0', 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '1' };
+    delete auto.spec.replicas;
+    const autoLabels = { 'cluster.x-k8s.io/deployment-name': 'old-autoscaled-workers', 'cluster.x-k8s.io/cluster-name': 'spread-pve-b' };
+    auto.spec.selector.matchLabels = autoLabels;
+    auto.spec.template.metadata.labels = { ...auto.spec.template.metadata.labels, ...autoLabels };
+    const { SECONDARY_AUTOSCALED_COMPUTED_FIELDS } = await import('../../constructs/tenant-secondaries');
+    const narrowed = manifestResource('kubernetes_manifest.old_autoscaled', { field_manager: rendered.field_manager, computed_fields: ['spec.replicas'] }, auto);
+    const { state } = await applier.apply(narrowed);
+    try {
+      await twin.waitFor('CAPI writes the revision annotation', 3 * 60 * 1000, async () => (await mgmt().get(state.path)).body.metadata?.annotations?.[REVISION] !== undefined);
+      const plan = await applier.plan(narrowed, state);
+      expect(plan.action).toBe('update');
+      expect(plan.changes.join('\n')).toContain(`.object.metadata.annotations: new element "${REVISION}" has appeared`);
+      // As rendered now: the revision annotation is computed, nothing to plan.
+      const fixed = manifestResource('kubernetes_manifest.old_autoscaled', { field_manager: rendered.field_manager, computed_fields: [...SECONDARY_AUTOSCALED_COMPUTED_FIELDS] }, auto);
+      await expect(applier.plan(fixed, state)).resolves.toMatchObject({ action: 'no-op' });
+    } finally {
+      await mgmt().delete(state.path);
+    }
+    void address;
+  });
+
   it('has each static control plane report an initialized, externally managed control plane that nobody wrote, also after the management API server restarts', async () => {
     const check = async (when: string) => {
       const planes = await list(mgmt(), `${SCP}/namespaces/${NS}/staticcontrolplanes`);
