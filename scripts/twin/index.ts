@@ -27,6 +27,7 @@ import { synthesizeLab } from '../lib/synthesize';
 import { startControllers, deployedProviders, type ControllerName, type RunningControllers } from './controllers';
 import { withReleaseLabels } from './crd-labels';
 import { KamajiPlayer } from './kamaji';
+import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
 import { MirrorPlayer } from './mirror';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents } from './stack-objects';
@@ -156,7 +157,7 @@ export class LabTwin {
       extraEnv: this.options.controllerEnv,
       track: (c) => this.children.add(c),
     });
-    this.kamaji = new KamajiPlayer(this.mgmt.client, (l) => this.log(l));
+    this.kamaji = new KamajiPlayer(this.mgmt.client, () => kamajiReleases(this.run.out), (l) => this.log(l));
     this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, (l) => this.log(l));
     this.mirror = new MirrorPlayer(this.mgmt.client);
     this.timer = setInterval(() => void this.tick(), TICK_MS);
@@ -409,7 +410,7 @@ export class LabTwin {
   }
 
   private planeWaiting(namespace: string): string | undefined {
-    return [...this.kamaji.planes.values()].find((p) => p.namespace === namespace)?.waiting;
+    return this.kamaji.waitingIn(namespace);
   }
 
   /** Waits until every named tenant converged (or the timeout), calling progress now and then. */
