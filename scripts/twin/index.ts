@@ -26,6 +26,7 @@ import { startKubeServer, type KubeServer } from '../lib/kube-apiserver';
 import { synthesizeLab } from '../lib/synthesize';
 import { startControllers, deployedProviders, type ControllerName, type RunningControllers } from './controllers';
 import { withReleaseLabels } from './crd-labels';
+import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
 import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
@@ -86,7 +87,8 @@ export class LabTwin {
   private controllers?: RunningControllers;
   kamaji!: KamajiPlayer;
   kubelets!: KubeletPlayer;
-  private mirror!: MirrorPlayer;
+  addons!: AddonPlayer;
+  mirror!: MirrorPlayer;
   private timer?: NodeJS.Timeout;
   private ticking = false;
   private readonly children = new Set<ChildProcess>();
@@ -158,8 +160,9 @@ export class LabTwin {
       track: (c) => this.children.add(c),
     });
     this.kamaji = new KamajiPlayer(this.mgmt.client, () => kamajiReleases(this.run.out), (l) => this.log(l));
-    this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, (l) => this.log(l));
-    this.mirror = new MirrorPlayer(this.mgmt.client);
+    this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l));
+    this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, { ready: (ns, c) => this.addons.cniReady(ns, c), waiting: (ns, c) => this.addons.cniWaiting(ns, c) }, (l) => this.log(l));
+    this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l));
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
@@ -168,6 +171,7 @@ export class LabTwin {
     this.ticking = true;
     try {
       await this.kamaji.tick();
+      await this.addons.tick();
       await this.mirror.tick();
       await this.kubelets.tick();
     } catch (e) {
