@@ -36,7 +36,7 @@ import { startKubeServer } from '../lib/kube-apiserver';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultTenantControlPlane, kamajiEtcdDataStore, KCP_API, TCP_API, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from './kamaji-rules';
+import { defaultTenantControlPlane, kamajiEtcdDataStore, konnectivityAgentObjects, KCP_API, TCP_API, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from './kamaji-rules';
 import { selfSignedPair } from './pki';
 
 const MANAGER = 'pvekaas-twin-kamaji';
@@ -50,6 +50,8 @@ export interface TenantControlPlaneView {
   /** `host:port` the control plane announces (the VIP). */
   endpoint?: string;
   initialized: boolean;
+  /** The Konnectivity addon's objects are in the tenant cluster. */
+  konnectivity?: boolean;
   /** Why it is not initialized yet, if it is not. */
   waiting?: string;
 }
@@ -437,8 +439,22 @@ export class KamajiPlayer {
         },
       },
     });
-    if (endpoint) this.kamajiWaiting.delete(key);
-    else this.kamajiWaiting.set(key, 'no control-plane address (networkProfile.address): the LoadBalancer Service would wait for MetalLB');
+    if (!endpoint) {
+      this.kamajiWaiting.set(key, 'no control-plane address (networkProfile.address): the LoadBalancer Service would wait for MetalLB');
+      return;
+    }
+    // The Konnectivity addon's objects in the tenant cluster (the tenant API server admits them for real).
+    if (!view.konnectivity) {
+      for (const object of konnectivityAgentObjects(tcp)) {
+        const r = await view.server.client.apply(object as KubeObject, { fieldManager: MANAGER, force: true });
+        if (r.status !== 200 && r.status !== 201) {
+          this.kamajiWaiting.set(key, `konnectivity addon: ${object.kind} ${object.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+          return;
+        }
+      }
+      view.konnectivity = true;
+    }
+    this.kamajiWaiting.delete(key);
   }
 
   /** Kamaji's validating webhook, with the DataStores read as the webhook's client reads them. */

@@ -9,7 +9,7 @@ import { parseLab } from '../../modules/config/load';
 import { renderManagement } from '../../modules/management';
 import { clusterClassTemplates } from '../../modules/tenants/cluster-class-templates';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
-import { defaultTenantControlPlane, kamajiEtcdDataStore, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from '../../scripts/twin/kamaji-rules';
+import { defaultTenantControlPlane, kamajiEtcdDataStore, konnectivityAgentObjects, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from '../../scripts/twin/kamaji-rules';
 
 const root = join(__dirname, '../..');
 const lab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'), 'examples/lab.yaml');
@@ -114,5 +114,30 @@ describe("the kamaji-etcd release and Kamaji's DataStore controller", () => {
     const basic = structuredClone(ds);
     basic.spec.basicAuth = { username: { content: 'dXNlcg==' }, password: { secretReference: { name: 'pw', namespace: 'kamaji-system', keyPath: 'password' } } };
     expect(validateDataStore(basic, (ns, n) => issued[`${ns}/${n}`])).toEqual({ reason: 'BasicAuthValidationFailed', message: 'basic-auth password is not valid, secret kamaji-system/pw is not found' });
+  });
+});
+
+describe("Kamaji's Konnectivity addon in the tenant cluster", () => {
+  it('runs the agent the class asks for (DaemonSet, pod network), dialing the VIP on the Konnectivity server port', () => {
+    const tcp = tenantControlPlaneFor(kcpFromClass(), cluster);
+    const [sa, crb, agent] = konnectivityAgentObjects(tcp);
+    expect(sa).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'konnectivity-agent', namespace: 'kube-system' } });
+    expect(crb).toMatchObject({ kind: 'ClusterRoleBinding', roleRef: { name: 'system:auth-delegator' }, subjects: [{ kind: 'User', name: 'system:konnectivity-server' }] });
+    expect(agent.kind).toBe('DaemonSet');
+    expect(agent.spec.template.spec.hostNetwork).toBe(false);
+    expect(agent.spec.template.spec.tolerations).toEqual([{ operator: 'Exists' }]);
+    const args: string[] = agent.spec.template.spec.containers[0].args;
+    expect(args).toContain('--proxy-server-host=10.10.0.5');
+    expect(args).toContain(`--proxy-server-port=${tcp.spec.addons.konnectivity.server.port}`);
+    expect(agent.spec.template.spec.containers[0].image).toBe('registry.k8s.io/kas-network-proxy/proxy-agent:v0.31.0');
+  });
+
+  it('writes nothing without the addon, and refuses a control plane without an address', () => {
+    const tcp = tenantControlPlaneFor(kcpFromClass(), cluster);
+    delete tcp.spec.addons.konnectivity;
+    expect(konnectivityAgentObjects(tcp)).toEqual([]);
+    const noAddress = tenantControlPlaneFor(kcpFromClass(), cluster);
+    delete noAddress.spec.networkProfile.address;
+    expect(() => konnectivityAgentObjects(noAddress)).toThrow('unable to retrieve the Tenant Control Plane address');
   });
 });
