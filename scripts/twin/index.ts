@@ -31,6 +31,7 @@ import { KamajiPlayer } from './kamaji';
 import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
 import { MirrorPlayer } from './mirror';
+import { runProvidersReady, twinProviders } from './providers-ready';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents } from './stack-objects';
 
 export interface TwinOptions {
@@ -273,8 +274,17 @@ export class LabTwin {
   async applyKubernetes(): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
+    await this.runProvidersReady();
     await this.applyStack('management-config');
     for (const t of this.run.lab.tenants) await this.applyStack(`tenant-${t.name}`);
+  }
+
+  /** The management stack's providers-ready Job, run as rendered with its ServiceAccount (providers-ready.ts); it fails the apply as the Job would. */
+  private async runProvidersReady(): Promise<void> {
+    const values = this.operatorValues();
+    const run = await runProvidersReady(this.mgmt.client, this.mgmt.kubeconfig, this.options.root, readStack(this.run.out, 'management'), values, twinProviders(deployedProviders(values)));
+    if (run && !run.ok) throw new Error(`management: the providers-ready Job failed: ${run.reason}`);
+    if (run) this.log('management: the providers-ready Job completed (as its ServiceAccount)');
   }
 
   /**

@@ -9,8 +9,9 @@
  *       discovery (GET /api or /apis/GROUP), then GET of the object; prints the field (empty if absent)
  *   kubectl apply --server-side --force-conflicts --field-manager=NAME -f -
  *       each object on stdin (JSON, one or several): PATCH application/apply-patch+yaml, force=true
- *   kubectl [-n NS] wait --for=condition=C --timeout=Ns RESOURCE[.GROUP]/NAME ...
- *       GET of each object until the condition is True or the timeout (the twin never waits long)
+ *   kubectl [-n NS] wait --for=condition=C|--for=jsonpath={.path}=VALUE --timeout=Ns RESOURCE[.GROUP]/NAME ...
+ *       GET of each object until the condition is True / the field has the value, or the timeout
+ *       (at most 10 s here: what the twin plays is there at once, or never)
  *
  * Errors as kubectl prints them ("Error from server (Forbidden): ..."), exit code 1.
  */
@@ -69,10 +70,25 @@ async function resolveResource(spec) {
   const [name, ...groupParts] = spec.split('.');
   const group = groupParts.join('.');
   let base;
+  const matches = (r) => !r.name.includes('/') && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames || []).includes(name));
   if (!group) {
     const core = await request('GET', '/api');
     if (core.status !== 200) serverError(core);
     base = `/api/${core.body.versions[0]}`;
+    const coreList = await request('GET', base);
+    if (coreList.status !== 200) serverError(coreList);
+    const inCore = coreList.body.resources.find(matches);
+    if (inCore) return { base, resource: inCore.name, namespaced: inCore.namespaced };
+    // Not a core resource: kubectl's RESTMapper looks through every group's preferred version.
+    const groups = await request('GET', '/apis');
+    if (groups.status !== 200) serverError(groups);
+    for (const g of groups.body.groups) {
+      const gv = `/apis/${g.preferredVersion.groupVersion}`;
+      const l = await request('GET', gv);
+      const found = l.status === 200 ? l.body.resources.find(matches) : undefined;
+      if (found) return { base: gv, resource: found.name, namespaced: found.namespaced };
+    }
+    fail(`error: the server doesn't have a resource type "${spec}"`);
   } else {
     const g = await request('GET', `/apis/${group}`);
     if (g.status === 404) fail(`error: the server doesn't have a resource type "${spec}"`);
@@ -81,7 +97,7 @@ async function resolveResource(spec) {
   }
   const list = await request('GET', base);
   if (list.status !== 200) serverError(list);
-  const found = list.body.resources.find((r) => !r.name.includes('/') && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames || []).includes(name)));
+  const found = list.body.resources.find(matches);
   if (!found) fail(`error: the server doesn't have a resource type "${spec}"`);
   return { base, resource: found.name, namespaced: found.namespaced };
 }
@@ -162,23 +178,29 @@ async function main(argv) {
     return;
   }
   if (verb === 'wait') {
-    let condition, timeout = 30;
+    let condition, jsonWant, timeout = 30;
     const targets = [];
     for (const a of args) {
       if (a.startsWith('--for=condition=')) condition = a.slice(16);
+      else if (a.startsWith('--for=jsonpath=')) {
+        const m = /^(\{[^}]*\})=(.*)$/.exec(a.slice(15));
+        if (!m) fail(`error: the lab twin's kubectl plays only --for=jsonpath={...}=VALUE, not ${a}`);
+        jsonWant = { path: m[1], value: m[2] };
+      }
       else if (a.startsWith('--timeout=')) timeout = Number(a.slice(10).replace(/s$/, ''));
       else if (a.startsWith('-')) fail(`error: the lab twin's kubectl does not play "wait ... ${a}"`);
       else targets.push(a);
     }
-    if (!condition || targets.length === 0) fail('error: the lab twin\'s kubectl plays only "wait --for=condition=C [--timeout=Ns] RESOURCE/NAME..."');
-    const deadline = Date.now() + Math.min(timeout, 30) * 1000;
+    if ((!condition && !jsonWant) || targets.length === 0) fail('error: the lab twin\'s kubectl plays only "wait --for=condition=C|--for=jsonpath={...}=V [--timeout=Ns] RESOURCE/NAME..."');
+    const deadline = Date.now() + Math.min(timeout, 10) * 1000;
     for (const t of targets) {
       const [resource, name] = t.split('/');
       const r = await resolveResource(resource);
       for (;;) {
         const got = await request('GET', objectPath(r, namespace, name));
         if (got.status !== 200) serverError(got);
-        if (((got.body.status || {}).conditions || []).some((c) => c.type === condition && c.status === 'True')) break;
+        if (condition && ((got.body.status || {}).conditions || []).some((c) => c.type === condition && c.status === 'True')) break;
+        if (jsonWant && jsonpath(got.body, jsonWant.path) === jsonWant.value) break;
         if (Date.now() > deadline) fail(`error: timed out waiting for the condition on ${t}`);
         await new Promise((res) => setTimeout(res, 1000));
       }
