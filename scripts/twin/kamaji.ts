@@ -198,9 +198,10 @@ export class KamajiPlayer {
     if (cluster.spec?.paused || paused(cluster) || paused(kcp)) return 'reconciliation is paused';
     if (kcp.metadata.deletionTimestamp) return 'being deleted';
     const conditions: Record<string, { status: 'True' | 'False'; reason: string; message: string }> = {};
-    const track = (type: string, error?: string) => {
-      // controllers/conditions.go TrackConditionType: True with reason "<type>Succeeded"... False with the error.
-      conditions[type] = error ? { status: 'False', reason: `${type}Failed`, message: error } : { status: 'True', reason: `${type}Succeeded`, message: '' };
+    const track = (type: string, error?: string, enqueueBack = false) => {
+      // controllers/conditions.go TrackConditionType: True "Succeeded"; False with the error's message,
+      // reason "Failed" for ErrEnqueueBack, "Pending" for any other error.
+      conditions[type] = error ? { status: 'False', reason: enqueueBack ? 'Failed' : 'Pending', message: error } : { status: 'True', reason: 'Succeeded', message: '' };
     };
     try {
       return await this.reconcileWith(key, kcp, cluster, clusterPath, releases, track);
@@ -215,7 +216,7 @@ export class KamajiPlayer {
     cluster: Obj,
     clusterPath: string,
     releases: KamajiReleases,
-    track: (type: string, error?: string) => void,
+    track: (type: string, error?: string, enqueueBack?: boolean) => void,
   ): Promise<string | undefined> {
     const namespace = kcp.metadata.namespace!;
     const tcpPath = `/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${kcp.metadata.name}`;
@@ -260,7 +261,7 @@ export class KamajiPlayer {
     // The provider again: "Waiting for the TenantControlPlane address".
     const endpoint = fresh.status?.controlPlaneEndpoint as string | undefined;
     if (!endpoint) {
-      track('TenantControlPlaneAddressReady', 'the TenantControlPlane has no control plane endpoint yet');
+      track('TenantControlPlaneAddressReady', 'Control Plane Endpoint is not yet available since unprocessed by Kamaji');
       return this.kamajiWaiting.get(key) ?? 'the TenantControlPlane has no control plane endpoint yet';
     }
     track('TenantControlPlaneAddressReady');
@@ -313,12 +314,12 @@ export class KamajiPlayer {
         version: fresh.status?.kubernetesResources?.version?.version,
       },
     });
-    track('KamajiControlPlaneInitialized');
+    track('KamajiControlPlaneIsInitialized');
 
     // createRequiredResources (kamajicontrolplane_controller_resources.go).
     const adminName = fresh.status?.kubeconfig?.admin?.secretName as string | undefined;
     if (!adminName) {
-      track('KubeadmResourcesCreated', 'admin kubeconfig still unprocessed by Kamaji');
+      track('KubeadmResourcesCreated', 'admin kubeconfig still unprocessed by Kamaji, enqueue back', true);
       return 'admin kubeconfig still unprocessed by Kamaji';
     }
     const clusterLabels = (tcpName: string) => ({ 'cluster.x-k8s.io/cluster-name': c.metadata.name, 'kamaji.clastix.io/component': 'capi', 'kamaji.clastix.io/cluster': c.metadata.name, 'kamaji.clastix.io/tcp': tcpName });
@@ -336,7 +337,7 @@ export class KamajiPlayer {
     );
     const caName = fresh.status?.certificates?.ca?.secretName as string | undefined;
     if (!caName) {
-      track('KubeadmResourcesCreated', 'CA still unprocessed by Kamaji');
+      track('KubeadmResourcesCreated', 'CA still unprocessed by Kamaji, enqueue back', true);
       return 'CA still unprocessed by Kamaji';
     }
     const kamajiCA = await this.getObject(`/api/v1/namespaces/${namespace}/secrets/${caName}`);
@@ -362,7 +363,7 @@ export class KamajiPlayer {
       metadata: { name: kcp.metadata.name, namespace },
       status: { ready },
     });
-    track('KamajiControlPlaneIsReady', ready ? undefined : `TenantControlPlane in ${versionStatus} status`);
+    track('KamajiControlPlaneIsReady', ready ? undefined : `TenantControlPlane in ${versionStatus} status, enqueue back`, true);
     const view = this.planes.get(key);
     if (view && !view.initialized) {
       this.log(`kamaji ${key}: control plane initialized, endpoint ${endpoint}`);
