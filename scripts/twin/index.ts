@@ -419,6 +419,10 @@ export class LabTwin {
       if (running.length !== replicas || mine.length !== replicas) waiting.push(`MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`);
     }
     if (mds.length === 0) waiting.push('no MachineDeployment yet');
+    // The played CAAPH and Jobs: why Nodes stay NotReady, why a secondary has no join data.
+    if (controlPlaneInitialized && !this.addons.cniReady(ns, name)) waiting.push(`CNI not installed: ${this.addons.cniWaiting(ns, name)}`);
+    const mirrorFailure = this.mirror.failures().get(ns);
+    if (mirrorFailure && clusters.some((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane')) waiting.push(`the secondary-clusters mirror fails: ${mirrorFailure}`);
     const converged = controlPlaneInitialized && waiting.length === 0 && out.length === desired;
     return { name, converged, controlPlaneInitialized, waiting, machines: out };
   }
@@ -451,7 +455,11 @@ export class LabTwin {
   /** The last lines of every controller's log, the players' refusals and the last tick errors. */
   diagnostics(): string {
     const refused = [...(this.kubelets?.refused ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
+    const notReady = [...(this.kubelets?.nodes.values() ?? [])].filter((n) => n.state === 'network-not-ready').map((n) => `  ${n.namespace}/${n.name}: ${this.addons.cniWaiting(n.namespace, n.cluster)}`).join('\n');
+    const jobs = [...(this.mirror?.failures() ?? new Map()).entries()].map(([ns, why]) => `  mirror ${ns}: ${why}`).join('\n');
     return [
+      notReady ? `--- Nodes NotReady (no CNI) ---\n${notReady}` : '',
+      jobs ? `--- failed Job runs ---\n${jobs}` : '',
       this.controllers?.logs(undefined, 15) ?? '',
       refused ? `--- VMs that did not join ---\n${refused}` : '',
       this.tickErrors.length ? `--- twin errors ---\n${this.tickErrors.slice(-5).join('\n')}` : '',
