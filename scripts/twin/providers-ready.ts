@@ -5,8 +5,8 @@
  * - The operator (not run: its chart is a Helm release) is played by its outcome only: one provider
  *   object per provider of the operator release's values (kind from modules/versions/providers.ts,
  *   name and namespace from the values), with `status.installedVersion` set ONLY when the twin runs
- *   or plays that provider at that very version (the real controllers it started, Kamaji's provider
- *   v0.20.0 and CAAPH v0.6.2, which it plays) — a provider version the twin does not run is never
+ *   or plays that provider at that very version (the real controllers it started; Kamaji's provider
+ *   and CAAPH at their pinned versions, which it plays) — a provider version the twin does not run is never
  *   reported installed.
  * - The Job's ServiceAccount, ClusterRole and ClusterRoleBinding are applied as the stack renders
  *   them (the kubernetes_*_v1 resources, converted to their API objects), and the Job's pod is run

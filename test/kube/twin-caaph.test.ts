@@ -82,7 +82,7 @@ describe("CAAPH's selection and the Cilium chart, as the twin plays them", () =>
     ['a matchExpression excluding the Cluster', (p) => (p.spec.clusterSelector = { matchExpressions: [{ key: LABEL_CNI, operator: 'NotIn', values: ['cilium'] }] }), /no HelmChartProxy/],
     ['values the chart schema refuses', (p) => (p.spec.valuesTemplate += 'hubble:\n  enabled: "yes"\n'), /failed: helm template: .*hubble/s],
     ['a values template that does not parse', (p) => (p.spec.valuesTemplate = '{{ .Cluster.spec.controlPlaneEndpoint.host '), /failed: failed to parse values/],
-    ['a chart version not pinned', (p) => (p.spec.version = '1.18.3'), /failed: chart cilium version 1\.18\.3 is not the pinned/],
+    ['a chart version not pinned', (p) => (p.spec.version = '1.17.0'), /failed: chart cilium version 1\.17\.0 is not the pinned/],
   ];
   it.each(mutations)('leaves the Cluster without its CNI with %s', async (_name, mutate, why) => {
     const { client } = started(mgmt);

@@ -67,7 +67,9 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'test/tenants/failover.test.ts', pins: ['proxmoxProvider'], why: "that CAPMOX release's scheduler, read from its source" },
   { file: 'docs/placement.md', pins: ['proxmoxProvider', 'kamajiProvider', 'inClusterIpam'], why: "CAPMOX's scheduler in that release; a real validate run's warnings, as printed" },
   { file: 'scripts/twin/index.ts', pins: ['proxmoxProvider'], why: 'which controllers the twin runs, in its header' },
-  { file: 'scripts/twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'scripts/twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'scripts/twin/kamaji-rules.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'the Kamaji, provider and kamaji-etcd sources each rule is read from' },
+  { file: 'scripts/twin/caaph.ts', pins: ['helmAddon'], why: 'the CAAPH source the twin plays, read from that release' },
   { file: 'test/sim/capmox.test.ts', pins: ['proxmoxProvider'], why: 'the calls that CAPMOX release makes' },
   { file: 'test/sim/fixtures/make-iso/main.go', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
   { file: 'test/sim/iso9660.test.ts', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
@@ -85,7 +87,7 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'docs/delivery.md', pins: ['proxmoxProvider'], why: 'what the simulator answers' },
   { file: 'docs/design.md', pins: ['provider.kubernetes', 'provider.helm', 'helmCli'], why: 'which provider releases cannot be built here; the substituted Helm CLI' },
   { file: 'README.md', pins: ['clusterApi', 'proxmoxProvider', 'helmCli'], why: 'the substituted versions, each named' },
-  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'], why: 'the toolchain table' },
+  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium'], why: 'the toolchain table' },
   {
     file: 'docs/kube-tier.md',
     pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'clusterApiOperator', 'certManager', 'kamajiChart', 'kamajiImage', 'metallb', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'],
@@ -94,7 +96,7 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'docs/management.md', pins: everyManagementPin, why: 'the release and provider tables, the mirror commands, the guard example' },
   { file: 'docs/proxmox.md', pins: ['proxmoxProvider', 'provider.proxmox'], why: 'the provider documentation link and the CAPMOX calls' },
   { file: 'docs/tenants.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico'], why: 'the CNI charts and the secondary-clusters route, read from those releases' },
-  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'tofu', 'provider.proxmox'], why: 'what the twin runs' },
+  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'kamajiEtcd', 'cni.cilium', 'cni.calico', 'tofu', 'provider.proxmox'], why: 'what the twin runs and plays, and the chart it cannot render' },
   { file: 'docs/usage.md', pins: ['proxmoxProvider'], why: 'why secondary clusters exist' },
 ];
 
