@@ -415,11 +415,12 @@ export function konnectivityAgentObjects(tcp: Obj): Obj[] {
       ? { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, labels: labels(name) }, spec: { selector: { matchLabels: { 'k8s-app': name } }, ...(agent.replicas !== undefined ? { replicas: agent.replicas } : {}), template } }
       : { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace, labels: labels(name) }, spec: { selector: { matchLabels: { 'k8s-app': name } }, template } };
   return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels: labels(name) } },
+    // Each resource's GetName() is its label's component: konnectivity-sa, konnectivity-clusterrolebinding, konnectivity-agent.
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels: labels('konnectivity-sa') } },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: { name: 'system:konnectivity-server', labels: { ...labels('system:konnectivity-server'), 'kubernetes.io/cluster-service': 'true', 'addonmanager.kubernetes.io/mode': 'Reconcile' } },
+      metadata: { name: 'system:konnectivity-server', labels: { ...labels('konnectivity-clusterrolebinding'), 'kubernetes.io/cluster-service': 'true', 'addonmanager.kubernetes.io/mode': 'Reconcile' } },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:auth-delegator' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:konnectivity-server' }],
     },

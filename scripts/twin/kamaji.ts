@@ -369,7 +369,9 @@ export class KamajiPlayer {
       this.log(`kamaji ${key}: control plane initialized, endpoint ${endpoint}`);
       view.initialized = true;
     }
-    return ready ? undefined : `TenantControlPlane in ${versionStatus} status`;
+    if (!ready) return `TenantControlPlane in ${versionStatus} status`;
+    // An addon Kamaji could not write into the tenant cluster (e.g. Konnectivity's agent) is kept as the reason.
+    return this.kamajiWaiting.get(key);
   }
 
   /** Why Kamaji's TenantControlPlane controller did not get further, per KamajiControlPlane key. */
@@ -501,7 +503,14 @@ export class KamajiPlayer {
 
   /** A status update (merge patch of the status subresource), as the controllers' status writers do. */
   private async status(path: string, object: { status: Record<string, unknown> } & Record<string, unknown>): Promise<void> {
-    const r = await this.mgmt.request('PATCH', `${path}/status`, { status: object.status }, 'application/merge-patch+json');
+    let status = object.status;
+    if (path.includes('/kamajicontrolplanes/')) {
+      // The provider's KamajiControlPlaneStatus serializes `ready` and `version` always (no omitempty;
+      // the CRD requires both): an update of the status carries them as they are.
+      const current = (await this.getObject(path))?.status ?? {};
+      status = { ready: current.ready ?? false, version: current.version ?? '', ...status };
+    }
+    const r = await this.mgmt.request('PATCH', `${path}/status`, { status }, 'application/merge-patch+json');
     if (r.status !== 200) throw new Error(`status of ${path}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
   }
 

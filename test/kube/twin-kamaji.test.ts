@@ -76,7 +76,7 @@ describe('Kamaji and its provider, as the twin plays them', () => {
     const ds = await get(client, `/apis/kamaji.clastix.io/v1alpha1/datastores/${KAMAJI_DATASTORE_NAME}`);
     expect(ds.status).toMatchObject({ ready: true });
     const tcp = await get(client, '/apis/kamaji.clastix.io/v1alpha1/namespaces/tenant-ok/tenantcontrolplanes/tenant-ok');
-    expect(tcp.spec).toMatchObject({ dataStore: KAMAJI_DATASTORE_NAME, kubernetes: { version: 'v1.31.4' }, networkProfile: { address: '10.10.0.5', dnsServiceIPs: ['10.96.0.10'] } });
+    expect(tcp.spec).toMatchObject({ dataStore: KAMAJI_DATASTORE_NAME, kubernetes: { version: 'v1.31.4' }, networkProfile: { address: '10.10.0.5', serviceCidr: '10.96.0.0/12', podCidr: '10.244.0.0/16' } });
     expect(tcp.status).toMatchObject({ controlPlaneEndpoint: '10.10.0.5:6443', storage: { dataStoreName: KAMAJI_DATASTORE_NAME }, kubernetesResources: { version: { status: 'Ready' } } });
     // Kamaji's CA Secret is the Cluster's `<cluster>-ca` here (the control plane is named like its Cluster).
     const ca = await get(client, '/api/v1/namespaces/tenant-ok/secrets/tenant-ok-ca');

@@ -28,7 +28,7 @@ beforeAll(async () => {
   // The primary's Secrets as Kamaji and its provider write them (`<cluster>-ca` is Kamaji's own layout).
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `${tenant.name}-ca`, namespace: ns }, data: { 'ca.crt': b64('CRT'), 'ca.key': b64('KEY'), 'tls.crt': b64('CRT'), 'tls.key': b64('KEY') } } as KubeObject);
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: `${tenant.name}-kubeconfig`, namespace: ns }, data: { value: b64('KUBECONFIG') } } as KubeObject);
-  await client.applyOrThrow({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: secondary, namespace: ns }, spec: {} } as KubeObject);
+  await client.applyOrThrow({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: secondary, namespace: ns }, spec: { clusterNetwork: { serviceDomain: 'cluster.local' } } } as KubeObject);
 }, 300000);
 afterAll(() => tearDown(undefined, server), 60000);
 

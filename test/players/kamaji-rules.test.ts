@@ -122,6 +122,7 @@ describe("Kamaji's Konnectivity addon in the tenant cluster", () => {
     const tcp = tenantControlPlaneFor(kcpFromClass(), cluster);
     const [sa, crb, agent] = konnectivityAgentObjects(tcp);
     expect(sa).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'konnectivity-agent', namespace: 'kube-system' } });
+    expect(sa.metadata.labels['kamaji.clastix.io/component']).toBe('konnectivity-sa');
     expect(crb).toMatchObject({ kind: 'ClusterRoleBinding', roleRef: { name: 'system:auth-delegator' }, subjects: [{ kind: 'User', name: 'system:konnectivity-server' }] });
     expect(agent.kind).toBe('DaemonSet');
     expect(agent.spec.template.spec.hostNetwork).toBe(false);
