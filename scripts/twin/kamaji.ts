@@ -400,7 +400,9 @@ export class KamajiPlayer {
     if (!view) {
       let starting = this.starting.get(key);
       if (!starting) {
-        starting = startKubeServer({ crds: false, controllerManager: false });
+        // Kamaji's kube-apiserver defaults (internal/builders/controlplane/deployment.go safeDefaults):
+        // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on.
+        starting = startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'] });
         this.starting.set(key, starting);
       }
       const server = await starting;

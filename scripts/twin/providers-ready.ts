@@ -67,7 +67,7 @@ export function providersReadyJob(stack: StackContents): ProvidersReadyJob | und
     ...convert('kubernetes_cluster_role_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRole', { rule: 'rules' }),
     ...convert('kubernetes_cluster_role_binding_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', { subject: 'subjects' }),
   ];
-  const job = fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' }) as any;
+  const job = JSON.parse(resolveRefs(JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack)) as any;
   return { objects, job: { name: job.metadata.name, namespace: job.metadata.namespace, pod: job.spec.template.spec } };
 }
 

@@ -22,7 +22,7 @@ const cluster = 'tenant-x';
 let mgmt: KubeServer | undefined;
 let tenant: KubeServer | undefined;
 beforeAll(async () => {
-  [mgmt, tenant] = await Promise.all([startKubeServer({ controllerManager: false }), startKubeServer({ crds: false, controllerManager: false })]);
+  [mgmt, tenant] = await Promise.all([startKubeServer({ controllerManager: false }), startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true'] })]);
   const { client } = started(mgmt);
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   await client.applyOrThrow({
