@@ -87,6 +87,7 @@ export class AddonPlayer {
   /** The version and values last installed per Cluster and proxy. */
   private readonly rendered = new Map<string, string>();
   private readonly valuesCache = new Map<string, { key: string; values: string }>();
+  private readonly contracts = new Map<string, string>();
 
   constructor(
     private readonly mgmt: KubeClient,
@@ -210,10 +211,11 @@ export class AddonPlayer {
       ['InfraCluster', cluster.spec?.infrastructureRef],
     ] as const) {
       if (!ref?.name || !ref?.kind) continue;
-      const resource = await this.mgmt.get(`/apis/${ref.apiGroup}`);
-      const version = resource.body?.preferredVersion?.groupVersion as string | undefined;
-      if (!version) throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}'`);
-      const path = await this.mgmt.objectPath({ apiVersion: version, kind: ref.kind, metadata: { name: ref.name, namespace: cluster.metadata.namespace } });
+      // external.GetObjectFromContractVersionedRef: the version is the one the CRD's contract label
+      // (`cluster.x-k8s.io/v1beta2`) names, not the group's preferred version.
+      const version = await this.contractVersion(ref.apiGroup, ref.kind);
+      if (!version) throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}': no CRD of ${ref.kind}.${ref.apiGroup} with a contract label`);
+      const path = await this.mgmt.objectPath({ apiVersion: `${ref.apiGroup}/${version}`, kind: ref.kind, metadata: { name: ref.name, namespace: cluster.metadata.namespace } });
       const got = await this.mgmt.get(path);
       if (got.status !== 200) throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}': HTTP ${got.status}`);
       context[key] = got.body;
@@ -242,6 +244,18 @@ export class AddonPlayer {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  /** The version of a kind the CAPI v1beta2 contract label of its CRD names (the last of a `_`-list). */
+  private async contractVersion(group: string, kind: string): Promise<string | undefined> {
+    const known = this.contracts.get(`${kind}.${group}`);
+    if (known) return known;
+    const crds = await this.mgmt.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions`);
+    const crd = ((crds.body?.items ?? []) as Obj[]).find((c) => c.spec?.group === group && c.spec?.names?.kind === kind);
+    const label = (crd?.metadata.labels as Record<string, string> | undefined)?.['cluster.x-k8s.io/v1beta2'];
+    const version = label?.split('_').pop();
+    if (version) this.contracts.set(`${kind}.${group}`, version);
+    return version;
   }
 
   /** helm install, played: the chart rendered and every object applied to the tenant API server. Returns the failure, if any. */
