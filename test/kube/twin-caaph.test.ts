@@ -6,6 +6,7 @@
  * API server, and only then is the CNI ready. Each rendering mistake below leaves the Cluster without
  * its CNI, so its Nodes would stay NotReady.
  */
+import { clusterClassTemplates } from '../../modules/tenants/cluster-class-templates';
 import { cniHelmChartProxy } from '../../modules/tenants/cni';
 import { LABEL_CNI } from '../../modules/tenants/names';
 import { cniCharts } from '../../modules/versions/cni';
@@ -32,9 +33,13 @@ beforeAll(async () => {
     spec: {
       clusterNetwork: { pods: { cidrBlocks: ['10.244.0.0/16'] }, services: { cidrBlocks: ['10.96.0.0/12'] } },
       controlPlaneEndpoint: { host: '10.10.0.5', port: 6443 },
+      // CAAPH reads it at its CRD's contract version (v1alpha2), not the group's preferred (v1beta2, kubeadm's).
+      controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KamajiControlPlane', name: cluster },
       topology: { classRef: { name: 'pvekaas' }, version: 'v1.31.4' },
     },
   } as KubeObject);
+  const kcp = (clusterClassTemplates({ dataStoreName: 'default', multiInstance: 'refuse' }) as any[]).find((t) => t.kind === 'KamajiControlPlaneTemplate');
+  await client.applyOrThrow({ apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2', kind: 'KamajiControlPlane', metadata: { name: cluster, namespace: ns }, spec: { ...kcp.spec.template.spec, version: 'v1.31.4' } } as KubeObject);
   const r = await client.request('PATCH', `/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters/${cluster}/status`, { status: { initialization: { controlPlaneInitialized: true } } }, 'application/merge-patch+json');
   if (r.status !== 200) throw new Error(`Cluster status: ${r.text}`);
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: `${cluster}-kubeconfig`, namespace: ns }, data: { value: Buffer.from('kubeconfig').toString('base64') } } as KubeObject);
