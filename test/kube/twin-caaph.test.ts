@@ -11,6 +11,7 @@ import { cniHelmChartProxy } from '../../modules/tenants/cni';
 import { LABEL_CNI } from '../../modules/tenants/names';
 import { cniCharts } from '../../modules/versions/cni';
 import { AddonPlayer } from '../../scripts/twin/caaph';
+import { withReleaseLabels } from '../../scripts/twin/crd-labels';
 import type { KamajiPlayer } from '../../scripts/twin/kamaji';
 import { startKubeServer, type KubeClient, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';
@@ -23,7 +24,7 @@ const cluster = 'tenant-x';
 let mgmt: KubeServer | undefined;
 let tenant: KubeServer | undefined;
 beforeAll(async () => {
-  [mgmt, tenant] = await Promise.all([startKubeServer({ controllerManager: false }), startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true'] })]);
+  [mgmt, tenant] = await Promise.all([startKubeServer({ controllerManager: false, transformCrd: withReleaseLabels(root) }), startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true'] })]);
   const { client } = started(mgmt);
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   await client.applyOrThrow({
