@@ -318,7 +318,7 @@ export class AddonPlayer {
       return stdout;
     } catch (e) {
       const err = e as { stderr?: string; message: string };
-      throw new Error((err.stderr || err.message).trim());
+      throw new Error((err.stderr || err.message).replace(/\n*Use --debug flag to render out invalid YAML\n*/, '').trim());
     }
   }
 }
