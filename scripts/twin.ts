@@ -20,7 +20,7 @@ const usage = 'npm run --silent twin -- --config <lab.yaml> [--json] [--timeout 
 /** What runs for real and what is simulated: the first line of every twin run. */
 export const TWIN_BANNER =
   'pvekaas lab twin: REAL OpenTofu, bpg/proxmox, kube-apiserver, CAPI core, kubeadm bootstrap, CAPMOX, in-cluster IPAM (webhooks on); ' +
-  'SIMULATED Proxmox VE, Kamaji (a real tenant kube-apiserver stands in for its pods), kubelets, hashicorp/kubernetes (kubernetes_manifest applied and planned by its 2.38.0 rules)';
+  'SIMULATED Proxmox VE, Kamaji and its provider (from their source; a real tenant kube-apiserver stands in for its pods), CAAPH (the real Cilium chart rendered), kubelets, the Jobs (run as their ServiceAccounts), hashicorp/kubernetes (kubernetes_manifest applied and planned by its 2.38.0 rules)';
 
 export function machineTable(tenants: TwinTenant[]): string[] {
   const lines = ['| tenant | machine | pool | instance | node | VM | cpu | memory | disk | IP | created by | Node |', '|---|---|---|---|---|---:|---:|---:|---:|---|---|---|'];

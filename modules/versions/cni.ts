@@ -3,12 +3,15 @@
  * HelmChartProxies) and each tenant's cluster-autoscaler (a Helm release in the management cluster).
  * The tables below are the one place these versions are written. Why each one:
  *
- * - cilium: the version the Kamaji guide installs through CAAPH (OpenStack provider guide).
+ * - cilium: the version the Kamaji guide installs through CAAPH (OpenStack provider guide); pinned in
+ *   toolchain.json `charts.cilium`, since the lab twin renders that very chart from Cilium's Go module.
  * - tigera-operator (Calico): the newest chart that still bundles its CRDs (from v3.32 they are a
  *   separate chart, which CAAPH would have to install first).
  * - cluster-autoscaler chart: appVersion 1.35.0; the image follows the tenant's Kubernetes minor,
  *   as the autoscaler project asks (`autoscalerImageTags`).
  */
+
+import toolchain from './toolchain.json';
 
 export type CniFlavour = 'cilium' | 'calico';
 
@@ -21,7 +24,7 @@ export interface TenantChartPin {
 }
 
 export const cniCharts: Readonly<Record<CniFlavour, TenantChartPin>> = {
-  cilium: { chart: 'cilium', repository: 'https://helm.cilium.io', version: '1.18.4', namespace: 'kube-system' },
+  cilium: { chart: 'cilium', repository: 'https://helm.cilium.io', version: toolchain.charts.cilium.version, namespace: 'kube-system' },
   calico: { chart: 'tigera-operator', repository: 'https://docs.tigera.io/calico/charts', version: 'v3.31.7', namespace: 'tigera-operator' },
 };
 

@@ -232,6 +232,8 @@ export interface KubeServerOptions {
   readyTimeoutMs?: number;
   /** Changes the test copy of each CRD before it is installed (e.g. fields of a proposed API). @default none */
   transformCrd?: (crd: KubeObject) => KubeObject;
+  /** More kube-apiserver flags, after the defaults (a later flag wins), e.g. a tenant control plane's. @default none */
+  apiServerArgs?: string[];
 }
 
 function freePort(): Promise<number> {
@@ -419,6 +421,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       '--authorization-mode=RBAC',
       '--endpoint-reconciler-type=none',
       '--profiling=false',
+      ...(options.apiServerArgs ?? []),
     ];
     let apiserver = start('kube-apiserver', apiserverArgs);
 

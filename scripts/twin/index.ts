@@ -28,10 +28,13 @@ import { startKubeServer, type KubeServer } from '../lib/kube-apiserver';
 import { synthesizeLab } from '../lib/synthesize';
 import { startControllers, deployedProviders, type ControllerName, type RunningControllers } from './controllers';
 import { withReleaseLabels } from './crd-labels';
+import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
+import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
 import { MirrorPlayer } from './mirror';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
+import { runProvidersReady, twinProviders } from './providers-ready';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
 
 export interface TwinOptions {
@@ -95,7 +98,8 @@ export class LabTwin {
   private controllers?: RunningControllers;
   kamaji!: KamajiPlayer;
   kubelets!: KubeletPlayer;
-  private mirror!: MirrorPlayer;
+  addons!: AddonPlayer;
+  mirror!: MirrorPlayer;
   private timer?: NodeJS.Timeout;
   private ticking = false;
   private readonly children = new Set<ChildProcess>();
@@ -174,9 +178,10 @@ export class LabTwin {
     // with `wait`, helm gives them the release's `timeout` to become ready, or the apply fails.
     const took = (Date.now() - standInStarted) / 1000;
     if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
-    this.kamaji = new KamajiPlayer(this.mgmt.client, (l) => this.log(l));
-    this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, (l) => this.log(l));
-    this.mirror = new MirrorPlayer(this.mgmt.client);
+    this.kamaji = new KamajiPlayer(this.mgmt.client, () => kamajiReleases(this.run.out), (l) => this.log(l));
+    this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l));
+    this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, { ready: (ns, c) => this.addons.cniReady(ns, c), waiting: (ns, c) => this.addons.cniWaiting(ns, c) }, (l) => this.log(l));
+    this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l));
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
@@ -185,6 +190,7 @@ export class LabTwin {
     this.ticking = true;
     try {
       await this.kamaji.tick();
+      await this.addons.tick();
       await this.mirror.tick();
       await this.kubelets.tick();
     } catch (e) {
@@ -387,6 +393,7 @@ export class LabTwin {
   async applyKubernetes(): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
+    await this.runProvidersReady();
     await this.applyStack('management-config');
     await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name));
   }
@@ -395,6 +402,14 @@ export class LabTwin {
     const results = await Promise.allSettled(names.map((n) => this.applyStack(`tenant-${n}`)));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
     if (failed.length > 0) throw new Error(failed.join('\n'));
+  }
+
+  /** The management stack's providers-ready Job, run as rendered with its ServiceAccount (providers-ready.ts); it fails the apply as the Job would. */
+  private async runProvidersReady(): Promise<void> {
+    const values = this.operatorValues();
+    const run = await runProvidersReady(this.mgmt.client, this.mgmt.kubeconfig, this.options.root, readStack(this.run.out, 'management'), values, twinProviders(deployedProviders(values)));
+    if (run && !run.ok) throw new Error(`management: the providers-ready Job failed: ${run.reason}`);
+    if (run) this.log('management: the providers-ready Job completed (as its ServiceAccount)');
   }
 
   /**
@@ -544,6 +559,10 @@ export class LabTwin {
       if (running.length !== replicas || mine.length !== replicas) waiting.push(`MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`);
     }
     if (mds.length === 0) waiting.push('no MachineDeployment yet');
+    // The played CAAPH and Jobs: why Nodes stay NotReady, why a secondary has no join data.
+    if (controlPlaneInitialized && !this.addons.cniReady(ns, name)) waiting.push(`CNI not installed: ${this.addons.cniWaiting(ns, name)}`);
+    const mirrorFailure = this.mirror.failures().get(ns);
+    if (mirrorFailure && clusters.some((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane')) waiting.push(`the secondary-clusters mirror fails: ${mirrorFailure}`);
     const notAsPlanned = waiting.length === 0 ? await this.notAsPlanned(name, out) : [];
     waiting.push(...notAsPlanned);
     const converged = controlPlaneInitialized && waiting.length === 0 && out.length === desired;
@@ -564,7 +583,7 @@ export class LabTwin {
   }
 
   private planeWaiting(namespace: string): string | undefined {
-    return [...this.kamaji.planes.values()].find((p) => p.namespace === namespace)?.waiting;
+    return this.kamaji.waitingIn(namespace);
   }
 
   /** Waits until every named tenant converged (or the timeout), calling progress now and then. */
@@ -591,7 +610,11 @@ export class LabTwin {
   /** The last lines of every controller's log, the players' refusals and the last tick errors. */
   diagnostics(): string {
     const refused = [...(this.kubelets?.refused ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
+    const notReady = [...(this.kubelets?.nodes.values() ?? [])].filter((n) => n.state === 'network-not-ready').map((n) => `  ${n.namespace}/${n.name}: ${this.addons.cniWaiting(n.namespace, n.cluster)}`).join('\n');
+    const jobs = [...(this.mirror?.failures() ?? new Map()).entries()].map(([ns, why]) => `  mirror ${ns}: ${why}`).join('\n');
     return [
+      notReady ? `--- Nodes NotReady (no CNI) ---\n${notReady}` : '',
+      jobs ? `--- failed Job runs ---\n${jobs}` : '',
       this.controllers?.logs(undefined, 15) ?? '',
       refused ? `--- VMs that did not join ---\n${refused}` : '',
       this.tickErrors.length ? `--- twin errors ---\n${this.tickErrors.slice(-5).join('\n')}` : '',

@@ -1,34 +1,44 @@
 /**
- * SIMULATED in the lab twin: Kamaji and its Cluster API control-plane provider. There is no
- * container runtime here for Kamaji's control-plane pods, and the provider v0.20.0 cannot be built
- * from the Go module proxy (it needs a Kamaji pseudo-version the proxy refuses). So for every
- * KamajiControlPlane that CAPI's topology controller makes from the class, this player:
+ * SIMULATED in the lab twin: Kamaji 26.8.2-edge and its Cluster API control-plane provider v0.20.0
+ * (no container runtime for Kamaji's control-plane pods; the provider's module needs a Kamaji
+ * pseudo-version the Go module proxy refuses). Their rules are played from their source
+ * (kamaji-rules.ts names each file), in the order the two reconcile:
  *
- * - starts a REAL tenant kube-apiserver (etcd + kube-apiserver from the toolchain) standing in for
- *   the control-plane pods, and
- * - writes what the two write, with the names and fields of their source at the pinned versions:
- *   Kamaji (26.8.2-edge): the TenantControlPlane's status (endpoint `<address>:<port>`, version
- *   Ready, deployment, kubeconfig and CA Secret names) and the Secrets `<tcp>-admin-kubeconfig`
- *   (`admin.conf`) and its CA (`ca.crt`, `ca.key`; named `<tcp>-kamaji-ca`, not Kamaji's `<tcp>-ca`,
- *   which is CAPI's `<cluster>-ca` when the control plane is named like its Cluster); the provider
- *   (controllers/kamajicontrolplane_controller*.go): the TenantControlPlane from the
- *   KamajiControlPlane and its Cluster, `spec.controlPlaneEndpoint` of the KamajiControlPlane, the
- *   infrastructure cluster's endpoint (checkOrPatchGenericCluster for ProxmoxCluster: a different
- *   host or port already set is an error, as upstream), the `<cluster>-kubeconfig` and
- *   `<cluster>-ca` Secrets of the CAPI contract, and the status fields of the CAPI control-plane
- *   contract (initialization.controlPlaneInitialized, ready, replicas, version, conditions).
+ * - the kamaji-etcd release (chart 0.17.0, the management stack's values): its DataStore and the
+ *   CA and client certificate Secrets cert-manager would issue for it (played: no cert-manager);
+ * - Kamaji's DataStore controller: `kamaji.clastix.io/DataStoreValidation` and `status.ready` from
+ *   the referenced Secrets (driver, TLS, basic auth);
+ * - the provider: the TenantControlPlane from each KamajiControlPlane and its Cluster, written only
+ *   when Kamaji's admission webhooks admit it (defaulting on create, then validation: DataStore
+ *   exists, Kubernetes version within KubeadmVersion, no downgrade or skipped minor, DNS service IPs,
+ *   cert SANs, name); a refusal is the provider's `TenantControlPlaneCreated` condition, False, with
+ *   the webhook's message, and nothing else happens;
+ * - Kamaji's TenantControlPlane controller: nothing until the DataStore exists and is ready; then a
+ *   REAL tenant kube-apiserver (etcd + kube-apiserver from the toolchain) stands in for the
+ *   control-plane pods, and Kamaji's Secrets with Kamaji's layout (`<tcp>-ca`: `ca.crt`, `ca.key`,
+ *   `tls.crt`, `tls.key`; `<tcp>-admin-kubeconfig`: `admin.conf`, `admin.svc`, `super-admin.conf`,
+ *   `super-admin.svc`; labels kamaji.clastix.io/{project,name,component}, owned by the
+ *   TenantControlPlane) and its status (storage, certificates, kubeconfig, endpoint once the
+ *   LoadBalancer Service has its address, version Ready);
+ * - the provider again: the endpoints (KamajiControlPlane, ProxmoxCluster), `initialized` once the
+ *   Cluster's infrastructure is provisioned and the TenantControlPlane's version is Ready, the
+ *   `<cluster>-kubeconfig` and `<cluster>-ca` Secrets of the CAPI contract (the CA copy is skipped
+ *   when `<cluster>-ca` is Kamaji's own, as upstream), and the contract's status fields.
  *
- * Nothing else: CAPI, CABPK, CAPMOX and IPAM objects are only ever written by those controllers.
- * One deviation, stated: the admin kubeconfig points at the tenant server on loopback, since the
- * VIP the endpoint names does not exist here.
+ * CAPI, CABPK, CAPMOX and IPAM objects are only ever written by those controllers. Deviations,
+ * stated: the admin kubeconfigs point at the tenant server on loopback (the VIP does not exist
+ * here); the LoadBalancer Service's address is the requested one (MetalLB is not run); the
+ * DataStore's finalizer is not added; the tenant kube-apiserver is the toolchain's 1.34 whatever
+ * the tenant's version.
  */
 import type { KubeClient, KubeObject, KubeServer } from '../lib/kube-apiserver';
 import { startKubeServer } from '../lib/kube-apiserver';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultTenantControlPlane, kamajiEtcdDataStore, konnectivityAgentObjects, KCP_API, TCP_API, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from './kamaji-rules';
+import { selfSignedPair } from './pki';
 
-const KCP_API = 'controlplane.cluster.x-k8s.io/v1alpha2';
-const TCP_API = 'kamaji.clastix.io/v1alpha1';
 const MANAGER = 'pvekaas-twin-kamaji';
 
 export interface TenantControlPlaneView {
@@ -40,32 +50,45 @@ export interface TenantControlPlaneView {
   /** `host:port` the control plane announces (the VIP). */
   endpoint?: string;
   initialized: boolean;
+  /** The Konnectivity addon's objects are in the tenant cluster. */
+  konnectivity?: boolean;
   /** Why it is not initialized yet, if it is not. */
   waiting?: string;
 }
 
+/** The Kamaji and kamaji-etcd releases of the management stack, as rendered. */
+export interface KamajiReleases {
+  kamaji: { namespace: string; values: Record<string, any> };
+  kamajiEtcd: { name: string; namespace: string; values: Record<string, any> };
+}
+
 type Obj = KubeObject & { spec?: any; status?: any };
 
-function pick(from: Record<string, unknown> | undefined, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => from?.[k] !== undefined).map((k) => [k, from![k]]));
-}
-
-/** KamajiControlPlane addons → TenantControlPlane addons: CoreDNS's `dnsServiceIPs` is not a TCP addon field. */
-function tcpAddons(addons: Record<string, any>): Record<string, unknown> {
-  const { coreDNS, ...rest } = addons;
-  if (!coreDNS) return rest;
-  const { dnsServiceIPs: _ips, ...coreDNSSpec } = coreDNS as Record<string, unknown>;
-  return { ...rest, coreDNS: coreDNSSpec };
-}
+const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 export class KamajiPlayer {
   readonly planes = new Map<string, TenantControlPlaneView>();
+  /** Why each KamajiControlPlane (namespace/name) is not initialized, when it is not. */
+  readonly waiting = new Map<string, string>();
   private readonly starting = new Map<string, Promise<KubeServer>>();
+  private etcdInstalled = false;
 
-  constructor(private readonly mgmt: KubeClient, private readonly log: (line: string) => void = () => {}) {}
+  constructor(
+    private readonly mgmt: KubeClient,
+    private readonly releases: () => KamajiReleases,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
 
-  /** One reconcile pass over every KamajiControlPlane. */
+  /** What the control plane of a tenant namespace waits for, if anything. */
+  waitingIn(namespace: string): string | undefined {
+    return [...this.waiting].find(([key]) => key.startsWith(`${namespace}/`))?.[1];
+  }
+
+  /** One reconcile pass: the played kamaji-etcd release, the DataStores, every KamajiControlPlane. */
   async tick(): Promise<void> {
+    const releases = this.releases();
+    await this.installKamajiEtcd(releases);
+    await this.reconcileDataStores();
     const list = await this.mgmt.get(`/apis/${KCP_API}/kamajicontrolplanes`);
     if (list.status !== 200) throw new Error(`listing KamajiControlPlanes: HTTP ${list.status}: ${list.text}`);
     const seen = new Set<string>();
@@ -73,13 +96,17 @@ export class KamajiPlayer {
       const key = `${kcp.metadata.namespace}/${kcp.metadata.name}`;
       seen.add(key);
       try {
-        await this.reconcile(key, kcp);
+        const reason = await this.reconcile(key, kcp, releases);
+        if (reason) this.waiting.set(key, reason);
+        else this.waiting.delete(key);
       } catch (e) {
-        const view = this.planes.get(key);
-        if (view) view.waiting = (e as Error).message;
+        this.waiting.set(key, (e as Error).message);
         this.log(`kamaji ${key}: ${(e as Error).message}`);
       }
+      const view = this.planes.get(key);
+      if (view) view.waiting = this.waiting.get(key);
     }
+    for (const key of [...this.waiting.keys()]) if (!seen.has(key)) this.waiting.delete(key);
     for (const [key, view] of this.planes) {
       if (seen.has(key)) continue;
       // The KamajiControlPlane is gone: its control plane goes with it (Kamaji deletes the TCP's pods).
@@ -89,113 +116,162 @@ export class KamajiPlayer {
     }
   }
 
-  private async reconcile(key: string, kcp: Obj): Promise<void> {
-    const namespace = kcp.metadata.namespace!;
-    const owner = ((kcp.metadata.ownerReferences as { kind: string; name: string }[] | undefined) ?? []).find((o) => o.kind === 'Cluster');
-    // "missing OwnerReference from the Cluster controller, waiting for it"
-    if (!owner) return;
-    if (kcp.metadata.deletionTimestamp) return;
-    const cluster = await this.getObject(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${namespace}/clusters/${owner.name}`);
-    if (!cluster) return;
-    if (cluster.metadata.annotations && (cluster.metadata.annotations as Record<string, string>)['cluster.x-k8s.io/paused'] !== undefined) return;
-    if (cluster.spec?.paused) return;
-
-    let view = this.planes.get(key);
-    if (!view) {
-      let starting = this.starting.get(key);
-      if (!starting) {
-        starting = startKubeServer({ crds: false, controllerManager: false });
-        this.starting.set(key, starting);
+  /**
+   * The kamaji-etcd release as helm would install it, once: its DataStore (the chart's template)
+   * and the two Secrets the DataStore names, as cert-manager would issue them from the chart's
+   * Certificates (an ECDSA P-256 CA `<etcd>-ca`; a client certificate `<etcd>-client-certs`, CN
+   * root, O system:masters, signed by it).
+   */
+  private async installKamajiEtcd(releases: KamajiReleases): Promise<void> {
+    if (this.etcdInstalled) return;
+    const { name, namespace, values } = releases.kamajiEtcd;
+    const ds = kamajiEtcdDataStore(values, name, namespace);
+    if (ds) {
+      const tls = ds.spec.tlsConfig;
+      const ca = selfSignedPair(tls.certificateAuthority.certificate.secretReference.name, true);
+      const client = selfSignedPair('root', false, ca);
+      for (const [secretName, pair] of [
+        [tls.certificateAuthority.certificate.secretReference.name, ca],
+        [tls.clientCertificate.certificate.secretReference.name, client],
+      ] as const) {
+        const data: Record<string, Buffer> = { 'tls.crt': Buffer.from(pair.cert), 'tls.key': Buffer.from(pair.key), 'ca.crt': Buffer.from(ca.cert) };
+        await this.secret({ name: secretName, namespace, labels: { 'kamaji-etcd.clastix.io/etcd': values.fullnameOverride ?? name } }, data, 'kubernetes.io/tls', 'cert-manager');
       }
-      const server = await starting;
-      this.starting.delete(key);
-      view = { namespace, kcp: kcp.metadata.name, cluster: owner.name, server, initialized: false };
-      this.planes.set(key, view);
-      this.log(`kamaji ${key}: tenant API server for cluster ${owner.name} at ${server.url}`);
+      await this.mgmt.applyOrThrow({ ...ds, metadata: { ...ds.metadata, labels: { 'app.kubernetes.io/instance': name, 'app.kubernetes.io/managed-by': 'Helm' } } } as unknown as KubeObject, { fieldManager: 'helm', force: true });
+      this.log(`kamaji-etcd: DataStore ${ds.metadata.name} (${ds.spec.endpoints.length} endpoints)`);
     }
+    this.etcdInstalled = true;
+  }
 
-    // The provider: the TenantControlPlane, named like the KamajiControlPlane (kamajicontrolplane_controller_tcp.go).
-    const network = kcp.spec?.network ?? {};
-    const port = cluster.spec?.clusterNetwork?.apiServerPort || 6443;
-    const tcp: Obj = {
-      apiVersion: TCP_API,
-      kind: 'TenantControlPlane',
-      metadata: {
-        name: kcp.metadata.name,
-        namespace,
-        labels: (kcp.metadata.labels as Record<string, string>) ?? {},
-        ownerReferences: [{ apiVersion: KCP_API, kind: 'KamajiControlPlane', name: kcp.metadata.name, uid: kcp.metadata.uid as string, controller: true, blockOwnerDeletion: true }],
-      },
-      spec: {
-        ...(kcp.spec?.dataStoreName ? { dataStore: kcp.spec.dataStoreName } : {}),
-        controlPlane: {
-          // Deployment fields as createOrUpdateTenantControlPlane copies them.
-          deployment: {
-            replicas: kcp.spec?.replicas ?? 2,
-            ...pick(kcp.spec?.deployment, ['nodeSelector', 'runtimeClassName', 'serviceAccountName', 'additionalMetadata', 'podAdditionalMetadata', 'strategy', 'affinity', 'tolerations', 'topologySpreadConstraints']),
-          },
-          service: { serviceType: network.serviceType ?? 'LoadBalancer' },
-        },
-        networkProfile: {
-          // CoreDNS's service IPs move from the addon to the network profile (the provider's override).
-          ...((kcp.spec?.addons?.coreDNS?.dnsServiceIPs ?? network.dnsServiceIPs) ? { dnsServiceIPs: kcp.spec?.addons?.coreDNS?.dnsServiceIPs ?? network.dnsServiceIPs } : {}),
-          ...(network.serviceAddress ? { address: network.serviceAddress } : {}),
-          port,
-          ...(cluster.spec?.clusterNetwork?.services?.cidrBlocks?.[0] ? { serviceCidr: cluster.spec.clusterNetwork.services.cidrBlocks[0] } : {}),
-          ...(cluster.spec?.clusterNetwork?.pods?.cidrBlocks?.[0] ? { podCidr: cluster.spec.clusterNetwork.pods.cidrBlocks[0] } : {}),
-          ...(cluster.spec?.clusterNetwork?.serviceDomain ? { clusterDomain: cluster.spec.clusterNetwork.serviceDomain } : {}),
-        },
-        kubernetes: { version: kcp.spec?.version, kubelet: kcp.spec?.kubelet ?? {} },
-        ...(kcp.spec?.addons ? { addons: tcpAddons(kcp.spec.addons) } : {}),
-      },
+  /** Kamaji's DataStore controller: validation condition, ready, usedBy. */
+  private async reconcileDataStores(): Promise<void> {
+    const r = await this.mgmt.get(`/apis/${TCP_API}/datastores`);
+    if (r.status !== 200) throw new Error(`listing DataStores: HTTP ${r.status}: ${r.text}`);
+    const tcps = await this.mgmt.get(`/apis/${TCP_API}/tenantcontrolplanes`);
+    const secrets = new Map<string, Record<string, string> | undefined>();
+    for (const ds of r.body.items as Obj[]) {
+      const refs = JSON.stringify(ds.spec ?? {}).match(/"name":"[^"]+","namespace":"[^"]+"/g) ?? [];
+      for (const ref of refs) {
+        const { name, namespace } = JSON.parse(`{${ref}}`) as { name: string; namespace: string };
+        if (secrets.has(`${namespace}/${name}`)) continue;
+        const s = await this.mgmt.get(`/api/v1/namespaces/${namespace}/secrets/${name}`);
+        secrets.set(`${namespace}/${name}`, s.status === 200 ? ((s.body.data ?? {}) as Record<string, string>) : undefined);
+      }
+      const invalid = validateDataStore(ds, (namespace, name) => secrets.get(`${namespace}/${name}`));
+      const usedBy = ((tcps.body?.items ?? []) as Obj[])
+        .filter((t) => t.status?.storage?.dataStoreName === ds.metadata.name)
+        .map((t) => `${t.metadata.namespace}/${t.metadata.name}`)
+        .sort();
+      const previous = ((ds.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime: string }[]).find((c) => c.type === 'kamaji.clastix.io/DataStoreValidation');
+      const status = invalid ? 'False' : 'True';
+      const condition = {
+        type: 'kamaji.clastix.io/DataStoreValidation',
+        status,
+        observedGeneration: ds.metadata.generation as number,
+        reason: invalid ? invalid.reason : 'DataStoreIsValid',
+        message: invalid ? invalid.message : '',
+        lastTransitionTime: previous?.status === status ? previous.lastTransitionTime : now(),
+      };
+      const ready = !invalid;
+      if (ds.status?.ready === ready && previous?.status === status && JSON.stringify(ds.status?.usedBy ?? []) === JSON.stringify(usedBy)) continue;
+      await this.status(`/apis/${TCP_API}/datastores/${ds.metadata.name}`, {
+        apiVersion: TCP_API,
+        kind: 'DataStore',
+        metadata: { name: ds.metadata.name },
+        status: { observedGeneration: ds.metadata.generation, ...(usedBy.length ? { usedBy } : {}), conditions: [condition], ready },
+      });
+      if (invalid) this.log(`kamaji: DataStore ${ds.metadata.name} not valid: ${invalid.message}`);
+    }
+  }
+
+  /** One KamajiControlPlane; returns what it waits for, or undefined once initialized and ready. */
+  private async reconcile(key: string, kcp: Obj, releases: KamajiReleases): Promise<string | undefined> {
+    const namespace = kcp.metadata.namespace!;
+    const owners = (kcp.metadata.ownerReferences as { kind: string; name: string }[] | undefined) ?? [];
+    // kamajicontrolplane_controller.go: "missing OwnerReference from the Cluster controller, waiting for it" (the first owner is the Cluster).
+    if (owners.length === 0) return 'missing OwnerReference from the Cluster controller';
+    const clusterName = owners[0].name;
+    const clusterPath = `/apis/cluster.x-k8s.io/v1beta2/namespaces/${namespace}/clusters/${clusterName}`;
+    const cluster = await this.getObject(clusterPath);
+    if (!cluster) return 'the Cluster may have been deleted';
+    const paused = (o: Obj) => (o.metadata.annotations as Record<string, string> | undefined)?.['cluster.x-k8s.io/paused'] !== undefined;
+    if (cluster.spec?.paused || paused(cluster) || paused(kcp)) return 'reconciliation is paused';
+    if (kcp.metadata.deletionTimestamp) return 'being deleted';
+    const conditions: Record<string, { status: 'True' | 'False'; reason: string; message: string }> = {};
+    const track = (type: string, error?: string, enqueueBack = false) => {
+      // controllers/conditions.go TrackConditionType: True "Succeeded"; False with the error's message,
+      // reason "Failed" for ErrEnqueueBack, "Pending" for any other error.
+      conditions[type] = error ? { status: 'False', reason: enqueueBack ? 'Failed' : 'Pending', message: error } : { status: 'True', reason: 'Succeeded', message: '' };
     };
-    await this.mgmt.applyOrThrow(tcp, { fieldManager: MANAGER, force: true });
-
-    // Kamaji: the control plane's Secrets and status. The endpoint is the Service's address: the
-    // pre-allocated VIP (networkProfile.address) on the port; without an address MetalLB would pick
-    // one, which the twin does not play, so the control plane waits (as it would for a pool without room).
-    if (!network.serviceAddress) {
-      view.waiting = 'no control-plane address (spec.network.serviceAddress): a LoadBalancer Service would wait for MetalLB';
-      return;
+    try {
+      return await this.reconcileWith(key, kcp, cluster, clusterPath, releases, track);
+    } finally {
+      await this.kcpConditions(kcp, conditions);
     }
-    const endpoint = `${network.serviceAddress}:${port}`;
-    view.endpoint = endpoint;
-    const dir = view.server.dir;
-    const caCrt = readFileSync(join(dir, 'ca.crt'));
-    const caKey = readFileSync(join(dir, 'ca.key'));
-    const tcpOwner = [{ apiVersion: TCP_API, kind: 'TenantControlPlane', name: tcp.metadata.name, uid: await this.uidOf(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${tcp.metadata.name}`), controller: true, blockOwnerDeletion: true }];
-    // Named apart from CAPI's `<cluster>-ca` (the topology names the control plane like its Cluster,
-    // and that Secret's type is immutable): a stated deviation from Kamaji's own `<tcp>-ca`.
-    await this.secret({ name: `${tcp.metadata.name}-kamaji-ca`, namespace, ownerReferences: tcpOwner, labels: { 'kamaji.clastix.io/name': tcp.metadata.name } }, { 'ca.crt': caCrt, 'ca.key': caKey });
-    await this.secret({ name: `${tcp.metadata.name}-admin-kubeconfig`, namespace, ownerReferences: tcpOwner, labels: { 'kamaji.clastix.io/name': tcp.metadata.name } }, { 'admin.conf': readFileSync(view.server.kubeconfig) });
-    await this.status(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${tcp.metadata.name}`, {
-      apiVersion: TCP_API,
-      kind: 'TenantControlPlane',
-      metadata: { name: tcp.metadata.name, namespace },
-      status: {
-        controlPlaneEndpoint: endpoint,
-        certificates: { ca: { secretName: `${tcp.metadata.name}-kamaji-ca` } },
-        kubeconfig: { admin: { secretName: `${tcp.metadata.name}-admin-kubeconfig` } },
-        kubernetesResources: {
-          version: { version: kcp.spec?.version, status: 'Ready' },
-          deployment: {
-            name: tcp.metadata.name,
-            namespace,
-            selector: `kamaji.clastix.io/name=${tcp.metadata.name}`,
-            replicas: kcp.spec?.replicas ?? 2,
-            readyReplicas: kcp.spec?.replicas ?? 2,
-            availableReplicas: kcp.spec?.replicas ?? 2,
-            updatedReplicas: kcp.spec?.replicas ?? 2,
-          },
-        },
-      },
-    });
+  }
 
-    // The provider again: endpoint on the KamajiControlPlane and on the infrastructure cluster.
-    const [host, portText] = [network.serviceAddress as string, String(port)];
+  private async reconcileWith(
+    key: string,
+    kcp: Obj,
+    cluster: Obj,
+    clusterPath: string,
+    releases: KamajiReleases,
+    track: (type: string, error?: string, enqueueBack?: boolean) => void,
+  ): Promise<string | undefined> {
+    const namespace = kcp.metadata.namespace!;
+    const tcpPath = `/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${kcp.metadata.name}`;
+    // The provider: createOrUpdateTenantControlPlane, through Kamaji's admission webhooks.
+    const existing = await this.getObject(tcpPath);
+    let desired: Obj;
+    try {
+      desired = tenantControlPlaneFor(kcp, cluster, existing) as Obj;
+    } catch (e) {
+      track('TenantControlPlaneCreated', (e as Error).message);
+      return (e as Error).message;
+    }
+    const refused = await this.admit(existing ? desired : (defaultTenantControlPlane(desired, String(releases.kamaji.values.defaultDatastoreName ?? '')) as Obj), existing);
+    if (refused) {
+      const message = `cannot create or update TenantControlPlane: admission webhook "vtenantcontrolplane.kb.io" denied the request: ${refused}`;
+      track('TenantControlPlaneCreated', message);
+      if (this.waiting.get(key) !== message) this.log(`kamaji ${key}: ${message}`);
+      return message;
+    }
+    if (!existing) {
+      const created = await this.mgmt.post(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes`, defaultTenantControlPlane(desired, String(releases.kamaji.values.defaultDatastoreName ?? '')));
+      if (created.status !== 201) {
+        const message = `cannot create or update TenantControlPlane: ${created.body?.message ?? created.text}`;
+        track('TenantControlPlaneCreated', message);
+        return message;
+      }
+    } else if (JSON.stringify(existing.spec) !== JSON.stringify(desired.spec) || JSON.stringify(existing.metadata.labels ?? {}) !== JSON.stringify(desired.metadata.labels ?? {})) {
+      const updated = await this.mgmt.request('PUT', tcpPath, { ...existing, metadata: { ...existing.metadata, labels: desired.metadata.labels, annotations: desired.metadata.annotations }, spec: desired.spec });
+      if (updated.status !== 200) {
+        const message = `cannot create or update TenantControlPlane: ${updated.body?.message ?? updated.text}`;
+        track('TenantControlPlaneCreated', message);
+        return message;
+      }
+    }
+    track('TenantControlPlaneCreated');
+    const tcp = (await this.getObject(tcpPath))!;
+
+    // Kamaji's TenantControlPlane controller.
+    await this.kamajiReconcile(key, tcp, clusterName(kcp));
+    const fresh = (await this.getObject(tcpPath))!;
+
+    // The provider again: "Waiting for the TenantControlPlane address".
+    const endpoint = fresh.status?.controlPlaneEndpoint as string | undefined;
+    if (!endpoint) {
+      track('TenantControlPlaneAddressReady', 'Control Plane Endpoint is not yet available since unprocessed by Kamaji');
+      return this.kamajiWaiting.get(key) ?? 'the TenantControlPlane has no control plane endpoint yet';
+    }
+    track('TenantControlPlaneAddressReady');
+    const [host, portText] = [endpoint.slice(0, endpoint.lastIndexOf(':')), endpoint.slice(endpoint.lastIndexOf(':') + 1)];
+    const port = Number(portText);
     if (kcp.spec?.controlPlaneEndpoint?.host !== host || kcp.spec?.controlPlaneEndpoint?.port !== port) {
       await this.mgmt.applyOrThrow({ apiVersion: KCP_API, kind: 'KamajiControlPlane', metadata: { name: kcp.metadata.name, namespace }, spec: { controlPlaneEndpoint: { host, port } } } as Obj, { fieldManager: MANAGER, force: true });
     }
+    track('ControlPlaneEndpointPatched');
+    // patchCluster (kamajicontrolplane_controller_cluster_patch.go, checkOrPatchGenericCluster for ProxmoxCluster).
     const infraRef = cluster.spec?.infrastructureRef as { apiGroup: string; kind: string; name: string } | undefined;
     if (!infraRef?.name) throw new Error('the Cluster has no infrastructureRef');
     if (infraRef.kind !== 'ProxmoxCluster') throw new Error(`unsupported infrastructure provider ${infraRef.kind}`);
@@ -204,59 +280,215 @@ export class KamajiPlayer {
     if (!infra) throw new Error(`cannot retrieve infrastructure cluster ProxmoxCluster ${infraRef.name}`);
     const current = infra.spec?.controlPlaneEndpoint as { host?: string; port?: number } | undefined;
     if (!current?.host) {
-      const r = await this.mgmt.request('PATCH', infraPath, { spec: { controlPlaneEndpoint: { host, port: Number(portText) } } }, 'application/merge-patch+json');
+      const r = await this.mgmt.request('PATCH', infraPath, { spec: { controlPlaneEndpoint: { host, port } } }, 'application/merge-patch+json');
       if (r.status !== 200) throw new Error(`cannot perform PATCH update for the ProxmoxCluster resource: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     } else if (current.host !== host) {
+      track('InfrastructureClusterPatched', 'the ProxmoxCluster cluster has been provisioned with a mismatching host');
       throw new Error('the ProxmoxCluster cluster has been provisioned with a mismatching host');
     } else if (current.port !== port) {
+      track('InfrastructureClusterPatched', 'the ProxmoxCluster cluster has been provisioned with a mismatching port');
       throw new Error('the ProxmoxCluster cluster has been provisioned with a mismatching port');
     }
+    track('InfrastructureClusterPatched');
 
-    const fresh = await this.getObject(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${namespace}/clusters/${owner.name}`);
-    if (!fresh?.spec?.controlPlaneEndpoint?.host) {
-      view.waiting = 'Cluster control plane endpoint still unprocessed';
-      return;
-    }
-    if (fresh.status?.initialization?.infrastructureProvisioned !== true) {
-      view.waiting = 'Cluster infrastructure is not yet provisioned';
-      return;
-    }
-    const replicas = kcp.spec?.replicas ?? 2;
-    const kcpUid = kcp.metadata.uid as string;
-    const kcpOwner = [{ apiVersion: KCP_API, kind: 'KamajiControlPlane', name: kcp.metadata.name, uid: kcpUid, controller: true, blockOwnerDeletion: true }];
-    const clusterLabels = { 'cluster.x-k8s.io/cluster-name': owner.name, 'kamaji.clastix.io/component': 'capi', 'kamaji.clastix.io/cluster': owner.name, 'kamaji.clastix.io/tcp': tcp.metadata.name };
-    await this.secret(
-      { name: `${owner.name}-kubeconfig`, namespace, ownerReferences: kcpOwner, labels: { ...clusterLabels, 'kamaji.clastix.io/secret': 'kubeconfig' } },
-      { value: readFileSync(view.server.kubeconfig) },
-      'cluster.x-k8s.io/secret',
-    );
-    await this.secret(
-      { name: `${owner.name}-ca`, namespace, ownerReferences: kcpOwner, labels: { ...clusterLabels, 'kamaji.clastix.io/secret': 'ca' } },
-      { 'tls.crt': caCrt, 'tls.key': caKey },
-      'cluster.x-k8s.io/secret',
-    );
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const condition = (type: string, reason: string) => ({ type, status: 'True', reason, message: '', lastTransitionTime: now, observedGeneration: kcp.metadata.generation as number });
+    const c = await this.getObject(clusterPath);
+    if (!c?.spec?.controlPlaneEndpoint?.host) return 'Cluster control plane endpoint still unprocessed';
+    if (c.status?.initialization?.infrastructureProvisioned !== true) return 'Cluster infrastructure is not yet provisioned';
+    const versionStatus = fresh.status?.kubernetesResources?.version?.status as string | undefined;
+    if (!versionStatus) return 'the TenantControlPlane is not yet initialized';
+    const initialized = kcp.status?.initialization?.controlPlaneInitialized === true || versionStatus === 'Ready';
+    if (!initialized) return `the TenantControlPlane is ${versionStatus}`;
+    const dep = fresh.status?.kubernetesResources?.deployment ?? {};
     await this.status(`/apis/${KCP_API}/namespaces/${namespace}/kamajicontrolplanes/${kcp.metadata.name}`, {
       apiVersion: KCP_API,
       kind: 'KamajiControlPlane',
       metadata: { name: kcp.metadata.name, namespace },
       status: {
         initialization: { controlPlaneInitialized: true },
-        ready: true,
         externalManagedControlPlane: true,
-        replicas,
-        readyReplicas: replicas,
-        availableReplicas: replicas,
-        upToDateReplicas: replicas,
-        selector: `kamaji.clastix.io/name=${tcp.metadata.name}`,
-        version: kcp.spec?.version,
-        conditions: [condition('Available', 'Available'), condition('KamajiControlPlaneIsReady', 'Ready'), condition('KamajiControlPlaneIsInitialized', 'Initialized')],
+        readyReplicas: dep.readyReplicas ?? 0,
+        replicas: dep.replicas ?? 0,
+        selector: dep.selector ?? '',
+        availableReplicas: dep.availableReplicas ?? 0,
+        upToDateReplicas: dep.updatedReplicas ?? 0,
+        version: fresh.status?.kubernetesResources?.version?.version,
       },
     });
-    if (!view.initialized) this.log(`kamaji ${key}: control plane initialized, endpoint ${endpoint}`);
-    view.initialized = true;
-    view.waiting = undefined;
+    track('KamajiControlPlaneIsInitialized');
+
+    // createRequiredResources (kamajicontrolplane_controller_resources.go).
+    const adminName = fresh.status?.kubeconfig?.admin?.secretName as string | undefined;
+    if (!adminName) {
+      track('KubeadmResourcesCreated', 'admin kubeconfig still unprocessed by Kamaji, enqueue back', true);
+      return 'admin kubeconfig still unprocessed by Kamaji';
+    }
+    const clusterLabels = (tcpName: string) => ({ 'cluster.x-k8s.io/cluster-name': c.metadata.name, 'kamaji.clastix.io/component': 'capi', 'kamaji.clastix.io/cluster': c.metadata.name, 'kamaji.clastix.io/tcp': tcpName });
+    const kcpOwner = [{ apiVersion: KCP_API, kind: 'KamajiControlPlane', name: kcp.metadata.name, uid: kcp.metadata.uid as string, controller: true, blockOwnerDeletion: true }];
+    const admin = await this.getObject(`/api/v1/namespaces/${namespace}/secrets/${adminName}`);
+    if (!admin) throw new Error('cannot retrieve source-of-truth for admin kubeconfig');
+    const keyName = (kcp.metadata.annotations as Record<string, string> | undefined)?.['kamaji.clastix.io/kubeconfig-secret-key'] || (kcp.spec?.network?.advertiseAddress ? 'admin.svc' : 'admin.conf');
+    const value = (admin.data as Record<string, string> | undefined)?.[keyName];
+    if (!value) throw new Error('missing key from *kamajiv1alpha1.TenantControlPlane admin kubeconfig secret');
+    const existingKc = await this.getObject(`/api/v1/namespaces/${namespace}/secrets/${c.metadata.name}-kubeconfig`);
+    await this.secret(
+      { name: `${c.metadata.name}-kubeconfig`, namespace, ownerReferences: kcpOwner, labels: { ...((existingKc?.metadata.labels as Record<string, string>) ?? {}), ...clusterLabels(fresh.metadata.name) } },
+      { value: Buffer.from(value, 'base64') },
+      'cluster.x-k8s.io/secret',
+    );
+    const caName = fresh.status?.certificates?.ca?.secretName as string | undefined;
+    if (!caName) {
+      track('KubeadmResourcesCreated', 'CA still unprocessed by Kamaji, enqueue back', true);
+      return 'CA still unprocessed by Kamaji';
+    }
+    const kamajiCA = await this.getObject(`/api/v1/namespaces/${namespace}/secrets/${caName}`);
+    if (!kamajiCA) throw new Error('cannot retrieve source-of-truth as Certificate Authority');
+    const capiCA = await this.getObject(`/api/v1/namespaces/${namespace}/secrets/${c.metadata.name}-ca`);
+    // "Skipping the replication of the Certificate Authority if the Secret is managed by the Kamaji operator".
+    const kamajiOwned = ((capiCA?.metadata.ownerReferences as { kind: string }[] | undefined) ?? [])[0]?.kind === 'TenantControlPlane';
+    if (!kamajiOwned) {
+      const data = kamajiCA.data as Record<string, string>;
+      if (!data?.['ca.crt']) throw new Error('missing Certificate value from *kamajiv1alpha1.TenantControlPlane CA');
+      if (!data?.['ca.key']) throw new Error('missing Private Key value from *kamajiv1alpha1.TenantControlPlane CA');
+      await this.secret(
+        { name: `${c.metadata.name}-ca`, namespace, ownerReferences: kcpOwner, labels: { ...((kamajiCA.metadata.labels as Record<string, string>) ?? {}), ...clusterLabels(fresh.metadata.name), 'kamaji.clastix.io/secret': 'ca' } },
+        { 'tls.crt': Buffer.from(data['ca.crt'], 'base64'), 'tls.key': Buffer.from(data['ca.key'], 'base64') },
+        'cluster.x-k8s.io/secret',
+      );
+    }
+    track('KubeadmResourcesCreated');
+    const ready = versionStatus === 'Ready' || versionStatus === 'Upgrading';
+    await this.status(`/apis/${KCP_API}/namespaces/${namespace}/kamajicontrolplanes/${kcp.metadata.name}`, {
+      apiVersion: KCP_API,
+      kind: 'KamajiControlPlane',
+      metadata: { name: kcp.metadata.name, namespace },
+      status: { ready },
+    });
+    track('KamajiControlPlaneIsReady', ready ? undefined : `TenantControlPlane in ${versionStatus} status, enqueue back`, true);
+    const view = this.planes.get(key);
+    if (view && !view.initialized) {
+      this.log(`kamaji ${key}: control plane initialized, endpoint ${endpoint}`);
+      view.initialized = true;
+    }
+    if (!ready) return `TenantControlPlane in ${versionStatus} status`;
+    // An addon Kamaji could not write into the tenant cluster (e.g. Konnectivity's agent) is kept as the reason.
+    return this.kamajiWaiting.get(key);
+  }
+
+  /** Why Kamaji's TenantControlPlane controller did not get further, per KamajiControlPlane key. */
+  private readonly kamajiWaiting = new Map<string, string>();
+
+  /**
+   * Kamaji's TenantControlPlane controller (controllers/tenantcontrolplane_controller.go): the
+   * DataStore preflight ("DataStore must exist", "it must be ready"), then the control plane.
+   */
+  private async kamajiReconcile(key: string, tcp: Obj, cluster: string): Promise<void> {
+    const namespace = tcp.metadata.namespace!;
+    const name = tcp.metadata.name;
+    const dsName = tcp.spec?.dataStore as string | undefined;
+    const ds = dsName ? await this.getObject(`/apis/${TCP_API}/datastores/${dsName}`) : undefined;
+    if (!ds) {
+      // ErrMissingDataStore: requeue after a second, nothing written.
+      this.kamajiWaiting.set(key, `the DataStore ${dsName ?? '(none)'} of TenantControlPlane ${name} is missing`);
+      return;
+    }
+    if (ds.status?.ready !== true) {
+      const cond = ((ds.status?.conditions ?? []) as { type: string; message?: string }[]).find((x) => x.type === 'kamaji.clastix.io/DataStoreValidation');
+      this.kamajiWaiting.set(key, `cannot reconcile since DataStore ${dsName} is not ready${cond?.message ? `: ${cond.message}` : ''}`);
+      return;
+    }
+    let view = this.planes.get(key);
+    if (!view) {
+      let starting = this.starting.get(key);
+      if (!starting) {
+        // Kamaji's kube-apiserver defaults (internal/builders/controlplane/deployment.go safeDefaults):
+        // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on.
+        starting = startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'] });
+        this.starting.set(key, starting);
+      }
+      const server = await starting;
+      this.starting.delete(key);
+      view = { namespace, kcp: name, cluster, server, initialized: false };
+      this.planes.set(key, view);
+      this.log(`kamaji ${key}: tenant API server for cluster ${cluster} at ${server.url}`);
+    }
+    const tcpOwner = [{ apiVersion: TCP_API, kind: 'TenantControlPlane', name, uid: tcp.metadata.uid as string, controller: true, blockOwnerDeletion: true }];
+    const labels = (component: string) => ({ 'kamaji.clastix.io/project': 'kamaji', 'kamaji.clastix.io/name': name, 'kamaji.clastix.io/component': component });
+    const caCrt = readFileSync(join(view.server.dir, 'ca.crt'));
+    const caKey = readFileSync(join(view.server.dir, 'ca.key'));
+    // internal/resources/ca_certificate.go: `<tcp>-ca`, kubeadm's names and the TLS names for Cluster API.
+    const caData = { 'ca.crt': caCrt, 'ca.key': caKey, 'tls.crt': caCrt, 'tls.key': caKey };
+    await this.secret({ name: `${name}-ca`, namespace, ownerReferences: tcpOwner, labels: labels('ca'), annotations: { 'kamaji.clastix.io/checksum': checksum(caData) } }, caData);
+    // internal/resources/kubeconfig.go: `<tcp>-admin-kubeconfig` with admin.conf and super-admin.conf, and their `.svc` variants.
+    const kubeconfig = readFileSync(view.server.kubeconfig);
+    const kcData = { 'admin.conf': kubeconfig, 'admin.svc': kubeconfig, 'super-admin.conf': kubeconfig, 'super-admin.svc': kubeconfig };
+    await this.secret({ name: `${name}-admin-kubeconfig`, namespace, ownerReferences: tcpOwner, labels: labels('admin-kubeconfig'), annotations: { 'kamaji.clastix.io/checksum': checksum(kcData) } }, kcData);
+    // The LoadBalancer Service: its address is the requested one (networkProfile.address); without
+    // one MetalLB would pick from an auto-assign pool, which the twin does not play.
+    const address = tcp.spec?.networkProfile?.address as string | undefined;
+    const port = (tcp.spec?.networkProfile?.port as number | undefined) ?? 6443;
+    const replicas = (tcp.spec?.controlPlane?.deployment?.replicas as number | undefined) ?? 2;
+    const endpoint = address ? `${address}:${port}` : undefined;
+    view.endpoint = endpoint;
+    await this.status(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${name}`, {
+      apiVersion: TCP_API,
+      kind: 'TenantControlPlane',
+      metadata: { name, namespace },
+      status: {
+        storage: { driver: ds.spec?.driver, dataStoreName: dsName },
+        certificates: { ca: { secretName: `${name}-ca` } },
+        kubeconfig: { admin: { secretName: `${name}-admin-kubeconfig` } },
+        ...(endpoint ? { controlPlaneEndpoint: endpoint } : {}),
+        kubernetesResources: {
+          version: { version: tcp.spec?.kubernetes?.version, status: endpoint ? 'Ready' : 'Provisioning' },
+          deployment: { name, namespace, selector: `kamaji.clastix.io/name=${name}`, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas },
+        },
+      },
+    });
+    if (!endpoint) {
+      this.kamajiWaiting.set(key, 'no control-plane address (networkProfile.address): the LoadBalancer Service would wait for MetalLB');
+      return;
+    }
+    // The Konnectivity addon's objects in the tenant cluster (the tenant API server admits them for real).
+    if (!view.konnectivity) {
+      for (const object of konnectivityAgentObjects(tcp)) {
+        const r = await view.server.client.apply(object as KubeObject, { fieldManager: MANAGER, force: true });
+        if (r.status !== 200 && r.status !== 201) {
+          this.kamajiWaiting.set(key, `konnectivity addon: ${object.kind} ${object.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+          return;
+        }
+      }
+      view.konnectivity = true;
+    }
+    this.kamajiWaiting.delete(key);
+  }
+
+  /** Kamaji's validating webhook, with the DataStores read as the webhook's client reads them. */
+  private async admit(tcp: Obj, old: Obj | undefined): Promise<string | undefined> {
+    const names = new Set<string>();
+    const wanted = [tcp.spec?.dataStore, ...((tcp.spec?.dataStoreOverrides ?? []) as { dataStore: string }[]).map((o) => o.dataStore)].filter(Boolean) as string[];
+    for (const n of wanted) if (await this.getObject(`/apis/${TCP_API}/datastores/${n}`)) names.add(n);
+    return validateTenantControlPlane(tcp, old, { dataStoreExists: (n) => names.has(n) });
+  }
+
+  /** The provider's deferred status update: its conditions, with the ones tracked in this pass set (meta.SetStatusCondition). */
+  private async kcpConditions(kcp: Obj, tracked: Record<string, { status: 'True' | 'False'; reason: string; message: string }>): Promise<void> {
+    type Condition = { type: string; status: string; reason: string; message: string; observedGeneration: number; lastTransitionTime: string };
+    const previous = (kcp.status?.conditions ?? []) as Condition[];
+    if (tracked.KamajiControlPlaneIsReady) {
+      const available = tracked.KamajiControlPlaneIsReady.status === 'True';
+      tracked.Available = { status: available ? 'True' : 'False', reason: available ? 'Available' : 'NotAvailable', message: '' };
+    }
+    if (Object.keys(tracked).length === 0) return;
+    const byType = new Map(previous.map((c) => [c.type, c]));
+    let changed = false;
+    for (const [type, c] of Object.entries(tracked)) {
+      const p = byType.get(type);
+      if (p && p.status === c.status && p.message === c.message && p.reason === c.reason) continue;
+      changed = true;
+      byType.set(type, { type, ...c, observedGeneration: kcp.metadata.generation as number, lastTransitionTime: p?.status === c.status ? p.lastTransitionTime : now() });
+    }
+    if (!changed) return;
+    await this.status(`/apis/${KCP_API}/namespaces/${kcp.metadata.namespace}/kamajicontrolplanes/${kcp.metadata.name}`, { status: { conditions: [...byType.values()] } });
   }
 
   private async getObject(path: string): Promise<Obj | undefined> {
@@ -266,21 +498,22 @@ export class KamajiPlayer {
     return r.body as Obj;
   }
 
-  private async uidOf(path: string): Promise<string> {
-    const o = await this.getObject(path);
-    if (!o) throw new Error(`${path} is gone`);
-    return o.metadata.uid as string;
-  }
-
-  private async secret(metadata: Record<string, unknown> & { name: string; namespace: string }, data: Record<string, Buffer>, type = 'Opaque'): Promise<void> {
+  private async secret(metadata: Record<string, unknown> & { name: string; namespace: string }, data: Record<string, Buffer>, type = 'Opaque', manager = MANAGER): Promise<void> {
     const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.toString('base64')]));
-    await this.mgmt.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', metadata, type, data: encoded } as KubeObject, { fieldManager: MANAGER, force: true });
+    await this.mgmt.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', metadata, type, data: encoded } as KubeObject, { fieldManager: manager, force: true });
   }
 
-  private async status(path: string, object: Obj): Promise<void> {
-    const query = new URLSearchParams({ fieldManager: MANAGER, force: 'true' });
-    const r = await this.mgmt.request('PATCH', `${path}/status?${query}`, object, 'application/apply-patch+yaml');
-    if (r.status !== 200 && r.status !== 201) throw new Error(`status of ${path}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+  /** A status update (merge patch of the status subresource), as the controllers' status writers do. */
+  private async status(path: string, object: { status: Record<string, unknown> } & Record<string, unknown>): Promise<void> {
+    let status = object.status;
+    if (path.includes('/kamajicontrolplanes/')) {
+      // The provider's KamajiControlPlaneStatus serializes `ready` and `version` always (no omitempty;
+      // the CRD requires both): an update of the status carries them as they are.
+      const current = (await this.getObject(path))?.status ?? {};
+      status = { ready: current.ready ?? false, version: current.version ?? '', ...status };
+    }
+    const r = await this.mgmt.request('PATCH', `${path}/status`, { status }, 'application/merge-patch+json');
+    if (r.status !== 200) throw new Error(`status of ${path}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
   }
 
   async stop(): Promise<void> {
@@ -291,3 +524,15 @@ export class KamajiPlayer {
     this.planes.clear();
   }
 }
+
+/** kamaji.clastix.io/checksum: a digest of the Secret's data (utilities.CalculateMapChecksum in spirit; the value is opaque). */
+function checksum(data: Record<string, Buffer>): string {
+  const h = createHash('md5');
+  for (const k of Object.keys(data).sort()) h.update(k).update(data[k]);
+  return h.digest('hex');
+}
+
+function clusterName(kcp: Obj): string {
+  return ((kcp.metadata.ownerReferences as { name: string }[] | undefined) ?? [])[0]?.name ?? '';
+}
+

@@ -10,8 +10,10 @@
  *   same secret, usable for authentication, not expired) and that one of `caCertHashes` is the
  *   SHA-256 of the tenant CA's public key;
  * - registers the Node with the VM's `proxmox://<smbios uuid>` providerID and the IP of its
- *   network-config, Ready; marks it NotReady (Unknown) while the VM is stopped, as the node
- *   lifecycle controller would after the kubelet stops posting.
+ *   network-config; Ready only once its cluster's CNI is installed (a HelmChartProxy in the
+ *   Cluster's namespace selects the Cluster and the release deployed: caaph.ts), else NotReady with
+ *   the kubelet's own "cni plugin not initialized" condition; Unknown while the VM is stopped, as the
+ *   node lifecycle controller would after the kubelet stops posting.
  *
  * Wrong bootstrap data never becomes a Node: each refusal is kept with its reason.
  */
@@ -49,9 +51,18 @@ export function caCertHash(pem: string): string {
   return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
 }
 
+/** The Node's state as its kubelet would post it. */
+type NodeState = 'ready' | 'network-not-ready' | 'stopped';
+
+/** Whether a Cluster's CNI is installed (the add-on player), and why not. */
+export interface CniStatus {
+  ready(namespace: string, cluster: string): boolean;
+  waiting(namespace: string, cluster: string): string;
+}
+
 export class KubeletPlayer {
   /** Registered Nodes by `instance/vmid`. */
-  readonly nodes = new Map<string, { name: string; cluster: string; namespace: string; uuid: string; ready: boolean }>();
+  readonly nodes = new Map<string, { name: string; cluster: string; namespace: string; uuid: string; state?: NodeState; ready: boolean }>();
   /** VMs that did not join, by `instance/vmid`, with the reason. */
   readonly refused = new Map<string, string>();
   /** The bootstrap data each joined VM had (CAPMOX removes the bootstrap ISO once the machine is up). */
@@ -60,8 +71,14 @@ export class KubeletPlayer {
   constructor(
     private readonly vms: () => SimVmView[],
     private readonly kamaji: KamajiPlayer,
+    private readonly cni: CniStatus,
     private readonly log: (line: string) => void = () => {},
   ) {}
+
+  private stateOf(vm: SimVmView, namespace: string, cluster: string): NodeState {
+    if (vm.status !== 'running') return 'stopped';
+    return this.cni.ready(namespace, cluster) ? 'ready' : 'network-not-ready';
+  }
 
   async tick(): Promise<void> {
     const live = new Set<string>();
@@ -72,8 +89,8 @@ export class KubeletPlayer {
       const known = this.nodes.get(key);
       if (known) {
         if (known.uuid !== vm.uuid) continue;
-        const ready = vm.status === 'running';
-        if (ready !== known.ready) await this.setReady(known, ready);
+        const state = this.stateOf(vm, known.namespace, known.cluster);
+        if (state !== known.state) await this.setReady(known, state);
         continue;
       }
       if (vm.status !== 'running' || !vm.bootstrap?.userData || this.refused.has(key)) continue;
@@ -135,36 +152,48 @@ export class KubeletPlayer {
     const entry = { name, cluster: plane.cluster, namespace: plane.namespace, uuid: vm.uuid, ready: false };
     this.nodes.set(key, entry);
     this.joinedWith.set(key, vm.bootstrap!);
-    await this.setReady(entry, true, address);
+    await this.setReady(entry, this.stateOf(vm, plane.namespace, plane.cluster), address);
     this.log(`kubelet ${key}: Node ${name} joined ${plane.namespace}/${plane.cluster} (proxmox://${vm.uuid}${address ? `, ${address}` : ''})`);
   }
 
-  private async setReady(entry: { name: string; namespace: string; cluster: string; ready: boolean }, ready: boolean, address?: string): Promise<void> {
+  private async setReady(entry: { name: string; namespace: string; cluster: string; state?: NodeState; ready: boolean }, state: NodeState, address?: string): Promise<void> {
     const plane = [...this.kamaji.planes.values()].find((p) => p.cluster === entry.cluster && p.namespace === entry.namespace);
     if (!plane) return;
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const running = state !== 'stopped';
     // The four conditions a kubelet posts (and CAPI's NodeHealthy summarizes: a missing one is
     // "not yet reported", so the Machine never becomes Ready nor Available and a rolling update
     // never scales its old MachineSet down). A stopped VM: the node lifecycle controller marks all
     // four Unknown.
     const pressure = (type: string, reason: string) =>
-      ready
+      running
         ? { type, status: 'False', reason, message: `kubelet has no ${type.replace('Pressure', '').toLowerCase()} pressure (simulated by the lab twin)`, lastHeartbeatTime: now, lastTransitionTime: now }
         : { type, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status (the VM is stopped)', lastHeartbeatTime: now, lastTransitionTime: now };
+    // pkg/kubelet/nodestatus/setters.go ReadyCondition with the runtime's network error (k8s.io/kubernetes v1.34).
+    const ready = {
+      ready: { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status (simulated by the lab twin)' },
+      'network-not-ready': {
+        type: 'Ready',
+        status: 'False',
+        reason: 'KubeletNotReady',
+        message: `container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized (lab twin: ${this.cni.waiting(entry.namespace, entry.cluster)})`,
+      },
+      stopped: { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status (the VM is stopped)' },
+    }[state];
     const status: Record<string, unknown> = {
       conditions: [
         pressure('MemoryPressure', 'KubeletHasSufficientMemory'),
         pressure('DiskPressure', 'KubeletHasNoDiskPressure'),
         pressure('PIDPressure', 'KubeletHasSufficientPID'),
-        ready
-          ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status (simulated by the lab twin)', lastHeartbeatTime: now, lastTransitionTime: now }
-          : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status (the VM is stopped)', lastHeartbeatTime: now, lastTransitionTime: now },
+        { ...ready, lastHeartbeatTime: now, lastTransitionTime: now },
       ],
     };
     if (address) status.addresses = [{ type: 'InternalIP', address }, { type: 'Hostname', address: entry.name }];
     const r = await plane.server.client.request('PATCH', `/api/v1/nodes/${encodeURIComponent(entry.name)}/status`, { status }, 'application/strategic-merge-patch+json');
     if (r.status !== 200) throw new Error(`Node ${entry.name} status: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-    entry.ready = ready;
+    if (entry.state !== state && state === 'network-not-ready') this.log(`kubelet: Node ${entry.name} NotReady: ${this.cni.waiting(entry.namespace, entry.cluster)}`);
+    entry.state = state;
+    entry.ready = state === 'ready';
   }
 }
 

@@ -1,54 +1,77 @@
 /**
- * SIMULATED in the lab twin: the secondary-clusters Secret mirror (a CronJob in each tenant
- * namespace, modules/tenants/secondary-mirror.ts). The twin has no container runtime, so this
- * player does what one run of the mirror's script does: for each secondary Cluster (a Cluster whose
- * control plane is pvekaas's StaticControlPlane), it writes `<secondary>-ca` (the primary's CA
- * certificate and key) and `<secondary>-kubeconfig` (the primary's kubeconfig), as the exact objects
- * `mirroredSecret` renders — the same objects the script prints — and only where the tenant stack
- * put the mirror's CronJob; and, like the script's last lines, it copies the primary
- * KamajiControlPlane's status.version onto each secondary's StaticControlPlane.
+ * SIMULATED in the lab twin: the runs of the secondary-clusters Secret mirror, the CronJob each
+ * tenant stack renders (modules/tenants/secondary-mirror.ts). There is no container runtime, so the
+ * twin runs the CronJob's pod as rendered (jobs.ts): its `sh -c` script with the real shell, its
+ * `kubectl` calls with a token of the rendered ServiceAccount (a TokenRequest against the management
+ * API server), so the rendered Role and RoleBinding decide what it may read and write — never the
+ * admin. What the script writes is what the secondaries get; a run that fails (Forbidden, a missing
+ * Secret or Cluster, a broken script) writes nothing and is kept with its reason (`failures`).
+ *
+ * Deviation, stated: the CronJob's schedule (every 5 minutes) is not waited for; the twin runs the
+ * pod when what the script reads changed (the CronJob, the primary's Secrets, the secondary
+ * Clusters, the ServiceAccount, Role and RoleBinding) and retries a failed run every 15 s, as
+ * the Job's backoff would.
  */
-import { MIRROR_NAME, controlPlaneStatusPatch, mirroredSecret } from '../../modules/tenants/secondary-mirror';
+import { MIRROR_NAME } from '../../modules/tenants/secondary-mirror';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+import { runPod, type PodRun } from './jobs';
+
+const RETRY_MS = 15000;
 
 export class MirrorPlayer {
-  constructor(private readonly mgmt: KubeClient) {}
+  /** The last run per tenant namespace. */
+  readonly runs = new Map<string, PodRun & { at: number; inputs: string }>();
+
+  constructor(
+    private readonly mgmt: KubeClient,
+    private readonly adminKubeconfig: string,
+    private readonly root: string,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  /** Namespaces whose last mirror run failed, with the reason. */
+  failures(): Map<string, string> {
+    return new Map([...this.runs].filter(([, r]) => !r.ok).map(([ns, r]) => [ns, r.reason ?? 'failed']));
+  }
 
   async tick(): Promise<void> {
     const jobs = await this.mgmt.get('/apis/batch/v1/cronjobs');
     if (jobs.status !== 200) return;
-    for (const job of jobs.body.items as KubeObject[]) {
+    const seen = new Set<string>();
+    for (const job of jobs.body.items as (KubeObject & { spec: any })[]) {
       if (job.metadata.name !== MIRROR_NAME) continue;
       const ns = job.metadata.namespace as string;
-      const clusters = (await this.mgmt.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`)).body.items as any[];
-      const primary = clusters.find((c) => c.spec?.controlPlaneRef?.kind === 'KamajiControlPlane');
-      if (!primary) continue;
-      const ca = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${primary.metadata.name}-ca`);
-      const kc = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${primary.metadata.name}-kubeconfig`);
-      if (ca.status !== 200 || kc.status !== 200 || !ca.body.data?.['tls.crt'] || !ca.body.data?.['tls.key'] || !kc.body.data?.value) continue;
-      for (const secondary of clusters.filter((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane' && !c.metadata.deletionTimestamp)) {
-        const name = secondary.metadata.name as string;
-        const tenant = { name: (primary.metadata.labels?.['pvekaas.lab/tenant'] as string | undefined) ?? ns };
-        for (const [secretName, data] of [
-          [`${name}-ca`, { 'tls.crt': ca.body.data['tls.crt'], 'tls.key': ca.body.data['tls.key'] }],
-          [`${name}-kubeconfig`, { value: kc.body.data.value }],
-        ] as const) {
-          const object = mirroredSecret({ tenant, secondary: name, name: secretName, data, clusterUid: secondary.metadata.uid }) as KubeObject;
-          await this.mgmt.applyOrThrow(object, { fieldManager: MIRROR_NAME, force: true });
-        }
-      }
-      // The script's last lines: the primary KamajiControlPlane's status.version onto each StaticControlPlane.
-      const kcpName = primary.spec?.controlPlaneRef?.name;
-      const kcp = kcpName ? await this.mgmt.get(`/apis/controlplane.cluster.x-k8s.io/v1alpha2/namespaces/${ns}/kamajicontrolplanes/${kcpName}`) : undefined;
-      const version = kcp?.status === 200 ? (kcp.body.status?.version as string | undefined) : undefined;
-      if (!version) continue;
-      for (const secondary of clusters.filter((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane' && !c.metadata.deletionTimestamp)) {
-        const path = `/apis/controlplane.pvekaas.lab/v1alpha1/namespaces/${ns}/staticcontrolplanes/${secondary.spec.controlPlaneRef.name}`;
-        const current = await this.mgmt.get(path);
-        if (current.status !== 200 || current.body.status?.version === version) continue;
-        const r = await this.mgmt.request('PATCH', `${path}?fieldManager=${MIRROR_NAME}`, controlPlaneStatusPatch(version), 'application/merge-patch+json');
-        if (r.status !== 200) throw new Error(`mirror: StaticControlPlane ${ns}/${secondary.spec.controlPlaneRef.name} status.version: HTTP ${r.status}`);
-      }
+      seen.add(ns);
+      if (job.spec?.suspend) continue;
+      const inputs = await this.inputs(ns, job);
+      const last = this.runs.get(ns);
+      if (last && last.inputs === inputs && (last.ok || Date.now() - last.at < RETRY_MS)) continue;
+      const pod = job.spec.jobTemplate?.spec?.template?.spec;
+      if (!pod) throw new Error(`CronJob ${ns}/${MIRROR_NAME} has no pod template`);
+      const run = await runPod(this.mgmt, this.adminKubeconfig, this.root, ns, pod);
+      if (run.ok !== last?.ok || run.reason !== last?.reason) this.log(`mirror ${ns}: ${run.ok ? 'run succeeded' : `run FAILED: ${run.reason}`}`);
+      this.runs.set(ns, { ...run, at: Date.now(), inputs });
     }
+    for (const ns of [...this.runs.keys()]) if (!seen.has(ns)) this.runs.delete(ns);
+  }
+
+  /** What a run depends on (read by the harness to decide when to run, never by the run itself). */
+  private async inputs(ns: string, job: KubeObject): Promise<string> {
+    const version = async (path: string, field: 'resourceVersion' | 'uid' = 'resourceVersion') => {
+      const r = await this.mgmt.get(path);
+      if (r.status !== 200) return `${path}:${r.status}`;
+      const items = r.body.items as KubeObject[] | undefined;
+      return items ? items.map((i) => `${i.metadata.name}@${i.metadata[field]}`).join(',') : String(r.body.metadata?.[field]);
+    };
+    return [
+      job.metadata.resourceVersion,
+      await version(`/api/v1/namespaces/${ns}/secrets?${new URLSearchParams({ fieldSelector: 'type=cluster.x-k8s.io/secret' })}`),
+      await version(`/api/v1/namespaces/${ns}/secrets?${new URLSearchParams({ labelSelector: 'kamaji.clastix.io/project=kamaji' })}`),
+      // The Clusters by uid: their status changes all the time, and the script reads only their uid.
+      await version(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`, 'uid'),
+      await version(`/api/v1/namespaces/${ns}/serviceaccounts`),
+      await version(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`),
+      await version(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`),
+    ].join('|');
   }
 }

@@ -131,7 +131,7 @@ describe('the example lab in the twin', () => {
       bootstrap: { ...joined.bootstrap, userData: joined.bootstrap!.userData!.replace(/token: ([a-z0-9]{6})\.[a-z0-9]{16}/, 'token: $1.0000000000000000').replace(/token: "([a-z0-9]{6})\.[a-z0-9]{16}"/, 'token: "$1.0000000000000000"') },
     };
     expect(forged.bootstrap.userData).not.toBe(joined.bootstrap!.userData);
-    const player = new KubeletPlayer(() => [forged], twin.kamaji);
+    const player = new KubeletPlayer(() => [forged], twin.kamaji, { ready: () => true, waiting: () => '' });
     await player.tick();
     expect(player.refused.get(`${forged.instance}/99999`)).toMatch(/secret does not match|does not exist/);
     expect(player.nodes.size).toBe(0);

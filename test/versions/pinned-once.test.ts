@@ -72,11 +72,12 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'scripts/twin/manifest-types.ts', pins: ['provider.kubernetes', 'tofu'], why: 'the provider release and OpenTofu release whose plan and type rules it follows' },
   { file: 'scripts/twin.ts', pins: ['provider.kubernetes'], why: 'the banner names the provider release the applier follows' },
   { file: 'constructs/tenant-secondaries.ts', pins: ['provider.kubernetes'], why: 'computed_fields replaces that release\'s default' },
-  { file: 'docs/twin.md', pins: ['provider.kubernetes'], why: 'the provider release the twin\'s applier follows' },
   { file: 'test/applier/manifest-applier.test.ts', pins: ['provider.kubernetes', 'clusterApi'], why: 'the provider rules and the CAPI CRD/webhook the fake server transcribes' },
   { file: 'test/applier/helm-stand-in.test.ts', pins: ['provider.helm'], why: 'that helm provider release\'s defaults' },
   { file: 'test/twin/multi-instance.test.ts', pins: ['provider.kubernetes'], why: 'the provider rules the second plan follows' },
-  { file: 'scripts/twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'scripts/twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'scripts/twin/kamaji-rules.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'the Kamaji, provider and kamaji-etcd sources each rule is read from' },
+  { file: 'scripts/twin/caaph.ts', pins: ['helmAddon'], why: 'the CAAPH source the twin plays, read from that release' },
   { file: 'test/sim/capmox.test.ts', pins: ['proxmoxProvider'], why: 'the calls that CAPMOX release makes' },
   { file: 'test/sim/fixtures/make-iso/main.go', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
   { file: 'test/sim/iso9660.test.ts', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
@@ -94,7 +95,7 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'docs/delivery.md', pins: ['proxmoxProvider'], why: 'what the simulator answers' },
   { file: 'docs/design.md', pins: ['provider.kubernetes', 'provider.helm', 'helmCli'], why: 'which provider releases cannot be built here; the substituted Helm CLI' },
   { file: 'README.md', pins: ['clusterApi', 'proxmoxProvider', 'helmCli'], why: 'the substituted versions, each named' },
-  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'], why: 'the toolchain table' },
+  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium'], why: 'the toolchain table' },
   {
     file: 'docs/kube-tier.md',
     pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'clusterApiOperator', 'certManager', 'kamajiChart', 'kamajiImage', 'metallb', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'],
@@ -103,7 +104,7 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'docs/management.md', pins: everyManagementPin, why: 'the release and provider tables, the mirror commands, the guard example' },
   { file: 'docs/proxmox.md', pins: ['proxmoxProvider', 'provider.proxmox'], why: 'the provider documentation link and the CAPMOX calls' },
   { file: 'docs/tenants.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico'], why: 'the CNI charts and the secondary-clusters route, read from those releases' },
-  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'tofu', 'provider.proxmox'], why: 'what the twin runs' },
+  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'kamajiEtcd', 'cni.cilium', 'cni.calico', 'tofu', 'provider.proxmox', 'provider.kubernetes'], why: 'what the twin runs and plays, and the chart it cannot render' },
   { file: 'docs/usage.md', pins: ['proxmoxProvider'], why: 'why secondary clusters exist' },
 ];
 

@@ -1,0 +1,34 @@
+/**
+ * Certificates the lab twin issues where cert-manager would (the kamaji-etcd chart's Certificates):
+ * ECDSA P-256 keys, made with the openssl command like the test servers' (scripts/lib/kube-apiserver.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CertPair {
+  cert: string;
+  key: string;
+}
+
+/** A CA (isCA) or, with `issuer`, a client certificate (CN `commonName`, O system:masters) signed by it. */
+export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertPair): CertPair {
+  const dir = mkdtempSync(join(tmpdir(), 'pvekaas-twin-pki-'));
+  try {
+    const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+    if (!issuer) {
+      run(['req', '-x509', ...ec, '-keyout', 'tls.key', '-out', 'tls.crt', '-days', '30', '-subj', `/CN=${commonName}`, '-addext', isCA ? 'basicConstraints=critical,CA:TRUE' : 'basicConstraints=CA:FALSE', '-addext', isCA ? 'keyUsage=critical,keyCertSign,cRLSign' : 'keyUsage=digitalSignature,keyEncipherment']);
+    } else {
+      writeFileSync(join(dir, 'ca.crt'), issuer.cert);
+      writeFileSync(join(dir, 'ca.key'), issuer.key);
+      run(['req', '-new', ...ec, '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', `/O=system:masters/CN=${commonName}`]);
+      writeFileSync(join(dir, 'ext'), 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+      run(['x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-out', 'tls.crt', '-extfile', 'ext']);
+    }
+    return { cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
