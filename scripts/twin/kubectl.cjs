@@ -95,7 +95,16 @@ async function resolveResource(spec) {
     const g = await request('GET', `/apis/${group}`);
     if (g.status === 404) fail(`error: the server doesn't have a resource type "${spec}"`);
     if (g.status !== 200) serverError(g);
-    base = `/apis/${g.body.preferredVersion.groupVersion}`;
+    // kubectl's RESTMapper: the group's preferred version first, then its other served versions
+    // (KamajiControlPlane is served at v1alpha2 only, while the group prefers KubeadmControlPlane's v1beta2).
+    const versions = [g.body.preferredVersion.groupVersion, ...g.body.versions.map((v) => v.groupVersion).filter((v) => v !== g.body.preferredVersion.groupVersion)];
+    for (const gv of versions) {
+      const list = await request('GET', `/apis/${gv}`);
+      if (list.status !== 200) serverError(list);
+      const found = list.body.resources.find(matches);
+      if (found) return { base: `/apis/${gv}`, resource: found.name, namespaced: found.namespaced };
+    }
+    fail(`error: the server doesn't have a resource type "${spec}"`);
   }
   const list = await request('GET', base);
   if (list.status !== 200) serverError(list);
