@@ -158,7 +158,8 @@ describe('day two in the twin', () => {
       });
       steps.push({ step: 'retire (old workers drained and deleted)', seconds: (Date.now() - t0) / 1000 });
     } catch (e) {
-      await sampler.stop();
+      // The samples so far say whether the pools kept their Nodes (the mutation control reads them).
+      process.stdout.write(`${readyReport(`upgrade ${FROM} → ${TO} (failed)`, await sampler.stop(), steps)}\n`);
       throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen:\n${last}\n${twin.diagnostics()}`);
     }
     const samples = await sampler.stop();
