@@ -21,6 +21,7 @@ import { runOrder } from '../modules/review';
 import { labChanges } from './lib/changes';
 import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
 import { runInOrder, stackGlob, type StackOutcome } from './lib/deploy-run';
+import { alive } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
 
 const usage = 'npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>] [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan]';
@@ -76,15 +77,6 @@ function onSignal(signal: NodeJS.Signals): void {
 /** A file in the stack directory naming the tofu a deploy started there, while it runs. */
 const PID_FILE = '.pvekaas-deploy.pid';
 
-/** Whether a process is alive. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Waits for a tofu an earlier deploy left running in `cwd` (killed with SIGKILL, its tofu ran on). */
 async function waitForEarlierTofu(cwd: string, stack: string): Promise<void> {

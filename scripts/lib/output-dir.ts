@@ -45,7 +45,7 @@ function readMarker(dir: string): { tool?: string; command?: string } | undefine
 }
 
 /** Whether a process id is alive (a scratch directory of a live run is not stale). */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -30,20 +30,8 @@ export function actualCounts(machines: TwinMachine[]): Map<string, number> {
   return out;
 }
 
-/** Whether an IPv4 address lies in one of the lab's ranges (`a.b.c.d-a.b.c.e` or CIDR). */
-export function inRanges(address: string, ranges: string[]): boolean {
-  const n = (ip: string) => ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
-  const a = n(address);
-  return ranges.some((r) => {
-    if (r.includes('-')) {
-      const [lo, hi] = r.split('-');
-      return a >= n(lo) && a <= n(hi);
-    }
-    const [base, bits] = r.split('/');
-    const size = 2 ** (32 - Number(bits ?? 32));
-    return a >= n(base) && a < n(base) + size;
-  });
-}
+/** Whether an IPv4 address lies in one of the lab's ranges (`a.b.c.d-a.b.c.e` or CIDR): the twin's own check. */
+export { inRanges } from '../../scripts/twin/as-planned';
 
 export interface ReadySamples {
   /** Samples taken, and the longest time between two of them. */
