@@ -1,7 +1,7 @@
 /**
  * Day two in the lab twin, with the real controllers: a stopped VM is remediated by the worker
  * MachineHealthCheck, and a Kubernetes upgrade to the next minor runs without an outage — surge,
- * then retire (docs/tenants.md): the Ready Nodes of every pool, sampled every second in each
+ * then retire (docs/tenants.md): the Ready Nodes of every pool, sampled every half second in each
  * tenant's own API server, never drop below what the pool asks for, no kubelet is ever newer than
  * its control plane, and every worker ends replaced from the new version's template, where the plan
  * puts it.

@@ -113,7 +113,7 @@ parentPort.on('message', (m) => { if (m.phase) phase = m.phase; if (m.stop) stop
  * `replicas`: `tenant` → `pool` → what the pool asks for. A sample whose GETs fail counts as none
  * (the gap grows), never as a pass.
  */
-export function sampleReadyNodes(twin: LabTwin, replicas: Map<string, Map<string, number>>, everyMs = 1000): { phase(name: string): void; stop(): Promise<ReadySamples> } {
+export function sampleReadyNodes(twin: LabTwin, replicas: Map<string, Map<string, number>>, everyMs = 500): { phase(name: string): void; stop(): Promise<ReadySamples> } {
   const tenants = [...replicas].map(([name, pools]) => {
     const plane = [...twin.kamaji.planes.values()].find((p) => p.namespace === name && p.cluster === name);
     if (!plane) throw new Error(`no tenant control plane for ${name}`);
