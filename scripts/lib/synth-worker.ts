@@ -24,9 +24,13 @@ import { synthesizeShare, type SynthJob } from './synthesize';
  * next synth was removing, and made it fail. The shares a worker started itself watch it in turn.
  */
 function dieWithParent(then: () => void): void {
+  // The parent's pid as the parent gave it: read here, process.ppid may already be init's.
+  const parent = Number(process.env.PVEKAAS_SYNTH_PARENT ?? process.ppid);
   const watcher = new Worker(
-    `const parent = process.ppid;
-     setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 100);
+    `const parent = ${JSON.stringify(parent)};
+     const check = () => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); };
+     check();
+     setInterval(check, 100);
      require('node:worker_threads').parentPort.postMessage('watching');`,
     { eval: true },
   );
@@ -62,7 +66,7 @@ function runAll(): void {
   const others = job.shares.slice(1).map(
     (_, i) =>
       new Promise<string | undefined>((done) => {
-        const child = spawn(process.execPath, [__filename, jobFile, String(i + 1)], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [__filename, jobFile, String(i + 1)], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PVEKAAS_SYNTH_PARENT: String(process.pid) } });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         child.on('error', (e) => done(`share ${i + 1}: ${e.message}`));

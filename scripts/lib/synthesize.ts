@@ -253,7 +253,7 @@ function synthesizeInWorkers(job: SynthJob): void {
   writeFileSync(jobFile, JSON.stringify(job));
   const worker = join(__dirname, 'synth-worker.js');
   const script = existsSync(worker) ? worker : resolve(__dirname, '../../dist/scripts/lib/synth-worker.js');
-  const r = spawnSync(process.execPath, [script, jobFile], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [script, jobFile], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PVEKAAS_SYNTH_PARENT: String(process.pid) } });
   if (r.status !== 0) throw new Error(`parallel synthesis failed (${r.signal ?? `exit ${r.status}`}):\n${r.error?.message ?? r.stderr}`);
   // What cdktf prints while synthesizing (annotations), as a one-process synth prints it.
   if (r.stderr) process.stderr.write(r.stderr);

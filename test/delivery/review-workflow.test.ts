@@ -87,7 +87,7 @@ if (verb === 'plan') {
   process.exit(0);
 }
 if (verb === 'show') {
-  process.stdout.write(JSON.stringify({ format_version: '1.2', terraform_version: '1.12.6', planned_values: {}, resource_changes: [] }));
+  process.stdout.write(JSON.stringify({ format_version: '1.2', terraform_version: '0.0.0-stand-in', planned_values: {}, resource_changes: [] }));
   process.exit(0);
 }
 process.exit(1);
