@@ -21,7 +21,7 @@ import type { Lab } from '../../modules/config/schema';
 import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
 import { asPlannedProblems } from './as-planned';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { controllerModules } from '../../modules/versions/pins';
+import { controllerModules, resolveToolchain } from '../../modules/versions/pins';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
 import type { SimVmView } from '../../sim/simulator';
 import { startKubeServer, type KubeServer } from '../lib/kube-apiserver';
@@ -32,6 +32,7 @@ import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
 import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
+import { metallbReleaseOf, notAnnounced, startMetallb, type MetallbRelease, type RunningMetallb } from './metallb';
 import { MirrorPlayer } from './mirror';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
 import { runProvidersReady, twinProviders } from './providers-ready';
@@ -96,6 +97,7 @@ export class LabTwin {
   private run!: SimulatedLab;
   private mgmt!: KubeServer;
   private controllers?: RunningControllers;
+  private metallb?: RunningMetallb;
   kamaji!: KamajiPlayer;
   kubelets!: KubeletPlayer;
   addons!: AddonPlayer;
@@ -180,7 +182,18 @@ export class LabTwin {
     if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
     this.kamaji = new KamajiPlayer(this.mgmt.client, () => kamajiReleases(this.run.out), (l) => this.log(l));
     this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l));
-    this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, { ready: (ns, c) => this.addons.cniReady(ns, c), waiting: (ns, c) => this.addons.cniWaiting(ns, c) }, (l) => this.log(l));
+    this.kubelets = new KubeletPlayer(
+      () => this.run.sim.listVms(),
+      this.kamaji,
+      { ready: (ns, c) => this.addons.cniReady(ns, c), waiting: (ns, c) => this.addons.cniWaiting(ns, c) },
+      (l) => this.log(l),
+      async (plane) => {
+        if (!plane.endpoint) return 'the control plane has no address yet';
+        if (!this.metallb) return 'the MetalLB controller is not running (the management stack is not applied) yet';
+        const host = plane.endpoint.slice(0, plane.endpoint.lastIndexOf(':'));
+        return notAnnounced(this.mgmt.client, { namespace: plane.namespace, name: plane.kcp }, host, this.metallbRelease().namespace);
+      },
+    );
     this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l));
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
@@ -393,6 +406,7 @@ export class LabTwin {
   async applyKubernetes(): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
+    await this.ensureMetallb();
     await this.runProvidersReady();
     await this.applyStack('management-config');
     await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name));
@@ -402,6 +416,29 @@ export class LabTwin {
     const results = await Promise.allSettled(names.map((n) => this.applyStack(`tenant-${n}`)));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
     if (failed.length > 0) throw new Error(failed.join('\n'));
+  }
+
+  /** The management stack's MetalLB release as synthesized. */
+  private metallbRelease(): MetallbRelease {
+    return metallbReleaseOf(readStack(this.run.out, 'management').config);
+  }
+
+  /**
+   * MetalLB's real controller, started once the management stack (its namespace and release) is
+   * applied, with the release's rendered chart and values (metallb.ts).
+   */
+  private async ensureMetallb(): Promise<void> {
+    if (this.metallb) return;
+    this.log('starting the MetalLB controller (real, from the rendered metallb release)');
+    this.metallb = await startMetallb({
+      root: this.options.root,
+      dir: this.mgmt.dir,
+      client: this.mgmt.client,
+      adminKubeconfig: this.mgmt.kubeconfig,
+      release: this.metallbRelease(),
+      kubeVersion: resolveToolchain().kubernetes.version,
+      track: (c) => this.children.add(c),
+    });
   }
 
   /** The management stack's providers-ready Job, run as rendered with its ServiceAccount (providers-ready.ts); it fails the apply as the Job would. */
@@ -629,6 +666,7 @@ export class LabTwin {
     if (this.timer) clearInterval(this.timer);
     while (this.ticking) await sleep(50);
     await this.controllers?.stop();
+    await this.metallb?.stop();
     for (const c of this.children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await this.kamaji?.stop();
     await this.mgmt?.stop();

@@ -422,10 +422,49 @@ export class KamajiPlayer {
     const kubeconfig = readFileSync(view.server.kubeconfig);
     const kcData = { 'admin.conf': kubeconfig, 'admin.svc': kubeconfig, 'super-admin.conf': kubeconfig, 'super-admin.svc': kubeconfig };
     await this.secret({ name: `${name}-admin-kubeconfig`, namespace, ownerReferences: tcpOwner, labels: labels('admin-kubeconfig'), annotations: { 'kamaji.clastix.io/checksum': checksum(kcData) } }, kcData);
-    // The LoadBalancer Service: its address is the requested one (networkProfile.address); without
-    // one MetalLB would pick from an auto-assign pool, which the twin does not play.
     const address = tcp.spec?.networkProfile?.address as string | undefined;
     const port = (tcp.spec?.networkProfile?.port as number | undefined) ?? 6443;
+    // The control plane's Service, as internal/resources/k8s_service_resource.go (mutate) writes it:
+    // named after the TenantControlPlane, Kamaji's labels and the additional metadata of
+    // spec.controlPlane.service, the kube-apiserver port, and for LoadBalancer the type, node ports
+    // allocated unless told otherwise, the class and source ranges. Kamaji does not set an address
+    // on it: a LoadBalancer controller (MetalLB, real in the twin: metallb.ts) gives it one, here
+    // the VIP the metallb.io/loadBalancerIPs annotation asks for. Nodes reach the control plane only
+    // through that address (kubelets.ts).
+    const service = tcp.spec?.controlPlane?.service ?? {};
+    const type = service.serviceType === 'LoadBalancer' ? 'LoadBalancer' : service.serviceType === 'NodePort' ? 'NodePort' : 'ClusterIP';
+    const network = tcp.spec?.networkProfile ?? {};
+    await this.mgmt.applyOrThrow(
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: {
+          name,
+          namespace,
+          labels: { ...labels('service'), ...(service.additionalMetadata?.labels ?? {}) },
+          annotations: { ...(service.additionalMetadata?.annotations ?? {}) },
+          ownerReferences: tcpOwner,
+        },
+        spec: {
+          type,
+          selector: { 'kamaji.clastix.io/name': name },
+          ports: [
+            { name: 'kube-apiserver', protocol: 'TCP', port, targetPort: port, ...(type === 'NodePort' ? { nodePort: port } : {}) },
+            ...((service.additionalPorts ?? []) as Obj[]).map((p) => ({ name: p.name, protocol: p.protocol, appProtocol: p.appProtocol, port: p.port, targetPort: p.targetPort })),
+          ],
+          ...(type === 'LoadBalancer'
+            ? {
+                allocateLoadBalancerNodePorts: service.allocateLoadBalancerNodePorts ?? true,
+                ...(network.loadBalancerClass ? { loadBalancerClass: network.loadBalancerClass } : {}),
+                ...(network.loadBalancerSourceRanges?.length ? { loadBalancerSourceRanges: network.loadBalancerSourceRanges } : {}),
+              }
+            : network.allowAddressAsExternalIP && address
+              ? { externalIPs: [address] }
+              : {}),
+        },
+      } as Obj,
+      { fieldManager: MANAGER, force: true },
+    );
     const replicas = (tcp.spec?.controlPlane?.deployment?.replicas as number | undefined) ?? 2;
     const endpoint = address ? `${address}:${port}` : undefined;
     view.endpoint = endpoint;

@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { parse } from 'yaml';
 import type { SimVmView } from '../../sim/simulator';
-import type { KamajiPlayer } from './kamaji';
+import type { KamajiPlayer, TenantControlPlaneView } from './kamaji';
 
 export interface JoinAttempt {
   instance: string;
@@ -73,7 +73,12 @@ export class KubeletPlayer {
     private readonly kamaji: KamajiPlayer,
     private readonly cni: CniStatus,
     private readonly log: (line: string) => void = () => {},
+    /** Why nothing answers at a control plane's address yet (MetalLB has not assigned or announced it), or undefined. */
+    private readonly unreachable: (plane: TenantControlPlaneView) => Promise<string | undefined> = async () => undefined,
   ) {}
+
+  /** VMs whose kubelet cannot reach the control plane's address yet, by `instance/vmid`, with the reason (they retry). */
+  readonly unreachableFrom = new Map<string, string>();
 
   private stateOf(vm: SimVmView, namespace: string, cluster: string): NodeState {
     if (vm.status !== 'running') return 'stopped';
@@ -107,6 +112,7 @@ export class KubeletPlayer {
     for (const key of [...this.nodes.keys()]) if (!live.has(key)) this.nodes.delete(key);
     for (const key of [...this.joinedWith.keys()]) if (!live.has(key)) this.joinedWith.delete(key);
     for (const key of [...this.refused.keys()]) if (!live.has(key)) this.refused.delete(key);
+    for (const key of [...this.unreachableFrom.keys()]) if (!live.has(key)) this.unreachableFrom.delete(key);
   }
 
   private async join(key: string, vm: SimVmView): Promise<void> {
@@ -115,6 +121,14 @@ export class KubeletPlayer {
     if (!token?.token || !token.apiServerEndpoint) throw new Error('the JoinConfiguration has no bootstrap token discovery');
     const plane = [...this.kamaji.planes.values()].find((p) => p.endpoint === token.apiServerEndpoint);
     if (!plane) throw new Error(`no tenant control plane answers at ${token.apiServerEndpoint}`);
+    // kubeadm join dials the endpoint: only an address a load balancer assigned and announces answers.
+    const why = await this.unreachable(plane);
+    if (why) {
+      if (this.unreachableFrom.get(key) !== why) this.log(`kubelet ${key}: cannot reach ${token.apiServerEndpoint}: ${why}`);
+      this.unreachableFrom.set(key, why);
+      throw new Error(`${why} (retry)`);
+    }
+    this.unreachableFrom.delete(key);
     const tenant = plane.server.client;
     const [id, secret] = token.token.split('.');
     const found = await tenant.get(`/api/v1/namespaces/kube-system/secrets/bootstrap-token-${id}`);
