@@ -596,6 +596,9 @@ export class LabTwin {
       if (running.length !== replicas || mine.length !== replicas) waiting.push(`MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`);
     }
     if (mds.length === 0) waiting.push('no MachineDeployment yet');
+    // kubeadm join dials the VIP: only an address MetalLB assigned and announces answers (metallb.ts).
+    const cannotReach = [...new Set(out.map((m) => this.kubelets.unreachableFrom.get(`${m.instance}/${m.vmid}`)).filter((w): w is string => !!w))];
+    if (cannotReach.length > 0) waiting.push(`kubelets cannot reach the control plane: ${cannotReach.join('; ')}`);
     // The played CAAPH and Jobs: why Nodes stay NotReady, why a secondary has no join data.
     if (controlPlaneInitialized && !this.addons.cniReady(ns, name)) waiting.push(`CNI not installed: ${this.addons.cniWaiting(ns, name)}`);
     const mirrorFailure = this.mirror.failures().get(ns);
@@ -649,7 +652,10 @@ export class LabTwin {
     const refused = [...(this.kubelets?.refused ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
     const notReady = [...(this.kubelets?.nodes.values() ?? [])].filter((n) => n.state === 'network-not-ready').map((n) => `  ${n.namespace}/${n.name}: ${this.addons.cniWaiting(n.namespace, n.cluster)}`).join('\n');
     const jobs = [...(this.mirror?.failures() ?? new Map()).entries()].map(([ns, why]) => `  mirror ${ns}: ${why}`).join('\n');
+    const unreachable = [...(this.kubelets?.unreachableFrom ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
     return [
+      unreachable ? `--- VMs that cannot reach their control plane's address ---\n${unreachable}` : '',
+      this.metallb ? `--- metallb-controller ---\n${this.metallb.log(10)}` : '',
       notReady ? `--- Nodes NotReady (no CNI) ---\n${notReady}` : '',
       jobs ? `--- failed Job runs ---\n${jobs}` : '',
       this.controllers?.logs(undefined, 15) ?? '',

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { parseLab } from '../../modules/config/load';
 import { tenantProxmoxPool } from '../../modules/config/proxmox-access';
 import type { LabTwin, TwinTenant } from '../../scripts/twin/index';
 import { actualCounts, inRanges, plannedCounts, projectRoot, startTwin } from './support';
@@ -47,6 +48,16 @@ describe('the example lab in the twin', () => {
       expect(t.controlPlaneInitialized).toBe(true);
       expect(t.machines.length).toBeGreaterThan(0);
       for (const m of t.machines) expect(m).toMatchObject({ phase: 'Running', nodeName: expect.any(String) });
+    }
+  });
+
+  it('gives each tenant control plane Service exactly its VIP, assigned by the real MetalLB controller from the rendered pool', async () => {
+    const { allocateVips } = await import('../../modules/tenants/vip');
+    const vips = allocateVips(twin.lab).vips;
+    for (const t of tenants.values()) {
+      const services = (await mgmt().get(`/api/v1/namespaces/${t.name}/services?labelSelector=kamaji.clastix.io/component%3Dservice`)).body.items as any[];
+      const got = services.map((svc) => ({ type: svc.spec.type, ingress: (svc.status?.loadBalancer?.ingress ?? []).map((i: { ip: string }) => i.ip) }));
+      expect({ tenant: t.name, services: got }).toEqual({ tenant: t.name, services: [{ type: 'LoadBalancer', ingress: [vips.get(t.name)!.vip] }] });
     }
   });
 
@@ -189,5 +200,20 @@ describe('the example lab in the twin', () => {
     expect((await mgmt().get(`/api/v1/namespaces/${name}`)).status).toBe(404);
     const claims = await mgmt().get('/apis/ipam.cluster.x-k8s.io/v1beta2/ipaddressclaims');
     expect((claims.body.items as any[]).filter((c) => c.metadata.namespace === name)).toEqual([]);
+    // Its VIP is free again: MetalLB gives it to the next Service that asks for it.
+    const { allocateVips } = await import('../../modules/tenants/vip');
+    const vip = allocateVips(parseLab(exampleText, 'examples/lab.yaml')).vips.get(name)!.vip;
+    const probe = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'vip-probe', namespace: 'default', annotations: { 'metallb.io/loadBalancerIPs': vip } },
+      spec: { type: 'LoadBalancer', selector: { app: 'none' }, ports: [{ port: 6443, protocol: 'TCP' }] },
+    };
+    await mgmt().applyOrThrow(probe as any, { fieldManager: 'twin-test', force: true });
+    await twin.waitFor(`the freed VIP ${vip} assigned to the next Service`, 60000, async () => {
+      const svc = (await mgmt().get('/api/v1/namespaces/default/services/vip-probe')).body;
+      return (svc.status?.loadBalancer?.ingress ?? []).some((i: { ip: string }) => i.ip === vip);
+    });
+    await mgmt().delete('/api/v1/namespaces/default/services/vip-probe');
   });
 });
