@@ -15,6 +15,7 @@ import {
   kubernetesSupport,
   managementImages,
   resolveVersions,
+  seriesOf,
   supportOf,
   supportedKubernetesMinors,
   type ManagementVersions,
@@ -22,6 +23,7 @@ import {
   type VersionKey,
 } from '../versions';
 import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces } from '../versions/layout';
+import { autoscalerImageTags, autoscalerWithoutScaleToZero } from '../versions/cni';
 import { mirroredImage, type Mirror } from '../versions/mirror';
 import { capmoxGlobalCredentials, secondaryClustersFindings } from './capmox-global-credentials';
 import {
@@ -95,6 +97,21 @@ export function supportWarnings(lab: Pick<Lab, 'management' | 'tenants'>, today:
       value: tenant.kubernetesVersion,
       fix: `upgrade one minor at a time (npm run upgrade-plan) to a supported minor: ${supported.join(', ')}`,
       severity: 'warning',
+    });
+  });
+  // A pool that may scale to 0 on a minor whose autoscaler cannot (modules/versions/cni.ts).
+  lab.tenants.forEach((tenant, i) => {
+    const minor = seriesOf(tenant.kubernetesVersion);
+    if (minor === undefined || !autoscalerWithoutScaleToZero.has(minor)) return;
+    tenant.pools.forEach((pool, j) => {
+      if (pool.autoscaling?.min !== 0) return;
+      warnings.push({
+        path: ['tenants', i, 'pools', j, 'autoscaling', 'min'],
+        message: `tenant ${tenant.name}, pool ${pool.name}: the cluster-autoscaler for Kubernetes ${minor} (${autoscalerImageTags[minor]}) cannot scale a Cluster API node group to 0 (kubernetes/autoscaler#8412, fixed in 1.33.1, not backported): the pool keeps at least one machine`,
+        value: 0,
+        fix: 'upgrade the tenant to Kubernetes 1.33 or later (npm run upgrade-plan), or set autoscaling.min to 1 to say what it will do',
+        severity: 'warning',
+      });
     });
   });
   const versions = resolveVersions(lab.management.versions as Partial<Record<VersionKey, string>>);

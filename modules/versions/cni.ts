@@ -46,20 +46,29 @@ export const AUTOSCALER_IMAGE_REPOSITORY = 'registry.k8s.io/autoscaling/cluster-
  * clusterapi provider's fixes for CAPI's v1beta2 API went into patch releases.
  */
 export const autoscalerImageTags: Readonly<Record<string, string>> = {
-  '1.30': 'v1.30.3',
-  '1.31': 'v1.31.0',
-  '1.32': 'v1.32.0',
+  '1.30': 'v1.30.7',
+  '1.31': 'v1.31.5',
+  '1.32': 'v1.32.7',
   '1.33': 'v1.33.6',
   '1.34': 'v1.34.5',
   '1.35': 'v1.35.2',
   '1.36': 'v1.36.1',
 };
 
+/**
+ * Minors whose pinned autoscaler cannot scale a Cluster API node group down to 0: the fix
+ * (kubernetes/autoscaler#8412, `clusterapi_unstructured.go` SetSize sending `replicas` as a pointer so
+ * a merge patch keeps 0) is in 1.33.1 and later, never backported to 1.32 and older (read from the
+ * tags cluster-autoscaler-1.30.7, -1.31.5, -1.32.7). A pool with `autoscaling.min: 0` on these minors
+ * would stay at 1 machine for ever; the description check refuses it.
+ */
+export const autoscalerWithoutScaleToZero: ReadonlySet<string> = new Set(['1.30', '1.31', '1.32']);
+
 /** How each pinned autoscaler tag is known: from upstream release notes, or not verified here. */
 export const autoscalerTagEvidence: Readonly<Record<string, { verified: boolean; source: string }>> = {
-  '1.30': { verified: false, source: 'not verified here: no release listing of the 1.30 series was reachable; upstream no longer patches 1.30' },
-  '1.31': { verified: false, source: 'not verified here: no release listing of the 1.31 series was reachable; upstream no longer patches 1.31' },
-  '1.32': { verified: false, source: 'not verified here: no release listing of the 1.32 series was reachable; upstream no longer patches 1.32' },
+  '1.30': { verified: true, source: 'tag cluster-autoscaler-1.30.7 (2025-10-29), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix for CAPI v1beta2 (#8452, first in 1.30.6); not #8412 (scale to 0)' },
+  '1.31': { verified: true, source: 'tag cluster-autoscaler-1.31.5 (2025-10-08), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix (#8453, first in 1.31.4); not #8412 (scale to 0)' },
+  '1.32': { verified: true, source: 'tag cluster-autoscaler-1.32.7 (2026-02-13), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix (#8454, first in 1.32.3); not #8412 (scale to 0)' },
   '1.33': { verified: true, source: 'release cluster-autoscaler-1.33.6 (2026-07-23), kubernetes/autoscaler releases; has #8412 (scale to 0)' },
   '1.34': { verified: true, source: 'release cluster-autoscaler-1.34.5 (2026-07-23), kubernetes/autoscaler releases' },
   '1.35': { verified: true, source: 'release cluster-autoscaler-1.35.2 (2026-07-23), kubernetes/autoscaler releases' },
