@@ -95,7 +95,7 @@ describe('tenant stack', () => {
       clusterAPIKubeconfigSecret: 'tenant-b-kubeconfig',
       autoDiscovery: { clusterName: 'tenant-b', namespace: 'tenant-b' },
       rbac: { clusterScoped: false },
-      image: { repository: 'registry.k8s.io/autoscaling/cluster-autoscaler', tag: 'v1.30.3' },
+      image: { repository: 'registry.k8s.io/autoscaling/cluster-autoscaler', tag: 'v1.30.7' },
     });
     // The misspellings in the Kamaji and CLASTIX docs would be ignored by Helm and scale everything.
     expect(Object.keys(values)).not.toEqual(expect.arrayContaining(['autodiscovery']));
