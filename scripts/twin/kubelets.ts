@@ -152,11 +152,11 @@ export class KubeletPlayer {
     const entry = { name, cluster: plane.cluster, namespace: plane.namespace, uuid: vm.uuid, ready: false };
     this.nodes.set(key, entry);
     this.joinedWith.set(key, vm.bootstrap!);
-    await this.setReady(entry, this.stateOf(vm, plane.namespace, plane.cluster), address);
+    await this.setReady(entry, this.stateOf(vm, plane.namespace, plane.cluster), address, vm);
     this.log(`kubelet ${key}: Node ${name} joined ${plane.namespace}/${plane.cluster} (proxmox://${vm.uuid}${address ? `, ${address}` : ''})`);
   }
 
-  private async setReady(entry: { name: string; namespace: string; cluster: string; state?: NodeState; ready: boolean }, state: NodeState, address?: string): Promise<void> {
+  private async setReady(entry: { name: string; namespace: string; cluster: string; state?: NodeState; ready: boolean }, state: NodeState, address?: string, vm?: SimVmView): Promise<void> {
     const plane = [...this.kamaji.planes.values()].find((p) => p.cluster === entry.cluster && p.namespace === entry.namespace);
     if (!plane) return;
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -189,6 +189,14 @@ export class KubeletPlayer {
       ],
     };
     if (address) status.addresses = [{ type: 'InternalIP', address }, { type: 'Hostname', address: entry.name }];
+    // The machine's capacity as the kubelet reads it at registration (cAdvisor: cores × sockets,
+    // memory; `--max-pods` default 110), allocatable the same (no reservations in the rendered
+    // kubelet args). The kube-scheduler fits Pods against it.
+    if (vm?.cores) {
+      const capacity = { cpu: String(vm.cores * (vm.sockets ?? 1)), memory: `${vm.memoryMiB ?? 512}Mi`, pods: '110' };
+      status.capacity = capacity;
+      status.allocatable = capacity;
+    }
     const r = await plane.server.client.request('PATCH', `/api/v1/nodes/${encodeURIComponent(entry.name)}/status`, { status }, 'application/strategic-merge-patch+json');
     if (r.status !== 200) throw new Error(`Node ${entry.name} status: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     if (entry.state !== state && state === 'network-not-ready') this.log(`kubelet: Node ${entry.name} NotReady: ${this.cni.waiting(entry.namespace, entry.cluster)}`);
