@@ -33,6 +33,7 @@ import { KamajiPlayer } from './kamaji';
 import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
 import { MirrorPlayer } from './mirror';
+import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
 import { runProvidersReady, twinProviders } from './providers-ready';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
@@ -44,6 +45,11 @@ export interface TwinOptions {
   /** Scratch directory (removed by stop unless keep). */
   work: string;
   log?: (line: string) => void;
+  /**
+   * Play each tenant's cluster-autoscaler release (scripts/twin/autoscaler.ts). Off by default:
+   * the other suites scale autoscaled pools by hand, which a running autoscaler would undo.
+   */
+  autoscaler?: boolean;
   /** Extra environment per controller: negative controls only. */
   controllerEnv?: Partial<Record<ControllerName, Record<string, string>>>;
 }
@@ -100,6 +106,8 @@ export class LabTwin {
   kubelets!: KubeletPlayer;
   addons!: AddonPlayer;
   mirror!: MirrorPlayer;
+  /** The tenants' cluster-autoscalers, when `autoscaler` is on. */
+  autoscaler?: AutoscalerPlayer;
   private timer?: NodeJS.Timeout;
   private ticking = false;
   private readonly children = new Set<ChildProcess>();
@@ -182,6 +190,7 @@ export class LabTwin {
     this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l));
     this.kubelets = new KubeletPlayer(() => this.run.sim.listVms(), this.kamaji, { ready: (ns, c) => this.addons.cniReady(ns, c), waiting: (ns, c) => this.addons.cniWaiting(ns, c) }, (l) => this.log(l));
     this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l));
+    if (this.options.autoscaler) this.autoscaler = new AutoscalerPlayer(this.mgmt.client, this.mgmt.url, readCa(this.mgmt.dir), () => tenantAutoscalerReleases(this.run.out), (l) => this.log(l));
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
@@ -193,6 +202,7 @@ export class LabTwin {
       await this.addons.tick();
       await this.mirror.tick();
       await this.kubelets.tick();
+      await this.autoscaler?.tick();
     } catch (e) {
       const message = (e as Error).message;
       if (this.tickErrors[this.tickErrors.length - 1] !== message) this.tickErrors.push(message);
@@ -612,7 +622,9 @@ export class LabTwin {
     const refused = [...(this.kubelets?.refused ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
     const notReady = [...(this.kubelets?.nodes.values() ?? [])].filter((n) => n.state === 'network-not-ready').map((n) => `  ${n.namespace}/${n.name}: ${this.addons.cniWaiting(n.namespace, n.cluster)}`).join('\n');
     const jobs = [...(this.mirror?.failures() ?? new Map()).entries()].map(([ns, why]) => `  mirror ${ns}: ${why}`).join('\n');
+    const autoscalers = [...(this.autoscaler?.failures() ?? new Map()).entries()].map(([ns, why]) => `  ${ns}: ${why}`).join('\n');
     return [
+      autoscalers ? `--- cluster-autoscalers not working ---\n${autoscalers}` : '',
       notReady ? `--- Nodes NotReady (no CNI) ---\n${notReady}` : '',
       jobs ? `--- failed Job runs ---\n${jobs}` : '',
       this.controllers?.logs(undefined, 15) ?? '',
