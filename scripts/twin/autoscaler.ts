@@ -1,8 +1,10 @@
 /**
  * SIMULATED in the lab twin: each tenant's cluster-autoscaler release (chart `cluster-autoscaler`
  * 9.59.0 of kubernetes/autoscaler, tag `cluster-autoscaler-chart-9.59.0`), its clusterapi cloud
- * provider at the image the tenant stack pins (v1.30.3 for Kubernetes 1.30: tag
- * `cluster-autoscaler-1.30.3`). The module `k8s.io/autoscaler/cluster-autoscaler` is not served by
+ * provider at the image the tenant stack pins for Kubernetes 1.34: v1.34.5 (tag
+ * `cluster-autoscaler-1.34.5`, paths under `cluster-autoscaler/`). Only that image is played (a
+ * release pinning another tag is reported, not played: the provider changed between minors, e.g.
+ * 1.30.3 updates the scale subresource and cannot read a v1beta2 `infrastructureRef`). The module `k8s.io/autoscaler/cluster-autoscaler` is not served by
  * the Go module proxy and there is no container runtime, so it is played from its source, each
  * rule cited below; what it reads and writes goes through the API servers for real:
  *
@@ -17,14 +19,15 @@
  *   Role decides: the informers of `clusterapi_controller.go` newMachineController (machinesets,
  *   machinedeployments, machinepools, machines, filtered to `namespaceToWatch`), the infrastructure
  *   template informer of `getInfrastructureResource`, the scale subresource of
- *   `clusterapi_unstructured.go` SetSize (GET then UPDATE), the Machine UPDATE of
+ *   `clusterapi_unstructured.go` SetSize (a merge PATCH of `spec.replicas`), the Machine GET and UPDATE of
  *   MarkMachineForDeletion. A list the Role forbids never syncs its informer: upstream waits
  *   forever (WaitForCacheSync), the player does nothing and reports why (`failures`);
  * - the workload cluster through the kubeconfig in the Secret `clusterAPIKubeconfigSecret` (key
  *   `value`, mounted at `/etc/kubernetes/value` by the chart), as the pod would.
  *
  * Node groups (`clusterapi_nodegroup.go` newNodeGroupFromScalableResource, `clusterapi_utils.go`
- * parseScalingBounds, `clusterapi_autodiscovery.go`): a MachineDeployment (or a MachineSet without
+ * parseScalingBounds, `clusterapi_autodiscovery.go`; `readInfrastructureReferenceResource` reads a
+ * v1beta2 `infrastructureRef` by its `apiGroup` at the group's preferred version): a MachineDeployment (or a MachineSet without
  * one) allowed by a discovery spec (namespace, cluster name from `spec.clusterName`, labels); a
  * missing min annotation is 0, a missing max is 0 and such a group is skipped; at 0 replicas a group
  * counts only if it can scale from zero: its capacity (annotations `capacity.cluster-autoscaler.
@@ -61,6 +64,7 @@ import { request as httpsRequest, Agent } from 'node:https';
 import { join } from 'node:path';
 import { load as loadYaml } from 'js-yaml';
 import type { KubeClient, KubeResponse } from '../lib/kube-apiserver';
+import { autoscalerImageTags } from '../../modules/versions/cni';
 import { readStack } from './stack-objects';
 
 /** A tenant's cluster-autoscaler release as its stack renders it. */
@@ -305,7 +309,7 @@ class RestClient {
   ) {
     this.agent = new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 4 });
   }
-  request(method: string, path: string, body?: unknown): Promise<KubeResponse> {
+  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeResponse> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = httpsRequest(
@@ -316,7 +320,7 @@ class RestClient {
           headers: {
             Accept: 'application/json',
             ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
-            ...(payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+            ...(payload === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
           },
         },
         (res) => {
@@ -370,6 +374,8 @@ interface ReleaseState {
 }
 
 const DEFAULT_SCAN_MS = 10000;
+/** The image whose clusterapi provider is played (`autoscalerImageTags['1.34']`). */
+export const PLAYED_TAG = autoscalerImageTags['1.34'];
 
 export class AutoscalerPlayer {
   readonly events: AutoscalerEvent[] = [];
@@ -409,6 +415,11 @@ export class AutoscalerPlayer {
       }
       const args = chartArgs(release);
       if (!args) continue;
+      const tag = release.values.image?.tag as string | undefined;
+      if (tag !== PLAYED_TAG) {
+        st.failure = `the twin plays cluster-autoscaler ${PLAYED_TAG} only; this release runs ${tag} (not played)`;
+        continue;
+      }
       const flags = new Map(args.map((a) => a.replace(/^--/, '').split(/=(.*)/s).slice(0, 2) as [string, string]));
       const scanMs = flags.has('scan-interval') ? goDuration(flags.get('scan-interval')!) : DEFAULT_SCAN_MS;
       if (Date.now() - st.lastLoop < scanMs) continue;
@@ -645,16 +656,14 @@ export class AutoscalerPlayer {
     return { cpu: fromAnn.cpu ?? quantity(status.cpu), memory: fromAnn.memory ?? quantity(status.memory), pods: fromAnn.pods ?? (quantity(status.pods) || 110) };
   }
 
-  /** SetSize: the scale subresource, GET then UPDATE (k8s.io/client-go scale client). */
+  /** SetSize (1.34.5): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */
   private async setSize(mgmt: RestClient, g: NodeGroup, replicas: number): Promise<void> {
     if (replicas > g.max) throw new Error(`size increase too large - desired:${replicas} max:${g.max}`);
     if (replicas < g.min) throw new Error(`size decrease too large - desired:${replicas} min:${g.min}`);
     const version = String(g.object.apiVersion).split('/')[1];
     const path = `/apis/cluster.x-k8s.io/${version}/namespaces/${g.namespace}/${g.resource}/${g.name}/scale`;
-    const s = await mgmt.get(path);
-    if (s.status !== 200) throw new Error(`scale-up/down of ${g.kind} ${g.name} failed: get scale: ${s.body?.message ?? `HTTP ${s.status}`}`);
-    const u = await mgmt.request('PUT', path, { ...s.body, spec: { ...s.body.spec, replicas } });
-    if (u.status !== 200) throw new Error(`scale-up/down of ${g.kind} ${g.name} failed: update scale: ${u.body?.message ?? `HTTP ${u.status}`}`);
+    const u = await mgmt.request('PATCH', path, { spec: { replicas } }, 'application/merge-patch+json');
+    if (u.status !== 200) throw new Error(`scale-up/down of ${g.kind} ${g.name} failed: patch scale: ${u.body?.message ?? `HTTP ${u.status}`}`);
   }
 
   /** MarkMachineForDeletion: GET the Machine, UPDATE it with the delete annotation. */

@@ -1,6 +1,6 @@
 /**
  * Autoscaling 0 → N → 0 in the lab twin (issue 24): each tenant's cluster-autoscaler release played
- * from its source (scripts/twin/autoscaler.ts: chart 9.59.0, clusterapi provider 1.30.3) with the
+ * from its source (scripts/twin/autoscaler.ts: chart 9.59.0, clusterapi provider 1.34.5, the image pvekaas pins for the fixture's Kubernetes 1.34) with the
  * token of the chart's ServiceAccount against the management API server and the rendered
  * `<tenant>-kubeconfig` Secret for the workload cluster; the tenant API server has a REAL
  * kube-scheduler (k8s.io/kubernetes v1.34.4), which marks the Pods that fit no Node unschedulable.
@@ -163,15 +163,15 @@ describe('autoscaling in the lab twin', () => {
     await converged('shrunk');
   });
 
-  it('a Role without update on machinedeployments/scale: the scale-up is forbidden, the pool stays at 0', async () => {
+  it('a Role without patch on machinedeployments/scale: the scale-up is forbidden, the pool stays at 0', async () => {
     const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles/cluster-autoscaler`;
     const role = (await mgmt().get(path)).body;
-    const broken = { ...role, rules: role.rules.map((r: any) => (r.resources.includes('machinedeployments/scale') ? { ...r, verbs: r.verbs.filter((v: string) => v !== 'update') } : r)) };
+    const broken = { ...role, rules: role.rules.map((r: any) => (r.resources.includes('machinedeployments/scale') ? { ...r, verbs: r.verbs.filter((v: string) => v !== 'patch') } : r)) };
     expect((await mgmt().request('PUT', path, broken)).status).toBe(200);
     const pods = await createPods('edge', 1, 'forbidden');
     try {
       await twin.waitFor('the autoscaler refused', 90000, async () => /forbidden/i.test(twin.autoscaler!.failures().get(NS) ?? ''));
-      expect(twin.autoscaler!.failures().get(NS)).toMatch(/update scale: .*machinedeployments\/scale/);
+      expect(twin.autoscaler!.failures().get(NS)).toMatch(/patch scale: .*cannot patch resource "machinedeployments\/scale"/);
       await staysAtZero('edge', 15000);
     } finally {
       await deletePods(pods);
