@@ -22,7 +22,7 @@ import { projectRoot as findProjectRoot } from '../../sim/toolchain';
 const projectRoot = findProjectRoot();
 
 const toolchainBin = join(projectRoot, '.toolchain/bin');
-export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager'] as const;
+export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
 
 /** Throws with the fix when the server binaries are not built: the kube tier is part of the test command. */
 export function requireKubeBinaries(): void {
