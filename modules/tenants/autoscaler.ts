@@ -21,7 +21,7 @@ export interface AutoscalerOptions {
 }
 
 /**
- * The rules the chart's namespaced Role lacks (chart 9.59.0 `templates/role.yaml` grants the
+ * The rules the chart's namespaced Role lacks (the pinned chart's `templates/role.yaml`, tag `cluster-autoscaler-chart-<autoscalerChart.version>`, grants the
  * cluster.x-k8s.io objects and their scale subresources only): the clusterapi provider reads the
  * infrastructure machine template of every node group when it builds the group's template node,
  * capacity annotations or not (cluster-autoscaler 1.30.3

@@ -1,6 +1,6 @@
 /**
  * SIMULATED in the lab twin: each tenant's cluster-autoscaler release (chart `cluster-autoscaler`
- * 9.59.0 of kubernetes/autoscaler, tag `cluster-autoscaler-chart-9.59.0`), its clusterapi cloud
+ * of kubernetes/autoscaler at the pinned version, tag `cluster-autoscaler-chart-<autoscalerChart.version>`), its clusterapi cloud
  * provider at the image the tenant stack pins for Kubernetes 1.34: v1.34.5 (tag
  * `cluster-autoscaler-1.34.5`, paths under `cluster-autoscaler/`). Only that image is played (a
  * release pinning another tag is reported, not played: the provider changed between minors, e.g.
@@ -90,7 +90,7 @@ export function tenantAutoscalerReleases(out: string): AutoscalerRelease[] {
   return found;
 }
 
-// ---- the chart (9.59.0), played -------------------------------------------------------------
+// ---- the chart (pinned version), played -------------------------------------------------------------
 
 /** `_helpers.tpl` cluster-autoscaler.fullname. */
 export function chartFullname(release: AutoscalerRelease): string {

@@ -11,7 +11,7 @@ import type { Tenant } from '../../modules/config/schema';
 const tenant = { name: 'elastic', kubernetesVersion: 'v1.30.5' } as unknown as Tenant;
 const release = (values: Record<string, unknown>): AutoscalerRelease => ({ stack: 'tenant-elastic', name: 'cluster-autoscaler', namespace: 'elastic', values });
 
-describe('the played chart 9.59.0 over the rendered values', () => {
+describe('the played chart over the rendered values', () => {
   it('renders the flags of deployment.yaml: discovery of this cluster, the workload kubeconfig, the idle time', () => {
     const args = chartArgs(release(autoscalerValues(tenant, { scaleDown: { scaleDownUnneededSeconds: 20, scaleDownDelayAfterAddSeconds: 30 } })))!;
     expect(args).toEqual(

@@ -1,9 +1,9 @@
 /**
  * Autoscaling 0 → N → 0 in the lab twin (issue 24): each tenant's cluster-autoscaler release played
- * from its source (scripts/twin/autoscaler.ts: chart 9.59.0, clusterapi provider 1.34.5, the image pvekaas pins for the fixture's Kubernetes 1.34) with the
+ * from its source (scripts/twin/autoscaler.ts: the pinned chart, clusterapi provider 1.34.5, the image pvekaas pins for the fixture's Kubernetes 1.34) with the
  * token of the chart's ServiceAccount against the management API server and the rendered
  * `<tenant>-kubeconfig` Secret for the workload cluster; the tenant API server has a REAL
- * kube-scheduler (k8s.io/kubernetes v1.34.4), which marks the Pods that fit no Node unschedulable.
+ * kube-scheduler (k8s.io/kubernetes, the kube-apiserver's version), which marks the Pods that fit no Node unschedulable.
  * The lab is test/twin/fixtures/autoscaling.yaml: one MultiInstance tenant, pool `edge` of the
  * primary Cluster on pve-a and pool `burst` of the secondary Cluster on pve-b, both 0..N; the
  * scale-down idle time shortened to 20 s. The steps share one twin and run in order.
