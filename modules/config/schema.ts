@@ -376,6 +376,17 @@ export const managementSchema = z.strictObject({
     })
     .default({ nodeStartupSeconds: 1200, unhealthySeconds: 300 })
     .describe("the worker MachineHealthCheck of every tenant (the class's and each secondary Cluster's)"),
+  autoscaler: z
+    .strictObject({
+      scaleDownUnneededSeconds: positiveInt32('autoscaler.scaleDownUnneededSeconds', 'cluster-autoscaler --scale-down-unneeded-time')
+        .optional()
+        .describe('how long a node must be unneeded (idle) before the autoscaler removes it; upstream default 600'),
+      scaleDownDelayAfterAddSeconds: positiveInt32('autoscaler.scaleDownDelayAfterAddSeconds', 'cluster-autoscaler --scale-down-delay-after-add')
+        .optional()
+        .describe('how long after a scale-up scale-down evaluation resumes; upstream default 600'),
+    })
+    .optional()
+    .describe("every tenant's cluster-autoscaler: its scale-down timings (unset: the autoscaler's defaults, 10 minutes each)"),
   datastore: z
     .strictObject({
       replicas: z

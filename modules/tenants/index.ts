@@ -227,6 +227,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
         values: autoscalerValues(tenant, {
           imageRepository: mirror?.images ? mirroredRepository(AUTOSCALER_IMAGE_REPOSITORY, mirror) : undefined,
           byNamespace: secondaryMode,
+          scaleDown: lab.management.autoscaler,
         }),
       }
     : undefined;

@@ -22,7 +22,7 @@ import { projectRoot as findProjectRoot } from '../../sim/toolchain';
 const projectRoot = findProjectRoot();
 
 const toolchainBin = join(projectRoot, '.toolchain/bin');
-export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager'] as const;
+export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
 
 /** Throws with the fix when the server binaries are not built: the kube tier is part of the test command. */
 export function requireKubeBinaries(): void {
@@ -228,6 +228,12 @@ export interface KubeServerOptions {
   crds?: boolean;
   /** Run kube-controller-manager (namespace finalisation, garbage collection). @default true */
   controllerManager?: boolean;
+  /**
+   * Run kube-scheduler (k8s.io/kubernetes, the same version as kube-apiserver) with the admin
+   * kubeconfig: Pods are bound to Nodes that fit them, and those that fit none are marked
+   * `PodScheduled=False` with reason `Unschedulable`, as in a real cluster. @default false
+   */
+  scheduler?: boolean;
   /** How long to wait for each component to become ready. @default 120000 */
   readyTimeoutMs?: number;
   /** Changes the test copy of each CRD before it is installed (e.g. fields of a proposed API). @default none */
@@ -474,6 +480,21 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         async () => {
           exited(kcm, 'kube-controller-manager');
           return readFileSync(logFiles['kube-controller-manager'], 'utf8').includes('Started controller');
+        },
+        logs,
+      );
+    }
+
+    if (options.scheduler) {
+      const scheduler = start('kube-scheduler', [`--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false']);
+      pids.push(scheduler.pid as number);
+      startWatchdog(pids);
+      await waitFor(
+        'kube-scheduler',
+        readyTimeout,
+        async () => {
+          exited(scheduler, 'kube-scheduler');
+          return /Attempting to acquire leader lease|Started|successfully acquired|"Starting Kubernetes Scheduler"/.test(readFileSync(logFiles['kube-scheduler'], 'utf8'));
         },
         logs,
       );

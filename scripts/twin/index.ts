@@ -34,6 +34,7 @@ import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
 import { metallbReleaseOf, notAnnounced, startMetallb, type MetallbRelease, type RunningMetallb } from './metallb';
 import { MirrorPlayer } from './mirror';
+import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
 import { runProvidersReady, twinProviders } from './providers-ready';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
@@ -45,6 +46,11 @@ export interface TwinOptions {
   /** Scratch directory (removed by stop unless keep). */
   work: string;
   log?: (line: string) => void;
+  /**
+   * Play each tenant's cluster-autoscaler release (scripts/twin/autoscaler.ts). Off by default:
+   * the other suites scale autoscaled pools by hand, which a running autoscaler would undo.
+   */
+  autoscaler?: boolean;
   /** Extra environment per controller: negative controls only. */
   controllerEnv?: Partial<Record<ControllerName, Record<string, string>>>;
 }
@@ -102,6 +108,8 @@ export class LabTwin {
   kubelets!: KubeletPlayer;
   addons!: AddonPlayer;
   mirror!: MirrorPlayer;
+  /** The tenants' cluster-autoscalers, when `autoscaler` is on. */
+  autoscaler?: AutoscalerPlayer;
   private timer?: NodeJS.Timeout;
   private ticking = false;
   private readonly children = new Set<ChildProcess>();
@@ -195,6 +203,7 @@ export class LabTwin {
       },
     );
     this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l));
+    if (this.options.autoscaler) this.autoscaler = new AutoscalerPlayer(this.mgmt.client, this.mgmt.url, readCa(this.mgmt.dir), () => tenantAutoscalerReleases(this.run.out), (l) => this.log(l));
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
@@ -206,6 +215,7 @@ export class LabTwin {
       await this.addons.tick();
       await this.mirror.tick();
       await this.kubelets.tick();
+      await this.autoscaler?.tick();
     } catch (e) {
       const message = (e as Error).message;
       if (this.tickErrors[this.tickErrors.length - 1] !== message) this.tickErrors.push(message);
@@ -653,9 +663,11 @@ export class LabTwin {
     const notReady = [...(this.kubelets?.nodes.values() ?? [])].filter((n) => n.state === 'network-not-ready').map((n) => `  ${n.namespace}/${n.name}: ${this.addons.cniWaiting(n.namespace, n.cluster)}`).join('\n');
     const jobs = [...(this.mirror?.failures() ?? new Map()).entries()].map(([ns, why]) => `  mirror ${ns}: ${why}`).join('\n');
     const unreachable = [...(this.kubelets?.unreachableFrom ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
+    const autoscalers = [...(this.autoscaler?.failures() ?? new Map()).entries()].map(([ns, why]) => `  ${ns}: ${why}`).join('\n');
     return [
       unreachable ? `--- VMs that cannot reach their control plane's address ---\n${unreachable}` : '',
       this.metallb ? `--- metallb-controller ---\n${this.metallb.log(10)}` : '',
+      autoscalers ? `--- cluster-autoscalers not working ---\n${autoscalers}` : '',
       notReady ? `--- Nodes NotReady (no CNI) ---\n${notReady}` : '',
       jobs ? `--- failed Job runs ---\n${jobs}` : '',
       this.controllers?.logs(undefined, 15) ?? '',

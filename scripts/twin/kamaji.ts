@@ -401,8 +401,9 @@ export class KamajiPlayer {
       let starting = this.starting.get(key);
       if (!starting) {
         // Kamaji's kube-apiserver defaults (internal/builders/controlplane/deployment.go safeDefaults):
-        // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on.
-        starting = startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'] });
+        // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on. Its pod runs
+        // kube-scheduler beside the API server (deployment.go buildScheduler): the REAL one here.
+        starting = startKubeServer({ crds: false, controllerManager: false, scheduler: true, apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'] });
         this.starting.set(key, starting);
       }
       const server = await starting;

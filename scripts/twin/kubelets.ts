@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { parse } from 'yaml';
 import type { SimVmView } from '../../sim/simulator';
+import type { KubeClient } from '../lib/kube-apiserver';
 import type { KamajiPlayer, TenantControlPlaneView } from './kamaji';
 
 export interface JoinAttempt {
@@ -96,6 +97,10 @@ export class KubeletPlayer {
         if (known.uuid !== vm.uuid) continue;
         const state = this.stateOf(vm, known.namespace, known.cluster);
         if (state !== known.state) await this.setReady(known, state);
+        else if (state === 'ready' && !this.untainted.has(known.name)) {
+          const plane = [...this.kamaji.planes.values()].find((p) => p.cluster === known.cluster && p.namespace === known.namespace);
+          if (plane) await this.untaintNotReady(plane.server.client, known.name);
+        }
         continue;
       }
       if (vm.status !== 'running' || !vm.bootstrap?.userData || this.refused.has(key)) continue;
@@ -166,11 +171,17 @@ export class KubeletPlayer {
     const entry = { name, cluster: plane.cluster, namespace: plane.namespace, uuid: vm.uuid, ready: false };
     this.nodes.set(key, entry);
     this.joinedWith.set(key, vm.bootstrap!);
-    await this.setReady(entry, this.stateOf(vm, plane.namespace, plane.cluster), address);
+    await this.setReady(entry, this.stateOf(vm, plane.namespace, plane.cluster), address, vm);
     this.log(`kubelet ${key}: Node ${name} joined ${plane.namespace}/${plane.cluster} (proxmox://${vm.uuid}${address ? `, ${address}` : ''})`);
   }
 
-  private async setReady(entry: { name: string; namespace: string; cluster: string; state?: NodeState; ready: boolean }, state: NodeState, address?: string): Promise<void> {
+  private readonly untainted = new Set<string>();
+
+  private async untaintNotReady(client: KubeClient, name: string): Promise<void> {
+    if (await untaintNotReadyOn(client, name)) this.untainted.add(name);
+  }
+
+  private async setReady(entry: { name: string; namespace: string; cluster: string; state?: NodeState; ready: boolean }, state: NodeState, address?: string, vm?: SimVmView): Promise<void> {
     const plane = [...this.kamaji.planes.values()].find((p) => p.cluster === entry.cluster && p.namespace === entry.namespace);
     if (!plane) return;
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -203,12 +214,39 @@ export class KubeletPlayer {
       ],
     };
     if (address) status.addresses = [{ type: 'InternalIP', address }, { type: 'Hostname', address: entry.name }];
+    // The machine's capacity as the kubelet reads it at registration (cAdvisor: cores × sockets,
+    // memory; `--max-pods` default 110), allocatable the same (no reservations in the rendered
+    // kubelet args). The kube-scheduler fits Pods against it.
+    if (vm?.cores) {
+      const capacity = { cpu: String(vm.cores * (vm.sockets ?? 1)), memory: `${vm.memoryMiB ?? 512}Mi`, pods: '110' };
+      status.capacity = capacity;
+      status.allocatable = capacity;
+    }
     const r = await plane.server.client.request('PATCH', `/api/v1/nodes/${encodeURIComponent(entry.name)}/status`, { status }, 'application/strategic-merge-patch+json');
     if (r.status !== 200) throw new Error(`Node ${entry.name} status: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+    if (state === 'ready') await this.untaintNotReady(plane.server.client, entry.name);
     if (entry.state !== state && state === 'network-not-ready') this.log(`kubelet: Node ${entry.name} NotReady: ${this.cni.waiting(entry.namespace, entry.cluster)}`);
     entry.state = state;
     entry.ready = state === 'ready';
   }
+}
+
+/**
+ * The node lifecycle controller's NoSchedule pass for a Ready Node (k8s.io/kubernetes v1.34
+ * `pkg/controller/nodelifecycle/node_lifecycle_controller.go` doNoScheduleTaintingPass): the API
+ * server's TaintNodesByCondition admission put `node.kubernetes.io/not-ready:NoSchedule` on the
+ * Node at registration, and that controller (in Kamaji's control plane pod) takes it away once the
+ * kubelet reports Ready — else the kube-scheduler never places a Pod on it. Played here, since a
+ * real kube-controller-manager would mark the played kubelets' Nodes Unknown (no heartbeats).
+ */
+async function untaintNotReadyOn(client: KubeClient, name: string): Promise<boolean> {
+  const r = await client.get(`/api/v1/nodes/${encodeURIComponent(name)}`);
+  if (r.status !== 200) return false;
+  const taints = (r.body.spec?.taints ?? []) as { key: string; effect: string }[];
+  const kept = taints.filter((t) => !(t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoSchedule'));
+  if (kept.length === taints.length) return true;
+  // A PUT with the read resourceVersion: a conflict (CAPI changed the Node) is retried next tick.
+  return (await client.request('PUT', `/api/v1/nodes/${encodeURIComponent(name)}`, { ...r.body, spec: { ...r.body.spec, taints: kept } })).status === 200;
 }
 
 /** The first static IPv4 address of a cloud-init network-config (v2), without its prefix. */

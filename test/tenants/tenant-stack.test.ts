@@ -97,6 +97,11 @@ describe('tenant stack', () => {
       rbac: { clusterScoped: false },
       image: { repository: 'registry.k8s.io/autoscaling/cluster-autoscaler', tag: 'v1.30.7' },
     });
+    // The chart's namespaced Role lacks the infrastructure templates the clusterapi provider reads
+    // for every node group (scale from zero): pvekaas adds them (the lab twin found it).
+    expect(values.rbac.additionalRules).toEqual([{ apiGroups: ['infrastructure.cluster.x-k8s.io'], resources: ['proxmoxmachinetemplates'], verbs: ['get', 'list', 'watch'] }]);
+    // management.autoscaler unset: the autoscaler's own scale-down defaults, no extraArgs.
+    expect(values.extraArgs).toBeUndefined();
     // The misspellings in the Kamaji and CLASTIX docs would be ignored by Helm and scale everything.
     expect(Object.keys(values)).not.toEqual(expect.arrayContaining(['autodiscovery']));
     expect(release.values[0]).not.toMatch(/autodisc?v?overy\b/);

@@ -1,0 +1,753 @@
+/**
+ * SIMULATED in the lab twin: each tenant's cluster-autoscaler release (chart `cluster-autoscaler`
+ * of kubernetes/autoscaler at the pinned version, tag `cluster-autoscaler-chart-<autoscalerChart.version>`), its clusterapi cloud
+ * provider at the image the tenant stack pins for Kubernetes 1.34: v1.34.5 (tag
+ * `cluster-autoscaler-1.34.5`, paths under `cluster-autoscaler/`). Only that image is played (a
+ * release pinning another tag is reported, not played: the provider changed between minors, e.g.
+ * 1.30.3 updates the scale subresource and cannot read a v1beta2 `infrastructureRef`). The module `k8s.io/autoscaler/cluster-autoscaler` is not served by
+ * the Go module proxy and there is no container runtime, so it is played from its source, each
+ * rule cited below; what it reads and writes goes through the API servers for real:
+ *
+ * - the release as Helm would install it, from the values the tenant stack renders: the chart's
+ *   ServiceAccount, namespaced Role (with `rbac.additionalRules`) and RoleBinding
+ *   (`templates/serviceaccount.yaml`, `role.yaml`, `rolebinding.yaml`, names from `_helpers.tpl`),
+ *   applied once per values change with the admin's credentials (Helm's); the container's flags as
+ *   `templates/deployment.yaml` renders them (`--node-group-auto-discovery=clusterapi:…` from
+ *   `autoDiscovery` through `cluster-autoscaler.capiAutodiscoveryConfig`, `--kubeconfig` for
+ *   `clusterAPIMode: kubeconfig-incluster`, `extraArgs` as `--key=value`);
+ * - the management cluster with a TokenRequest token of that ServiceAccount only, so the rendered
+ *   Role decides: the informers of `clusterapi_controller.go` newMachineController (machinesets,
+ *   machinedeployments, machinepools, machines, filtered to `namespaceToWatch`), the infrastructure
+ *   template informer of `getInfrastructureResource`, the scale subresource of
+ *   `clusterapi_unstructured.go` SetSize (a merge PATCH of `spec.replicas`), the Machine GET and UPDATE of
+ *   MarkMachineForDeletion. A list the Role forbids never syncs its informer: upstream waits
+ *   forever (WaitForCacheSync), the player does nothing and reports why (`failures`);
+ * - the workload cluster through the kubeconfig in the Secret `clusterAPIKubeconfigSecret` (key
+ *   `value`, mounted at `/etc/kubernetes/value` by the chart), as the pod would.
+ *
+ * Node groups (`clusterapi_nodegroup.go` newNodeGroupFromScalableResource, `clusterapi_utils.go`
+ * parseScalingBounds, `clusterapi_autodiscovery.go`; `readInfrastructureReferenceResource` reads a
+ * v1beta2 `infrastructureRef` by its `apiGroup` at the group's preferred version): a MachineDeployment (or a MachineSet without
+ * one) allowed by a discovery spec (namespace, cluster name from `spec.clusterName`, labels); a
+ * missing min annotation is 0, a missing max is 0 and such a group is skipped; at 0 replicas a group
+ * counts only if it can scale from zero: its capacity (annotations `capacity.cluster-autoscaler.
+ * kubernetes.io/{cpu,memory,ephemeral-disk,maxPods,labels,taints}`, over the infrastructure
+ * template's `status.capacity`) has cpu and memory (InstanceCapacity, CanScaleFromZero). Its
+ * template node (TemplateNodeInfo, buildTemplateLabels): that capacity (pods 110 when unset),
+ * generic labels (`kubernetes.io/os=linux`, `kubernetes.io/arch=amd64`, hostname) and the labels
+ * annotation; a group with a registered Node uses that Node instead (core/utils GetNodeInfosForGroups).
+ *
+ * Scale-up (core/static_autoscaler.go RunOnce, core/scaleup/orchestrator): Pods the REAL
+ * kube-scheduler marked `PodScheduled=False`/`Unschedulable`; those that fit on upcoming nodes
+ * (replicas not yet registered as Nodes) are taken off first; then per node group the binpacking
+ * estimator (`estimator/binpacking_estimator.go` Estimate, tryToScheduleOnNewNodes; pods in
+ * decreasing order of `decreasing_pod_orderer.go`'s score): try the last new node, else add a
+ * template node while the group has room below its max, and stop at a pod that does not fit on an
+ * empty one; the option is the count of new nodes holding pods; expander `random` (main.go's
+ * default; the chart passes none); IncreaseSize → SetSize(replicas + n), refused above max.
+ *
+ * Scale-down (core/scaledown): not within `--scale-down-delay-after-add` (default 10m) of a
+ * scale-up; a Node of a group is unneeded when its utilization (the larger of the cpu and memory
+ * requests of its pods over allocatable, DaemonSet pods not counted) is below
+ * `--scale-down-utilization-threshold` (0.5) and each of its pods is replicated (a pod no
+ * controller owns blocks, drainability rule NotReplicated) and fits on another Node; unneeded for
+ * `--scale-down-unneeded-time` (default 10m) it is deleted (DeleteNodes: the node tainted
+ * `ToBeDeletedByClusterAutoscaler`, MarkMachineForDeletion, SetSize(replicas - 1)), never below min.
+ *
+ * Deviations, stated: the fit check of the simulation is the resource, nodeSelector and taint
+ * predicates only (upstream runs the scheduler framework's plugins; affinity and topology spread are
+ * not modelled — the pods of the tests use neither); leader election and the status ConfigMap are
+ * not written; loops run every `--scan-interval` (default 10s) from the twin's tick.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpsRequest, Agent } from 'node:https';
+import { join } from 'node:path';
+import { load as loadYaml } from 'js-yaml';
+import type { KubeClient, KubeResponse } from '../lib/kube-apiserver';
+import { autoscalerImageTags } from '../../modules/versions/cni';
+import { readStack } from './stack-objects';
+
+/** A tenant's cluster-autoscaler release as its stack renders it. */
+export interface AutoscalerRelease {
+  stack: string;
+  name: string;
+  namespace: string;
+  values: Record<string, any>;
+}
+
+/** Every `cluster-autoscaler` helm_release of the tenant stacks in `out`. */
+export function tenantAutoscalerReleases(out: string): AutoscalerRelease[] {
+  const dir = join(out, 'stacks');
+  const found: AutoscalerRelease[] = [];
+  for (const stack of readdirSync(dir).filter((s) => s.startsWith('tenant-')).sort()) {
+    const config = readStack(out, stack).config;
+    for (const r of Object.values((config.resource?.helm_release ?? {}) as Record<string, { name: string; namespace: string; chart: string; values?: string[] }>)) {
+      if (r.chart !== 'cluster-autoscaler') continue;
+      const values = Object.assign({}, ...(r.values ?? []).map((v) => (loadYaml(v) ?? {}) as Record<string, any>));
+      found.push({ stack, name: r.name, namespace: r.namespace, values });
+    }
+  }
+  return found;
+}
+
+// ---- the chart (pinned version), played -------------------------------------------------------------
+
+/** `_helpers.tpl` cluster-autoscaler.fullname. */
+export function chartFullname(release: AutoscalerRelease): string {
+  const v = release.values;
+  if (v.fullnameOverride) return String(v.fullnameOverride).slice(0, 63).replace(/-+$/, '');
+  const name = v.nameOverride ?? `${v.cloudProvider ?? 'aws'}-cluster-autoscaler`;
+  return (name === release.name ? name : `${release.name}-${name}`).slice(0, 63).replace(/-+$/, '');
+}
+
+function rbacValues(release: AutoscalerRelease) {
+  const rbac = release.values.rbac ?? {};
+  const sa = rbac.serviceAccount ?? {};
+  return {
+    create: rbac.create ?? true,
+    clusterScoped: rbac.clusterScoped ?? true,
+    additionalRules: (rbac.additionalRules ?? []) as Record<string, unknown>[],
+    saCreate: sa.create ?? true,
+    saName: sa.name as string | undefined,
+    automount: sa.automountServiceAccountToken ?? true,
+  };
+}
+
+/** `_helpers.tpl` cluster-autoscaler.serviceAccountName. */
+export function chartServiceAccountName(release: AutoscalerRelease): string {
+  const r = rbacValues(release);
+  return r.saCreate ? r.saName || chartFullname(release) : r.saName || 'default';
+}
+
+/** The objects of `serviceaccount.yaml`, `role.yaml`, `rolebinding.yaml` for these values (namespaced mode). */
+export function chartRbacObjects(release: AutoscalerRelease): Record<string, any>[] {
+  const v = release.values;
+  const r = rbacValues(release);
+  if (!r.create) return [];
+  const name = chartFullname(release);
+  const ns = release.namespace;
+  const extraArgs = (v.extraArgs ?? {}) as Record<string, unknown>;
+  const priority = String(extraArgs.expander ?? '').split(',').includes('priority');
+  const rules: Record<string, unknown>[] = [
+    { apiGroups: [''], resources: ['configmaps'], verbs: ['create', ...(priority ? ['list', 'watch'] : [])] },
+    { apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-autoscaler-status', ...(priority ? ['cluster-autoscaler-priority-expander'] : [])], verbs: ['delete', 'get', 'update', ...(priority ? ['watch'] : [])] },
+  ];
+  if (extraArgs['leader-elect-resource-lock'] === 'configmaps') rules.push({ apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-autoscaler'], verbs: ['get', 'update'] });
+  const mode = v.clusterAPIMode ?? 'incluster-incluster';
+  if (v.cloudProvider === 'clusterapi' && !r.clusterScoped && (mode === 'incluster-incluster' || mode === 'kubeconfig-incluster')) {
+    rules.push({ apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments', 'machinepools', 'machines', 'machinesets'], verbs: ['get', 'list', 'update', 'watch'] });
+    rules.push({ apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale', 'machinepools/scale'], verbs: ['get', 'patch', 'update'] });
+  }
+  if (!r.clusterScoped) {
+    rules.push({ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] });
+    rules.push({ apiGroups: ['coordination.k8s.io'], resourceNames: ['cluster-autoscaler'], resources: ['leases'], verbs: ['get', 'update'] });
+  }
+  rules.push(...r.additionalRules);
+  const objects: Record<string, any>[] = [];
+  if (r.saCreate) objects.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: chartServiceAccountName(release), namespace: ns }, automountServiceAccountToken: r.automount });
+  // The ClusterRole and ClusterRoleBinding of clusterScoped mode are not played: pvekaas renders namespaced mode.
+  if (r.clusterScoped) throw new Error(`${release.stack}: the twin plays the chart's namespaced RBAC only (rbac.clusterScoped: false)`);
+  objects.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace: ns }, rules });
+  objects.push({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name, namespace: ns },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+    subjects: [{ kind: 'ServiceAccount', name: chartServiceAccountName(release), namespace: ns }],
+  });
+  return objects;
+}
+
+/** The container command of `deployment.yaml` for the clusterapi provider, or undefined when the chart renders no Deployment. */
+export function chartArgs(release: AutoscalerRelease): string[] | undefined {
+  const v = release.values;
+  const ad = (v.autoDiscovery ?? {}) as { clusterName?: string; namespace?: string; labels?: Record<string, string>[] };
+  if (!(ad.clusterName || ad.namespace || (ad.labels && ad.labels.length) || v.autoscalingGroups)) return undefined;
+  const mode = v.clusterAPIMode ?? 'incluster-incluster';
+  const args = [`--cloud-provider=${v.cloudProvider}`];
+  args.push(v.cloudProvider === 'clusterapi' && mode === 'kubeconfig-incluster' ? `--namespace=${v.clusterAPIConfigMapsNamespace || 'kube-system'}` : `--namespace=${release.namespace}`);
+  if (v.cloudProvider === 'clusterapi') {
+    // _helpers.tpl capiAutodiscoveryConfig: clusterName=…[,namespace=…][,labels…]
+    const labels = (ad.labels ?? []).map((l) => Object.entries(l).map(([k, x]) => `${k}=${x}`).join(',')).join(',');
+    const parts = [ad.clusterName ? `clusterName=${ad.clusterName}` : '', ad.namespace ? `namespace=${ad.namespace}` : '', labels].filter(Boolean);
+    if (ad.clusterName || ad.namespace || labels) args.push(`--node-group-auto-discovery=clusterapi:${parts.join(',')}`);
+    if (mode === 'incluster-kubeconfig') args.push(`--cloud-config=${v.clusterAPICloudConfigPath ?? '/etc/kubernetes/mgmt-kubeconfig'}`);
+    else if (mode === 'kubeconfig-incluster') args.push(`--kubeconfig=${v.clusterAPIWorkloadKubeconfigPath ?? '/etc/kubernetes/value'}`, '--clusterapi-cloud-config-authoritative');
+    else if (mode !== 'incluster-incluster') throw new Error(`${release.stack}: clusterAPIMode ${mode} is not played by the twin`);
+  }
+  const extraArgs = { logtostderr: true, stderrthreshold: 'info', v: 4, ...(v.extraArgs ?? {}) } as Record<string, unknown>;
+  for (const [k, x] of Object.entries(extraArgs)) args.push(`--${k}=${x}`);
+  return args;
+}
+
+// ---- the clusterapi provider (1.30.3), played ----------------------------------------------
+
+interface DiscoverySpec {
+  clusterName: string;
+  namespace: string;
+  labels: Record<string, string>;
+}
+
+/** `clusterapi_autodiscovery.go` parseAutoDiscoverySpec. */
+export function parseAutoDiscoverySpec(spec: string): DiscoverySpec {
+  const tokens = spec.split(':');
+  if (tokens.length !== 2) throw new Error(`spec "${spec}" should be discoverer:key=value,key=value`);
+  if (tokens[0] !== 'clusterapi') throw new Error(`unsupported discoverer specified: ${tokens[0]}`);
+  const cfg: DiscoverySpec = { clusterName: '', namespace: '', labels: {} };
+  for (const arg of tokens[1].split(',')) {
+    if (!arg) continue;
+    const kv = arg.split('=');
+    if (kv.length !== 2) throw new Error(`invalid key=value pair [${kv.join(' ')}]`);
+    if (kv[0] === 'clusterName') cfg.clusterName = kv[1];
+    else if (kv[0] === 'namespace') cfg.namespace = kv[1];
+    else cfg.labels[kv[0]] = kv[1];
+  }
+  return cfg;
+}
+
+/** Go's time.ParseDuration for the units the flags use. */
+export function goDuration(text: string): number {
+  let ms = 0;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let m: RegExpExecArray | null;
+  let consumed = '';
+  while ((m = re.exec(text))) {
+    ms += Number(m[1]) * { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+    consumed += m[0];
+  }
+  if (!text || consumed !== text) throw new Error(`time: invalid duration "${text}"`);
+  return ms;
+}
+
+const ANN_MIN = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+const ANN_MAX = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
+const CAP = 'capacity.cluster-autoscaler.kubernetes.io';
+const DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
+const TO_BE_DELETED = 'ToBeDeletedByClusterAutoscaler';
+
+type Obj = Record<string, any>;
+type Resources = { cpu: number; memory: number; pods: number };
+
+/** A Kubernetes quantity as a number (cpu in cores, memory in bytes). */
+export function quantity(q: unknown): number {
+  if (q === undefined || q === null || q === '') return 0;
+  const s = String(q);
+  const m = /^(\d+(?:\.\d+)?)(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/.exec(s);
+  if (!m) throw new Error(`quantities must match the regular expression: ${s}`);
+  const mult: Record<string, number> = { '': 1, m: 0.001, k: 1e3, Ki: 1024, M: 1e6, Mi: 1024 ** 2, G: 1e9, Gi: 1024 ** 3, T: 1e12, Ti: 1024 ** 4 };
+  return Number(m[1]) * mult[m[2] ?? ''];
+}
+
+function podRequests(pod: Obj): Resources {
+  const sum = { cpu: 0, memory: 0, pods: 1 };
+  for (const c of pod.spec?.containers ?? []) {
+    sum.cpu += quantity(c.resources?.requests?.cpu);
+    sum.memory += quantity(c.resources?.requests?.memory);
+  }
+  return sum;
+}
+
+interface SimNode {
+  name: string;
+  labels: Record<string, string>;
+  taints: { key: string; value?: string; effect: string }[];
+  allocatable: Resources;
+  used: Resources;
+}
+
+/** The predicates the simulation checks (resources, nodeSelector, taints). */
+function fits(pod: Obj, node: SimNode): boolean {
+  const r = podRequests(pod);
+  if (node.used.cpu + r.cpu > node.allocatable.cpu + 1e-9 || node.used.memory + r.memory > node.allocatable.memory || node.used.pods + 1 > node.allocatable.pods) return false;
+  for (const [k, v] of Object.entries((pod.spec?.nodeSelector ?? {}) as Record<string, string>)) if (node.labels[k] !== v) return false;
+  const tolerations = (pod.spec?.tolerations ?? []) as { key?: string; operator?: string; value?: string; effect?: string }[];
+  for (const t of node.taints) {
+    if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
+    const tolerated = tolerations.some((x) => (x.effect === undefined || x.effect === '' || x.effect === t.effect) && (x.operator === 'Exists' ? x.key === undefined || x.key === t.key : x.key === t.key && (x.value ?? '') === (t.value ?? '')));
+    if (!tolerated) return false;
+  }
+  return true;
+}
+
+function place(pod: Obj, node: SimNode): void {
+  const r = podRequests(pod);
+  node.used = { cpu: node.used.cpu + r.cpu, memory: node.used.memory + r.memory, pods: node.used.pods + 1 };
+}
+
+interface NodeGroup {
+  kind: string;
+  resource: string;
+  name: string;
+  namespace: string;
+  replicas: number;
+  min: number;
+  max: number;
+  object: Obj;
+  /** Machines of the group (by the group's selector). */
+  machines: Obj[];
+  template?: () => SimNode;
+}
+
+export interface AutoscalerEvent {
+  at: number;
+  namespace: string;
+  group: string;
+  kind: 'ScaleUp' | 'ScaleDown';
+  from: number;
+  to: number;
+  pods?: string[];
+  nodes?: string[];
+}
+
+/** A small HTTPS client with a bearer token (the pod's ServiceAccount) or a kubeconfig's client certificate. */
+class RestClient {
+  private readonly agent: Agent;
+  constructor(
+    private readonly url: string,
+    tls: { ca?: string; cert?: string; key?: string },
+    private readonly token?: string,
+  ) {
+    this.agent = new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 4 });
+  }
+  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeResponse> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        new URL(path, this.url),
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            Accept: 'application/json',
+            ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
+            ...(payload === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: any = text;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              // plain text
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed, text } as KubeResponse);
+          });
+        },
+      );
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  }
+  get(path: string) {
+    return this.request('GET', path);
+  }
+  destroy() {
+    this.agent.destroy();
+  }
+}
+
+/** A client for the first cluster and user of a kubeconfig (YAML or JSON). */
+function clientFromKubeconfig(text: string): RestClient {
+  const kc = loadYaml(text) as Obj;
+  const ctxName = kc['current-context'];
+  const ctx = (kc.contexts ?? []).find((c: Obj) => c.name === ctxName)?.context ?? kc.contexts?.[0]?.context ?? {};
+  const cluster = ((kc.clusters ?? []).find((c: Obj) => c.name === ctx.cluster) ?? kc.clusters?.[0])?.cluster ?? {};
+  const user = ((kc.users ?? []).find((u: Obj) => u.name === ctx.user) ?? kc.users?.[0])?.user ?? {};
+  const b64 = (x?: string) => (x ? Buffer.from(x, 'base64').toString('utf8') : undefined);
+  if (!cluster.server) throw new Error('the kubeconfig names no server');
+  return new RestClient(cluster.server, { ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) }, user.token);
+}
+
+interface ReleaseState {
+  valuesKey: string;
+  installed: boolean;
+  lastLoop: number;
+  lastScaleUp: number;
+  lastScaleDown: number;
+  unneededSince: Map<string, number>;
+  failure?: string;
+}
+
+const DEFAULT_SCAN_MS = 10000;
+/** The image whose clusterapi provider is played (`autoscalerImageTags['1.34']`). */
+export const PLAYED_TAG = autoscalerImageTags['1.34'];
+
+export class AutoscalerPlayer {
+  readonly events: AutoscalerEvent[] = [];
+  private readonly state = new Map<string, ReleaseState>();
+
+  constructor(
+    private readonly mgmt: KubeClient,
+    private readonly mgmtUrl: string,
+    private readonly mgmtCa: string,
+    private readonly releases: () => AutoscalerRelease[],
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  /** Releases whose autoscaler cannot work, with upstream's reason (a Forbidden list, a bad flag). */
+  failures(): Map<string, string> {
+    return new Map([...this.state].filter(([, s]) => s.failure).map(([ns, s]) => [ns, s.failure as string]));
+  }
+
+  async tick(): Promise<void> {
+    for (const release of this.releases()) {
+      const key = release.namespace;
+      const valuesKey = JSON.stringify(release.values);
+      let st = this.state.get(key);
+      if (!st || st.valuesKey !== valuesKey) {
+        st = { valuesKey, installed: false, lastLoop: 0, lastScaleUp: 0, lastScaleDown: 0, unneededSince: new Map() };
+        this.state.set(key, st);
+      }
+      if (!st.installed) {
+        // helm install/upgrade: the chart's RBAC objects, with Helm's (admin) credentials.
+        for (const o of chartRbacObjects(release)) {
+          const path = o.kind === 'ServiceAccount' ? `/api/v1/namespaces/${o.metadata.namespace}/serviceaccounts/${o.metadata.name}` : `/apis/rbac.authorization.k8s.io/v1/namespaces/${o.metadata.namespace}/${o.kind.toLowerCase()}s/${o.metadata.name}`;
+          const r = await this.mgmt.request('PATCH', `${path}?fieldManager=helm&force=true`, o, 'application/apply-patch+yaml');
+          if (r.status !== 200 && r.status !== 201) throw new Error(`autoscaler ${key}: applying ${o.kind} ${o.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+        }
+        st.installed = true;
+        this.log(`autoscaler ${key}: release ${release.name} installed (ServiceAccount ${chartServiceAccountName(release)}, Role ${chartFullname(release)})`);
+      }
+      const args = chartArgs(release);
+      if (!args) continue;
+      const tag = release.values.image?.tag as string | undefined;
+      if (tag !== PLAYED_TAG) {
+        st.failure = `the twin plays cluster-autoscaler ${PLAYED_TAG} only; this release runs ${tag} (not played)`;
+        continue;
+      }
+      const flags = new Map(args.map((a) => a.replace(/^--/, '').split(/=(.*)/s).slice(0, 2) as [string, string]));
+      const scanMs = flags.has('scan-interval') ? goDuration(flags.get('scan-interval')!) : DEFAULT_SCAN_MS;
+      if (Date.now() - st.lastLoop < scanMs) continue;
+      st.lastLoop = Date.now();
+      try {
+        await this.runOnce(release, flags, st);
+        if (st.failure) this.log(`autoscaler ${key}: working again`);
+        st.failure = undefined;
+      } catch (e) {
+        const message = (e as Error).message;
+        if (st.failure !== message) this.log(`autoscaler ${key}: ${message}`);
+        st.failure = message;
+      }
+    }
+  }
+
+  private async runOnce(release: AutoscalerRelease, flags: Map<string, string>, st: ReleaseState): Promise<void> {
+    const ns = release.namespace;
+    const specs = (flags.get('node-group-auto-discovery') ? [flags.get('node-group-auto-discovery')!] : []).map(parseAutoDiscoverySpec);
+    const watchNs = specs.find((s) => s.namespace)?.namespace ?? '';
+    // The pod's credentials: a token of its ServiceAccount (kubelet's projected token).
+    const sa = chartServiceAccountName(release);
+    const tr = await this.mgmt.post(`/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 600 } });
+    if (tr.status !== 201 && tr.status !== 200) throw new Error(`no token for ServiceAccount ${ns}/${sa}: HTTP ${tr.status}: ${tr.body?.message ?? tr.text}`);
+    const mgmt = new RestClient(this.mgmtUrl, { ca: this.mgmtCa }, tr.body.status.token as string);
+    // The workload kubeconfig: the Secret the chart mounts (the kubelet reads it, not the ServiceAccount).
+    const secretName = release.values.clusterAPIKubeconfigSecret as string;
+    const secret = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${secretName}`);
+    if (secret.status !== 200) throw new Error(`the pod cannot start: secret "${secretName}" not found (volume cluster-api-kubeconfig)`);
+    const kubeconfigText = Buffer.from((secret.body.data?.value as string | undefined) ?? '', 'base64').toString('utf8');
+    if (!kubeconfigText) throw new Error(`secret ${secretName} has no key "value" (mounted at ${flags.get('kubeconfig')})`);
+    const workload = clientFromKubeconfig(kubeconfigText);
+    try {
+      await this.loop(release, flags, st, specs, watchNs, mgmt, workload);
+    } finally {
+      mgmt.destroy();
+      workload.destroy();
+    }
+  }
+
+  private async loop(release: AutoscalerRelease, flags: Map<string, string>, st: ReleaseState, specs: DiscoverySpec[], watchNs: string, mgmt: RestClient, workload: RestClient): Promise<void> {
+    const ns = release.namespace;
+    // getAPIGroupPreferredVersion (discovery), then the informers of newMachineController.
+    const groups = await mgmt.get('/apis');
+    if (groups.status !== 200) throw new Error(`failed to get ServerGroups: HTTP ${groups.status}`);
+    const capi = (groups.body.groups as Obj[]).find((g) => g.name === 'cluster.x-k8s.io');
+    if (!capi) throw new Error('could not find preferred version for CAPI group "cluster.x-k8s.io"');
+    const version = capi.preferredVersion.version as string;
+    const resources = await mgmt.get(`/apis/cluster.x-k8s.io/${version}`);
+    const served = new Set(((resources.body?.resources ?? []) as Obj[]).map((r) => r.name as string));
+    const base = watchNs ? `/apis/cluster.x-k8s.io/${version}/namespaces/${watchNs}` : `/apis/cluster.x-k8s.io/${version}`;
+    const list = async (resource: string): Promise<Obj[]> => {
+      const r = await mgmt.get(`${base}/${resource}`);
+      if (r.status !== 200) throw new Error(`informer for ${resource} never syncs (WaitForCacheSync): failed to list ${resource}: ${r.body?.message ?? `HTTP ${r.status}`}`);
+      return r.body.items as Obj[];
+    };
+    const machineSets = await list('machinesets');
+    const machineDeployments = served.has('machinedeployments') ? await list('machinedeployments') : [];
+    if (served.has('machinepools')) await list('machinepools');
+    const machines = await list('machines');
+
+    // The workload cluster.
+    const nodesR = await workload.get('/api/v1/nodes');
+    if (nodesR.status !== 200) throw new Error(`listing Nodes of the workload cluster: HTTP ${nodesR.status}`);
+    const podsR = await workload.get('/api/v1/pods');
+    if (podsR.status !== 200) throw new Error(`listing Pods of the workload cluster: HTTP ${podsR.status}`);
+    const nodes = nodesR.body.items as Obj[];
+    const pods = podsR.body.items as Obj[];
+
+    // Node groups.
+    const clusterName = (r: Obj) => (r.spec?.clusterName as string | undefined) ?? r.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? '';
+    const allowed = (r: Obj) =>
+      specs.length === 0 ||
+      specs.some((s) => (!s.namespace || s.namespace === r.metadata.namespace) && (!s.clusterName || s.clusterName === clusterName(r)) && Object.entries(s.labels).every(([k, v]) => r.metadata.labels?.[k] === v));
+    const scalable = [...machineSets.filter((m) => !(m.metadata.ownerReferences ?? []).some((o: Obj) => o.kind === 'MachineDeployment')), ...machineDeployments];
+    const nodeGroups: NodeGroup[] = [];
+    for (const r of scalable) {
+      if (!allowed(r)) continue;
+      const ann = (r.metadata.annotations ?? {}) as Record<string, string>;
+      const min = ann[ANN_MIN] === undefined ? 0 : Number.parseInt(ann[ANN_MIN], 10);
+      const max = ann[ANN_MAX] === undefined ? 0 : Number.parseInt(ann[ANN_MAX], 10);
+      if (Number.isNaN(min) || min < 0 || Number.isNaN(max) || max < 0 || max < min) throw new Error(`error validating min/max annotations of ${r.kind} ${r.metadata.name}`);
+      const selector = (r.spec?.selector?.matchLabels ?? {}) as Record<string, string>;
+      const mine = machines.filter((m) => m.metadata.namespace === r.metadata.namespace && clusterName(m) === clusterName(r) && Object.entries(selector).every(([k, v]) => m.metadata.labels?.[k] === v));
+      const group: NodeGroup = { kind: r.kind, resource: r.kind === 'MachineSet' ? 'machinesets' : 'machinedeployments', name: r.metadata.name, namespace: r.metadata.namespace, replicas: r.spec?.replicas ?? 0, min, max, object: r, machines: mine };
+      const capacity = await this.instanceCapacity(mgmt, r);
+      const canScaleFromZero = capacity !== undefined && capacity.cpu > 0 && capacity.memory > 0;
+      if (r.spec?.replicas === 0 && !canScaleFromZero) continue;
+      if (max - min < 0 || max === 0) continue;
+      if (canScaleFromZero) {
+        const labels = { 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...parseLabels(ann[`${CAP}/labels`]) };
+        const taints = parseTaints(ann[`${CAP}/taints`]);
+        group.template = () => ({ name: `${r.metadata.name}-template`, labels, taints, allocatable: { ...capacity! }, used: { cpu: 0, memory: 0, pods: 0 } });
+      }
+      nodeGroups.push(group);
+    }
+
+    // Nodes per group, through the Machines' providerIDs.
+    const nodeByProvider = new Map(nodes.map((n) => [n.spec?.providerID as string, n]));
+    const groupNodes = new Map(nodeGroups.map((g) => [g.name, g.machines.map((m) => nodeByProvider.get(m.spec?.providerID)).filter(Boolean) as Obj[]]));
+    const simNode = (n: Obj): SimNode => ({
+      name: n.metadata.name,
+      labels: n.metadata.labels ?? {},
+      taints: n.spec?.taints ?? [],
+      allocatable: { cpu: quantity(n.status?.allocatable?.cpu), memory: quantity(n.status?.allocatable?.memory), pods: quantity(n.status?.allocatable?.pods) },
+      used: { cpu: 0, memory: 0, pods: 0 },
+    });
+    const scheduled = pods.filter((p) => p.spec?.nodeName && !['Succeeded', 'Failed'].includes(p.status?.phase));
+    const snapshot = new Map(nodes.map((n) => [n.metadata.name as string, simNode(n)]));
+    for (const p of scheduled) {
+      const n = snapshot.get(p.spec.nodeName);
+      if (n) place(p, n);
+    }
+    const unschedulable = pods.filter((p) => !p.spec?.nodeName && (p.status?.conditions ?? []).some((c: Obj) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'));
+
+    // ---- scale-up ----
+    // Upcoming nodes (replicas not registered yet) join the snapshot as template nodes first.
+    // clusterstate GetUpcomingNodes: target size minus the Ready nodes (a node not Ready yet, e.g.
+    // its CNI not up, counts as upcoming); the snapshot holds the Ready nodes and these.
+    const isReady = (n: Obj) => (n.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
+    const upcoming: SimNode[] = [];
+    for (const g of nodeGroups) {
+      const registered = groupNodes.get(g.name)!.filter(isReady).length;
+      const template = g.template ?? (groupNodes.get(g.name)![0] ? () => simNode(groupNodes.get(g.name)![0]) : undefined);
+      for (let i = registered; i < g.replicas && template; i++) upcoming.push({ ...template(), name: `${g.name}-upcoming-${i}` });
+    }
+    // filter_out_schedulable: pods the simulation places on the snapshot's nodes are not pending.
+    const readySnapshot = [...nodes.filter(isReady).map((n) => snapshot.get(n.metadata.name)!), ...upcoming];
+    const pending = unschedulable
+      .filter((p) => {
+        const n = readySnapshot.find((u) => fits(p, u));
+        if (n) place(p, n);
+        return !n;
+      })
+      .sort((a, b) => score(b) - score(a));
+    if (pending.length > 0) {
+      const options: { group: NodeGroup; count: number; pods: string[] }[] = [];
+      for (const g of nodeGroups) {
+        if (g.replicas >= g.max) continue;
+        const existing = groupNodes.get(g.name)![0];
+        const template = existing ? () => ({ ...simNode(existing), used: { cpu: 0, memory: 0, pods: 0 } }) : g.template;
+        if (!template) continue;
+        const { count, pods: placed } = estimate(pending, template, g.max - g.replicas);
+        if (count > 0) options.push({ group: g, count, pods: placed });
+      }
+      if (options.length > 0) {
+        // Expander "random" (main.go default; the chart passes none).
+        const best = options[Math.floor(Math.random() * options.length)];
+        const to = Math.min(best.group.replicas + best.count, best.group.max);
+        await this.setSize(mgmt, best.group, to);
+        st.lastScaleUp = Date.now();
+        st.unneededSince.clear();
+        this.events.push({ at: Date.now(), namespace: ns, group: best.group.name, kind: 'ScaleUp', from: best.group.replicas, to, pods: best.pods });
+        this.log(`autoscaler ${ns}: scale-up ${best.group.kind} ${best.group.name} ${best.group.replicas} → ${to} for pods ${best.pods.join(', ')}`);
+        return;
+      }
+    }
+
+    // ---- scale-down ----
+    const delayAfterAdd = flags.has('scale-down-delay-after-add') ? goDuration(flags.get('scale-down-delay-after-add')!) : 600000;
+    const unneededTime = flags.has('scale-down-unneeded-time') ? goDuration(flags.get('scale-down-unneeded-time')!) : 600000;
+    const threshold = flags.has('scale-down-utilization-threshold') ? Number(flags.get('scale-down-utilization-threshold')) : 0.5;
+    if (flags.get('scale-down-enabled') === 'false') return;
+    if (Date.now() - st.lastScaleUp < delayAfterAdd) return;
+    const seen = new Set<string>();
+    const removable: { group: NodeGroup; node: Obj }[] = [];
+    for (const g of nodeGroups) {
+      for (const n of groupNodes.get(g.name)!) {
+        const name = n.metadata.name as string;
+        const ready = (n.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
+        if (!ready) continue;
+        const onNode = scheduled.filter((p) => p.spec.nodeName === name && !isDaemonSetPod(p) && !p.metadata.annotations?.['kubernetes.io/config.mirror']);
+        const sim = snapshot.get(name)!;
+        const used = onNode.reduce((s, p) => ({ cpu: s.cpu + podRequests(p).cpu, memory: s.memory + podRequests(p).memory }), { cpu: 0, memory: 0 });
+        const utilization = Math.max(sim.allocatable.cpu ? used.cpu / sim.allocatable.cpu : 0, sim.allocatable.memory ? used.memory / sim.allocatable.memory : 0);
+        const movable =
+          onNode.every((p) => (p.metadata.ownerReferences ?? []).some((o: Obj) => o.controller)) &&
+          onNode.every((p) => [...snapshot.values()].some((other) => other.name !== name && fits(p, other)));
+        if (utilization < threshold && movable) {
+          seen.add(name);
+          if (!st.unneededSince.has(name)) st.unneededSince.set(name, Date.now());
+          if (Date.now() - st.unneededSince.get(name)! >= unneededTime) removable.push({ group: g, node: n });
+        }
+      }
+    }
+    for (const name of [...st.unneededSince.keys()]) if (!seen.has(name)) st.unneededSince.delete(name);
+    for (const g of nodeGroups) {
+      const victims = removable.filter((r) => r.group === g).slice(0, Math.max(0, g.replicas - g.min));
+      if (victims.length === 0) continue;
+      let replicas = g.replicas;
+      const deleted: string[] = [];
+      for (const { node } of victims) {
+        await this.taint(workload, node);
+        const machine = g.machines.find((m) => m.spec?.providerID === node.spec?.providerID);
+        if (!machine) throw new Error(`unknown machine for node "${node.spec?.providerID}"`);
+        if (machine.metadata.deletionTimestamp) continue;
+        await this.markForDeletion(mgmt, machine);
+        await this.setSize(mgmt, g, replicas - 1);
+        replicas--;
+        deleted.push(node.metadata.name);
+        st.unneededSince.delete(node.metadata.name);
+      }
+      st.lastScaleDown = Date.now();
+      this.events.push({ at: Date.now(), namespace: ns, group: g.name, kind: 'ScaleDown', from: g.replicas, to: replicas, nodes: deleted });
+      this.log(`autoscaler ${ns}: scale-down ${g.kind} ${g.name} ${g.replicas} → ${replicas} (${deleted.join(', ')} unneeded for ${Math.round(unneededTime / 1000)} s)`);
+    }
+  }
+
+  /**
+   * InstanceCapacity: the capacity annotations over the infrastructure template's
+   * `status.capacity`; the template is read through an informer on its resource in the watched
+   * namespace (getInfrastructureResource), which never syncs when the Role forbids the list.
+   */
+  private async instanceCapacity(mgmt: RestClient, r: Obj): Promise<Resources | undefined> {
+    const ann = (r.metadata.annotations ?? {}) as Record<string, string>;
+    const fromAnn: Partial<Resources> = {};
+    if (quantity(ann[`${CAP}/cpu`])) fromAnn.cpu = quantity(ann[`${CAP}/cpu`]);
+    if (quantity(ann[`${CAP}/memory`])) fromAnn.memory = quantity(ann[`${CAP}/memory`]);
+    fromAnn.pods = quantity(ann[`${CAP}/maxPods`]) || 110;
+    const ref = r.spec?.template?.spec?.infrastructureRef as Obj | undefined;
+    let infra: Obj | undefined;
+    if (ref?.kind && ref?.name) {
+      // v1beta2 refs carry apiGroup; v1beta1 apiVersion.
+      const group = (ref.apiGroup as string | undefined) ?? String(ref.apiVersion ?? '').split('/')[0];
+      const resource = `${String(ref.kind).toLowerCase()}s`;
+      const groupR = await mgmt.get(`/apis/${group}`);
+      const version = groupR.body?.preferredVersion?.version ?? String(ref.apiVersion ?? '').split('/')[1];
+      const listed = await mgmt.get(`/apis/${group}/${version}/namespaces/${r.metadata.namespace}/${resource}`);
+      if (listed.status !== 200) throw new Error(`waiting for cache sync on infrastructure resource ${resource}.${group} (it never syncs): ${listed.body?.message ?? `HTTP ${listed.status}`}`);
+      infra = (listed.body.items as Obj[]).find((i) => i.metadata.name === ref.name);
+    }
+    if (!infra) return Object.keys(fromAnn).length > 1 ? { cpu: fromAnn.cpu ?? 0, memory: fromAnn.memory ?? 0, pods: fromAnn.pods! } : undefined;
+    const status = (infra.status?.capacity ?? {}) as Record<string, string>;
+    return { cpu: fromAnn.cpu ?? quantity(status.cpu), memory: fromAnn.memory ?? quantity(status.memory), pods: fromAnn.pods ?? (quantity(status.pods) || 110) };
+  }
+
+  /** SetSize (1.34.5): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */
+  private async setSize(mgmt: RestClient, g: NodeGroup, replicas: number): Promise<void> {
+    if (replicas > g.max) throw new Error(`size increase too large - desired:${replicas} max:${g.max}`);
+    if (replicas < g.min) throw new Error(`size decrease too large - desired:${replicas} min:${g.min}`);
+    const version = String(g.object.apiVersion).split('/')[1];
+    const path = `/apis/cluster.x-k8s.io/${version}/namespaces/${g.namespace}/${g.resource}/${g.name}/scale`;
+    const u = await mgmt.request('PATCH', path, { spec: { replicas } }, 'application/merge-patch+json');
+    if (u.status !== 200) throw new Error(`scale-up/down of ${g.kind} ${g.name} failed: patch scale: ${u.body?.message ?? `HTTP ${u.status}`}`);
+  }
+
+  /** MarkMachineForDeletion: GET the Machine, UPDATE it with the delete annotation. */
+  private async markForDeletion(mgmt: RestClient, machine: Obj): Promise<void> {
+    const version = String(machine.apiVersion).split('/')[1];
+    const path = `/apis/cluster.x-k8s.io/${version}/namespaces/${machine.metadata.namespace}/machines/${machine.metadata.name}`;
+    const m = await mgmt.get(path);
+    if (m.status !== 200) throw new Error(`marking Machine ${machine.metadata.name} for deletion: ${m.body?.message ?? `HTTP ${m.status}`}`);
+    m.body.metadata.annotations = { ...(m.body.metadata.annotations ?? {}), [DELETE_MACHINE]: new Date().toString() };
+    const u = await mgmt.request('PUT', path, m.body);
+    if (u.status !== 200) throw new Error(`marking Machine ${machine.metadata.name} for deletion: ${u.body?.message ?? `HTTP ${u.status}`}`);
+  }
+
+  /** The taint the autoscaler puts on a node it deletes (utils/taints MarkToBeDeleted). */
+  private async taint(workload: RestClient, node: Obj): Promise<void> {
+    const n = await workload.get(`/api/v1/nodes/${node.metadata.name}`);
+    if (n.status !== 200) return;
+    const taints = (n.body.spec?.taints ?? []) as Obj[];
+    if (taints.some((t) => t.key === TO_BE_DELETED)) return;
+    n.body.spec = { ...n.body.spec, taints: [...taints, { key: TO_BE_DELETED, value: String(Math.floor(Date.now() / 1000)), effect: 'NoSchedule' }] };
+    await workload.request('PUT', `/api/v1/nodes/${node.metadata.name}`, n.body);
+  }
+}
+
+/** estimator/binpacking_estimator.go Estimate: new template nodes holding pods, at most `limit`. */
+export function estimate(pods: Obj[], template: () => SimNode, limit: number): { count: number; pods: string[] } {
+  const added: SimNode[] = [];
+  const withPods = new Set<SimNode>();
+  const placed: string[] = [];
+  let last: SimNode | undefined;
+  for (const pod of pods) {
+    // tryToScheduleOnExistingNodes: the new nodes added so far.
+    const existing = added.find((n) => fits(pod, n));
+    if (existing) {
+      place(pod, existing);
+      withPods.add(existing);
+      placed.push(pod.metadata.name);
+      continue;
+    }
+    // tryToScheduleOnNewNodes.
+    if (last && !withPods.has(last)) break;
+    if (added.length >= limit) break;
+    last = { ...template(), name: `template-${added.length}` };
+    added.push(last);
+    if (!fits(pod, last)) break;
+    place(pod, last);
+    withPods.add(last);
+    placed.push(pod.metadata.name);
+  }
+  return { count: withPods.size, pods: placed };
+}
+
+/** decreasing_pod_orderer.go calculatePodScore: cpu share plus memory share of the template (here of the requests alone: one template per group). */
+function score(pod: Obj): number {
+  const r = podRequests(pod);
+  return r.cpu + r.memory / 1024 ** 3;
+}
+
+function isDaemonSetPod(p: Obj): boolean {
+  return (p.metadata.ownerReferences ?? []).some((o: Obj) => o.kind === 'DaemonSet');
+}
+
+/** `key=value,key=value` of the labels capacity annotation. */
+function parseLabels(text?: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of (text ?? '').split(',')) {
+    const [k, v] = kv.split('=');
+    if (k && v !== undefined) out[k.trim()] = v.trim();
+  }
+  return out;
+}
+
+/** `key=value:Effect,…` of the taints capacity annotation. */
+function parseTaints(text?: string): { key: string; value?: string; effect: string }[] {
+  return (text ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((t) => {
+      const [kv, effect] = t.split(':');
+      const [key, value] = kv.split('=');
+      return { key: key.trim(), value: value?.trim(), effect: (effect ?? '').trim() };
+    });
+}
+
+export function readCa(dir: string): string {
+  return readFileSync(join(dir, 'ca.crt'), 'utf8');
+}

@@ -1,0 +1,66 @@
+/**
+ * The played cluster-autoscaler's pure rules (scripts/twin/autoscaler.ts) against pvekaas's
+ * rendering: the chart's flags and Role for the values the tenant stack renders, the discovery spec
+ * parser, and the binpacking estimator. The twin suite test/twin/autoscaling.test.ts runs them
+ * against the real API servers.
+ */
+import { autoscalerValues } from '../../modules/tenants/autoscaler';
+import { chartArgs, chartRbacObjects, estimate, goDuration, parseAutoDiscoverySpec, type AutoscalerRelease } from '../../scripts/twin/autoscaler';
+import type { Tenant } from '../../modules/config/schema';
+
+const tenant = { name: 'elastic', kubernetesVersion: 'v1.30.5' } as unknown as Tenant;
+const release = (values: Record<string, unknown>): AutoscalerRelease => ({ stack: 'tenant-elastic', name: 'cluster-autoscaler', namespace: 'elastic', values });
+
+describe('the played chart over the rendered values', () => {
+  it('renders the flags of deployment.yaml: discovery of this cluster, the workload kubeconfig, the idle time', () => {
+    const args = chartArgs(release(autoscalerValues(tenant, { scaleDown: { scaleDownUnneededSeconds: 20, scaleDownDelayAfterAddSeconds: 30 } })))!;
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--cloud-provider=clusterapi',
+        '--namespace=kube-system',
+        '--node-group-auto-discovery=clusterapi:clusterName=elastic,namespace=elastic',
+        '--kubeconfig=/etc/kubernetes/value',
+        '--clusterapi-cloud-config-authoritative',
+        '--scale-down-unneeded-time=20s',
+        '--scale-down-delay-after-add=30s',
+      ]),
+    );
+    expect(chartArgs(release(autoscalerValues(tenant, { byNamespace: true })))).toContain('--node-group-auto-discovery=clusterapi:namespace=elastic');
+  });
+
+  it('renders the namespaced Role with the CAPI objects, their scale subresource and the additional rules', () => {
+    const [sa, role, binding] = chartRbacObjects(release(autoscalerValues(tenant)));
+    expect(sa).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'cluster-autoscaler', namespace: 'elastic' } });
+    expect(role.rules).toEqual(
+      expect.arrayContaining([
+        { apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale', 'machinepools/scale'], verbs: ['get', 'patch', 'update'] },
+        { apiGroups: ['infrastructure.cluster.x-k8s.io'], resources: ['proxmoxmachinetemplates'], verbs: ['get', 'list', 'watch'] },
+      ]),
+    );
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'cluster-autoscaler', namespace: 'elastic' }]);
+  });
+
+  it('refuses what upstream refuses: a discovery spec without its discoverer, a bad duration', () => {
+    expect(() => parseAutoDiscoverySpec('clusterName=x')).toThrow('should be discoverer:key=value,key=value');
+    expect(() => parseAutoDiscoverySpec('asg:tag=x')).toThrow('unsupported discoverer specified: asg');
+    expect(parseAutoDiscoverySpec('clusterapi:clusterName=a,namespace=b,team=x')).toEqual({ clusterName: 'a', namespace: 'b', labels: { team: 'x' } });
+    expect(goDuration('1m30s')).toBe(90000);
+    expect(() => goDuration('20')).toThrow('invalid duration');
+  });
+});
+
+describe('the binpacking estimator', () => {
+  const template = () => ({ name: 't', labels: { pool: 'edge' }, taints: [], allocatable: { cpu: 2, memory: 4 * 1024 ** 3, pods: 110 }, used: { cpu: 0, memory: 0, pods: 0 } });
+  const pod = (name: string, cpu: string, selector: Record<string, string> = { pool: 'edge' }) => ({ metadata: { name }, spec: { nodeSelector: selector, containers: [{ resources: { requests: { cpu, memory: '1Gi' } } }] } });
+
+  it('packs pods onto as few template nodes as fit them, within the room below max', () => {
+    expect(estimate([pod('a', '1500m'), pod('b', '1500m')], template, 3).count).toBe(2);
+    expect(estimate([pod('a', '900m'), pod('b', '900m')], template, 3).count).toBe(1);
+    expect(estimate([pod('a', '1500m'), pod('b', '1500m'), pod('c', '1500m')], template, 2)).toEqual({ count: 2, pods: ['a', 'b'] });
+  });
+
+  it('adds no node for a pod that does not fit an empty one (too big, or another pool)', () => {
+    expect(estimate([pod('a', '3')], template, 3).count).toBe(0);
+    expect(estimate([pod('a', '1', { pool: 'burst' })], template, 3).count).toBe(0);
+  });
+});
