@@ -382,7 +382,7 @@ export class LabTwin {
     if (r.status !== 200 && r.status !== 202 && r.status !== 404) throw new Error(`deleting ${what}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     while ((await this.mgmt.client.get(path)).status !== 404) {
       if (Date.now() > deadline) throw new Error(`${what} still exists after ${timeoutMs / 1000} s:\n${this.controllers?.logs(undefined, 10)}`);
-      await sleep(1000);
+      await sleep(500);
     }
   }
 
@@ -594,7 +594,7 @@ export class LabTwin {
       last = await Promise.all(names.map((n) => this.tenant(n)));
       progress?.(last);
       if (last.every((t) => t.converged) || Date.now() > deadline) return last;
-      await sleep(2000);
+      await sleep(1000);
     }
   }
 
@@ -603,7 +603,7 @@ export class LabTwin {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s\n${this.diagnostics()}`);
-      await sleep(1000);
+      await sleep(500);
     }
   }
 
