@@ -390,16 +390,20 @@ export class LabTwin {
    * management (namespaces, credentials), management-config, then the tenant stacks — each its own
    * `tofu apply`, the tenant stacks side by side (none reads another).
    */
-  async applyKubernetes(): Promise<void> {
+  async applyKubernetes(applied?: (tenant: string, at: number) => void): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
     await this.runProvidersReady();
     await this.applyStack('management-config');
-    await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name));
+    await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name), applied);
   }
 
-  private async applyTenantStacks(names: string[]): Promise<void> {
-    const results = await Promise.allSettled(names.map((n) => this.applyStack(`tenant-${n}`)));
+  /** The tenant stacks side by side; `applied` hears of each once its apply is done (the bench's start). */
+  private async applyTenantStacks(names: string[], applied?: (tenant: string, at: number) => void): Promise<void> {
+    const results = await Promise.allSettled(names.map(async (n) => {
+      await this.applyStack(`tenant-${n}`);
+      applied?.(n, Date.now());
+    }));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
     if (failed.length > 0) throw new Error(failed.join('\n'));
   }
