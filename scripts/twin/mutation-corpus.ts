@@ -38,7 +38,7 @@ const MULTI = 'test/twin/multi-instance.test.ts';
 const DAY2 = 'test/twin/day-two.test.ts';
 
 export const MUTATIONS: Mutation[] = [
-  // The CNI HelmChartProxy (management-config, constructs/management-config): CAAPH v0.6.2's selection, the real Cilium chart.
+  // The CNI HelmChartProxy (management-config, constructs/management-config): CAAPH's selection, the real Cilium chart.
   { id: 'cni-namespace', mistake: 'CNI HelmChartProxy in the wrong namespace (default)', rendered: 'management-config HelmChartProxy', caughtAs: 'no HelmChartProxy in the Cluster\'s namespace selects it: Nodes NotReady, not converged', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a HelmChartProxy in namespace default' },
   { id: 'cni-selector-label', mistake: 'CNI selector on a wrong label value (matches no Cluster)', rendered: 'management-config HelmChartProxy', caughtAs: 'no HelmChartProxy selects the Cluster', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a selector matching no Cluster' },
   { id: 'cni-selector-expression', mistake: 'CNI selector expression that excludes the Cluster', rendered: 'management-config HelmChartProxy', caughtAs: 'no HelmChartProxy selects the Cluster', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a matchExpression excluding the Cluster' },
@@ -62,7 +62,7 @@ export const MUTATIONS: Mutation[] = [
   // The providers-ready Job (management stack).
   { id: 'providers-ready-rbac', mistake: 'providers-ready ClusterRole that cannot read the core provider', rendered: 'management providers-ready ClusterRole', caughtAs: 'the Job fails: Forbidden', tier: 'kube', file: READY, test: 'fails with a ClusterRole that cannot read the core provider' },
   { id: 'providers-ready-version', mistake: 'providers-ready Job waiting for another provider version', rendered: 'management providers-ready Job', caughtAs: 'the Job fails: the provider is not at that version', tier: 'kube', file: READY, test: 'fails when a provider is not at the version the Job waits for' },
-  // kubernetes_manifest as hashicorp/kubernetes 2.38.0 applies it.
+  // kubernetes_manifest as the pinned hashicorp/kubernetes applies it.
   { id: 'md-selector', mistake: 'secondary MachineDeployment selector and template labels without cluster-name', rendered: 'tenant stack secondary MachineDeployment', caughtAs: 'Provider produced inconsistent result after apply', tier: 'applier', file: APPLIER, test: 'fails a MachineDeployment whose selector and template labels lack what CAPI\'s webhook adds' },
   { id: 'computed-fields', mistake: 'computed_fields [spec.replicas] alone on an autoscaled secondary', rendered: 'tenant stack secondary MachineDeployment', caughtAs: 'CAPI\'s revision annotation breaks the next apply', tier: 'applier', file: APPLIER, test: 'a given list replaces the default: [spec.replicas] alone leaves annotations known' },
   { id: 'wait-condition', mistake: 'a wait condition of the wrong status', rendered: 'tenant stack Cluster wait', caughtAs: 'the apply hangs for its whole timeout and fails as the provider fails', tier: 'applier', file: APPLIER, test: 'a condition of the wrong status hangs for the whole timeout' },
