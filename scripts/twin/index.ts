@@ -390,7 +390,7 @@ export class LabTwin {
    * management (namespaces, credentials), management-config, then the tenant stacks — each its own
    * `tofu apply`, the tenant stacks side by side (none reads another).
    */
-  async applyKubernetes(applied?: (tenant: string, at: number) => void): Promise<void> {
+  async applyKubernetes(applied?: (tenant: string, at: number, phase: 'started' | 'applied') => void): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
     await this.runProvidersReady();
@@ -398,11 +398,15 @@ export class LabTwin {
     await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name), applied);
   }
 
-  /** The tenant stacks side by side; `applied` hears of each once its apply is done (the bench's start). */
-  private async applyTenantStacks(names: string[], applied?: (tenant: string, at: number) => void): Promise<void> {
+  /**
+   * The tenant stacks side by side; `applied` hears of each as its apply starts and once it is done
+   * (tofu apply returns: its `wait` on the Cluster's ControlPlaneInitialized held) — the bench's marks.
+   */
+  private async applyTenantStacks(names: string[], applied?: (tenant: string, at: number, phase: 'started' | 'applied') => void): Promise<void> {
     const results = await Promise.allSettled(names.map(async (n) => {
+      applied?.(n, Date.now(), 'started');
       await this.applyStack(`tenant-${n}`);
-      applied?.(n, Date.now());
+      applied?.(n, Date.now(), 'applied');
     }));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
     if (failed.length > 0) throw new Error(failed.join('\n'));
