@@ -1,5 +1,5 @@
 /**
- * `npm run --silent bench:twin -- [--json] [--tenants 30]`
+ * `npm run --silent bench:twin -- [--json] [--tenants 30] [--timeout 30]` (minutes to wait for convergence)
  *
  * A generated lab of 30 tenants over 3 Proxmox instances (SingleInstance, Default and MultiInstance
  * tenants, every fourth with an autoscaled pool) brought up through the lab twin (scripts/twin):
@@ -20,7 +20,12 @@ import { LabTwin } from '../scripts/twin/index';
 
 const INSTANCES = ['pve-a', 'pve-b', 'pve-c'];
 
-/** The bench lab: `n` tenants, one small pool each (two for every fourth, autoscaled), modes mixed. */
+/**
+ * The bench lab: `n` tenants, one small pool each (two for every fourth, autoscaled), modes mixed.
+ * Disks of 8 GiB: the simulator's nodes hold 400 GiB of `local-lvm` each, and placement plans CPU
+ * and memory, not disk — with 20 GiB disks a first run filled pve-a-1 and seven clones failed
+ * ("not enough space on storage 'local-lvm'"), as they would on a real node that size.
+ */
 export function twinBenchLab(n: number): string {
   const instances = INSTANCES.map((name) => ({
     name,
@@ -32,8 +37,8 @@ export function twinBenchLab(n: number): string {
     const name = `t${String(i).padStart(2, '0')}`;
     const mode = i % 5 === 4 ? 'MultiInstance' : i % 2 === 0 ? 'SingleInstance' : 'Default';
     const net = (k: number) => ({ addresses: [`10.${40 + k}.${i}.10-10.${40 + k}.${i}.40`], prefix: 24, gateway: `10.${40 + k}.${i}.1`, dnsServers: [`10.${40 + k}.${i}.1`] });
-    const pools: Record<string, unknown>[] = [{ name: 'workers', replicas: mode === 'MultiInstance' ? 2 : 1, size: { cpu: 2, memoryMiB: 2048, diskGiB: 20 } }];
-    if (i % 4 === 3) pools.push({ name: 'burst', autoscaling: { min: 1, max: 3 }, size: { cpu: 2, memoryMiB: 2048, diskGiB: 20 } });
+    const pools: Record<string, unknown>[] = [{ name: 'workers', replicas: mode === 'MultiInstance' ? 2 : 1, size: { cpu: 2, memoryMiB: 2048, diskGiB: 8 } }];
+    if (i % 4 === 3) pools.push({ name: 'burst', autoscaling: { min: 1, max: 3 }, size: { cpu: 2, memoryMiB: 2048, diskGiB: 8 } });
     return {
       name,
       kubernetesVersion: 'v1.30.5',
@@ -109,7 +114,8 @@ async function main(): Promise<void> {
     const loadAt = new Map<string, number[]>();
     const names = twin.lab.tenants.map((t) => t.name);
     const applying = twin.applyKubernetes((t, at, phase) => (phase === 'started' ? applyStart : applied).set(t, at));
-    const deadline = Date.now() + 60 * 60 * 1000;
+    const timeoutMinutes = Number(args[args.indexOf('--timeout') + 1]) || 30;
+    const deadline = Date.now() + timeoutMinutes * 60 * 1000;
     let last = '';
     const poll = async () => {
       for (const name of names) {
