@@ -42,8 +42,8 @@ export interface SimulatedLab {
   /** Runs tofu in `proxmox-<instance>` with that instance's administrator token. */
   tofu(instance: string, args: string[]): Promise<TofuResult>;
   /**
-   * `tofu init` of every instance stack, one after the other: the toolchain's shared plugin cache
-   * is not safe for concurrent inits (applies can run in parallel afterwards).
+   * `tofu init` of every instance stack, one after the other: the run's plugin cache is not safe
+   * for concurrent inits (applies can run in parallel afterwards).
    */
   init(): Promise<void>;
   stackDir(instance: string): string;
@@ -110,7 +110,12 @@ export async function startSimulatedLab(options: SimulatedLabOptions): Promise<S
     const out = join(options.work, 'out');
     const stateDirFromStack = relative(join(out, 'stacks', 'any-stack'), join(options.work, 'state')).split('\\').join('/');
     const { lab } = synthesizeLab({ config: labFile, out, stateDirFromStack });
-    const env = toolchainEnv(options.root);
+    // A plugin cache of the run's own: OpenTofu does not lock its plugin cache, and two runs in one
+    // checkout (twin suites side by side) initializing at the same moment could leave a stack
+    // without its provider ("Required plugins are not installed", seen 2026-12-03).
+    const pluginCache = join(options.work, 'plugin-cache');
+    mkdirSync(pluginCache, { recursive: true });
+    const env = { ...toolchainEnv(options.root), TF_PLUGIN_CACHE_DIR: pluginCache };
     const stackDir = (instance: string) => join(out, 'stacks', `proxmox-${instance}`);
     const tofu = (instance: string, args: string[]) =>
       runTofu(args, {

@@ -262,6 +262,12 @@ export async function startControllers(options: StartControllersOptions): Promis
     closeSync(fd);
     options.track(child);
     children.set(name, child);
+    // A watchdog outlives a test process killed without afterAll (a jest timeout, a kill): the
+    // controllers go with it, and CAPMOX's fixed webhook port is free for the next twin.
+    if (child.pid !== undefined) {
+      const watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 2; done; kill -9 ${child.pid} 2>/dev/null`], { detached: true, stdio: 'ignore' });
+      watchdog.unref();
+    }
   };
   for (const name of CONTROLLERS) {
     const port = name === 'capmox-manager' ? CAPMOX_WEBHOOK_PORT : await freePort();

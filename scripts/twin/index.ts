@@ -405,7 +405,7 @@ export class LabTwin {
     if (r.status !== 200 && r.status !== 202 && r.status !== 404) throw new Error(`deleting ${what}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     while ((await this.mgmt.client.get(path)).status !== 404) {
       if (Date.now() > deadline) throw new Error(`${what} still exists after ${timeoutMs / 1000} s:\n${this.controllers?.logs(undefined, 10)}`);
-      await sleep(1000);
+      await sleep(500);
     }
   }
 
@@ -413,17 +413,25 @@ export class LabTwin {
    * management (namespaces, credentials), management-config, then the tenant stacks — each its own
    * `tofu apply`, the tenant stacks side by side (none reads another).
    */
-  async applyKubernetes(): Promise<void> {
+  async applyKubernetes(applied?: (tenant: string, at: number, phase: 'started' | 'applied') => void): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
     await this.ensureMetallb();
     await this.runProvidersReady();
     await this.applyStack('management-config');
-    await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name));
+    await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name), applied);
   }
 
-  private async applyTenantStacks(names: string[]): Promise<void> {
-    const results = await Promise.allSettled(names.map((n) => this.applyStack(`tenant-${n}`)));
+  /**
+   * The tenant stacks side by side; `applied` hears of each as its apply starts and once it is done
+   * (tofu apply returns: its `wait` on the Cluster's ControlPlaneInitialized held) — the bench's marks.
+   */
+  private async applyTenantStacks(names: string[], applied?: (tenant: string, at: number, phase: 'started' | 'applied') => void): Promise<void> {
+    const results = await Promise.allSettled(names.map(async (n) => {
+      applied?.(n, Date.now(), 'started');
+      await this.applyStack(`tenant-${n}`);
+      applied?.(n, Date.now(), 'applied');
+    }));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
     if (failed.length > 0) throw new Error(failed.join('\n'));
   }
@@ -644,7 +652,7 @@ export class LabTwin {
       last = await Promise.all(names.map((n) => this.tenant(n)));
       progress?.(last);
       if (last.every((t) => t.converged) || Date.now() > deadline) return last;
-      await sleep(2000);
+      await sleep(1000);
     }
   }
 
@@ -653,7 +661,7 @@ export class LabTwin {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s\n${this.diagnostics()}`);
-      await sleep(1000);
+      await sleep(500);
     }
   }
 

@@ -86,15 +86,24 @@ export class KubeletPlayer {
     return this.cni.ready(namespace, cluster) ? 'ready' : 'network-not-ready';
   }
 
+  /** The SMBIOS uuid of the VM each `instance/vmid` stood for when last seen. */
+  private readonly seen = new Map<string, string | undefined>();
+
   async tick(): Promise<void> {
     const live = new Set<string>();
     for (const vm of this.vms()) {
       if (vm.template) continue;
       const key = `${vm.instance}/${vm.vmid}`;
       live.add(key);
+      // Proxmox reuses a VM id once it is free: when the old VM was deleted and a new one created
+      // with its id between two ticks (a remediation: CAPMOX deletes, then clones the replacement),
+      // the id now stands for another machine. What the old VM's kubelet did is forgotten (its Node
+      // is CAPI's to delete) and the new VM joins on its own: keeping the old entry would leave the
+      // replacement without a Node for good (multi-instance remediation on pve-b, seen 2026-12-03).
+      if (this.seen.has(key) && this.seen.get(key) !== vm.uuid) this.forget(key);
+      this.seen.set(key, vm.uuid);
       const known = this.nodes.get(key);
       if (known) {
-        if (known.uuid !== vm.uuid) continue;
         const state = this.stateOf(vm, known.namespace, known.cluster);
         if (state !== known.state) await this.setReady(known, state);
         else if (state === 'ready' && !this.untainted.has(known.name)) {
@@ -118,6 +127,14 @@ export class KubeletPlayer {
     for (const key of [...this.joinedWith.keys()]) if (!live.has(key)) this.joinedWith.delete(key);
     for (const key of [...this.refused.keys()]) if (!live.has(key)) this.refused.delete(key);
     for (const key of [...this.unreachableFrom.keys()]) if (!live.has(key)) this.unreachableFrom.delete(key);
+    for (const key of [...this.seen.keys()]) if (!live.has(key)) this.seen.delete(key);
+  }
+
+  private forget(key: string): void {
+    this.nodes.delete(key);
+    this.joinedWith.delete(key);
+    this.refused.delete(key);
+    this.unreachableFrom.delete(key);
   }
 
   private async join(key: string, vm: SimVmView): Promise<void> {

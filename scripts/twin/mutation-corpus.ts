@@ -1,0 +1,87 @@
+/**
+ * The mutation corpus of the lab twin (issue 20 item 6): realistic mistakes in what pvekaas
+ * renders, each applied to a copy of the rendered object and caught — by the twin itself, or by a
+ * cheaper tier that runs the same real or played part (a real kube-apiserver with the played
+ * Kamaji, CAAPH or Job; the kubernetes_manifest applier with the provider's semantics; the strict
+ * Proxmox simulator; synth). Each entry names the test that applies the mistake and must fail the
+ * way the real part would; `npm run test:mutations` runs those tests and reports, per mistake,
+ * whether it was caught (scripts/twin/mutations.ts). A mistake whose test passes without catching
+ * it would be a hole in the twin.
+ */
+
+export type MutationTier = 'twin' | 'kube' | 'applier' | 'players' | 'sim' | 'synth';
+
+export interface Mutation {
+  id: string;
+  /** The rendering mistake, as a reviewer would name it. */
+  mistake: string;
+  /** Where pvekaas renders what is mutated. */
+  rendered: string;
+  /** How it is caught: what fails, in the words of the part that refuses it. */
+  caughtAs: string;
+  tier: MutationTier;
+  /** The test that applies the mistake to a copy and asserts it is caught. */
+  file: string;
+  /** The test's title (jest `it` title, as printed; `%s` of it.each filled in). */
+  test: string;
+}
+
+const CAAPH = 'test/kube/twin-caaph.test.ts';
+const MIRROR = 'test/kube/twin-mirror.test.ts';
+const KAMAJI = 'test/kube/twin-kamaji.test.ts';
+const READY = 'test/kube/twin-providers-ready.test.ts';
+const APPLIER = 'test/applier/manifest-applier.test.ts';
+const PLANNED = 'test/applier/as-planned.test.ts';
+const RULES = 'test/players/kamaji-rules.test.ts';
+const EXAMPLE = 'test/twin/example-lab.test.ts';
+const MULTI = 'test/twin/multi-instance.test.ts';
+const DAY2 = 'test/twin/day-two.test.ts';
+
+export const MUTATIONS: Mutation[] = [
+  // The CNI HelmChartProxy (management-config, constructs/management-config): CAAPH's selection, the real Cilium chart.
+  { id: 'cni-namespace', mistake: 'CNI HelmChartProxy in the wrong namespace (default)', rendered: 'management-config HelmChartProxy', caughtAs: 'no HelmChartProxy in the Cluster\'s namespace selects it: Nodes NotReady, not converged', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a HelmChartProxy in namespace default' },
+  { id: 'cni-selector-label', mistake: 'CNI selector on a wrong label value (matches no Cluster)', rendered: 'management-config HelmChartProxy', caughtAs: 'no HelmChartProxy selects the Cluster', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a selector matching no Cluster' },
+  { id: 'cni-selector-expression', mistake: 'CNI selector expression that excludes the Cluster', rendered: 'management-config HelmChartProxy', caughtAs: 'no HelmChartProxy selects the Cluster', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a matchExpression excluding the Cluster' },
+  { id: 'cni-values', mistake: 'CNI values the Cilium chart\'s schema refuses', rendered: 'management-config HelmChartProxy valuesTemplate', caughtAs: 'helm template of the real chart fails', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with values the chart schema refuses' },
+  { id: 'cni-values-template', mistake: 'CNI values template that does not parse', rendered: 'management-config HelmChartProxy valuesTemplate', caughtAs: 'CAAPH fails to parse the values', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a values template that does not parse' },
+  { id: 'cni-chart-version', mistake: 'CNI chart version other than the pinned one', rendered: 'management-config HelmChartProxy version', caughtAs: 'the chart version is not the pinned one (not in the module)', tier: 'kube', file: CAAPH, test: 'leaves the Cluster without its CNI with a chart version not pinned' },
+  // The secondary-clusters mirror CronJob (tenant stack, modules/tenants/secondary-mirror): run with its ServiceAccount's token.
+  { id: 'mirror-rbac-verb', mistake: 'mirror Role without the create verb on Secrets', rendered: 'tenant stack mirror Role', caughtAs: 'Forbidden: cannot create resource "secrets"; nothing written', tier: 'kube', file: MIRROR, test: 'fails the run and writes nothing with a Role without `create` on secrets' },
+  { id: 'mirror-rbac-resource-name', mistake: 'mirror Role whose Secret resourceNames miss the primary CA', rendered: 'tenant stack mirror Role', caughtAs: 'Forbidden: cannot get resource "secrets"', tier: 'kube', file: MIRROR, test: 'fails the run and writes nothing with a Role whose readable Secrets miss the primary CA' },
+  { id: 'mirror-rbac-cluster', mistake: 'mirror Role naming another Cluster', rendered: 'tenant stack mirror Role', caughtAs: 'Forbidden: cannot get resource "clusters"', tier: 'kube', file: MIRROR, test: 'fails the run and writes nothing with a Role that cannot read the secondary Cluster' },
+  { id: 'mirror-binding', mistake: 'mirror RoleBinding to another ServiceAccount', rendered: 'tenant stack mirror RoleBinding', caughtAs: 'Forbidden', tier: 'kube', file: MIRROR, test: 'fails the run and writes nothing with a RoleBinding to another ServiceAccount' },
+  { id: 'mirror-service-account', mistake: 'mirror CronJob naming a ServiceAccount that does not exist', rendered: 'tenant stack mirror CronJob', caughtAs: 'serviceaccount "mirror" not found', tier: 'kube', file: MIRROR, test: 'fails the run and writes nothing with a CronJob running as a ServiceAccount that does not exist' },
+  { id: 'mirror-rbac-status', mistake: 'mirror Role without patch on staticcontrolplanes', rendered: 'tenant stack mirror Role', caughtAs: 'Forbidden on staticcontrolplanes; the version never copied', tier: 'kube', file: MIRROR, test: 'fails the run with a Role that cannot patch the StaticControlPlane' },
+  // Kamaji (the KamajiControlPlaneTemplate of management-config, the kamaji and kamaji-etcd releases of management).
+  { id: 'kamaji-datastore', mistake: 'KamajiControlPlaneTemplate dataStoreName that does not exist', rendered: 'management-config KamajiControlPlaneTemplate', caughtAs: 'Kamaji\'s webhook: the DataStore does not exist; no control plane', tier: 'kube', file: KAMAJI, test: 'never creates a control plane for a DataStore that does not exist' },
+  { id: 'kamaji-version', mistake: 'tenant version above what the pinned Kamaji supports', rendered: 'tenant Cluster topology version', caughtAs: 'Kamaji\'s webhook: greater than the supported one', tier: 'kube', file: KAMAJI, test: 'refuses a Kubernetes version above what this Kamaji supports' },
+  { id: 'kamaji-datastore-tls', mistake: 'kamaji-etcd DataStore without its client TLS Secret', rendered: 'management kamaji-etcd release', caughtAs: 'DataStore not ready (TLSConfigurationValidationFailed); the control plane never starts', tier: 'kube', file: KAMAJI, test: 'admits but never starts a control plane while its DataStore is not ready' },
+  { id: 'kamaji-dns', mistake: 'DNS service IP outside the service CIDR', rendered: 'management-config KamajiControlPlaneTemplate', caughtAs: 'Kamaji\'s webhook (tcp_dns.go)', tier: 'players', file: RULES, test: 'refuses DNS service IPs outside the service CIDRs' },
+  { id: 'kamaji-skip-minor', mistake: 'an upgrade that skips a minor or downgrades', rendered: 'tenant Cluster topology version', caughtAs: 'Kamaji\'s webhook (tcp_version.go)', tier: 'players', file: RULES, test: 'refuses a version above Kamaji\'s KubeadmVersion minor, a downgrade and a skipped minor' },
+  { id: 'kamaji-no-address', mistake: 'a control plane without an address (no VIP)', rendered: 'tenant Cluster controlPlaneEndpoint', caughtAs: 'Kamaji refuses a control plane without an address', tier: 'players', file: RULES, test: 'writes nothing without the addon, and refuses a control plane without an address' },
+  // The providers-ready Job (management stack).
+  { id: 'providers-ready-rbac', mistake: 'providers-ready ClusterRole that cannot read the core provider', rendered: 'management providers-ready ClusterRole', caughtAs: 'the Job fails: Forbidden', tier: 'kube', file: READY, test: 'fails with a ClusterRole that cannot read the core provider' },
+  { id: 'providers-ready-version', mistake: 'providers-ready Job waiting for another provider version', rendered: 'management providers-ready Job', caughtAs: 'the Job fails: the provider is not at that version', tier: 'kube', file: READY, test: 'fails when a provider is not at the version the Job waits for' },
+  // kubernetes_manifest as the pinned hashicorp/kubernetes applies it.
+  { id: 'md-selector', mistake: 'secondary MachineDeployment selector and template labels without cluster-name', rendered: 'tenant stack secondary MachineDeployment', caughtAs: 'Provider produced inconsistent result after apply', tier: 'applier', file: APPLIER, test: 'fails a MachineDeployment whose selector and template labels lack what CAPI\'s webhook adds' },
+  { id: 'computed-fields', mistake: 'computed_fields [spec.replicas] alone on an autoscaled secondary', rendered: 'tenant stack secondary MachineDeployment', caughtAs: 'CAPI\'s revision annotation breaks the next apply', tier: 'applier', file: APPLIER, test: 'a given list replaces the default: [spec.replicas] alone leaves annotations known' },
+  { id: 'wait-condition', mistake: 'a wait condition of the wrong status', rendered: 'tenant stack Cluster wait', caughtAs: 'the apply hangs for its whole timeout and fails as the provider fails', tier: 'applier', file: APPLIER, test: 'a condition of the wrong status hangs for the whole timeout' },
+  { id: 'wait-rollout', mistake: 'wait rollout on a kind without a status viewer', rendered: 'any kubernetes_manifest wait', caughtAs: 'the provider refuses rollout there', tier: 'applier', file: APPLIER, test: 'refuses rollout on a kind without a status viewer' },
+  // Converged as planned (what twin --json and the suites check on the machines the controllers made).
+  { id: 'ip-pool', mistake: 'a tenant IP pool with another range (VMs get addresses outside the tenant\'s range)', rendered: 'tenant stack InClusterIPPool / ProxmoxCluster ipv4Config', caughtAs: 'IP outside the tenant\'s range; not converged as planned', tier: 'applier', file: PLANNED, test: 'names each deviation from the plan' },
+  { id: 'wrong-template', mistake: 'a machine template naming another VM template (another version\'s)', rendered: 'management-config ProxmoxMachineTemplate templateSelector / templateID', caughtAs: 'cloned from another template; not converged as planned', tier: 'applier', file: PLANNED, test: 'names each deviation from the plan' },
+  { id: 'wrong-credentials', mistake: 'a ProxmoxCluster credentialsRef naming another tenant\'s Secret', rendered: 'tenant stack ProxmoxCluster credentialsRef', caughtAs: 'VM created by another token; not converged as planned', tier: 'applier', file: PLANNED, test: 'names each deviation from the plan' },
+  { id: 'secondary-network', mistake: 'a secondary instance\'s machines on the primary\'s network', rendered: 'tenant stack secondary ProxmoxCluster', caughtAs: 'IP not in that instance\'s network; not converged as planned', tier: 'applier', file: PLANNED, test: 'a secondary instance\'s machine must hold an IP of that instance\'s own network' },
+  // The strict Proxmox simulator (the proxmox stacks' ACLs and tokens).
+  { id: 'vlan-acl', mistake: 'a tenant token allowed on another VLAN of the bridge', rendered: 'proxmox stack ACL on the SDN zone/VNet', caughtAs: 'the simulator refuses the VLAN as Proxmox does', tier: 'sim', file: 'test/sim/tenant-isolation.test.ts', test: 'lets tenant-a (VLAN 10) use VLAN 10 only' },
+  { id: 'cloud-init-storage', mistake: 'a tenant token seeing another tenant\'s cloud-init storage', rendered: 'proxmox stack storage ACL', caughtAs: 'CAPMOX would upload the join data where another tenant reads it', tier: 'sim', file: 'test/sim/tenant-isolation.test.ts', test: 'finds only its own cloud-init storage' },
+  // The twin itself (real CAPI, CABPK, CAPMOX, IPAM).
+  { id: 'capmox-ip-pool', mistake: 'ProxmoxClusterTemplate without an IP pool', rendered: 'management-config ProxmoxClusterTemplate', caughtAs: 'CAPMOX\'s own webhook: at least one IP pool config', tier: 'twin', file: EXAMPLE, test: 'refuses, through CAPMOX\'s own webhook, a ProxmoxClusterTemplate without an IP pool' },
+  { id: 'join-token', mistake: 'bootstrap data with a wrong join token', rendered: 'KubeadmConfigTemplate / CABPK output', caughtAs: 'the VM never becomes a Node', tier: 'twin', file: EXAMPLE, test: 'never turns wrong bootstrap data into a Node' },
+  { id: 'secondary-no-ref', mistake: 'a secondary Cluster without controlPlaneRef', rendered: 'tenant stack secondary Cluster', caughtAs: 'CABPK never writes join data; no Node', tier: 'twin', file: MULTI, test: 'negative control: a secondary Cluster without controlPlaneRef' },
+  { id: 'capmox-global-credentials', mistake: 'CAPMOX deployed with global credentials of one instance', rendered: 'management cluster-api-operator values', caughtAs: 'secondaries\' machines sent to pve-a; none on pve-b or pve-c', tier: 'twin', file: MULTI, test: 'negative control: CAPMOX started with global credentials' },
+  { id: 'old-secondary-rendering', mistake: 'the old secondary MachineDeployment (selector, computed_fields) against CAPI\'s real webhook', rendered: 'tenant stack secondary MachineDeployment', caughtAs: 'Provider produced inconsistent result after apply; an update planned after CAPI writes its revision', tier: 'twin', file: MULTI, test: 'would have failed with the old secondary rendering' },
+  { id: 'two-minors', mistake: 'a tenant version two minors ahead', rendered: 'tenant Cluster topology version', caughtAs: 'the planner at synth, and CAPI\'s own Cluster webhook (422)', tier: 'twin', file: DAY2, test: 'two minors at once' },
+  // Synth (fail at synth, not at apply).
+  { id: 'vip-in-range', mistake: 'a VIP inside a tenant node range', rendered: 'lab description → tenant VIP', caughtAs: 'refused at synth with the path and the fix', tier: 'synth', file: 'test/config/load.test.ts', test: 'reports overlapping node ranges and a VIP inside a node range' },
+];
