@@ -24,10 +24,7 @@
  * escapes, iterators — are set only inside tokens), so the output is byte for byte cdktf's; the
  * determinism and cache tests of test/synth compare whole labs (test/synth/lean-resolve.test.ts
  * compares this resolver with cdktf's on values with every kind of token).
- *
- * Also, while it runs, cdktf's `captureStackTrace` (a token's creation stack, kept only to explain
- * a token that fails to resolve) returns no frames without asking V8 for an unlimited stack: what
- * `withoutTokenTraces` already made it return. PVEKAAS_TOKEN_TRACES=1 keeps both as cdktf has them.
+ * PVEKAAS_TOKEN_TRACES=1 keeps cdktf's resolve (for debugging an unresolvable token).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import { TerraformElement, TerraformStack, type App } from 'cdktf';
@@ -38,12 +35,8 @@ type Resolve = (scope: unknown, obj: unknown, preparing?: boolean) => unknown;
 interface TokensModule {
   resolve: Resolve;
 }
-interface StackTraceModule {
-  captureStackTrace: (below?: unknown) => string[];
-}
 
 const tokensModule = require('cdktf/lib/_tokens') as TokensModule;
-const stackTraceModule = require('cdktf/lib/tokens/private/stack-trace') as StackTraceModule;
 
 /** cdktf's own resolve (`lib/_tokens.js`). */
 const cdktfResolve: Resolve = tokensModule.resolve;
@@ -124,17 +117,14 @@ function leanResolve(scope: unknown, obj: unknown, preparing = false): unknown {
   return walk(obj, 0);
 }
 
-/** The two replacements, for as long as `body` runs (not nested: the outermost call restores cdktf's). */
+/** The lean resolve, for as long as `body` runs (not nested: the outermost call restores cdktf's). */
 export function withLeanResolve<T>(body: () => T): T {
   if (process.env.PVEKAAS_TOKEN_TRACES === '1' || tokensModule.resolve === leanResolve) return body();
-  const capture = stackTraceModule.captureStackTrace;
   tokensModule.resolve = leanResolve;
-  stackTraceModule.captureStackTrace = () => [];
   try {
     return body();
   } finally {
     tokensModule.resolve = cdktfResolve;
-    stackTraceModule.captureStackTrace = capture;
   }
 }
 

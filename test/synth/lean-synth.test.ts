@@ -36,7 +36,6 @@ describe('the lean resolver', () => {
       '',
       'with ${literal} and %{directive}',
       '1e5 and 2.5e+3 look like encoded numbers',
-      'String Map Token Value',
       42,
       -1.5,
       Number.NaN,
@@ -67,8 +66,11 @@ describe('the lean resolver', () => {
       // toEqual treats undefined members as absent: the serialized forms must match too.
       expect(JSON.stringify(lean)).toBe(JSON.stringify(cdktf));
     }
-    // Errors are cdktf's: a function is not a value.
+    // Errors are cdktf's: a function is not a value, a map token's value is no string.
     expect(() => resolvers.lean(stack, { f: () => 1 }, false)).toThrow(/function/i);
+    expect(() => resolvers.cdktf(stack, { f: () => 1 }, false)).toThrow(/function/i);
+    expect(() => resolvers.lean(stack, ['String Map Token Value'], false)).toThrow(/map token/i);
+    expect(() => resolvers.cdktf(stack, ['String Map Token Value'], false)).toThrow(/map token/i);
     // The cross-stack reference registered an output in the other stack, as cdktf does.
     expect(other.node.children.some((c) => c instanceof TerraformOutput)).toBe(true);
   });
