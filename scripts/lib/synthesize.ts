@@ -194,7 +194,7 @@ interface StacksToSynthesize {
   tenantStacks: (stackName: string) => boolean;
   /** Whether the instance and management stacks are built (else an empty `management-config` stands in for the tenants' dependency, and is not written). */
   sharedStacks: boolean;
-  /** Every stack of the lab is built: `App.synth()` itself. */
+  /** Every stack of the lab is built (and the stand-in `management-config` is not needed). */
   everything: boolean;
 }
 
