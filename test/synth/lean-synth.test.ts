@@ -47,7 +47,7 @@ describe('the lean resolver', () => {
       `prefix-${variable.stringValue}-suffix`,
       variable.numberValue,
       list.listValue,
-      ['a', undefined, list.listValue[0] ?? 'x', { k: undefined, v: variable.stringValue }],
+      ['a', undefined, { k: undefined, v: variable.stringValue }],
       Token.asList(list.listValue),
       map.value,
       { [variable.stringValue]: 'token key', plain: 'x' },
