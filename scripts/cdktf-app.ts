@@ -3,12 +3,14 @@
  * PVEKAAS_CONFIG (default: the example lab); cdktf chooses the output directory and format.
  */
 import { join, relative, resolve } from 'node:path';
-import { App } from 'cdktf';
+import { App, TerraformStack } from 'cdktf';
 import { atLabFile, loadLabFile } from '../modules/config/load';
 import { planPlacement } from '../modules/placement';
 import { buildLab } from '../stacks/app';
 import { runCommand } from './lib/cli';
 import { fixHclOutput } from './lib/hcl-fixups';
+import { synthesizeOnce } from './lib/lean-synth';
+import { withoutTokenTraces } from './lib/token-traces';
 
 runCommand(() => {
   const file = process.env.PVEKAAS_CONFIG ?? 'examples/lab.yaml';
@@ -17,6 +19,7 @@ runCommand(() => {
   // The CLI picks the output directory (cdktf.json, --output); the state directory is the lab's, relative to here.
   const stateDirFromStack = relative(join(app.outdir, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
   atLabFile(file, () => buildLab(app, lab, planPlacement(lab), { stateDirFromStack }));
-  app.synth();
+  // What app.synth() does, each element resolved once (scripts/lib/lean-synth.ts): the same bytes.
+  withoutTokenTraces(() => synthesizeOnce(app, app.node.findAll().filter(TerraformStack.isStack), app.hclOutput));
   if (app.hclOutput) fixHclOutput(app.outdir);
 });

@@ -37,6 +37,7 @@ import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
+import { synthesizeOnce } from './lean-synth';
 import { tenantVlanOn, tenantsOnInstance } from '../../modules/config/proxmox-access';
 
 export interface SynthOptions {
@@ -193,7 +194,7 @@ interface StacksToSynthesize {
   tenantStacks: (stackName: string) => boolean;
   /** Whether the instance and management stacks are built (else an empty `management-config` stands in for the tenants' dependency, and is not written). */
   sharedStacks: boolean;
-  /** Every stack of the lab is built: `App.synth()` itself. */
+  /** Every stack of the lab is built (and the stand-in `management-config` is not needed). */
   everything: boolean;
 }
 
@@ -206,20 +207,11 @@ function synthesizeStacks(o: StacksToSynthesize): void {
     const app = new App({ outdir: o.outdir, hclOutput: o.hcl, skipValidation: false });
     withoutTokenTraces(() => {
       // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
-      // the same name standing in for their dependency management-config.
+      // the same name standing in for their dependency management-config (built, not written).
       buildLab(app, o.lab, o.plan, { stateDirFromStack: o.stateDirFromStack, rendering: o.rendering, tenantStacks: o.tenantStacks, sharedStacks: o.sharedStacks });
-      if (o.everything) {
-        app.synth();
-        return;
-      }
-      // What App.synth does, for the stacks built here only.
-      const stacks = app.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c) && (o.sharedStacks || c.node.id !== 'management-config'));
-      stacks.forEach((stack) => stack.prepareStack());
-      const session = { outdir: o.outdir, skipValidation: false, manifest: app.manifest };
-      stacks.forEach((stack) => stack.synthesizer.synthesize(session));
-      const validations = app.node.validate();
-      if (validations.length > 0) throw new Error(`Validation failed with the following errors:\n  ${validations.join('\n  ')}`);
-      app.manifest.writeToFile();
+      const stacks = app.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c) && (o.everything || o.sharedStacks || c.node.id !== 'management-config'));
+      // What App.synth does (for every stack, or for the stacks built here only), each element resolved once.
+      synthesizeOnce(app, stacks, o.hcl);
     });
   } finally {
     if (previousFormat === undefined) delete process.env.SYNTH_HCL_OUTPUT;
