@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { App, Testing } from 'cdktf';
 import { renderManagement, versionGuard } from '../../modules/management';
 import { ManagementStack } from '../../stacks/management-stack';
-import { loadPinnedCrds, validateManifest } from '../../modules/crds';
+import { loadPinnedCrds, validateManifest } from '../support/crds';
 import { checkManagement } from '../../modules/config/management-rules';
 import { capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
 import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
