@@ -81,6 +81,16 @@ export default [
   },
   // The patched provider classes themselves extend the stock bindings.
   { files: ['constructs/providers/**/*.ts'], rules: restrict(constructPatterns) },
+  // Test support stays out of what ships: strict CRD validation (ajv) lives in test/support/crds.ts.
+  {
+    files: ['modules/**/*.ts', 'constructs/**/*.ts', 'stacks/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportDeclaration[source.value=/^ajv(\\/|$)/]", message: 'ajv is test support (a devDependency): validate in test/support/crds.ts.' },
+      ],
+    },
+  },
   {
     files: ['sim/**/*.ts'],
     rules: restrict([

@@ -9,6 +9,7 @@
 import type { Problem } from './problems';
 import type { Lab, Tenant } from './schema';
 import { editDistance } from './rules';
+import { rulesOf, type LabRule } from './rule';
 
 /** Instances a tenant may put machines on: its eligible instances and those its pools are pinned to, in description order. */
 export function possibleInstances(lab: Lab, tenant: Tenant): string[] {
@@ -37,7 +38,7 @@ function sharingNetwork(tenant: Tenant, possible: string[], networks: Record<str
   return possible.filter((i) => (pinned.includes(i) && lacking(i)) || i === free[0]);
 }
 
-export function checkInstanceNetworks(lab: Lab): Problem[] {
+function checkInstanceNetworks(lab: Lab): Problem[] {
   const problems: Problem[] = [];
   const mode = lab.capmox.multiInstance;
   const known = lab.proxmox.instances.map((i) => i.name);
@@ -47,6 +48,7 @@ export function checkInstanceNetworks(lab: Lab): Problem[] {
     const keys = Object.keys(networks).sort();
     if (keys.length > 0 && mode !== 'secondary-clusters') {
       problems.push({
+        rule: 'networks.not-secondary-clusters',
         path: [...base, 'networks'],
         message: `tenant ${tenant.name} has per-instance networks, but they are only used with capmox.multiInstance: secondary-clusters (this lab has ${mode}, where one ProxmoxCluster uses network for every machine)`,
         value: keys,
@@ -59,6 +61,7 @@ export function checkInstanceNetworks(lab: Lab): Problem[] {
       if (!known.includes(key)) {
         const g = guess(key, known);
         problems.push({
+          rule: 'networks.unknown-instance',
           path: [...base, 'networks', key],
           message: `unknown instance "${key}"`,
           value: key,
@@ -66,6 +69,7 @@ export function checkInstanceNetworks(lab: Lab): Problem[] {
         });
       } else if (!possible.includes(key)) {
         problems.push({
+          rule: 'networks.unused-instance',
           path: [...base, 'networks', key],
           message: `tenant ${tenant.name} never puts machines on ${key} (it may use ${possible.join(', ')}), so this network would never be used`,
           value: key,
@@ -77,6 +81,7 @@ export function checkInstanceNetworks(lab: Lab): Problem[] {
     const withoutOwn = possible.filter((i) => networks[i] === undefined);
     if (!tenant.network && withoutOwn.length > 0) {
       problems.push({
+        rule: 'networks.missing',
         path: [...base, 'networks'],
         message: `tenant ${tenant.name} may put machines on ${withoutOwn.join(', ')} but has no node network there (no networks entry and no network): CAPMOX gives every worker a static address from its instance's IPAM pool`,
         fix: `add networks.${withoutOwn[0]}: { addresses: [...], prefix: 24, gateway: ..., dnsServers: [...] }${withoutOwn.length > 1 ? ' (and one for each of the others)' : ''}`,
@@ -86,6 +91,7 @@ export function checkInstanceNetworks(lab: Lab): Problem[] {
     const sharing = sharingNetwork(tenant, possible, networks);
     if (sharing.length > 1) {
       problems.push({
+        rule: 'networks.shared',
         path: [...base, 'networks'],
         message: `instances ${sharing.join(' and ')} of tenant ${tenant.name} can hold its machines at the same time and would both take their node addresses from network: each instance's ProxmoxCluster makes its own IPAM pool, and two pools over one range hand the same address to two workers`,
         value: keys,
@@ -95,3 +101,27 @@ export function checkInstanceNetworks(lab: Lab): Problem[] {
   });
   return problems;
 }
+
+export const INSTANCE_NETWORK_RULES: readonly LabRule[] = rulesOf(checkInstanceNetworks, [
+  {
+    id: 'networks.not-secondary-clusters',
+    refuses: 'per-instance networks (tenants[].networks) unless capmox.multiInstance is secondary-clusters',
+    fix: 'remove networks, or set capmox.multiInstance: secondary-clusters',
+  },
+  { id: 'networks.unknown-instance', refuses: 'a networks entry for an instance the lab does not have', fix: 'name an instance of proxmox.instances' },
+  {
+    id: 'networks.unused-instance',
+    refuses: 'a networks entry for an instance the tenant never puts machines on',
+    fix: 'remove the entry, or make the instance eligible (placement.instances) or pin a pool to it',
+  },
+  {
+    id: 'networks.missing',
+    refuses: 'with secondary clusters, an instance the tenant may use that has no node network (no networks entry and no network)',
+    fix: 'add a networks entry for that instance',
+  },
+  {
+    id: 'networks.shared',
+    refuses: 'two instances that can hold the tenant at once taking node addresses from one network (two IPAM pools over one range)',
+    fix: 'give each of them but one its own range in networks',
+  },
+]);

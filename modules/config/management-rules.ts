@@ -7,6 +7,7 @@
 import { versionGuard } from '../management';
 import type { Problem } from './problems';
 import type { Lab } from './schema';
+import { runRules, type LabRule } from './rule';
 
 const QUANTITY = /^(\d+)(Mi|Gi|Ti)$/;
 const MiB: Record<string, number> = { Mi: 1, Gi: 1024, Ti: 1024 * 1024 };
@@ -17,39 +18,67 @@ export function quantityMiB(quantity: string): number | undefined {
   return m ? Number(m[1]) * MiB[m[2]] : undefined;
 }
 
+export const MANAGEMENT_RULES: readonly LabRule[] = [
+  {
+    id: 'versions.guard',
+    refuses: 'version overrides (management.versions, capmox) that break a provider contract, use latest, or are malformed (versionGuard, modules/management)',
+    fix: 'pin a version of the supported range (docs/versions.md), or remove the override',
+    check: (lab) => versionGuard(lab).problems,
+  },
+  {
+    id: 'management.vlan-without-interfaces',
+    refuses: 'loadBalancer.vlan without loadBalancer.interfaces (MetalLB would announce the VIPs on every interface)',
+    fix: "list the management nodes' interfaces on that VLAN, e.g. interfaces: [eth0.4]",
+    check: (lab) => {
+      const lb = lab.management.loadBalancer;
+      if (lb.vlan === undefined || lb.interfaces.length > 0) return [];
+      return [
+        {
+          path: ['management', 'loadBalancer', 'interfaces'],
+          message: `loadBalancer.vlan is ${lb.vlan} but no interfaces are listed: MetalLB would answer for the tenant VIPs on every interface of every node, not on VLAN ${lb.vlan}`,
+          value: lb.interfaces,
+          fix: `list the management nodes' interfaces on VLAN ${lb.vlan}, e.g. interfaces: [eth0.${lb.vlan}] (the L2Advertisement announces the VIPs there only)`,
+        },
+      ];
+    },
+  },
+  {
+    id: 'management.mirror-providers-without-images',
+    refuses: 'mirror.providers without mirror.images (the provider images would still come from public registries)',
+    fix: 'set mirror.images too',
+    check: (lab) => {
+      const mirror = lab.management.mirror;
+      if (!mirror?.providers || mirror.images) return [];
+      return [
+        {
+          path: ['management', 'mirror', 'providers'],
+          message: 'provider components come from the mirror but their images would still come from public registries',
+          value: mirror.providers,
+          fix: 'set mirror.images too (the registry prefix the provider images are copied to)',
+        },
+      ];
+    },
+  },
+  {
+    id: 'management.datastore-too-small',
+    refuses: 'a datastore volume smaller than 1Gi',
+    fix: 'use at least 1Gi (8Gi or more for real use)',
+    check: (lab) => {
+      const size = quantityMiB(lab.management.datastore.size);
+      if (size === undefined || size >= 1024) return [];
+      return [
+        {
+          path: ['management', 'datastore', 'size'],
+          message: `a ${lab.management.datastore.size} volume is too small for the datastore that holds every tenant`,
+          value: lab.management.datastore.size,
+          fix: 'use at least 1Gi (8Gi or more for real use)',
+        },
+      ];
+    },
+  },
+];
+
+/** The problems of the management rules alone. */
 export function checkManagement(lab: Lab): Problem[] {
-  const problems: Problem[] = [];
-  const management = lab.management;
-  problems.push(...versionGuard(lab).problems);
-
-  const lb = management.loadBalancer;
-  if (lb.vlan !== undefined && lb.interfaces.length === 0) {
-    problems.push({
-      path: ['management', 'loadBalancer', 'interfaces'],
-      message: `loadBalancer.vlan is ${lb.vlan} but no interfaces are listed: MetalLB would answer for the tenant VIPs on every interface of every node, not on VLAN ${lb.vlan}`,
-      value: lb.interfaces,
-      fix: `list the management nodes' interfaces on VLAN ${lb.vlan}, e.g. interfaces: [eth0.${lb.vlan}] (the L2Advertisement announces the VIPs there only)`,
-    });
-  }
-
-  const mirror = management.mirror;
-  if (mirror?.providers && !mirror.images) {
-    problems.push({
-      path: ['management', 'mirror', 'providers'],
-      message: 'provider components come from the mirror but their images would still come from public registries',
-      value: mirror.providers,
-      fix: 'set mirror.images too (the registry prefix the provider images are copied to)',
-    });
-  }
-
-  const size = quantityMiB(management.datastore.size);
-  if (size !== undefined && size < 1024) {
-    problems.push({
-      path: ['management', 'datastore', 'size'],
-      message: `a ${management.datastore.size} volume is too small for the datastore that holds every tenant`,
-      value: management.datastore.size,
-      fix: 'use at least 1Gi (8Gi or more for real use)',
-    });
-  }
-  return problems;
+  return runRules(lab, MANAGEMENT_RULES);
 }

@@ -15,6 +15,8 @@ export interface Problem {
   fix?: string;
   /** `error` (the default when absent) refuses the lab; `warning` is reported and the run goes on. */
   severity?: 'error' | 'warning';
+  /** The id of the validation rule that found it (modules/config/rule-table.ts; docs/rules.md), when one did. */
+  rule?: string;
   /** 1-based line and column in the file, once pointed at it (`configErrorAt`). */
   line?: number;
   column?: number;

@@ -6,10 +6,11 @@
  */
 import type { Lab } from './schema';
 import type { Problem } from './problems';
+import type { LabRule } from './rule';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function checkQuotas(lab: Lab): Problem[] {
+function checkQuotas(lab: Lab): Problem[] {
   const problems: Problem[] = [];
   lab.tenants.forEach((tenant, t) => {
     const quota = tenant.quota;
@@ -43,3 +44,12 @@ export function checkQuotas(lab: Lab): Problem[] {
   });
   return problems;
 }
+
+export const QUOTA_RULES: readonly LabRule[] = [
+  {
+    id: 'tenant.over-quota',
+    refuses: "pools that reserve more vCPUs or memory than the tenant's quota, every pool at its maximum",
+    fix: 'make a pool smaller, or raise the tenant\'s quota',
+    check: checkQuotas,
+  },
+];

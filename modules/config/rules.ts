@@ -1,16 +1,13 @@
 /**
  * Rules that relate several fields of a lab description: names that must be unique, references
- * that must resolve, ranges that must not overlap. Each returns every problem it finds.
+ * that must resolve, ranges that must not overlap, templates for every version. Each is one entry
+ * of `LAB_RULES` (listed in the rule table, modules/config/rule-table.ts) and returns every problem it finds.
  */
 import type { Problem } from './problems';
 import { fixedTemplateFor, imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
-import { checkInstanceNetworks } from './instance-network-rules';
-import { checkManagement } from './management-rules';
-import { checkSecurityRules } from './security-rules';
-import { checkServerRules } from './server-rules';
+import type { LabRule } from './rule';
 import { templateVmIdPlan } from './template-ids';
-import { checkQuotas } from './quota';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): Problem[] {
   const seen = new Map<string, number>();
@@ -67,144 +64,449 @@ function unknownRef(path: (string | number)[], what: string, name: string, known
   };
 }
 
-export function checkLab(lab: Lab): Problem[] {
-  const problems: Problem[] = [];
+type Instance = Lab['proxmox']['instances'][number];
+type Tenant = Lab['tenants'][number];
+type Pool = Tenant['pools'][number];
+
+/** The problems of every instance, each found with the instance, its path and its node names. */
+function perInstance(lab: Lab, check: (instance: Instance, base: (string | number)[], nodeNames: string[]) => Problem[]): Problem[] {
+  return lab.proxmox.instances.flatMap((instance, ii) =>
+    check(
+      instance,
+      ['proxmox', 'instances', ii],
+      instance.nodes.map((n) => n.name),
+    ),
+  );
+}
+
+/** The problems of every tenant. */
+function perTenant(lab: Lab, check: (tenant: Tenant, base: (string | number)[]) => Problem[]): Problem[] {
+  return lab.tenants.flatMap((tenant, ti) => check(tenant, ['tenants', ti]));
+}
+
+/** The problems of every pool of every tenant, its current pools and those of `previous`. */
+function perPool(lab: Lab, check: (pool: Pool, at: (string | number)[], tenant: Tenant) => Problem[]): Problem[] {
+  return perTenant(lab, (tenant, base) => [
+    ...tenant.pools.flatMap((pool, pi) => check(pool, [...base, 'pools', pi], tenant)),
+    ...(tenant.previous?.pools ?? []).flatMap((pool, pi) => check(pool, [...base, 'previous', 'pools', pi], tenant)),
+  ]);
+}
+
+const rangeInOrder = (instance: Instance) => instance.vmIdRange.end >= instance.vmIdRange.start;
+
+/**
+ * The instances a tenant's templates must be on: its eligible instances and those its pools are
+ * pinned to. An empty sourceNode is lenient.ts's stand-in for a template the schema refused
+ * (reported there): that instance is left out.
+ */
+function templateInstances(lab: Lab, tenant: Tenant): Instance[] {
   const instances = lab.proxmox.instances;
   const instanceNames = instances.map((i) => i.name);
-
-  problems.push(...duplicates(instances, (i) => i.name, (i) => ['proxmox', 'instances', i, 'name'], 'instance'));
-  instances.forEach((instance, ii) => {
-    const base = ['proxmox', 'instances', ii];
-    const nodeNames = instance.nodes.map((n) => n.name);
-    problems.push(...duplicates(instance.nodes, (n) => n.name, (n) => [...base, 'nodes', n, 'name'], 'node'));
-    if ('sourceNode' in instance.template && !nodeNames.includes(instance.template.sourceNode)) {
-      problems.push(unknownRef([...base, 'template', 'sourceNode'], `node of instance ${instance.name}`, instance.template.sourceNode, nodeNames));
-    }
-    if ('templateID' in instance.template) problems.push(...checkFixedTemplates(instance.template, [...base, 'template'], nodeNames));
-    if (instance.vmIdRange.end < instance.vmIdRange.start) {
-      problems.push({
-        path: [...base, 'vmIdRange'],
-        message: 'vmIdRange.end is below vmIdRange.start',
-        value: instance.vmIdRange,
-        fix: 'make end at least start, e.g. { start: 9000, end: 9099 }',
-      });
-    }
-    const size = instance.vmIdRange.end - instance.vmIdRange.start + 1;
-    const needed = instance.images.reduce((n, img) => n + imageNodes(instance, img).length, 0);
-    if (needed > size && instance.vmIdRange.end >= instance.vmIdRange.start) {
-      problems.push({
-        path: [...base, 'vmIdRange'],
-        message: `the images need ${needed} template VM ids but vmIdRange holds ${size}`,
-        value: instance.vmIdRange,
-        fix: `widen vmIdRange to at least ${needed} ids`,
-      });
-    }
-    problems.push(
-      ...duplicates(instance.images, (img) => img.kubernetesVersion, (i) => [...base, 'images', i, 'kubernetesVersion'], 'image version'),
-    );
-    if (!('templateID' in instance.template) && instance.images.length > 0 && instance.vmIdRange.end >= instance.vmIdRange.start) {
-      const conflicts = templateVmIdPlan(instance.name, instance.vmIdRange, nodeNames, instance.images.map((img) => img.kubernetesVersion)).problems;
-      for (const problem of conflicts) problems.push({ ...problem, path: [...base, ...problem.path] });
-    }
-    instance.images.forEach((img, ix) => {
-      // On local disks every node gets its own copy and each machine deployment names its node's by
-      // id (nodeTemplateFor); tag selection is used only with shared disks, where it must be unique.
-      if ('templateSelector' in instance.template && instance.storage.disksShared && (img.nodes?.length ?? 1) > 1) {
-        problems.push({
-          path: [...base, 'images', ix, 'nodes'],
-          message: `${img.nodes!.length} templates tagged ${img.kubernetesVersion} on one instance: CAPMOX's templateSelector needs exactly one template to match its tags, and fails on several`,
-          value: img.nodes,
-          fix: 'list one node: with storage.disksShared: true that template clones to every node',
-        });
-      }
-      (img.nodes ?? []).forEach((n, ni) => {
-        if (!nodeNames.includes(n)) problems.push(unknownRef([...base, 'images', ix, 'nodes', ni], `node of instance ${instance.name}`, n, nodeNames));
-      });
-    });
-  });
-
-  problems.push(...duplicates(lab.tenants, (t) => t.name, (i) => ['tenants', i, 'name'], 'tenant'));
-  lab.tenants.forEach((tenant, ti) => {
-    const base = ['tenants', ti];
-    (tenant.placement.instances ?? []).forEach((name, k) => {
-      if (!instanceNames.includes(name)) problems.push(unknownRef([...base, 'placement', 'instances', k], 'instance', name, instanceNames));
-    });
-    const checkPools = (pools: readonly Lab['tenants'][number]['pools'][number][], at: (string | number)[]) => {
-      problems.push(...duplicates(pools, (p) => p.name, (i) => [...at, i, 'name'], 'pool'));
-      pools.forEach((pool, pi) => {
-        const pbase = [...at, pi];
-        if (pool.replicas === undefined && pool.autoscaling === undefined) {
-          problems.push({ path: pbase, message: 'a pool needs replicas or autoscaling', fix: 'add "replicas: 3" or "autoscaling: { min: 0, max: 6 }"' });
-        }
-        if (pool.replicas !== undefined && pool.autoscaling !== undefined) {
-          problems.push({
-            path: [...pbase, 'autoscaling'],
-            message: 'a pool has either a fixed replicas count or autoscaling bounds, not both',
-            fix: 'remove replicas (the autoscaler decides) or remove autoscaling',
-          });
-        }
-        if (pool.autoscaling && pool.autoscaling.min > pool.autoscaling.max) {
-          problems.push({
-            path: [...pbase, 'autoscaling', 'min'],
-            message: `autoscaling.min (${pool.autoscaling.min}) is above autoscaling.max (${pool.autoscaling.max})`,
-            value: pool.autoscaling,
-            fix: 'make min at most max',
-          });
-        }
-        if (pool.instance !== undefined && !instanceNames.includes(pool.instance)) {
-          problems.push(unknownRef([...pbase, 'instance'], 'instance', pool.instance, instanceNames));
-        }
-      });
-    };
-    checkPools(tenant.pools, [...base, 'pools']);
-    if (tenant.previous?.pools) checkPools(tenant.previous.pools, [...base, 'previous', 'pools']);
-    const version = tenant.kubernetesVersion;
-    problems.push(...checkPrevious(tenant, base));
-    const eligible = tenant.placement.mode === 'Default' ? [instances[0]] : instances.filter((i) => (tenant.placement.instances ?? instanceNames).includes(i.name));
-    const pinned = tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined);
-    for (const instance of instances.filter((i) => eligible.includes(i) || pinned.includes(i.name))) {
-      // An empty sourceNode is lenient.ts's stand-in for a template the schema refused (reported there).
-      const templateInError = 'sourceNode' in instance.template && instance.template.sourceNode === '';
-      const before = tenant.previous?.kubernetesVersion;
-      if (!templateInError && before && before !== version && !hasTemplateFor(instance, before)) {
-        const at = `proxmox.instances[${instances.indexOf(instance)}]`;
-        problems.push({
-          path: [...base, 'previous', 'kubernetesVersion'],
-          message: `instance ${instance.name} has no template for ${before}, which the retiring machine deployments of tenant ${tenant.name} are made from (their worker templates must stay as they are until you remove previous)`,
-          value: before,
-          fix: `keep the ${before} template of ${at} (its image, tag or versions entry) until the retire step, or correct previous.kubernetesVersion to the version the workers run`,
-        });
-      }
-      if (!templateInError && !hasTemplateFor(instance, version)) {
-        const at = `proxmox.instances[${instances.indexOf(instance)}]`;
-        problems.push({
-          path: [...base, 'kubernetesVersion'],
-          message: `instance ${instance.name} has no template for ${version}`,
-          value: version,
-          fix:
-            'templateID' in instance.template
-              ? `give ${at}.template a kubernetesVersion (the version of the kubeadm and kubelet in template ${instance.template.templateID}), or add { kubernetesVersion: ${version}, templateID: <id> } to ${at}.template.versions, or choose another version`
-              : `add an image for ${version} to ${at}.images, or set its templateSelector tags to include ${version}, or choose another version`,
-        });
-      }
-    }
-  });
-
-  problems.push(...checkAddresses(lab));
-  problems.push(...checkQuotas(lab));
-  problems.push(...checkInstanceNetworks(lab));
-  problems.push(...checkManagement(lab));
-  problems.push(...checkServerRules(lab));
-  problems.push(...checkSecurityRules(lab));
-  if (lab.delivery.backend === 'cloud' && !lab.delivery.cloud) {
-    problems.push({
-      path: ['delivery', 'cloud'],
-      message: 'backend is cloud but there is no cloud section',
-      fix: 'add delivery.cloud: { organization: <org>, workspacePrefix: <prefix> }, or use backend: local',
-    });
-  }
-  return problems;
+  const eligible =
+    tenant.placement.mode === 'Default' ? [instances[0]] : instances.filter((i) => (tenant.placement.instances ?? instanceNames).includes(i.name));
+  const pinned = tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined);
+  return instances.filter((i) => eligible.includes(i) || pinned.includes(i.name)).filter((i) => !('sourceNode' in i.template && i.template.sourceNode === ''));
 }
+
+/** The rules of the instances, tenants and pools that relate several fields (names, references, ranges, versions). */
+export const LAB_RULES: readonly LabRule[] = [
+  {
+    id: 'instance.name-twice',
+    refuses: 'two Proxmox instances with one name',
+    fix: 'give each instance a unique name',
+    check: (lab) =>
+      duplicates(
+        lab.proxmox.instances,
+        (i) => i.name,
+        (i) => ['proxmox', 'instances', i, 'name'],
+        'instance',
+      ),
+  },
+  {
+    id: 'node.name-twice',
+    refuses: 'two nodes of one instance with one name',
+    fix: 'give each node of an instance a unique name',
+    check: (lab) =>
+      perInstance(lab, (instance, base) =>
+        duplicates(
+          instance.nodes,
+          (n) => n.name,
+          (n) => [...base, 'nodes', n, 'name'],
+          'node',
+        ),
+      ),
+  },
+  {
+    id: 'template.unknown-source-node',
+    refuses: 'a template.sourceNode (or a template.versions[].sourceNode) that is not a node of its instance',
+    fix: 'name one of the nodes of the instance',
+    check: (lab) =>
+      perInstance(lab, (instance, base, nodeNames) => {
+        const problems: Problem[] = [];
+        if ('sourceNode' in instance.template && !nodeNames.includes(instance.template.sourceNode)) {
+          problems.push(unknownRef([...base, 'template', 'sourceNode'], `node of instance ${instance.name}`, instance.template.sourceNode, nodeNames));
+        }
+        if ('templateID' in instance.template) {
+          (instance.template.versions ?? []).forEach((v, i) => {
+            if (v.sourceNode !== undefined && !nodeNames.includes(v.sourceNode)) {
+              problems.push(unknownRef([...base, 'template', 'versions', i, 'sourceNode'], 'node', v.sourceNode, nodeNames));
+            }
+          });
+        }
+        return problems;
+      }),
+  },
+  {
+    id: 'template.version-twice',
+    refuses: 'two existing templates (template.kubernetesVersion, template.versions) for one Kubernetes version',
+    fix: 'keep one template per Kubernetes version',
+    check: (lab) =>
+      perInstance(lab, (instance, base) => ('templateID' in instance.template ? checkFixedTemplates(instance.template, [...base, 'template']) : [])),
+  },
+  {
+    id: 'vmid-range.reversed',
+    refuses: 'a vmIdRange whose end is below its start',
+    fix: 'make end at least start, e.g. { start: 9000, end: 9099 }',
+    check: (lab) =>
+      perInstance(lab, (instance, base) =>
+        rangeInOrder(instance)
+          ? []
+          : [
+              {
+                path: [...base, 'vmIdRange'],
+                message: 'vmIdRange.end is below vmIdRange.start',
+                value: instance.vmIdRange,
+                fix: 'make end at least start, e.g. { start: 9000, end: 9099 }',
+              },
+            ],
+      ),
+  },
+  {
+    id: 'vmid-range.too-small',
+    refuses: 'a vmIdRange with fewer ids than the templates of its images need (one per image and node)',
+    fix: 'widen vmIdRange',
+    check: (lab) =>
+      perInstance(lab, (instance, base) => {
+        const size = instance.vmIdRange.end - instance.vmIdRange.start + 1;
+        const needed = instance.images.reduce((n, img) => n + imageNodes(instance, img).length, 0);
+        if (needed <= size || !rangeInOrder(instance)) return [];
+        return [
+          {
+            path: [...base, 'vmIdRange'],
+            message: `the images need ${needed} template VM ids but vmIdRange holds ${size}`,
+            value: instance.vmIdRange,
+            fix: `widen vmIdRange to at least ${needed} ids`,
+          },
+        ];
+      }),
+  },
+  {
+    id: 'image.version-twice',
+    refuses: 'two images of one instance for one Kubernetes version',
+    fix: 'keep one image per Kubernetes version',
+    check: (lab) =>
+      perInstance(lab, (instance, base) =>
+        duplicates(
+          instance.images,
+          (img) => img.kubernetesVersion,
+          (i) => [...base, 'images', i, 'kubernetesVersion'],
+          'image version',
+        ),
+      ),
+  },
+  {
+    id: 'vmid-range.template-ids-collide',
+    refuses: 'a vmIdRange too small for its nodes, or two image versions whose template VM ids would be the same (modules/config/template-ids.ts)',
+    fix: 'drop one of the images, or widen vmIdRange (that renumbers and rebuilds every template)',
+    check: (lab) =>
+      perInstance(lab, (instance, base, nodeNames) => {
+        if ('templateID' in instance.template || instance.images.length === 0 || !rangeInOrder(instance)) return [];
+        const versions = instance.images.map((img) => img.kubernetesVersion);
+        return templateVmIdPlan(instance.name, instance.vmIdRange, nodeNames, versions).problems.map((p) => ({ ...p, path: [...base, ...p.path] }));
+      }),
+  },
+  {
+    id: 'image.several-tagged-templates',
+    refuses: "an image with several nodes on shared disks with templateSelector: CAPMOX's selector needs exactly one template per tag set",
+    fix: 'list one node: with storage.disksShared: true that template clones to every node',
+    check: (lab) =>
+      perInstance(lab, (instance, base) =>
+        // On local disks every node gets its own copy and each machine deployment names its node's by
+        // id (nodeTemplateFor); tag selection is used only with shared disks, where it must be unique.
+        !('templateSelector' in instance.template) || !instance.storage.disksShared
+          ? []
+          : instance.images.flatMap((img, ix): Problem[] =>
+              (img.nodes?.length ?? 1) > 1
+                ? [
+                    {
+                      path: [...base, 'images', ix, 'nodes'],
+                      message:
+                        `${img.nodes!.length} templates tagged ${img.kubernetesVersion} on one instance: ` +
+                        "CAPMOX's templateSelector needs exactly one template to match its tags, and fails on several",
+                      value: img.nodes,
+                      fix: 'list one node: with storage.disksShared: true that template clones to every node',
+                    },
+                  ]
+                : [],
+            ),
+      ),
+  },
+  {
+    id: 'image.unknown-node',
+    refuses: 'an image node that is not a node of its instance',
+    fix: 'name nodes of the instance in images[].nodes',
+    check: (lab) =>
+      perInstance(lab, (instance, base, nodeNames) =>
+        instance.images.flatMap((img, ix) =>
+          (img.nodes ?? []).flatMap((n, ni) =>
+            nodeNames.includes(n) ? [] : [unknownRef([...base, 'images', ix, 'nodes', ni], `node of instance ${instance.name}`, n, nodeNames)],
+          ),
+        ),
+      ),
+  },
+  {
+    id: 'tenant.name-twice',
+    refuses: 'two tenants with one name',
+    fix: 'give each tenant a unique name',
+    check: (lab) =>
+      duplicates(
+        lab.tenants,
+        (t) => t.name,
+        (i) => ['tenants', i, 'name'],
+        'tenant',
+      ),
+  },
+  {
+    id: 'tenant.unknown-instance',
+    refuses: 'a placement.instances entry that is not an instance of the lab',
+    fix: 'name instances of proxmox.instances',
+    check: (lab) => {
+      const names = lab.proxmox.instances.map((i) => i.name);
+      return perTenant(lab, (tenant, base) =>
+        (tenant.placement.instances ?? []).flatMap((name, k) =>
+          names.includes(name) ? [] : [unknownRef([...base, 'placement', 'instances', k], 'instance', name, names)],
+        ),
+      );
+    },
+  },
+  {
+    id: 'pool.name-twice',
+    refuses: 'two pools of one tenant (or of its previous) with one name',
+    fix: 'give each pool of a tenant a unique name',
+    check: (lab) =>
+      perTenant(lab, (tenant, base) => [
+        ...duplicates(
+          tenant.pools,
+          (p) => p.name,
+          (i) => [...base, 'pools', i, 'name'],
+          'pool',
+        ),
+        ...duplicates(
+          tenant.previous?.pools ?? [],
+          (p) => p.name,
+          (i) => [...base, 'previous', 'pools', i, 'name'],
+          'pool',
+        ),
+      ]),
+  },
+  {
+    id: 'pool.no-size',
+    refuses: 'a pool with neither replicas nor autoscaling',
+    fix: 'add "replicas: 3" or "autoscaling: { min: 0, max: 6 }"',
+    check: (lab) =>
+      perPool(lab, (pool, at) =>
+        pool.replicas === undefined && pool.autoscaling === undefined
+          ? [{ path: at, message: 'a pool needs replicas or autoscaling', fix: 'add "replicas: 3" or "autoscaling: { min: 0, max: 6 }"' }]
+          : [],
+      ),
+  },
+  {
+    id: 'pool.replicas-and-autoscaling',
+    refuses: 'a pool with both a fixed replicas count and autoscaling bounds',
+    fix: 'remove replicas (the autoscaler decides) or remove autoscaling',
+    check: (lab) =>
+      perPool(lab, (pool, at) =>
+        pool.replicas !== undefined && pool.autoscaling !== undefined
+          ? [
+              {
+                path: [...at, 'autoscaling'],
+                message: 'a pool has either a fixed replicas count or autoscaling bounds, not both',
+                fix: 'remove replicas (the autoscaler decides) or remove autoscaling',
+              },
+            ]
+          : [],
+      ),
+  },
+  {
+    id: 'pool.autoscaling-min-above-max',
+    refuses: 'autoscaling.min above autoscaling.max',
+    fix: 'make min at most max',
+    check: (lab) =>
+      perPool(lab, (pool, at) =>
+        pool.autoscaling && pool.autoscaling.min > pool.autoscaling.max
+          ? [
+              {
+                path: [...at, 'autoscaling', 'min'],
+                message: `autoscaling.min (${pool.autoscaling.min}) is above autoscaling.max (${pool.autoscaling.max})`,
+                value: pool.autoscaling,
+                fix: 'make min at most max',
+              },
+            ]
+          : [],
+      ),
+  },
+  {
+    id: 'pool.unknown-instance',
+    refuses: 'a pool pinned (pools[].instance) to an instance the lab does not have',
+    fix: 'name an instance of proxmox.instances',
+    check: (lab) => {
+      const names = lab.proxmox.instances.map((i) => i.name);
+      return perPool(lab, (pool, at) =>
+        pool.instance !== undefined && !names.includes(pool.instance) ? [unknownRef([...at, 'instance'], 'instance', pool.instance, names)] : [],
+      );
+    },
+  },
+  {
+    id: 'previous.newer',
+    refuses: "a previous.kubernetesVersion newer than the tenant's kubernetesVersion (a kubelet newer than its API server)",
+    fix: 'set previous.kubernetesVersion to the version the workers run now, and kubernetesVersion to the one they move to',
+    check: (lab) =>
+      perTenant(lab, (tenant, base) =>
+        checkPrevious(tenant, base)
+          .filter((p) => p.kind === 'newer')
+          .map((p) => p.problem),
+      ),
+  },
+  {
+    id: 'previous.minor-jump',
+    refuses: 'a surge (previous) of more than one minor version at once',
+    fix: 'upgrade one minor at a time (npm run upgrade-plan shows each step)',
+    check: (lab) =>
+      perTenant(lab, (tenant, base) =>
+        checkPrevious(tenant, base)
+          .filter((p) => p.kind === 'jump')
+          .map((p) => p.problem),
+      ),
+  },
+  {
+    id: 'previous.no-template',
+    refuses: 'an instance the tenant may use without a template for previous.kubernetesVersion (the retiring workers are made from it)',
+    fix: 'keep the template of the previous version until the retire step',
+    check: (lab) =>
+      perTenant(lab, (tenant, base) => {
+        const before = tenant.previous?.kubernetesVersion;
+        if (!before || before === tenant.kubernetesVersion) return [];
+        return templateInstances(lab, tenant)
+          .filter((instance) => !hasTemplateFor(instance, before))
+          .map((instance) => ({
+            path: [...base, 'previous', 'kubernetesVersion'],
+            message:
+              `instance ${instance.name} has no template for ${before}, which the retiring machine deployments of tenant ${tenant.name} are made from ` +
+              '(their worker templates must stay as they are until you remove previous)',
+            value: before,
+            fix:
+              `keep the ${before} template of proxmox.instances[${lab.proxmox.instances.indexOf(instance)}] (its image, tag or versions entry) until the retire step, ` +
+              'or correct previous.kubernetesVersion to the version the workers run',
+          }));
+      }),
+  },
+  {
+    id: 'tenant.no-template',
+    refuses: "an instance the tenant may use without a template for the tenant's kubernetesVersion",
+    fix: 'add an image, tag or template for the version to the instance, or choose another version',
+    check: (lab) =>
+      perTenant(lab, (tenant, base) => {
+        const version = tenant.kubernetesVersion;
+        return templateInstances(lab, tenant)
+          .filter((instance) => !hasTemplateFor(instance, version))
+          .map((instance) => {
+            const at = `proxmox.instances[${lab.proxmox.instances.indexOf(instance)}]`;
+            return {
+              path: [...base, 'kubernetesVersion'],
+              message: `instance ${instance.name} has no template for ${version}`,
+              value: version,
+              fix:
+                'templateID' in instance.template
+                  ? `give ${at}.template a kubernetesVersion (the version of the kubeadm and kubelet in template ${instance.template.templateID}), ` +
+                    `or add { kubernetesVersion: ${version}, templateID: <id> } to ${at}.template.versions, or choose another version`
+                  : `add an image for ${version} to ${at}.images, or set its templateSelector tags to include ${version}, or choose another version`,
+            };
+          });
+      }),
+  },
+  {
+    id: 'addresses.range-reversed',
+    refuses: 'an address range (load-balancer pool, node range) that ends before it starts',
+    fix: 'write the lower address first, e.g. 10.0.0.10-10.0.0.50',
+    check: (lab) => claimAddresses(lab).reversed,
+  },
+  {
+    id: 'addresses.overlap',
+    refuses: 'node ranges of tenants (network, networks) and the load-balancer pool that overlap each other',
+    fix: 'give every tenant node range and the load-balancer pool addresses of their own',
+    check: (lab) => claimAddresses(lab).overlaps,
+  },
+  {
+    id: 'vip.pinned-twice',
+    refuses: 'one pinned vip under two tenants (both control planes would answer on it)',
+    fix: 'give each tenant its own VIP, or leave vip out to allocate one',
+    check: (lab) => {
+      const vips = new Map<string, string>();
+      return perTenant(lab, (t, base) => {
+        if (!t.vip) return [];
+        const other = vips.get(t.vip);
+        if (!other) vips.set(t.vip, t.name);
+        return other
+          ? [
+              {
+                path: [...base, 'vip'],
+                message: `VIP ${t.vip} is already the VIP of tenant ${other}`,
+                value: t.vip,
+                fix: 'give each tenant its own VIP, or leave vip out to allocate one',
+              },
+            ]
+          : [];
+      });
+    },
+  },
+  {
+    id: 'vip.in-node-range',
+    refuses: "a pinned vip inside a tenant's node range (IPAM would hand it to a worker)",
+    fix: 'take the VIP from management.loadBalancer.addresses',
+    check: (lab) => {
+      const nodeRanges = claimAddresses(lab).claimed.filter((c) => c.owner.startsWith('the node range'));
+      return perTenant(lab, (t, base) => {
+        const at = t.vip ? parseRange(t.vip) : undefined;
+        const inNodes = at && nodeRanges.find((c) => overlaps(c.range, at));
+        return inNodes
+          ? [
+              {
+                path: [...base, 'vip'],
+                message: `VIP ${t.vip} lies in ${inNodes.owner}`,
+                value: t.vip,
+                fix: 'take the VIP from management.loadBalancer.addresses',
+              },
+            ]
+          : [];
+      });
+    },
+  },
+  {
+    id: 'delivery.cloud-missing',
+    refuses: 'delivery.backend: cloud without a delivery.cloud section',
+    fix: 'add delivery.cloud: { organization: <org>, workspacePrefix: <prefix> }, or use backend: local',
+    check: (lab) =>
+      lab.delivery.backend === 'cloud' && !lab.delivery.cloud
+        ? [
+            {
+              path: ['delivery', 'cloud'],
+              message: 'backend is cloud but there is no cloud section',
+              fix: 'add delivery.cloud: { organization: <org>, workspacePrefix: <prefix> }, or use backend: local',
+            },
+          ]
+        : [],
+  },
+];
 
 const VERSION_PARTS = /^v(\d+)\.(\d+)\.(\d+)$/;
 
@@ -213,7 +515,7 @@ const VERSION_PARTS = /^v(\d+)\.(\d+)\.(\d+)$/;
  * control plane, never newer (a kubelet newer than the API server is outside the skew policy), and
  * at most one minor older (the control plane moves one minor per change; modules/foresight/upgrade.ts).
  */
-function checkPrevious(tenant: Lab['tenants'][number], base: (string | number)[]): Problem[] {
+function checkPrevious(tenant: Tenant, base: (string | number)[]): { kind: 'newer' | 'jump'; problem: Problem }[] {
   const before = tenant.previous?.kubernetesVersion;
   if (!before) return [];
   const a = VERSION_PARTS.exec(before);
@@ -225,20 +527,26 @@ function checkPrevious(tenant: Lab['tenants'][number], base: (string | number)[]
   if (amaj !== bmaj || amin > bmin || (amin === bmin && apat > bpat)) {
     return [
       {
-        path,
-        message: `previous.kubernetesVersion ${before} is newer than the tenant's ${tenant.kubernetesVersion}: the control plane would run ${tenant.kubernetesVersion} under workers of ${before}, and no kubelet may be newer than its API server (nor does CAPI downgrade a control plane)`,
-        value: before,
-        fix: `set previous.kubernetesVersion to the version the workers run now, and kubernetesVersion to the one they move to (at most one minor newer)`,
+        kind: 'newer',
+        problem: {
+          path,
+          message: `previous.kubernetesVersion ${before} is newer than the tenant's ${tenant.kubernetesVersion}: the control plane would run ${tenant.kubernetesVersion} under workers of ${before}, and no kubelet may be newer than its API server (nor does CAPI downgrade a control plane)`,
+          value: before,
+          fix: `set previous.kubernetesVersion to the version the workers run now, and kubernetesVersion to the one they move to (at most one minor newer)`,
+        },
       },
     ];
   }
   if (bmin - amin > 1) {
     return [
       {
-        path,
-        message: `tenant ${tenant.name} would move from ${before} to ${tenant.kubernetesVersion}, ${bmin - amin} minor versions at once; the control plane moves one minor per change`,
-        value: before,
-        fix: `upgrade one minor at a time: first kubernetesVersion v${bmaj}.${amin + 1}.<patch> with previous.kubernetesVersion ${before}, remove previous once the new Nodes are Ready, then the next minor (npm run upgrade-plan shows each step)`,
+        kind: 'jump',
+        problem: {
+          path,
+          message: `tenant ${tenant.name} would move from ${before} to ${tenant.kubernetesVersion}, ${bmin - amin} minor versions at once; the control plane moves one minor per change`,
+          value: before,
+          fix: `upgrade one minor at a time: first kubernetesVersion v${bmaj}.${amin + 1}.<patch> with previous.kubernetesVersion ${before}, remove previous once the new Nodes are Ready, then the next minor (npm run upgrade-plan shows each step)`,
+        },
       },
     ];
   }
@@ -247,8 +555,8 @@ function checkPrevious(tenant: Lab['tenants'][number], base: (string | number)[]
 
 type FixedTemplateForm = Extract<Lab['proxmox']['instances'][number]['template'], { templateID: number }>;
 
-/** The per-version templates of a `{ sourceNode, templateID }` instance: known nodes, one template per version. */
-function checkFixedTemplates(template: FixedTemplateForm, path: (string | number)[], nodeNames: string[]): Problem[] {
+/** The per-version templates of a `{ sourceNode, templateID }` instance: one template per version. */
+function checkFixedTemplates(template: FixedTemplateForm, path: (string | number)[]): Problem[] {
   const problems: Problem[] = [];
   const seen = new Map<string, string>();
   if (template.kubernetesVersion) seen.set(template.kubernetesVersion, 'kubernetesVersion');
@@ -263,7 +571,6 @@ function checkFixedTemplates(template: FixedTemplateForm, path: (string | number
       });
     }
     seen.set(v.kubernetesVersion, `versions[${i}]`);
-    if (v.sourceNode !== undefined && !nodeNames.includes(v.sourceNode)) problems.push(unknownRef([...path, 'versions', i, 'sourceNode'], 'node', v.sourceNode, nodeNames));
   });
   return problems;
 }
@@ -276,19 +583,30 @@ export function hasTemplateFor(instance: Lab['proxmox']['instances'][number], ve
   return instance.template.templateSelector.matchTags.some((t) => t.toLowerCase() === version.toLowerCase());
 }
 
-function checkAddresses(lab: Lab): Problem[] {
-  const problems: Problem[] = [];
-  const claimed: { range: Ipv4Range; owner: string; path: (string | number)[] }[] = [];
+interface Claim {
+  range: Ipv4Range;
+  owner: string;
+  path: (string | number)[];
+}
+
+/**
+ * Every address range of the lab in description order (the load-balancer pool, then each tenant's
+ * node ranges), with the ranges that end before they start and those that overlap an earlier one.
+ */
+function claimAddresses(lab: Lab): { claimed: Claim[]; reversed: Problem[]; overlaps: Problem[] } {
+  const claimed: Claim[] = [];
+  const reversed: Problem[] = [];
+  const clashes: Problem[] = [];
   const claim = (text: string, owner: string, path: (string | number)[]) => {
     const range = parseRange(text);
     if (!range) return;
     if (range.first > range.last) {
-      problems.push({ path, message: 'the range ends before it starts', value: text, fix: 'write the lower address first, e.g. 10.0.0.10-10.0.0.50' });
+      reversed.push({ path, message: 'the range ends before it starts', value: text, fix: 'write the lower address first, e.g. 10.0.0.10-10.0.0.50' });
       return;
     }
     const clash = claimed.find((c) => overlaps(c.range, range));
     if (clash) {
-      problems.push({
+      clashes.push({
         path,
         message: `${owner} overlaps ${clash.owner} (${clash.range.text})`,
         value: text,
@@ -304,16 +622,5 @@ function checkAddresses(lab: Lab): Problem[] {
       net.addresses.forEach((a, i) => claim(a, `the node range of tenant ${t.name} on ${instance}`, ['tenants', ti, 'networks', instance, 'addresses', i]));
     }
   });
-  const vips = new Map<string, string>();
-  lab.tenants.forEach((t, ti) => {
-    const vip = t.vip;
-    if (!vip) return;
-    const other = vips.get(vip);
-    if (other) problems.push({ path: ['tenants', ti, 'vip'], message: `VIP ${vip} is already the VIP of tenant ${other}`, value: vip, fix: 'give each tenant its own VIP, or leave vip out to allocate one' });
-    vips.set(vip, t.name);
-    const at = parseRange(vip);
-    const inNodes = at && claimed.find((c) => c.owner.startsWith('the node range') && overlaps(c.range, at));
-    if (inNodes) problems.push({ path: ['tenants', ti, 'vip'], message: `VIP ${vip} lies in ${inNodes.owner}`, value: vip, fix: 'take the VIP from management.loadBalancer.addresses' });
-  });
-  return problems;
+  return { claimed, reversed, overlaps: clashes };
 }

@@ -18,11 +18,12 @@
 import type { Problem } from './problems';
 import type { Lab } from './schema';
 import { tenantCloudInitStorage, tenantVlanOn } from './proxmox-access';
+import { rulesOf, type LabRule } from './rule';
 
 /** Proxmox VE's default storages of a node (pve-manager's installer: `local` dir, `local-lvm` or `local-zfs`). */
 const PVE_DEFAULT_STORAGES = new Set(['local', 'local-lvm', 'local-zfs']);
 
-export function checkSecurityRules(lab: Lab): Problem[] {
+function checkSecurityRules(lab: Lab): Problem[] {
   const problems: Problem[] = [];
   const instances = Array.isArray(lab?.proxmox?.instances) ? lab.proxmox.instances : [];
   const tenants = (Array.isArray(lab?.tenants) ? lab.tenants : []).map((t) => t?.name).filter((n): n is string => typeof n === 'string');
@@ -32,6 +33,7 @@ export function checkSecurityRules(lab: Lab): Problem[] {
       const owner = tenants.find((t) => `${pools.vms}-${t}` === pools.templates);
       if (owner !== undefined) {
         problems.push({
+          rule: 'storage.templates-pool-of-tenant',
           path: ['proxmox', 'instances', ii, 'pools', 'templates'],
           message: `the templates pool is tenant ${owner}'s own pool (${pools.vms}-${owner}): its CAPMOX token has VM privileges on that pool, so it could change or delete every template of the instance`,
           value: pools.templates,
@@ -42,6 +44,7 @@ export function checkSecurityRules(lab: Lab): Problem[] {
     const storage = instance?.storage;
     if (storage && typeof storage.cloudInit === 'string' && PVE_DEFAULT_STORAGES.has(storage.cloudInit) && storage.images !== storage.cloudInit && storage.disks !== storage.cloudInit) {
       problems.push({
+        rule: 'storage.cloud-init-default-storage',
         path: ['proxmox', 'instances', ii, 'storage', 'cloudInit'],
         message:
           `storage.cloudInit is the prefix of each tenant's own cloud-init storage (<cloudInit>-<tenant>), and ${storage.cloudInit} is a default storage of every Proxmox VE node ` +
@@ -62,6 +65,7 @@ export function checkSecurityRules(lab: Lab): Problem[] {
       const same = [storage.images === id ? 'storage.images' : undefined, storage.disks === id ? 'storage.disks' : undefined].filter((s): s is string => s !== undefined);
       if (same.length === 0) continue;
       problems.push({
+        rule: 'storage.cloud-init-is-tenant-storage',
         path: ['proxmox', 'instances', ii, 'storage', 'cloudInit'],
         message: `tenant ${tenant.name}'s cloud-init storage would be ${id}, which is ${same.join(' and ')}: the instance stack creates that storage for the tenant's ISOs alone`,
         value: storage.cloudInit,
@@ -71,6 +75,7 @@ export function checkSecurityRules(lab: Lab): Problem[] {
     const path = typeof storage.cloudInitPath === 'string' ? storage.cloudInitPath.replace(/\/+$/, '') : undefined;
     if (path !== undefined && (path === '/var/lib/vz' || path.startsWith('/var/lib/vz/') || '/var/lib/vz'.startsWith(`${path}/`))) {
       problems.push({
+        rule: 'storage.cloud-init-path-in-var-lib-vz',
         path: ['proxmox', 'instances', ii, 'storage', 'cloudInitPath'],
         message: 'the cloud-init storages would overlap /var/lib/vz, the directory of every node\'s `local` storage: its ISOs, templates and backups would sit beside the tenants\' bootstrap ISOs',
         value: storage.cloudInitPath,
@@ -79,6 +84,7 @@ export function checkSecurityRules(lab: Lab): Problem[] {
     }
     if (shared.length === 0) return;
     problems.push({
+      rule: 'storage.cloud-init-shared',
       path: ['proxmox', 'instances', ii, 'storage', 'cloudInit'],
       message:
         `the cloud-init storage is also ${shared.join(' and ')}: CAPMOX deletes its cloud-init ISOs, which takes Datastore.Allocate on the storage, ` +
@@ -90,6 +96,34 @@ export function checkSecurityRules(lab: Lab): Problem[] {
   });
   return problems;
 }
+
+export const SECURITY_RULES: readonly LabRule[] = rulesOf(checkSecurityRules, [
+  {
+    id: 'storage.templates-pool-of-tenant',
+    refuses: "a templates pool that is a tenant's own pool (<pools.vms>-<tenant>): its token could change or delete every template",
+    fix: 'give the templates a pool of their own, e.g. pools.templates: templates (the default)',
+  },
+  {
+    id: 'storage.cloud-init-default-storage',
+    refuses: "storage.cloudInit naming a default storage of every Proxmox VE node (local, local-lvm, local-zfs)",
+    fix: 'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default)',
+  },
+  {
+    id: 'storage.cloud-init-is-tenant-storage',
+    refuses: "a tenant's cloud-init storage (<cloudInit>-<tenant>) that is storage.images or storage.disks",
+    fix: 'choose another storage.cloudInit prefix, or rename the images or disks storage',
+  },
+  {
+    id: 'storage.cloud-init-path-in-var-lib-vz',
+    refuses: "storage.cloudInitPath overlapping /var/lib/vz, the directory of every node's local storage",
+    fix: 'use a directory of their own, e.g. /var/lib/capmox-cloudinit (the default)',
+  },
+  {
+    id: 'storage.cloud-init-shared',
+    refuses: 'storage.cloudInit that is also storage.images or storage.disks (every tenant token could delete what is there)',
+    fix: 'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default)',
+  },
+]);
 
 /**
  * A warning for an existing template (`template.templateID`) that a tenant on a VLAN clones:

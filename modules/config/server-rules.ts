@@ -10,6 +10,7 @@
  */
 import type { Problem } from './problems';
 import type { Lab } from './schema';
+import { runRules, type LabRule } from './rule';
 
 /**
  * The API server checks `spec.replicas` of a custom resource with a scale subresource (the
@@ -53,36 +54,59 @@ function int32(value: unknown, path: (string | number)[], field: string): Proble
   ];
 }
 
-export function checkServerRules(lab: Lab): Problem[] {
-  const problems: Problem[] = [];
-  const instances = Array.isArray(lab?.proxmox?.instances) ? lab.proxmox.instances : [];
-  instances.forEach((instance, ii) => {
-    const base = ['proxmox', 'instances', ii];
-    (Array.isArray(instance?.nodes) ? instance.nodes : []).forEach((node, ni) => {
-      const name = node?.name;
-      if (typeof name !== 'string' || name === '') return;
-      if (name.length > 63 || !LABEL_VALUE.test(name)) {
-        problems.push({
-          path: [...base, 'nodes', ni, 'name'],
-          message:
-            'a node name becomes the label value node.cluster.x-k8s.io/proxmox-node on the machine deployments CAPI creates for it, and the API server refuses a label value ' +
-            (name.length > 63 ? 'longer than 63 characters' : "that is not letters, digits, '-', '_' or '.' starting and ending with a letter or digit"),
-          value: name,
-          fix: 'write the Proxmox node name exactly as Proxmox shows it (a host name: letters, digits and -, at most 63 characters)',
-        });
-      }
-    });
-    const template = instance?.template as { templateSelector?: { matchTags?: unknown } } | undefined;
-    problems.push(
-      ...duplicatesIn(template?.templateSelector?.matchTags, [...base, 'template', 'templateSelector', 'matchTags'], 'tag', "CAPMOX's templateSelector.matchTags"),
-    );
-  });
+const looseInstances = (lab: Lab) => (Array.isArray(lab?.proxmox?.instances) ? lab.proxmox.instances : []);
+const looseTenants = (lab: Lab) => (Array.isArray(lab?.tenants) ? lab.tenants : []);
 
-  const tenants = Array.isArray(lab?.tenants) ? lab.tenants : [];
-  tenants.forEach((tenant, ti) => {
-    const base = ['tenants', ti];
-    problems.push(...int32(tenant?.controlPlane?.replicas, [...base, 'controlPlane', 'replicas'], 'controlPlane.replicas'));
-    problems.push(...duplicatesIn(tenant?.network?.dnsServers, [...base, 'network', 'dnsServers'], 'DNS server', "CAPMOX's dnsServers"));
-  });
-  return problems;
+export const SERVER_RULES: readonly LabRule[] = [
+  {
+    id: 'node.name-not-label-value',
+    refuses: 'a node name that is no Kubernetes label value (node.cluster.x-k8s.io/proxmox-node on the machine deployments)',
+    fix: 'write the Proxmox node name exactly as Proxmox shows it (a host name: letters, digits and -, at most 63 characters)',
+    check: (lab) =>
+      looseInstances(lab).flatMap((instance, ii) =>
+        (Array.isArray(instance?.nodes) ? instance.nodes : []).flatMap((node, ni): Problem[] => {
+          const name = node?.name;
+          if (typeof name !== 'string' || name === '' || (name.length <= 63 && LABEL_VALUE.test(name))) return [];
+          return [
+            {
+              path: ['proxmox', 'instances', ii, 'nodes', ni, 'name'],
+              message:
+                'a node name becomes the label value node.cluster.x-k8s.io/proxmox-node on the machine deployments CAPI creates for it, and the API server refuses a label value ' +
+                (name.length > 63 ? 'longer than 63 characters' : "that is not letters, digits, '-', '_' or '.' starting and ending with a letter or digit"),
+              value: name,
+              fix: 'write the Proxmox node name exactly as Proxmox shows it (a host name: letters, digits and -, at most 63 characters)',
+            },
+          ];
+        }),
+      ),
+  },
+  {
+    id: 'template.match-tag-twice',
+    refuses: "a tag listed twice in templateSelector.matchTags (a set: the API server refuses the repeat)",
+    fix: 'list it once',
+    check: (lab) =>
+      looseInstances(lab).flatMap((instance, ii) => {
+        const template = instance?.template as { templateSelector?: { matchTags?: unknown } } | undefined;
+        const path = ['proxmox', 'instances', ii, 'template', 'templateSelector', 'matchTags'];
+        return duplicatesIn(template?.templateSelector?.matchTags, path, 'tag', "CAPMOX's templateSelector.matchTags");
+      }),
+  },
+  {
+    id: 'tenant.control-plane-replicas-int32',
+    refuses: 'controlPlane.replicas above the int32 range the API server checks',
+    fix: `use a number up to ${INT32_MAX}`,
+    check: (lab) => looseTenants(lab).flatMap((tenant, ti) => int32(tenant?.controlPlane?.replicas, ['tenants', ti, 'controlPlane', 'replicas'], 'controlPlane.replicas')),
+  },
+  {
+    id: 'network.dns-server-twice',
+    refuses: 'a DNS server listed twice in network.dnsServers (a set: the API server refuses the repeat)',
+    fix: 'list it once',
+    check: (lab) =>
+      looseTenants(lab).flatMap((tenant, ti) => duplicatesIn(tenant?.network?.dnsServers, ['tenants', ti, 'network', 'dnsServers'], 'DNS server', "CAPMOX's dnsServers")),
+  },
+];
+
+/** The problems of the server rules alone. */
+export function checkServerRules(lab: Lab): Problem[] {
+  return runRules(lab, SERVER_RULES);
 }

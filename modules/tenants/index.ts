@@ -26,7 +26,7 @@ import {
   tenantCredentialsSecretName,
   tenantNamespace,
 } from './names';
-import { checkNodeRangesApart, checkTenantNetwork, requireNetwork } from './network';
+import { checkTenantNetwork, requireNetwork } from './network';
 import { throwRenderProblems } from './problems';
 import { tenantRole, tenantRoleBinding } from './rbac';
 import { secondaryClusters, type SecondaryCluster } from './secondary';
@@ -132,7 +132,7 @@ interface LabWide {
 function labWide(lab: Lab): LabWide {
   const allocation = allocateVips(lab);
   const previousPlan = hasSurge(lab) ? planPlacementPartial(previousLab(lab)).plan : undefined;
-  return { problems: [...checkNodeRangesApart(lab), ...allocation.problems], allocation, previousPlan };
+  return { problems: allocation.problems, allocation, previousPlan };
 }
 
 /** One tenant's rendering, or every problem that keeps it from being rendered. */

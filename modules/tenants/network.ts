@@ -1,10 +1,12 @@
 /**
  * Network checks of a tenant that the description rules cannot make alone: they need the tenant's
- * VIP (allocated or described) and its machine count from the placement plan.
+ * VIP (allocated or described) and its machine count from the placement plan. Node ranges that
+ * overlap each other or the load-balancer pool, and a pinned VIP in a node range, are description
+ * rules (`addresses.overlap`, `vip.in-node-range`, modules/config/rules.ts), refused before rendering.
  */
 import { ipToNumber, numberToIp, overlaps, parseRange, type Ipv4Range } from '../config/ip';
 import type { Problem } from '../config/problems';
-import type { Lab, Tenant } from '../config/schema';
+import type { Tenant } from '../config/schema';
 
 type TenantNetwork = NonNullable<Tenant['network']>;
 
@@ -130,41 +132,4 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
 /** The CoreDNS Service address: the tenth address of the service CIDR, as kubeadm chooses it. */
 export function dnsServiceIP(serviceCIDR: string): string {
   return numberToIp(range(serviceCIDR).first + 10);
-}
-
-/** Whether any two tenants' node ranges or the VIP pool overlap (also a description rule; kept here for the stack build). */
-export function checkNodeRangesApart(lab: Lab): Problem[] {
-  const problems: Problem[] = [];
-  const claimed: { range: Ipv4Range; owner: string }[] = lab.management.loadBalancer.addresses.map((a) => ({ range: range(a), owner: 'the load-balancer pool' }));
-  lab.tenants.forEach((t, ti) => {
-    t.network?.addresses.forEach((a, i) => {
-      const r = range(a);
-      const clash = claimed.find((c) => overlaps(c.range, r));
-      if (clash) {
-        problems.push({
-          path: ['tenants', ti, 'network', 'addresses', i],
-          message: `node range ${a} of tenant ${t.name} overlaps ${clash.owner} (${clash.range.text})`,
-          value: a,
-          fix: 'give every tenant node range and the load-balancer pool addresses of their own',
-        });
-      }
-      claimed.push({ range: r, owner: `the node range of tenant ${t.name}` });
-    });
-    for (const [instance, net] of Object.entries(t.networks ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      net.addresses.forEach((a, i) => {
-        const r = range(a);
-        const clash = claimed.find((c) => overlaps(c.range, r));
-        if (clash) {
-          problems.push({
-            path: ['tenants', ti, 'networks', instance, 'addresses', i],
-            message: `node range ${a} of tenant ${t.name} on ${instance} overlaps ${clash.owner} (${clash.range.text})`,
-            value: a,
-            fix: 'give every tenant node range and the load-balancer pool addresses of their own',
-          });
-        }
-        claimed.push({ range: r, owner: `the node range of tenant ${t.name} on ${instance}` });
-      });
-    }
-  });
-  return problems;
 }

@@ -36,7 +36,7 @@ export interface CapiProvider {
   readonly componentsFile: string;
   /** Its controller image, without tag (the tag is the provider version). */
   readonly managerImage: string;
-  /** From the provider's metadata.yaml (file path relative to the CRD tree, modules/crds `crdsDir`). */
+  /** From the provider's metadata.yaml (file path relative to the CRD tree, scripts/lib/crd-tree.ts `crdsDir`). */
   readonly releaseSeries: readonly ReleaseSeries[];
   readonly metadataFile: string;
   /** CAPI minor each known release is built against (its go.mod `sigs.k8s.io/cluster-api`). */

@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { crdsDir } from '../../modules/crds';
+import { crdsDir } from './crd-tree';
 import { pinnedCrdDirs } from '../../modules/versions';
 import { projectRoot as findProjectRoot } from '../../sim/toolchain';
 

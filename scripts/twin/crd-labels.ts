@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { crdsDir } from '../../modules/crds';
+import { crdsDir } from '../lib/crd-tree';
 import { pinnedCrdDirs } from '../../modules/versions';
 import type { KubeObject } from '../lib/kube-apiserver';
 

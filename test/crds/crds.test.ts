@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { crdsDir, loadCrds, loadPinnedCrds, uncheckedRules, validateManifest, type CrdSet } from '../../modules/crds';
+import { crdsDir, loadCrds, loadPinnedCrds, uncheckedRules, validateManifest, type CrdSet } from '../support/crds';
 
 const projectRoot = resolve(__dirname, '../..');
 const pinned = loadPinnedCrds(projectRoot, process.env);

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { App, Testing } from 'cdktf';
 import { renderManagement, versionGuard } from '../../modules/management';
 import { ManagementStack } from '../../stacks/management-stack';
-import { loadPinnedCrds, validateManifest } from '../../modules/crds';
+import { loadPinnedCrds, validateManifest } from '../support/crds';
 import { checkManagement } from '../../modules/config/management-rules';
 import { capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
 import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
@@ -414,7 +414,7 @@ describe('the management rendering and its stack', () => {
     const lab = exampleLabSchemaOnly((raw: any) => (raw.management.versions = { kamajiProvider: 'v0.19.0', proxmoxProvider: 'v0.9.1' }));
     const guard = versionGuard(lab);
     expect(guard.problems.map((p) => p.path.join('.'))).toEqual(['management.versions.kamajiProvider']);
-    expect(checkManagement(lab)).toEqual(guard.problems);
+    expect(checkManagement(lab)).toEqual(guard.problems.map((p) => ({ ...p, rule: 'versions.guard' })));
     expect(guard.warnings).toContainEqual(
       expect.objectContaining({ path: ['management', 'versions', 'proxmoxProvider'], severity: 'warning', message: expect.stringMatching(/^capmox\.multiInstance secondary-clusters was checked against/) }),
     );

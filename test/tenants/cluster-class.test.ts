@@ -1,5 +1,5 @@
 import Ajv from 'ajv';
-import { validateManifest } from '../../modules/crds';
+import { validateManifest } from '../support/crds';
 import { classVariables, clusterClass, clusterClassTemplates, PROVIDER_ID_ARG, type ClassVariable } from '../../modules/tenants/cluster-class';
 import { renderTenant } from '../../modules/tenants';
 import { exampleLab, labWith, pinnedCrds, planOf } from './fixtures';

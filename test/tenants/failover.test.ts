@@ -7,7 +7,7 @@
  * `failover`, failover targets where a clone would fail: on local disks (issue 11 B2) a node without
  * a template of the tenant's version.
  */
-import { validateManifest } from '../../modules/crds';
+import { validateManifest } from '../support/crds';
 import { ProblemError } from '../../modules/config/problems';
 import { planPlacement } from '../../modules/placement';
 import { renderTenant } from '../../modules/tenants';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { loadPinnedCrds, type CrdSet } from '../../modules/crds';
+import { loadPinnedCrds, type CrdSet } from '../support/crds';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
@@ -12,7 +12,7 @@ export const projectRoot = resolve(__dirname, '../..');
 
 /**
  * CAPMOX's CRDs write a case-insensitive pattern the Go way, `^(?i)[a-z0-9_]...`, which
- * JavaScript regular expressions reject. Until modules/crds translates RE2's inline flags, the
+ * JavaScript regular expressions reject. Until test/support/crds.ts translates RE2's inline flags, the
  * tests spell such patterns out (`[a-z]` becomes `[a-zA-Z]`), which accepts the same strings.
  */
 function withoutInlineFlags(value: any): any {

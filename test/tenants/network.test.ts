@@ -1,5 +1,6 @@
 import type { Tenant } from '../../modules/config/schema';
-import { checkNodeRangesApart, checkTenantNetwork, dnsServiceIP, requireNetwork } from '../../modules/tenants/network';
+import { checkLab } from '../../modules/config/rule-table';
+import { checkTenantNetwork, dnsServiceIP, requireNetwork } from '../../modules/tenants/network';
 import { exampleLab } from './fixtures';
 
 function tenantWith(change: Partial<Tenant>): Tenant {
@@ -44,16 +45,17 @@ describe('tenant network checks', () => {
     expect(problems[0].path).toEqual(['tenants', 0, 'network', 'addresses']);
   });
 
+  // One home: the description rule addresses.overlap (modules/config/rules.ts); the rendering no longer repeats it.
   it('detects node ranges of two tenants overlapping each other or the VIP pool', () => {
     const lab = exampleLab();
     lab.tenants[1] = { ...lab.tenants[1], network: { ...lab.tenants[1].network!, addresses: ['10.10.1.50-10.10.1.70'] } };
     lab.tenants[2] = { ...lab.tenants[2], network: { ...lab.tenants[2].network!, addresses: ['10.4.0.140-10.4.0.160'] } };
-    const messages = checkNodeRangesApart(lab).map((p) => p.message);
-    expect(messages).toEqual([
-      'node range 10.10.1.50-10.10.1.70 of tenant tenant-b overlaps the node range of tenant tenant-a (10.10.1.10-10.10.1.60)',
-      'node range 10.4.0.140-10.4.0.160 of tenant tenant-c overlaps the load-balancer pool (10.4.0.100-10.4.0.149)',
+    const overlaps = (l: typeof lab) => checkLab(l).filter((p) => p.rule === 'addresses.overlap');
+    expect(overlaps(lab).map((p) => [p.message, p.value])).toEqual([
+      ['the node range of tenant tenant-b overlaps the node range of tenant tenant-a (10.10.1.10-10.10.1.60)', '10.10.1.50-10.10.1.70'],
+      ['the node range of tenant tenant-c overlaps the load-balancer pool (10.4.0.100-10.4.0.149)', '10.4.0.140-10.4.0.160'],
     ]);
-    expect(checkNodeRangesApart(exampleLab())).toEqual([]);
+    expect(overlaps(exampleLab())).toEqual([]);
   });
 
   it('requires a network: CAPMOX has no DHCP mode', () => {

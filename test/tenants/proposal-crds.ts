@@ -7,7 +7,7 @@
  * the released CRDs of CAPI already have. Nothing else is added, so everything else a
  * proposal-mode tenant renders is still checked against the released schema.
  */
-import type { CrdSet } from '../../modules/crds';
+import type { CrdSet } from '../support/crds';
 
 const GROUP = 'infrastructure.cluster.x-k8s.io';
 

@@ -5,7 +5,7 @@
  * property over many labs (every planned machine in exactly one Cluster, on its instance).
  */
 import { join } from 'node:path';
-import { loadCrds, validateManifest, type CrdSet } from '../../modules/crds';
+import { loadCrds, validateManifest, type CrdSet } from '../support/crds';
 import type { Lab } from '../../modules/config/schema';
 import { ProblemError } from '../../modules/config/problems';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';

@@ -1,6 +1,6 @@
 import { App, Testing } from 'cdktf';
 import { parse } from 'yaml';
-import { validateManifest } from '../../modules/crds';
+import { validateManifest } from '../support/crds';
 import type { Lab } from '../../modules/config/schema';
 import { renderTenant } from '../../modules/tenants';
 import { TenantStack } from '../../stacks/tenant-stack';

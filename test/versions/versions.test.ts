@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { crdsDir } from '../../modules/crds';
+import { crdsDir } from '../support/crds';
 import {
   capiProviders,
   checkVersions,

@@ -1,4 +1,5 @@
 /**
+ * Test support (moved from modules/crds, issue 23: nothing the product ships validates with ajv).
  * CustomResourceDefinitions and manifest validation: every custom resource pvekaas renders is
  * checked against the pinned upstream CRDs (the tree `scripts/toolchain install crds` lays out in
  * `.toolchain/crds` from the pinned Go modules) before anything reaches a cluster.
@@ -28,10 +29,13 @@
  *   `.toolchain/crds` in the project. Only scripts and tests call it.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
-import { pinnedCrdDirs } from '../versions';
+import { pinnedCrdDirs } from '../../modules/versions';
+import { crdsDir } from '../../scripts/lib/crd-tree';
+
+export { crdsDir };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, any>;
@@ -72,11 +76,6 @@ export interface CelRule {
   readonly message?: string;
 }
 
-/** The CRD tree: `$PVEKAAS_CRDS_DIR` (relative to the project root) if set, else `<project>/.toolchain/crds`. */
-export function crdsDir(projectRoot: string, env: Readonly<Record<string, string | undefined>> = {}): string {
-  const override = env.PVEKAAS_CRDS_DIR;
-  return override ? resolve(projectRoot, override) : resolve(projectRoot, '.toolchain', 'crds');
-}
 
 /** The CRDs of everything the pinned management plane installs (see modules/versions). */
 export function loadPinnedCrds(projectRoot: string, env: Readonly<Record<string, string | undefined>> = {}): CrdSet {

@@ -1,0 +1,45 @@
+/**
+ * `npm run docs:rules`: writes docs/rules.md from the rule table (modules/config/rule-table.ts).
+ * test/config/rules.test.ts fails when the page and the table differ.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LabRule } from '../modules/config/rule';
+import { RULE_HOMES } from '../modules/config/rule-table';
+
+/** A table cell: no line breaks, no unescaped pipes. */
+const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+
+/** The page, from the table's homes and rules. */
+export function rulesDoc(homes: readonly { home: string; rules: readonly LabRule[] }[]): string {
+  const count = homes.reduce((n, h) => n + h.rules.length, 0);
+  const lines = [
+    '# Validation rules',
+    '',
+    '<!-- Generated from modules/config/rule-table.ts by `npm run docs:rules`; test/config/rules.test.ts checks it. Do not edit. -->',
+    '',
+    'Before anything is synthesized, `npm run validate` (and every command that reads a lab description) checks the',
+    'description in two steps and reports every problem at once, each with the file, the line, the path inside the',
+    'description and a fix. First the schema (modules/config/schema.ts: types, formats, bounds) and the string checks',
+    '(modules/config/safety.ts); then the rules below, which relate several fields. Each rule has one id, one home (the',
+    'file that defines it) and a fixture that fires exactly it (test/config/rule-fixtures.ts, run by',
+    'test/config/rules.test.ts through the real loader). Rules that need the placement plan (node networks large enough for',
+    "every pool at its maximum, VIP allocation, templates on every node a machine lands on) run when the lab is rendered, with",
+    'the same problem format.',
+    '',
+    `${count} rules:`,
+    '',
+  ];
+  for (const { home, rules } of homes) {
+    lines.push(`## ${home}`, '', '| id | refuses | fix |', '| --- | --- | --- |');
+    for (const rule of rules) lines.push(`| \`${rule.id}\` | ${cell(rule.refuses)} | ${cell(rule.fix)} |`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  const file = join(__dirname, '..', '..', 'docs', 'rules.md');
+  writeFileSync(file, rulesDoc(RULE_HOMES));
+  console.log(`wrote ${file}`);
+}

@@ -1,0 +1,94 @@
+/**
+ * One fixture per validation rule of the rule table (modules/config/rule-table.ts): a change to the
+ * example lab (examples/lab.yaml, as parsed YAML) that makes exactly that rule fire, and no other
+ * rule nor the schema. test/config/rules.test.ts runs each through the real loader (`parseLab`) and
+ * fails for a rule without a fixture, for a fixture without a rule, and for a fixture that fires
+ * anything else — so a rule disabled in its home fails a test.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any -- a fixture edits the raw YAML document, before any type applies */
+
+type Doc = any;
+
+const FRA_IMAGE = {
+  url: 'https://images.lab.example/ubuntu-2404-kube-v1.32.5.qcow2',
+  checksum: '0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3',
+};
+
+/** A second node network for tenant-c, apart from every range of the example. */
+const network = (third: number) => ({
+  addresses: [`10.30.${third}.10-10.30.${third}.60`],
+  prefix: 24,
+  gateway: `10.30.${third}.1`,
+  dnsServers: [`10.30.${third}.1`],
+});
+
+export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
+  // modules/config/rules.ts
+  'instance.name-twice': (d) => d.proxmox.instances.push({ ...d.proxmox.instances[1] }),
+  'node.name-twice': (d) => (d.proxmox.instances[0].nodes[1].name = 'pmox-txl-1'),
+  'template.unknown-source-node': (d) => (d.proxmox.instances[0].template.sourceNode = 'pmox-txl-9'),
+  'template.version-twice': (d) => (d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.30.5', templateID: 1001 }]),
+  'vmid-range.reversed': (d) => (d.proxmox.instances[1].vmIdRange = { start: 9049, end: 9000 }),
+  // An image on an instance with an existing template (no tag-built template ids to collide).
+  'vmid-range.too-small': (d) => {
+    d.proxmox.instances[0].images = [{ kubernetesVersion: 'v1.31.5', nodes: ['pmox-txl-1', 'pmox-txl-2'], ...FRA_IMAGE }];
+    d.proxmox.instances[0].vmIdRange = { start: 9000, end: 9000 };
+  },
+  'image.version-twice': (d) => d.proxmox.instances[1].images.push({ ...d.proxmox.instances[1].images[0] }),
+  // 6 ids for 3 nodes: 2 minor slots, and v1.32 falls on v1.30's.
+  'vmid-range.template-ids-collide': (d) => {
+    d.proxmox.instances[1].images.push({ kubernetesVersion: 'v1.32.5', nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], ...FRA_IMAGE });
+    d.proxmox.instances[1].vmIdRange = { start: 9000, end: 9005 };
+  },
+  'image.several-tagged-templates': (d) => (d.proxmox.instances[1].storage = { disks: 'ceph-vm', disksShared: true }),
+  'image.unknown-node': (d) => (d.proxmox.instances[1].images[0].nodes = ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-9']),
+  'tenant.name-twice': (d) => (d.tenants[1].name = 'tenant-a'),
+  'tenant.unknown-instance': (d) => (d.tenants[1].placement.instances = ['pmox-txl', 'pmox-frx']),
+  'pool.name-twice': (d) => (d.tenants[1].pools[1].name = 'workers'),
+  'pool.no-size': (d) => delete d.tenants[0].pools[0].replicas,
+  'pool.replicas-and-autoscaling': (d) => (d.tenants[0].pools[0].autoscaling = { min: 1, max: 3 }),
+  'pool.autoscaling-min-above-max': (d) => (d.tenants[1].pools[0].autoscaling = { min: 7, max: 6 }),
+  'pool.unknown-instance': (d) => (d.tenants[1].pools[1].instance = 'pmox-frx'),
+  'previous.newer': (d) => {
+    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.30.6', templateID: 1001 }];
+    d.tenants[0].previous = { kubernetesVersion: 'v1.30.6' };
+  },
+  'previous.minor-jump': (d) => {
+    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.28.5', templateID: 1001 }];
+    d.tenants[0].previous = { kubernetesVersion: 'v1.28.5' };
+  },
+  'previous.no-template': (d) => (d.tenants[0].previous = { kubernetesVersion: 'v1.29.5' }),
+  'tenant.no-template': (d) => (d.tenants[0].kubernetesVersion = 'v1.30.6'),
+  'addresses.range-reversed': (d) => (d.tenants[0].network.addresses = ['10.10.1.60-10.10.1.10']),
+  'addresses.overlap': (d) => (d.tenants[1].network.addresses = ['10.10.1.50-10.10.1.70']),
+  'vip.pinned-twice': (d) => {
+    d.tenants[0].vip = '10.4.0.120';
+    d.tenants[1].vip = '10.4.0.120';
+  },
+  'vip.in-node-range': (d) => (d.tenants[0].vip = '10.10.1.20'),
+  'delivery.cloud-missing': (d) => (d.delivery = { backend: 'cloud' }),
+  // modules/config/quota.ts
+  'tenant.over-quota': (d) => (d.tenants[0].quota = { cpu: 4, memoryMiB: 8192 }),
+  // modules/config/instance-network-rules.ts
+  'networks.not-secondary-clusters': (d) => (d.capmox.multiInstance = 'proposal'),
+  'networks.unknown-instance': (d) => (d.tenants[2].networks['pmox-frx'] = network(3)),
+  'networks.unused-instance': (d) => (d.tenants[0].networks = { 'pmox-fra': network(1) }),
+  'networks.missing': (d) => delete d.tenants[2].network,
+  'networks.shared': (d) => delete d.tenants[2].networks,
+  // modules/config/management-rules.ts
+  'versions.guard': (d) => (d.management.versions = { kamajiProvider: 'v0.19.0' }),
+  'management.vlan-without-interfaces': (d) => delete d.management.loadBalancer.interfaces,
+  'management.mirror-providers-without-images': (d) => (d.management.mirror = { providers: 'registry.lab.example/capi' }),
+  'management.datastore-too-small': (d) => (d.management.datastore.size = '512Mi'),
+  // modules/config/server-rules.ts
+  'node.name-not-label-value': (d) => (d.proxmox.instances[0].nodes[1].name = 'pmox-txl-2_'),
+  'template.match-tag-twice': (d) => d.proxmox.instances[1].template.templateSelector.matchTags.push('capi'),
+  'tenant.control-plane-replicas-int32': (d) => (d.tenants[0].controlPlane = { replicas: 2147483648 }),
+  'network.dns-server-twice': (d) => d.tenants[0].network.dnsServers.push('10.10.1.1'),
+  // modules/config/security-rules.ts
+  'storage.templates-pool-of-tenant': (d) => (d.proxmox.instances[0].pools = { vms: 'capi', templates: 'capi-tenant-a' }),
+  'storage.cloud-init-default-storage': (d) => (d.proxmox.instances[1].storage = { cloudInit: 'local-zfs' }),
+  'storage.cloud-init-is-tenant-storage': (d) => (d.proxmox.instances[1].storage = { disks: 'ci-tenant-a', cloudInit: 'ci' }),
+  'storage.cloud-init-path-in-var-lib-vz': (d) => (d.proxmox.instances[1].storage = { cloudInitPath: '/var/lib/vz/ci' }),
+  'storage.cloud-init-shared': (d) => (d.proxmox.instances[1].storage = { images: 'shared-ci', cloudInit: 'shared-ci' }),
+};
