@@ -1,6 +1,7 @@
 // Lint encodes the import boundaries of the design (README "Layout", docs/design.md): rules only, no style (that is
 // Prettier's). `npm run lint`; CI runs it before the tests.
-//   modules/    pure: never cdktf, constructs, stacks, scripts or the simulator
+//   modules/    pure: never cdktf, constructs, stacks, scripts or the simulator; inside, arrows run one way
+//               (`moduleLayers` below: a folder imports only the folders before it, never one after it)
 //   constructs/ never stacks, scripts or the simulator; never the file system or the environment; never the stock
 //               bindings constructs/providers/ patches (Manifest, Release, HelmProvider)
 //   stacks/     never scripts or the simulator; never the file system or the environment
@@ -31,6 +32,38 @@ const constructPatterns = [
   { regex: '^(node:)?fs(/promises)?$', message: 'constructs never read files: the CLI reads them and passes the content as props.' },
 ];
 
+/**
+ * The folders of modules/, lowest first: each may import only the folders before it (and itself).
+ * versions (pins) → crds → config (the lab, its rules) → placement → management → tenants →
+ * rendering (the whole lab as data: renderLab) → foresight → review. An import that runs back up
+ * (config → placement, tenants → review) fails lint; test/lint/module-layers.test.ts shows it.
+ */
+export const moduleLayers = ['versions', 'crds', 'config', 'placement', 'management', 'tenants', 'rendering', 'foresight', 'review'];
+
+const modulePurity = [
+  {
+    regex: '^(cdktf|constructs)(/|$)|^@cdktf/',
+    message: 'modules/ is pure: no cdktf or constructs (build constructs in constructs/ or stacks/ from what the module returns).',
+  },
+  {
+    regex: topLevel(['constructs', 'stacks', 'scripts', 'sim']),
+    message: 'modules/ is pure: it never imports constructs, stacks, scripts or the simulator; move the shared code into modules/.',
+  },
+];
+
+/** modules/<folder>: purity, and no import of a folder after it in `moduleLayers`. */
+const moduleLayerConfigs = moduleLayers.map((folder, i) => {
+  const above = moduleLayers.slice(i + 1);
+  const patterns = [...modulePurity];
+  if (above.length > 0) {
+    patterns.push({
+      regex: `^(\\.\\./)+(modules/)?(${above.join('|')})(/|$)`,
+      message: `modules/${folder} sits below ${above.join(', ')} (moduleLayers in eslint.config.mjs): arrows run one way; move what both need down, or the caller up.`,
+    });
+  }
+  return { files: [`modules/${folder}/**/*.ts`], rules: restrict(patterns) };
+});
+
 export default [
   { ignores: ['dist/**', 'node_modules/**', '.gen/**', '.toolchain/**', 'cdktf.out/**', 'crds/**', '**/*.js'] },
   {
@@ -40,19 +73,8 @@ export default [
     plugins: { '@typescript-eslint': tsPlugin },
     linterOptions: { reportUnusedDisableDirectives: 'off' },
   },
-  {
-    files: ['modules/**/*.ts'],
-    rules: restrict([
-      {
-        regex: '^(cdktf|constructs)(/|$)|^@cdktf/',
-        message: 'modules/ is pure: no cdktf or constructs (build constructs in constructs/ or stacks/ from what the module returns).',
-      },
-      {
-        regex: topLevel(['constructs', 'stacks', 'scripts', 'sim']),
-        message: 'modules/ is pure: it never imports constructs, stacks, scripts or the simulator; move the shared code into modules/.',
-      },
-    ]),
-  },
+  { files: ['modules/**/*.ts'], rules: restrict(modulePurity) },
+  ...moduleLayerConfigs,
   {
     files: ['stacks/**/*.ts'],
     rules: {

@@ -1,16 +1,14 @@
 import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { cniHelmChartProxy, type ChartMirror } from '../modules/tenants/cni';
-import type { CniFlavour } from '../modules/versions/cni';
+import type { KubernetesObject } from '../modules/tenants/manifest';
 
 export interface CniHelmChartProxyProps {
-  /** Which CNI: the proxy selects the Clusters labelled `pvekaas.lab/cni: <flavour>`. */
-  readonly flavour: CniFlavour;
-  /** Namespace of the proxy; it selects Clusters of this namespace only (CAAPH). */
-  readonly namespace: string;
-  /** Chart mirror replacing the upstream repository. @default the upstream repository */
-  readonly mirror?: ChartMirror;
+  /**
+   * The CAAPH HelmChartProxy, rendered (`TenantRendering.cniProxy`): it selects the Clusters
+   * labelled `pvekaas.lab/cni: <flavour>` in its own namespace only, the tenant's.
+   */
+  readonly proxy: KubernetesObject;
   /** Created after these (the namespace). @default none */
   readonly dependsOn?: ITerraformDependable[];
 }
@@ -21,9 +19,6 @@ export class CniHelmChartProxy extends Construct {
 
   constructor(scope: Construct, id: string, props: CniHelmChartProxyProps) {
     super(scope, id);
-    this.manifest = new KubernetesManifest(this, 'proxy', {
-      manifest: cniHelmChartProxy(props.flavour, props.namespace, props.mirror),
-      dependsOn: props.dependsOn,
-    });
+    this.manifest = new KubernetesManifest(this, 'proxy', { manifest: props.proxy, dependsOn: props.dependsOn });
   }
 }

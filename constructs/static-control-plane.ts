@@ -2,10 +2,13 @@ import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { staticControlPlaneClusterRole, staticControlPlaneCrd } from '../modules/tenants/static-control-plane';
+import type { KubernetesObject } from '../modules/tenants/manifest';
 
 export interface StaticControlPlaneProps {
   readonly provider: KubernetesProvider;
+  /** The CRD and the ClusterRole, rendered (`ManagementPlaneRendering.staticControlPlane`, modules/rendering). */
+  readonly crd: KubernetesObject;
+  readonly clusterRole: KubernetesObject;
   /** After the CAPI core provider is installed (its manager aggregates the ClusterRole). @default none */
   readonly dependsOn?: ITerraformDependable[];
 }
@@ -20,7 +23,7 @@ export class StaticControlPlane extends Construct {
 
   constructor(scope: Construct, id: string, props: StaticControlPlaneProps) {
     super(scope, id);
-    this.crd = new KubernetesManifest(this, 'crd', { provider: props.provider, manifest: staticControlPlaneCrd(), dependsOn: props.dependsOn });
-    new KubernetesManifest(this, 'cluster-role', { provider: props.provider, manifest: staticControlPlaneClusterRole(), dependsOn: props.dependsOn });
+    this.crd = new KubernetesManifest(this, 'crd', { provider: props.provider, manifest: props.crd, dependsOn: props.dependsOn });
+    new KubernetesManifest(this, 'cluster-role', { provider: props.provider, manifest: props.clusterRole, dependsOn: props.dependsOn });
   }
 }

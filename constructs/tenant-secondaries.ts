@@ -66,7 +66,7 @@ export class TenantSecondaries extends Construct {
             // replaces the provider's default (metadata.labels, metadata.annotations:
             // hashicorp/kubernetes v2.38.0 manifest/provider/plan.go), so both are listed again:
             // CAPI writes the revision annotation and labels on every MachineDeployment.
-            ...(md.plan.autoscaling ? { computedFields: [...SECONDARY_AUTOSCALED_COMPUTED_FIELDS] } : {}),
+            ...(md.plan.scale.kind === 'autoscaled' ? { computedFields: [...SECONDARY_AUTOSCALED_COMPUTED_FIELDS] } : {}),
             // Deleting a machine deployment drains each Node first (no drain timeout is set): as long as the Cluster's own delete.
             timeouts: { delete: '60m' },
             dependsOn: templates,

@@ -6,6 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { atLabFile, loadLabFile } from '../modules/config/load';
 import { planPlacement } from '../modules/placement';
+import { renderLab } from '../modules/rendering';
 import { buildLab } from '../stacks/app';
 import { runCommand } from './lib/cli';
 import { fixHclOutput } from './lib/hcl-fixups';
@@ -18,7 +19,7 @@ runCommand(() => {
   const app = new App();
   // The CLI picks the output directory (cdktf.json, --output); the state directory is the lab's, relative to here.
   const stateDirFromStack = relative(join(app.outdir, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
-  atLabFile(file, () => buildLab(app, lab, planPlacement(lab), { stateDirFromStack }));
+  atLabFile(file, () => buildLab(app, lab, renderLab(lab, planPlacement(lab)), { stateDirFromStack }));
   // What app.synth() does, each element resolved once (scripts/lib/lean-synth.ts): the same bytes.
   withoutTokenTraces(() => synthesizeOnce(app, app.node.findAll().filter(TerraformStack.isStack), app.hclOutput));
   if (app.hclOutput) fixHclOutput(app.outdir);

@@ -7,7 +7,8 @@ import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
 import { planPlacement } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
 import { renderTenants } from '../modules/tenants';
-import { supportWarnings, versionGuard } from '../modules/management';
+import { supportWarnings } from '../modules/management';
+import { versionGuard } from '../modules/versions/lab-guard';
 import { parseFlags, printWarnings, runCommand, todayUtc } from './lib/cli';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>]';

@@ -3,37 +3,19 @@
  * proxmox-<instance> → management → management-config → tenant-<name>.
  * Stack ids are derived from names in the description, never from list positions.
  *
- * The one road into the stacks: the lab is rendered first (`renderLab`, pure: every tenant and the
- * management plane, every problem at once), and each stack receives only the part it renders.
+ * The one road into the stacks: the lab is rendered first (`renderLab` in modules/rendering, pure:
+ * every instance, the management plane, management-config and every tenant, every problem at
+ * once), and each stack receives only its part of that rendering. Stacks never see the placement plan.
  */
 import { TerraformStack, type App } from 'cdktf';
 import { addStateBackend } from '../constructs/state-backend';
-import { tenantVlanOn, tenantsOnInstance } from '../modules/config/proxmox-access';
 import type { Lab } from '../modules/config/schema';
-import { renderManagement, type ManagementRendering } from '../modules/management';
-import type { PlacementPlan } from '../modules/placement/types';
-import { renderTenants, type TenantRendering } from '../modules/tenants';
+import type { LabRendering } from '../modules/rendering';
 import { ManagementConfigStack } from './management-config-stack';
 import { ManagementStack } from './management-stack';
 import type { InstanceCredentials } from './props';
 import { ProxmoxInstanceStack } from './proxmox-instance-stack';
 import { TenantStack } from './tenant-stack';
-
-/** Everything a lab's stacks hold, as data. */
-export interface LabRendering {
-  readonly management: ManagementRendering;
-  /** Every tenant, by name. */
-  readonly tenants: Map<string, TenantRendering>;
-}
-
-/**
- * The lab rendered: every tenant and the management plane (past the version guard). Throws one
- * `ProblemError` with every problem of every tenant, or one for the management plane.
- */
-export function renderLab(lab: Lab, plan: PlacementPlan): LabRendering {
-  const tenants = renderTenants(lab, plan);
-  return { management: renderManagement(lab), tenants };
-}
 
 export interface LabStacks {
   instances: Map<string, ProxmoxInstanceStack>;
@@ -49,8 +31,6 @@ export interface BuildOptions {
    * @default `../../../<delivery.local.stateDir>` — right when the output directory sits in the project root (cdktf.out)
    */
   readonly stateDirFromStack?: string;
-  /** The lab, already rendered (`renderLab` of this lab and plan), so a caller that rendered it does not pay twice. @default rendered here */
-  readonly rendering?: LabRendering;
   /**
    * Which tenant stacks to construct, by stack name (`tenant-<name>`): the synth cache builds only
    * the tenants whose inputs changed. @default every tenant
@@ -63,9 +43,12 @@ export interface BuildOptions {
   readonly sharedStacks?: boolean;
 }
 
-export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: BuildOptions = {}): LabStacks {
-  // Before any stack exists: every problem of the lab at once, or none.
-  const rendering = options.rendering ?? renderLab(lab, plan);
+/**
+ * Every stack of `lab`, from its rendering (`renderLab(lab, planPlacement(lab))`, done before any
+ * stack exists: every problem of the lab at once, or none). Of the lab itself only the state
+ * backend (`delivery`) and how Terraform reaches the management cluster are read here.
+ */
+export function buildLab(app: App, lab: Pick<Lab, 'delivery' | 'management' | 'tenants'>, rendering: LabRendering, options: BuildOptions = {}): LabStacks {
   const stateDirFromStack = options.stateDirFromStack ?? `../../../${lab.delivery.local.stateDir}`;
   const withBackend = <T extends TerraformStack>(stack: T, stackName: string): T => {
     addStateBackend(stack, { stackName, delivery: lab.delivery, stateDirFromStack });
@@ -76,15 +59,15 @@ export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: Build
   let managementConfig: TerraformStack;
   if (options.sharedStacks ?? true) {
     const credentials: Record<string, InstanceCredentials> = {};
-    for (const instance of lab.proxmox.instances) {
-      const name = `proxmox-${instance.name}`;
-      const stack = withBackend(new ProxmoxInstanceStack(app, name, { instance, tenants: tenantsOnInstance(plan, instance.name), vlans: Object.fromEntries(lab.tenants.map((t) => [t.name, tenantVlanOn(t, instance.name)])) }), name);
-      instances.set(instance.name, stack);
-      credentials[instance.name] = stack.credentials;
+    for (const [instance, instanceRendering] of rendering.instances) {
+      const name = `proxmox-${instance}`;
+      const stack = withBackend(new ProxmoxInstanceStack(app, name, { rendering: instanceRendering }), name);
+      instances.set(instance, stack);
+      credentials[instance] = stack.credentials;
     }
     management = withBackend(new ManagementStack(app, 'management', { rendering: rendering.management, credentials }), 'management');
     managementConfig = withBackend(
-      new ManagementConfigStack(app, 'management-config', { management: lab.management, multiInstance: lab.capmox.multiInstance }),
+      new ManagementConfigStack(app, 'management-config', { rendering: rendering.managementConfig, access: lab.management.kubernetes }),
       'management-config',
     );
     managementConfig.addDependency(management);
@@ -98,7 +81,7 @@ export function buildLab(app: App, lab: Lab, plan: PlacementPlan, options: Build
     const tenantRendering = rendering.tenants.get(tenant.name);
     if (!tenantRendering) throw new Error(`buildLab: no rendering of tenant ${tenant.name} (render the lab with renderLab)`);
     const stack = withBackend(
-      new TenantStack(app, name, { rendering: tenantRendering, access: lab.management.kubernetes, mirror: lab.management.mirror }),
+      new TenantStack(app, name, { rendering: tenantRendering, access: lab.management.kubernetes }),
       name,
     );
     stack.addDependency(managementConfig);

@@ -1,32 +1,34 @@
 /**
  * The `management-config` stack: custom resources of the management plane, applied after the
  * `management` stack installed their CRDs (kubernetes_manifest needs the CRDs at plan time, so
- * the two never share a stack). Today: the MetalLB pool and L2 advertisement of the tenant VIPs;
- * the tenants issue adds the `lab-tenant` ClusterClass and its templates here.
+ * the two never share a stack): the MetalLB pool and L2 advertisement of the tenant VIPs, and the
+ * `lab-tenant` ClusterClass and its templates — all rendered by `renderManagementConfig`
+ * (modules/rendering); the stack writes them.
  */
 import { TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
 import { LabTenantClusterClass } from '../constructs/lab-tenant-cluster-class';
 import { MetallbTenantVipPool } from '../constructs/metallb-tenant-vip-pool';
-import type { Lab } from '../modules/config/schema';
+import type { Management } from '../modules/config/schema';
+import type { ManagementConfigRendering } from '../modules/rendering';
 
 export interface ManagementConfigStackProps {
-  /** `management` of the lab description: how to reach the cluster, the load balancer of the tenant VIPs, the workers' health check. */
-  readonly management: Lab['management'];
-  /** `capmox.multiInstance`: which variant of the `lab-tenant` class. */
-  readonly multiInstance: Lab['capmox']['multiInstance'];
+  /** What the stack holds, rendered (`LabRendering.managementConfig`). */
+  readonly rendering: ManagementConfigRendering;
+  /** How Terraform reaches the management cluster (`management.kubernetes`). */
+  readonly access: Management['kubernetes'];
 }
 
 export class ManagementConfigStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: ManagementConfigStackProps) {
     super(scope, id);
-    const { kubernetes } = new ManagementClusterProviders(this, 'access', { access: props.management.kubernetes });
+    const { kubernetes } = new ManagementClusterProviders(this, 'access', { access: props.access });
 
-    new MetallbTenantVipPool(this, 'tenant-vip-pool', { provider: kubernetes, management: props.management });
+    new MetallbTenantVipPool(this, 'tenant-vip-pool', { provider: kubernetes, objects: props.rendering.vipPool });
 
     // The `lab-tenant` ClusterClass and its templates: the CAPI, Kamaji-provider and CAPMOX CRDs
     // exist once the management stack's `capi-providers-ready` Job has completed.
-    new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, multiInstance: props.multiInstance, healthCheck: props.management.healthCheck });
+    new LabTenantClusterClass(this, 'lab-tenant', { provider: kubernetes, rendering: props.rendering.clusterClass });
   }
 }

@@ -7,7 +7,7 @@
  *               ├─> metallb        └─> capi-operator (+ providers) ──> providers-ready Job
  *               └─> CAPMOX credentials Secrets (one per Proxmox instance)
  *
- * What it holds comes from `renderManagement` (modules/management): versions with the lab's
+ * What it holds comes from `renderManagementPlane` (modules/rendering, over modules/management): versions with the lab's
  * overrides, past the version guard (its warnings become synth annotations), every release's
  * values and namespace; this stack only wires them into resources and dependencies. Custom resources that need
  * these CRDs live in the management-config stack (kubernetes_manifest needs CRDs at plan time).
@@ -24,13 +24,14 @@ import { HelmChartRelease } from '../constructs/helm-chart-release';
 import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
 import { formatWarning } from '../modules/config/problems';
 import type { ManagementRendering, NamespaceRendering } from '../modules/management';
+import type { ManagementPlaneRendering } from '../modules/rendering';
 import type { ManagementVersions } from '../modules/versions';
 import { managementNamespaces, releaseNames } from '../modules/versions/layout';
 import type { InstanceCredentials } from './props';
 
 export interface ManagementStackProps {
-  /** The management plane, rendered (`renderManagement`). */
-  readonly rendering: ManagementRendering;
+  /** The management plane, rendered (`renderManagementPlane`, or `LabRendering.management`). */
+  readonly rendering: ManagementPlaneRendering;
   /** CAPMOX credentials per instance name, from the instance stacks' outputs. */
   readonly credentials: Record<string, InstanceCredentials>;
 }
@@ -133,7 +134,7 @@ export class ManagementStack extends TerraformStack {
     });
 
     if (rendering.staticControlPlane) {
-      new StaticControlPlane(this, 'static-control-plane', { provider: kubernetes, dependsOn: [operator] });
+      new StaticControlPlane(this, 'static-control-plane', { provider: kubernetes, ...rendering.staticControlPlane, dependsOn: [operator] });
     }
 
     new CapiProvidersReadyJob(this, 'capi-providers-ready', {

@@ -25,8 +25,6 @@ export interface TenantStackProps {
   readonly rendering: TenantRendering;
   /** How Terraform reaches the management cluster (`management.kubernetes`). */
   readonly access: Management['kubernetes'];
-  /** The lab's mirror (`management.mirror`), for the CNI chart. */
-  readonly mirror: Management['mirror'];
 }
 
 export class TenantStack extends TerraformStack {
@@ -53,12 +51,7 @@ export class TenantStack extends TerraformStack {
         }),
     );
     new TenantAccess(this, 'access', { role: rendering.role, roleBinding: rendering.roleBinding, dependsOn: [namespace] });
-    const cni = new CniHelmChartProxy(this, `cni-${tenant.cni}`, {
-      flavour: tenant.cni,
-      namespace: rendering.namespace.metadata.name,
-      mirror: props.mirror,
-      dependsOn: [namespace],
-    });
+    const cni = new CniHelmChartProxy(this, `cni-${tenant.cni}`, { proxy: rendering.cniProxy, dependsOn: [namespace] });
     const cluster = new TenantCluster(this, 'cluster', {
       cluster: rendering.cluster,
       dependsOn: [namespace, ...credentials.map((c) => c.secret), cni.manifest],

@@ -4,7 +4,7 @@
  * modules/management) at the path of the override that caused them, and mirror settings that only make sense together. Version warnings (build skew,
  * missing digest) are not problems; the management stack reports them at synth.
  */
-import { versionGuard } from '../management';
+import { versionGuard } from '../versions/lab-guard';
 import type { Problem } from './problems';
 import type { Lab } from './schema';
 import { runRules, type LabRule } from './rule';

@@ -160,7 +160,7 @@ function surgeChecks(lab: Lab, plan: PlacementPlan, tenant: TenantPlan, mode: Te
       const node = md.nodes[0];
       const key = `${md.instance}\u0000${node}`;
       const entry = byNode.get(key) ?? { instance: md.instance, node, names: [], pools: new Set<string>(), cpu: 0, memoryMiB: 0 };
-      const machines = md.replicas ?? md.autoscaling?.min ?? 0;
+      const machines = md.scale.kind === 'fixed' ? md.scale.replicas : md.scale.min;
       entry.names.push(md.name);
       entry.pools.add(md.pool);
       entry.cpu += machines * md.size.cpu;

@@ -8,7 +8,6 @@
  * give it some: the operator's `configSecret` (which becomes the manager's environment) or a
  * `PROXMOX_*` variable on a manager container.
  */
-import { pinnedVersions, type ManagementVersions, type VersionFinding, type VersionKey } from '../versions';
 import type { KubernetesObject } from './chart-values';
 
 export const CAPMOX_GLOBAL_VARIABLES = ['PROXMOX_URL', 'PROXMOX_TOKEN', 'PROXMOX_SECRET'] as const;
@@ -30,25 +29,4 @@ export function capmoxGlobalCredentials(resources: readonly KubernetesObject[]):
     }
   }
   return problems;
-}
-
-/**
- * What the version guard says about `capmox.multiInstance: secondary-clusters`: the route was read
- * from the source of exactly these releases (global credentials override credentialsRef; CABPK does
- * not read the control-plane object; MachineSet preflight skips a control plane without a version),
- * so an override of one of them is a warning to re-check it in the lab twin.
- */
-export function secondaryClustersFindings(multiInstance: string, versions: ManagementVersions): VersionFinding[] {
-  if (multiInstance !== 'secondary-clusters') return [];
-  const keys: VersionKey[] = ['clusterApi', 'proxmoxProvider', 'kamajiProvider'];
-  return keys
-    .filter((key) => versions[key] !== pinnedVersions[key])
-    .map((key) => ({
-      severity: 'warning' as const,
-      key,
-      message:
-        `capmox.multiInstance secondary-clusters was checked against CAPI ${pinnedVersions.clusterApi}, CAPMOX ${pinnedVersions.proxmoxProvider} and the Kamaji provider ${pinnedVersions.kamajiProvider} ` +
-        `(CAPMOX must run without global credentials, which override every credentialsRef; CABPK must not need to read the static control plane; MachineSet preflight must skip a control plane without spec.version); ` +
-        `${key} is ${versions[key]}: re-check the route in the lab twin before applying`,
-    }));
 }

@@ -8,7 +8,6 @@
 import { ProblemError, type Problem } from '../config/problems';
 import type { Lab, Management } from '../config/schema';
 import {
-  checkVersions,
   componentSupport,
   describeSupport,
   imageRef,
@@ -19,13 +18,13 @@ import {
   supportOf,
   supportedKubernetesMinors,
   type ManagementVersions,
-  type VersionFinding,
   type VersionKey,
 } from '../versions';
+import { versionGuard } from '../versions/lab-guard';
 import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces } from '../versions/layout';
 import { autoscalerImageTags, autoscalerWithoutScaleToZero } from '../versions/cni';
 import { mirroredImage, type Mirror } from '../versions/mirror';
-import { capmoxGlobalCredentials, secondaryClustersFindings } from './capmox-global-credentials';
+import { capmoxGlobalCredentials } from './capmox-global-credentials';
 import {
   capiOperatorValues,
   capiProviderResources,
@@ -43,41 +42,6 @@ const PRIVILEGED = {
   'pod-security.kubernetes.io/audit': 'privileged',
   'pod-security.kubernetes.io/warn': 'privileged',
 };
-
-export interface VersionGuard {
-  /** The effective versions: the pins with the lab's overrides. */
-  readonly versions: ManagementVersions;
-  /** What refuses the lab, each at the override that caused it (or at `management.versions`). */
-  readonly problems: Problem[];
-  /** What is allowed but worth knowing (build skew, a missing digest, a re-check in the twin): problems of severity `warning`. */
-  readonly warnings: Problem[];
-}
-
-/**
- * The version guard, the one place it runs for a lab: `management.versions` checked against the
- * version table (contracts, formats, `latest`) and against `capmox.multiInstance`. Validation
- * reports its problems; the management rendering refuses them and carries the warnings.
- */
-export function versionGuard(lab: Pick<Lab, 'management' | 'capmox'>): VersionGuard {
-  const overrides = lab.management.versions as Partial<Record<VersionKey, string>>;
-  const versions = resolveVersions(overrides);
-  const findings: VersionFinding[] = [...checkVersions(versions), ...secondaryClustersFindings(lab.capmox.multiInstance, versions)];
-  const problems: Problem[] = findings
-    .filter((f) => f.severity === 'error')
-    .map((f) => {
-      const overridden = overrides[f.key] !== undefined;
-      return {
-        path: overridden ? ['management', 'versions', f.key] : ['management', 'versions'],
-        message: f.message,
-        ...(overridden ? { value: overrides[f.key] } : {}),
-        ...(f.fix ? { fix: f.fix } : {}),
-      };
-    });
-  const warnings: Problem[] = findings
-    .filter((f) => f.severity === 'warning')
-    .map((f) => ({ path: ['management', 'versions', f.key], message: f.message, ...(f.fix ? { fix: f.fix } : {}), severity: 'warning' }));
-  return { versions, problems, warnings };
-}
 
 /**
  * End-of-life warnings on `today` (`YYYY-MM-DD`, passed in by the command): each tenant whose

@@ -7,7 +7,7 @@ import { diffPlacement, renderDiffMarkdown } from '../placement';
 import type { PlacementPlan } from '../placement/types';
 import { foresightSections } from './foresight-sections';
 import { summarizePlan, type PlanSummary, type ResourceChange, type TofuPlanJson } from './plan-json';
-import { secondaryClustersSection } from '../tenants/secondary-report';
+import { secondaryClustersSection } from './secondary-clusters';
 
 export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
 export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';

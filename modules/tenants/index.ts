@@ -238,7 +238,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
       pool: md.pool,
       instance: md.instance,
       nodes: md.nodes,
-      ...(md.autoscaling ? { min: md.autoscaling.min, max: md.autoscaling.max } : { replicas: md.replicas }),
+      ...(md.scale.kind === 'autoscaled' ? { min: md.scale.min, max: md.scale.max } : { replicas: md.scale.replicas }),
     }),
   );
   return {

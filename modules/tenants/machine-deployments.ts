@@ -20,10 +20,6 @@ export interface MachineDeploymentPlan {
   size: PoolPlan['size'];
   /** Its node group's scale: fixed replicas or autoscaler bounds (the typed contract, node-groups.ts). */
   scale: NodeGroupScale;
-  /** Fixed pools: the machine count (the same as `scale.replicas`). */
-  replicas?: number;
-  /** Autoscaled pools: the autoscaler's bounds for this node group (the same as `scale`). */
-  autoscaling?: { min: number; max: number };
 }
 
 export const AUTOSCALER_MIN = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
@@ -34,8 +30,7 @@ export function machineDeployments(plan: TenantPlan): MachineDeploymentPlan[] {
   const groups = nodeGroups(plan).map((g) => ({ ...g, node: g.nodes[0] }));
   const names = machineDeploymentNames(groups);
   const result = groups.map((g): MachineDeploymentPlan => {
-    const base = { name: names.get(g) as string, pool: g.pool, instance: g.instance, nodes: [...g.nodes], size: g.size, scale: g.scale };
-    return g.scale.kind === 'autoscaled' ? { ...base, autoscaling: { min: g.scale.min, max: g.scale.max } } : { ...base, replicas: g.scale.replicas };
+    return { name: names.get(g) as string, pool: g.pool, instance: g.instance, nodes: [...g.nodes], size: g.size, scale: g.scale };
   });
   const seen = new Map<string, MachineDeploymentPlan>();
   for (const md of result) {

@@ -167,7 +167,7 @@ function secondaryMachineDeployment(tenant: Tenant, instance: Instance, secondar
     spec: {
       clusterName: secondary,
       // Autoscaled machine deployments leave replicas to the autoscaler (a value here would fight it).
-      ...(md.replicas !== undefined ? { replicas: md.replicas } : {}),
+      ...(md.scale.kind === 'fixed' ? { replicas: md.scale.replicas } : {}),
       selector: { matchLabels: selectorLabels },
       template: {
         metadata: { labels: { ...selectorLabels, [LABEL_TENANT]: tenant.name, ...nodeLabels(md) } },

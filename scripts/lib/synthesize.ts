@@ -31,14 +31,15 @@ import { formatWarning, type Problem } from '../../modules/config/problems';
 import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { buildLab, renderLab, type LabRendering } from '../../stacks/app';
+import { buildLab } from '../../stacks/app';
+import { renderLab, tenantsOnInstance, type LabRendering } from '../../modules/rendering';
 import { UserError, todayUtc } from './cli';
 import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
 import { withoutTokenTraces } from './token-traces';
 import { synthesizeOnce } from './lean-synth';
-import { tenantVlanOn, tenantsOnInstance } from '../../modules/config/proxmox-access';
+import { tenantVlanOn } from '../../modules/config/proxmox-access';
 
 export interface SynthOptions {
   config: string;
@@ -208,7 +209,7 @@ function synthesizeStacks(o: StacksToSynthesize): void {
     withoutTokenTraces(() => {
       // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
       // the same name standing in for their dependency management-config (built, not written).
-      buildLab(app, o.lab, o.plan, { stateDirFromStack: o.stateDirFromStack, rendering: o.rendering, tenantStacks: o.tenantStacks, sharedStacks: o.sharedStacks });
+      buildLab(app, o.lab, o.rendering, { stateDirFromStack: o.stateDirFromStack, tenantStacks: o.tenantStacks, sharedStacks: o.sharedStacks });
       const stacks = app.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c) && (o.everything || o.sharedStacks || c.node.id !== 'management-config'));
       // What App.synth does (for every stack, or for the stacks built here only), each element resolved once.
       synthesizeOnce(app, stacks, o.hcl);

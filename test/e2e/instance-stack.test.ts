@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Testing } from 'cdktf';
 import fc from 'fast-check';
-import { templateVmIds } from '../../constructs/proxmox-node-template';
+import { templateVmIds } from '../../modules/config/template-ids';
 import { ProblemError } from '../../modules/config/problems';
-import { tenantsOnInstance } from '../../modules/config/proxmox-access';
+import { renderInstance, tenantsOnInstance } from '../../modules/rendering/instance';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
@@ -28,7 +28,7 @@ interface Synthesized {
 function synth(lab: Lab, instanceName: string, plan = planPlacement(lab)): Synthesized {
   const app = Testing.app();
   const instance = lab.proxmox.instances.find((i) => i.name === instanceName)!;
-  const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { instance, tenants: tenantsOnInstance(plan, instance.name) });
+  const stack = new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { rendering: renderInstance(instance, tenantsOnInstance(plan, instance.name)) });
   return JSON.parse(Testing.synth(stack)) as Synthesized;
 }
 
@@ -136,7 +136,7 @@ describe('the instance stack, synthesized', () => {
     const once = (dir: string) => {
       const app = new App({ outdir: dir });
       const instance = lab.proxmox.instances[1];
-      new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { instance, tenants: tenantsOnInstance(planPlacement(lab), instance.name) });
+      new ProxmoxInstanceStack(app, `proxmox-${instance.name}`, { rendering: renderInstance(instance, tenantsOnInstance(planPlacement(lab), instance.name)) });
       app.synth();
       return readFileSync(join(dir, 'stacks', `proxmox-${instance.name}`, 'cdk.tf.json'), 'utf8');
     };

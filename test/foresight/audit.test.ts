@@ -104,7 +104,7 @@ beforeAll(async () => {
       const instance = lab.proxmox.instances.find((i) => i.name === md.instance)!;
       const node = md.nodes[0];
       const template = 9000 + lab.proxmox.instances.slice(0, lab.proxmox.instances.indexOf(instance)).reduce((n, i) => n + i.nodes.length, 0) + instance.nodes.findIndex((n) => n.name === node);
-      for (let m = 0; m < (md.replicas ?? md.autoscaling?.min ?? 0); m++) {
+      for (let m = 0; m < (md.scale.kind === 'fixed' ? md.scale.replicas : md.scale.min); m++) {
         const name = `${tenant}-${md.name}-x7k2p-4rq9${m}-z${m}b8c`;
         const id = vmid++;
         await task(admin[md.instance], 'POST', `/nodes/${node}/qemu/${template}/clone`, { newid: id, name, pool: instance.pools.vms, full: true, target: node });

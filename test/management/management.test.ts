@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { App, Testing } from 'cdktf';
-import { renderManagement, versionGuard } from '../../modules/management';
+import { renderManagement } from '../../modules/management';
+import { renderManagementPlane } from '../../modules/rendering';
+import { versionGuard } from '../../modules/versions/lab-guard';
 import { ManagementStack } from '../../stacks/management-stack';
 import { loadPinnedCrds, validateManifest } from '../support/crds';
 import { checkManagement } from '../../modules/config/management-rules';
@@ -424,7 +426,7 @@ describe('the management rendering and its stack', () => {
 
   it('builds the stack from its rendering alone: what the rendering says is what the stack holds', () => {
     const lab = exampleLab();
-    const rendering = renderManagement(lab);
+    const rendering = renderManagementPlane(lab);
     const changed = {
       ...rendering,
       warnings: [{ path: ['management', 'versions', 'etcd'], message: 'a warning from the rendering', severity: 'warning' as const }],

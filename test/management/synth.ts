@@ -9,6 +9,7 @@ import { loadLabFile, parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
 import { buildLab } from '../../stacks/app';
+import { renderLab } from '../../modules/rendering';
 
 export const projectRoot = resolve(__dirname, '../..');
 export const exampleLabFile = join(projectRoot, 'examples/lab.yaml');
@@ -46,7 +47,7 @@ export function synthesize(lab: Lab): Synthesized {
   process.env.SYNTH_HCL_OUTPUT = 'false';
   try {
     const app = new App({ outdir: dir, hclOutput: false });
-    buildLab(app, lab, planPlacement(lab));
+    buildLab(app, lab, renderLab(lab, planPlacement(lab)));
     app.synth();
   } finally {
     if (previous === undefined) delete process.env.SYNTH_HCL_OUTPUT;

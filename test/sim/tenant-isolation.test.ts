@@ -1,6 +1,6 @@
 /**
  * Issue 26 item 2: a tenant's CAPMOX token, with exactly the grants the instance stack gives it
- * (`capmoxGrants` and `tenantGrants` of constructs/proxmox-capmox-service-account.ts, and its own
+ * (`capmoxGrants` and `tenantGrants` of modules/rendering/instance.ts, and its own
  * cloud-init storage created the way the stack creates it, `POST /storage`), cannot reach another
  * tenant's bootstrap ISO nor a VLAN that is not its own — refused by the simulator's rules of
  * pve-storage PVE::Storage::check_volume_access and pve-guest-common PVE::GuestHelpers::
@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PveSimulator } from '../../sim/simulator';
 import { PveClient } from '../../sim/client';
-import { CAPMOX_ROLES, capmoxGrants, tenantGrants, type CapmoxTenant } from '../../constructs/proxmox-capmox-service-account';
+import { CAPMOX_ROLES, capmoxGrants, tenantGrants, type CapmoxTenant } from '../../modules/rendering/instance';
 import { tenantCloudInitPath, tenantCloudInitStorage } from '../../modules/config/proxmox-access';
 import { multipart, raw } from './support';
 

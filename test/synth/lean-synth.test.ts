@@ -13,6 +13,7 @@ import { parse, stringify } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { planPlacement } from '../../modules/placement';
 import { buildLab } from '../../stacks/app';
+import { renderLab } from '../../modules/rendering';
 import { resolvers, synthesizeOnce } from '../../scripts/lib/lean-synth';
 import { withoutTokenTraces } from '../../scripts/lib/token-traces';
 import { projectRoot } from '../support/toolchain';
@@ -93,7 +94,7 @@ describe('synthesizeOnce', () => {
           try {
             const lab = parseLab(text, 'lab.yaml');
             const app = new App({ outdir: dir, hclOutput: hcl });
-            const built = attempt(() => buildLab(app, lab, planPlacement(lab), { stateDirFromStack: '../../../state' }));
+            const built = attempt(() => buildLab(app, lab, renderLab(lab, planPlacement(lab)), { stateDirFromStack: '../../../state' }));
             if (!built.ok) return false;
             withoutTokenTraces(() => how(app));
             return true;

@@ -164,11 +164,13 @@ describe('the LabTenantClusterClass construct', () => {
   // Imported here so the pure tests above do not load cdktf.
   const { Testing, TerraformStack } = require('cdktf');
   const { LabTenantClusterClass } = require('../../constructs/lab-tenant-cluster-class');
+  const { renderManagementConfig } = require('../../modules/rendering');
 
   it('renders the namespace, the four templates and the class, the class after its templates', () => {
     const app = Testing.app();
     const stack = new TerraformStack(app, 'management-config');
-    new LabTenantClusterClass(stack, 'lab-tenant', { multiInstance: 'refuse' });
+    const lab = exampleLab();
+    new LabTenantClusterClass(stack, 'lab-tenant', { rendering: renderManagementConfig({ ...lab, capmox: { ...lab.capmox, multiInstance: 'refuse' } }).clusterClass });
     const json = JSON.parse(Testing.synth(stack));
     const manifests = Object.entries(json.resource.kubernetes_manifest) as [string, any][];
     expect(manifests.map(([, r]) => r.manifest.kind).sort()).toEqual([

@@ -6,7 +6,8 @@
 import type { Lab } from '../../modules/config/schema';
 import { renderTenants } from '../../modules/tenants';
 import { review } from '../../modules/review';
-import { renderClustersMarkdown, secondaryClustersSection, tenantClusters } from '../../modules/tenants/secondary-report';
+import { renderClustersMarkdown, tenantClusters } from '../../modules/tenants/secondary-report';
+import { secondaryClustersSection } from '../../modules/review/secondary-clusters';
 import { labWith, planOf } from './fixtures';
 
 const FRA_NETWORK = { addresses: ['10.20.3.10-10.20.3.60'], prefix: 24, gateway: '10.20.3.1', dnsServers: ['10.20.3.1'] };

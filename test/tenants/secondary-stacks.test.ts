@@ -9,9 +9,9 @@ import type { Lab } from '../../modules/config/schema';
 import { capiProviderResources } from '../../modules/management/chart-values';
 import { capmoxGlobalCredentials } from '../../modules/management/capmox-global-credentials';
 import { resolveVersions } from '../../modules/versions';
-import { secondaryClustersFindings } from '../../modules/management/capmox-global-credentials';
+import { secondaryClustersFindings } from '../../modules/versions/lab-guard';
 import { ManagementStack } from '../../stacks/management-stack';
-import { renderManagement } from '../../modules/management';
+import { renderManagementPlane as renderManagement } from '../../modules/rendering';
 import { renderTenant } from '../../modules/tenants';
 import { TenantStack } from '../../stacks/tenant-stack';
 import { labWith, planOf } from './fixtures';
@@ -29,7 +29,7 @@ function secondaryLab(change: (doc: any) => void = () => undefined): Lab {
 function synthTenant(lab: Lab, tenant: string): any {
   const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
   const rendering = renderTenant(lab, planOf(lab), tenant);
-  return JSON.parse(Testing.synth(new TenantStack(app, `tenant-${tenant}`, { rendering, access: lab.management.kubernetes, mirror: lab.management.mirror })));
+  return JSON.parse(Testing.synth(new TenantStack(app, `tenant-${tenant}`, { rendering, access: lab.management.kubernetes })));
 }
 
 /** `<type>.<name>` → its depends_on, and whether one (transitively) depends on another. */

@@ -112,11 +112,11 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     ]);
     expect(objects.length).toBeGreaterThan(6);
     for (const o of objects) expect(validateManifest(o, crds())).toEqual([]);
-    const autoscaled = r.secondaries!.clusters.flatMap((sc) => sc.machineDeployments).filter((m) => m.plan.autoscaling);
+    const autoscaled = r.secondaries!.clusters.flatMap((sc) => sc.machineDeployments).filter((m) => m.plan.scale.kind === 'autoscaled');
     expect(autoscaled.length).toBeGreaterThan(0);
     for (const m of autoscaled) {
       expect((m.machineDeployment.spec as any).replicas).toBeUndefined();
-      expect(m.machineDeployment.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size']).toBe(String(m.plan.autoscaling!.max));
+      expect(m.machineDeployment.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size']).toBe(String(m.plan.scale.kind === 'autoscaled' ? m.plan.scale.max : undefined));
     }
     // One autoscaler scales the primary's and the secondaries' machine deployments: discovery by namespace.
     expect(r.autoscaler!.values.autoDiscovery).toEqual({ namespace: 'tenant-c' });

@@ -17,7 +17,7 @@ interface Synthesized {
 function synth(lab: Lab, tenant: string): { json: Synthesized; text: string } {
   const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
   const rendering = renderTenant(lab, planOf(lab), tenant);
-  const stack = new TenantStack(app, `tenant-${tenant}`, { rendering, access: lab.management.kubernetes, mirror: lab.management.mirror });
+  const stack = new TenantStack(app, `tenant-${tenant}`, { rendering, access: lab.management.kubernetes });
   const text = Testing.synth(stack);
   return { json: JSON.parse(text), text };
 }

@@ -20,10 +20,10 @@ import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE } from '../../modules/te
 import { labOf, labSpecArb, roomy } from '../placement/support';
 
 /** A random placement lab made renderable: a network per tenant, templates for the version, spans allowed. */
-function renderable(lab: Lab): Lab {
+function renderable(lab: Lab, multiInstance: Lab['capmox']['multiInstance'] = 'proposal'): Lab {
   return {
     ...lab,
-    capmox: { ...lab.capmox, multiInstance: 'proposal' },
+    capmox: { ...lab.capmox, multiInstance },
     proxmox: {
       ...lab.proxmox,
       // Shared disks: the one template clones to every node (local disks need a copy per node, B2).
@@ -55,12 +55,23 @@ const key = (g: { pool: string; instance: string; node: string }) => `${g.pool}/
 export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = renderTenants(lab, plan)): string[] {
   const out: string[] = [];
   for (const tenant of lab.tenants) {
-    const cluster = rendered.get(tenant.name)!.cluster as any;
-    const mds: any[] = cluster.spec.topology.workers.machineDeployments;
+    const rendering = rendered.get(tenant.name)!;
+    const cluster = rendering.cluster as any;
+    // The primary's topology, and (capmox.multiInstance: secondary-clusters) each secondary Cluster's
+    // MachineDeployments, read the same way: labels, replicas, autoscaler annotations, allowed node.
+    const mds: any[] = [
+      ...cluster.spec.topology.workers.machineDeployments.map((md: any) => ({ ...md, allowed: md.variables.overrides.find((v: any) => v.name === 'allowedNodes')?.value })),
+      ...(rendering.secondaries?.clusters ?? []).flatMap((sc) =>
+        sc.machineDeployments.map((m) => {
+          const object = m.machineDeployment as any;
+          return { name: object.metadata.name, metadata: object.metadata, replicas: object.spec.replicas, allowed: (m.machineTemplate as any).spec.template.spec.allowedNodes };
+        }),
+      ),
+    ];
     const seen = new Map<string, Group>();
     for (const md of mds) {
       const labels = md.metadata.labels;
-      const allowed = md.variables.overrides.find((v: any) => v.name === 'allowedNodes')?.value;
+      const allowed = md.allowed;
       const group: Group = { pool: labels[LABEL_POOL], instance: labels[LABEL_INSTANCE], node: labels[LABEL_PROXMOX_NODE] };
       if (JSON.stringify(allowed) !== JSON.stringify([group.node])) out.push(`${tenant.name}/${md.name}: allowedNodes ${JSON.stringify(allowed)} is not its node group's node ${group.node}`);
       if (md.failureDomain !== undefined && md.failureDomain !== group.instance) out.push(`${tenant.name}/${md.name}: failureDomain ${md.failureDomain} is not ${group.instance}`);
@@ -109,12 +120,13 @@ export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = ren
 }
 
 describe('the rendered topology is the placement plan', () => {
-  it('for random labs: replicas add up, one machine deployment per node group, autoscaler bounds equal min/max', () => {
+  it.each(['proposal', 'secondary-clusters'] as const)('for random labs (multiInstance: %s): replicas add up, one machine deployment per node group, autoscaler bounds equal min/max', (multiInstance) => {
     let ran = 0;
     let skipped = 0;
+    let secondaries = 0;
     fc.assert(
       fc.property(labSpecArb(roomy), (spec) => {
-        const lab = renderable(labOf(spec));
+        const lab = renderable(labOf(spec), multiInstance);
         let plan: PlacementPlan;
         try {
           plan = planPlacement(lab);
@@ -123,13 +135,17 @@ describe('the rendered topology is the placement plan', () => {
           return;
         }
         ran += 1;
-        expect(contractViolations(lab, plan)).toEqual([]);
+        const rendered = renderTenants(lab, plan);
+        for (const r of rendered.values()) secondaries += r.secondaries?.clusters.reduce((n, sc) => n + sc.machineDeployments.length, 0) ?? 0;
+        expect(contractViolations(lab, plan, rendered)).toEqual([]);
       }),
       { numRuns: 150, seed: 20261202 },
     );
     // The property must have run on real labs, not only on ones it skipped.
     expect(ran).toBeGreaterThanOrEqual(100);
-    console.log(`topology contract: ${ran} random labs rendered and checked, ${skipped} skipped (placement refused them)`);
+    // secondary-clusters: the secondaries' own MachineDeployments were among what was checked.
+    if (multiInstance === 'secondary-clusters') expect(secondaries).toBeGreaterThan(0);
+    console.log(`topology contract (${multiInstance}): ${ran} random labs rendered and checked (${secondaries} secondary machine deployments), ${skipped} skipped (placement refused them)`);
   });
 
   it('finds a departure when one is made (the check can fail)', () => {

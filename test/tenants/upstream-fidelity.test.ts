@@ -247,7 +247,7 @@ describe('CAAPH installs the CNI before any worker exists', () => {
 
 describe('CAPMOX may clone every per-version template', () => {
   it('grants clone rights on each fixed template, one ACL per template VM', () => {
-    const { capmoxGrants } = require('../../constructs/proxmox-capmox-service-account');
+    const { capmoxGrants } = require('../../modules/rendering/instance');
     const grants = capmoxGrants({ templates: { vmIds: [1000, 1001, 1000] }, diskStorage: 'local-lvm' });
     expect(grants.filter((g: any) => g.path.startsWith('/vms/')).map((g: any) => [g.path, g.roleId])).toEqual([
       ['/vms/1000', 'PVETemplateUser'],

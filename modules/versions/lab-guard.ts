@@ -1,0 +1,80 @@
+/**
+ * The version guard of a lab: `management.versions` checked against the version table (./guard)
+ * and against `capmox.multiInstance`. It lives here, at the bottom of modules/ (arrows run one way:
+ * config, management and the rendering read versions, never back), so it takes the two parts of a
+ * lab it reads by shape and returns problems in the shape of modules/config/problems.ts `Problem`.
+ */
+import { pinnedVersions, type ManagementVersions, type VersionKey } from './pins';
+import { checkVersions, resolveVersions, type VersionFinding } from './guard';
+
+/** What the guard reads of a lab (`Lab['management']['versions']`, `Lab['capmox']['multiInstance']`). */
+export interface VersionGuardInput {
+  readonly management: { readonly versions?: object };
+  readonly capmox: { readonly multiInstance: string };
+}
+
+/** A `Problem` (modules/config/problems.ts) of the guard: at the override that caused it, or at `management.versions`. */
+export interface VersionProblem {
+  path: (string | number)[];
+  message: string;
+  value?: unknown;
+  fix?: string;
+  severity?: 'error' | 'warning';
+}
+
+export interface VersionGuard {
+  /** The effective versions: the pins with the lab's overrides. */
+  readonly versions: ManagementVersions;
+  /** What refuses the lab, each at the override that caused it (or at `management.versions`). */
+  readonly problems: VersionProblem[];
+  /** What is allowed but worth knowing (build skew, a missing digest, a re-check in the twin): problems of severity `warning`. */
+  readonly warnings: VersionProblem[];
+}
+
+/**
+ * The version guard, the one place it runs for a lab: `management.versions` checked against the
+ * version table (contracts, formats, `latest`) and against `capmox.multiInstance`. Validation
+ * reports its problems; the management rendering refuses them and carries the warnings.
+ */
+export function versionGuard(lab: VersionGuardInput): VersionGuard {
+  const overrides = lab.management.versions as Partial<Record<VersionKey, string>>;
+  const versions = resolveVersions(overrides);
+  const findings: VersionFinding[] = [...checkVersions(versions), ...secondaryClustersFindings(lab.capmox.multiInstance, versions)];
+  const problems: VersionProblem[] = findings
+    .filter((f) => f.severity === 'error')
+    .map((f) => {
+      const overridden = overrides[f.key] !== undefined;
+      return {
+        path: overridden ? ['management', 'versions', f.key] : ['management', 'versions'],
+        message: f.message,
+        ...(overridden ? { value: overrides[f.key] } : {}),
+        ...(f.fix ? { fix: f.fix } : {}),
+      };
+    });
+  const warnings: VersionProblem[] = findings
+    .filter((f) => f.severity === 'warning')
+    .map((f) => ({ path: ['management', 'versions', f.key], message: f.message, ...(f.fix ? { fix: f.fix } : {}), severity: 'warning' as const }));
+  return { versions, problems, warnings };
+}
+
+
+/**
+ * What the version guard says about `capmox.multiInstance: secondary-clusters`: the route was read
+ * from the source of exactly these releases (global credentials override credentialsRef; CABPK does
+ * not read the control-plane object; MachineSet preflight skips a control plane without a version),
+ * so an override of one of them is a warning to re-check it in the lab twin.
+ */
+export function secondaryClustersFindings(multiInstance: string, versions: ManagementVersions): VersionFinding[] {
+  if (multiInstance !== 'secondary-clusters') return [];
+  const keys: VersionKey[] = ['clusterApi', 'proxmoxProvider', 'kamajiProvider'];
+  return keys
+    .filter((key) => versions[key] !== pinnedVersions[key])
+    .map((key) => ({
+      severity: 'warning' as const,
+      key,
+      message:
+        `capmox.multiInstance secondary-clusters was checked against CAPI ${pinnedVersions.clusterApi}, CAPMOX ${pinnedVersions.proxmoxProvider} and the Kamaji provider ${pinnedVersions.kamajiProvider} ` +
+        `(CAPMOX must run without global credentials, which override every credentialsRef; CABPK must not need to read the static control plane; MachineSet preflight must skip a control plane without spec.version); ` +
+        `${key} is ${versions[key]}: re-check the route in the lab twin before applying`,
+    }));
+}
