@@ -62,7 +62,7 @@ export async function restoreWhole(o: WholeRestore): Promise<{ facts: SnapshotFa
     renameSync(o.dataDir, movedAside);
     log(`moved ${o.dataDir} aside to ${movedAside}`);
   }
-  await restoreDataDir(bin, o.snapshot, o.dataDir, o.member);
+  await restoreDataDir(bin, o.snapshot, o.dataDir, o.member, true);
   log(`restored ${o.snapshot} (revision ${facts.revision}) into ${o.dataDir} as member ${o.member.name}`);
   return { facts, movedAside };
 }
@@ -79,7 +79,7 @@ async function inspectSnapshotDb(bin: string, db: string): Promise<string[]> {
 }
 
 /** One tenant: refuses another datastore's snapshot (the live members); rolls back only `/<schema>/`. */
-export async function restoreTenant(o: TenantRestore): Promise<{ facts: SnapshotFacts; before: number; after: number }> {
+export async function restoreTenant(o: TenantRestore): Promise<{ facts: SnapshotFacts; before: number; after: number; deleted: number }> {
   const bin = o.bin ?? toolchainBin;
   const log = o.log ?? (() => {});
   if (!/^[A-Za-z0-9._-]+$/.test(o.schema)) throw new UserError(`--schema ${JSON.stringify(o.schema)}: a tenant's datastore schema (the TenantControlPlane's status.storage.setup.schema), no slashes`);
@@ -94,7 +94,7 @@ export async function restoreTenant(o: TenantRestore): Promise<{ facts: Snapshot
   if (keys.length === 0) throw new UserError(`${o.snapshot} holds no key under ${prefix}: not a tenant of this snapshot (the schema is the TenantControlPlane's status.storage.setup.schema)`);
   if (!o.overwrite) throw new UserError(`${o.snapshot} (revision ${facts.revision}) would replace the ${keys.length} keys of ${prefix} in the datastore at ${o.endpoint}: run again with --overwrite`);
   const r = await restorePrefix(o.endpoint, o.tls, prefix, keys);
-  log(`restored ${prefix}: ${r.before} keys replaced by the snapshot's ${r.after} (revision ${facts.revision}); nothing outside ${prefix} changed`);
+  log(`restored ${prefix}: ${r.before} keys replaced by the snapshot's ${r.after} (revision ${facts.revision}; ${r.deleted} newer keys deleted); nothing outside ${prefix} changed`);
   return { facts, ...r };
 }
 

@@ -140,8 +140,13 @@ export interface MemberIdentity {
   token: string;
 }
 
-/** `etcdutl snapshot restore` into `dataDir` with the member's identity; refuses an existing directory. */
-export async function restoreDataDir(bin: string, file: string, dataDir: string, member: MemberIdentity): Promise<void> {
+/**
+ * `etcdutl snapshot restore` into `dataDir` with the member's identity; refuses an existing directory.
+ * `forApiServers`: the revision bumped past any the API servers saw and marked compacted, so their
+ * watches restart instead of going back in time (etcd's guidance for restoring a Kubernetes store,
+ * etcdutl snapshot restore --bump-revision --mark-compacted).
+ */
+export async function restoreDataDir(bin: string, file: string, dataDir: string, member: MemberIdentity, forApiServers = false): Promise<void> {
   if (existsSync(dataDir)) throw new Error(`${dataDir} exists: move it aside first (a restore never writes over a data directory)`);
   const r = await run(join(bin, 'etcdutl'), [
     'snapshot',
@@ -152,6 +157,7 @@ export async function restoreDataDir(bin: string, file: string, dataDir: string,
     `--initial-cluster=${member.name}=${member.peerUrl}`,
     `--initial-cluster-token=${member.token}`,
     `--initial-advertise-peer-urls=${member.peerUrl}`,
+    ...(forApiServers ? ['--bump-revision=1000000000', '--mark-compacted'] : []),
   ]);
   if (r.code !== 0) throw new Error(`etcdutl snapshot restore ${file}: ${r.stderr.trim()}`);
 }
@@ -199,20 +205,21 @@ export async function snapshotKeys(bin: string, file: string, prefix: string): P
 }
 
 /**
- * One tenant restored: every key under `prefix` deleted and the snapshot's keys under it put back
- * (values as in the snapshot; new revisions), in transactions of at most 128 operations (etcd's
- * default --max-txn-ops), the delete in the first. Returns how many keys were there and are now.
+ * One tenant restored: the keys under `prefix` that the snapshot does not hold deleted, and every
+ * key of the snapshot under it put back (values as in the snapshot; new revisions, so watchers see
+ * the changes as events), in transactions of at most 128 operations (etcd's default --max-txn-ops;
+ * etcd also refuses a delete and a put of one key in one transaction). Not atomic for a tenant of
+ * more keys: docs/backup.md stops the tenant's control plane first. Returns how many keys were there
+ * and are now.
  */
-export async function restorePrefix(url: string, tls: EtcdTls | undefined, prefix: string, keys: KeyValue[]): Promise<{ before: number; after: number }> {
+export async function restorePrefix(url: string, tls: EtcdTls | undefined, prefix: string, keys: KeyValue[]): Promise<{ before: number; after: number; deleted: number }> {
   if (!/^\/[^/]+\/$/.test(prefix)) throw new Error(`tenant prefix ${JSON.stringify(prefix)} must be /<schema>/`);
-  const before = (await rangePrefix(url, tls, prefix)).length;
-  const success = [
-    { request_delete_range: { key: b64(prefix), range_end: b64(Buffer.from(prefixEnd(prefix), 'latin1')) } },
+  const current = await rangePrefix(url, tls, prefix);
+  const wanted = new Set(keys.map((kv) => kv.key.toString('latin1')));
+  const ops = [
+    ...current.filter((kv) => !wanted.has(kv.key.toString('latin1'))).map((kv) => ({ request_delete_range: { key: b64(kv.key) } })),
     ...keys.map((kv) => ({ request_put: { key: b64(kv.key), value: b64(kv.value) } })),
   ];
-  // etcd's default --max-txn-ops is 128; larger tenants go in batches after the delete.
-  const first = success.slice(0, 128);
-  await etcdRequest(url, tls, '/v3/kv/txn', { success: first });
-  for (let i = 128; i < success.length; i += 128) await etcdRequest(url, tls, '/v3/kv/txn', { success: success.slice(i, i + 128) });
-  return { before, after: keys.length };
+  for (let i = 0; i < ops.length; i += 128) await etcdRequest(url, tls, '/v3/kv/txn', { success: ops.slice(i, i + 128) });
+  return { before: current.length, after: keys.length, deleted: ops.length - keys.length };
 }
