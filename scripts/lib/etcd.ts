@@ -32,7 +32,7 @@ export interface EtcdTls {
 export function etcdRequest(url: string, tls: EtcdTls | undefined, path: string, body: unknown): Promise<any> {
   return new Promise((resolvePromise, reject) => {
     const target = new URL(path, url);
-    const options: RequestOptions = { method: 'POST', headers: { 'Content-Type': 'application/json' }, ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}) };
+    const options: RequestOptions = { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' }, ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}) };
     const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
