@@ -472,7 +472,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         '--leader-elect=false',
         // Only what the tier needs: namespaces are finalised, owned objects collected, and aggregated
         // ClusterRoles filled (CAPI core's manager role aggregates those labelled for it).
-        '--controllers=namespace-controller,garbage-collector-controller,clusterrole-aggregation-controller',
+        // The ServiceAccount controller gives every namespace its `default` ServiceAccount (a pod
+        // that names none, like the datastore backup CronJob's, runs as it).
+        '--controllers=namespace-controller,garbage-collector-controller,clusterrole-aggregation-controller,serviceaccount-controller',
         `--service-account-private-key-file=${join(dir, 'service-account.key')}`,
       ]);
       pids.push(kcm.pid as number);

@@ -25,6 +25,7 @@ import { BACKUP_ACCESS_KEY_VARIABLE, BACKUP_SECRET_KEY_VARIABLE, SNAPSHOT_NAME_P
 import { snapshotKeys } from '../../scripts/lib/etcd';
 import { restoreTenant, restoreWhole } from '../../scripts/restore';
 import { backupCronJob, runBackupJob, TwinS3, type BackupCronJob, type BackupTargets } from '../../scripts/twin/etcd-backup';
+import { AUTOSCALER_MAX } from '../../modules/tenants/machine-deployments';
 import { LabTwin } from '../../scripts/twin/index';
 import { kamajiReleases } from '../../scripts/twin/releases';
 import { readStack } from '../../scripts/twin/stack-objects';
@@ -219,10 +220,14 @@ describe('datastore backup and restore in the twin', () => {
   it('whole restore: every tenant as of the snapshot; a machine made after it loses its Node and is replaced', async () => {
     // A machine after the snapshot: tenant-b's autoscaled pool scaled 1 → 2 (the scale subresource).
     const mgmt = twin.management.client;
+    // The pool is one MachineDeployment per node the plan names: grow one that may grow (its max annotation).
     const mds = (await mgmt.get('/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-b/machinedeployments')).body.items as any[];
-    expect(mds).toHaveLength(1);
-    const scale = `/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-b/machinedeployments/${mds[0].metadata.name}/scale`;
-    const r = await mgmt.request('PATCH', scale, { spec: { replicas: 2 } }, 'application/merge-patch+json');
+    const md = mds.find((m) => Number(m.metadata.annotations?.[AUTOSCALER_MAX] ?? 0) > (m.spec.replicas ?? 0));
+    if (!md) throw new Error(`no MachineDeployment of tenant-b may grow: ${mds.map((m) => `${m.metadata.name} ${m.spec.replicas}/${m.metadata.annotations?.[AUTOSCALER_MAX]}`).join(', ')}`);
+    const total = mds.reduce((n, m) => n + (m.spec.replicas ?? 0), 0);
+    expect(total).toBe(1);
+    const scale = `/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-b/machinedeployments/${md.metadata.name}/scale`;
+    const r = await mgmt.request('PATCH', scale, { spec: { replicas: md.spec.replicas + 1 } }, 'application/merge-patch+json');
     expect(r.status).toBe(200);
     await twin.waitFor('tenant-b at 2 machines with Nodes', 8 * 60 * 1000, async () => {
       const t = await twin.tenant('tenant-b');
