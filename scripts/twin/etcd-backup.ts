@@ -117,7 +117,7 @@ export interface BackupTargets {
 }
 
 /** One run of the backup Job's pod; the hosts the pod may reach are the chart's Service and the lab's S3 endpoint. */
-export async function runBackupJob(mgmt: KubeClient, adminKubeconfig: string, root: string, job: BackupCronJob, t: BackupTargets): Promise<PodRun> {
+export async function runBackupJob(mgmt: KubeClient, adminKubeconfig: string, root: string, job: BackupCronJob, t: BackupTargets, timeoutMs = 300000): Promise<PodRun> {
   const hostPort = (url: string) => {
     const u = new URL(url);
     return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
@@ -128,5 +128,5 @@ export async function runBackupJob(mgmt: KubeClient, adminKubeconfig: string, ro
     // The endpoint as the lab writes it (with or without a port) → the twin's S3 server.
     [s3.port ? `${s3.hostname}:${s3.port}` : s3.hostname]: hostPort(t.s3.url),
   };
-  return runPod(mgmt, adminKubeconfig, root, job.namespace, job.pod, 300000, { tools: ['etcdctl', 'etcdutl', 'rclone'], hosts, asUser: true });
+  return runPod(mgmt, adminKubeconfig, root, job.namespace, job.pod, timeoutMs, { tools: ['etcdctl', 'etcdutl', 'rclone'], hosts, asUser: true });
 }

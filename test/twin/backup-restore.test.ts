@@ -142,7 +142,8 @@ afterAll(async () => {
   if (Object.keys(timings).length) process.stderr.write(`[backup-restore] timings (s): ${JSON.stringify(timings)}\n`);
 });
 
-const runJob = (pod = job.pod) => runBackupJob(twin.management.client, twin.management.kubeconfig, projectRoot, { ...job, pod }, targets);
+// A mutated pod that cannot reach its target retries as etcdctl does (a real Job until its activeDeadlineSeconds): cut at 30 s.
+const runJob = (pod = job.pod, timeoutMs = 300000) => runBackupJob(twin.management.client, twin.management.kubeconfig, projectRoot, { ...job, pod }, targets, timeoutMs);
 const mutated = (edit: (pod: any) => void) => {
   const pod = JSON.parse(JSON.stringify(job.pod));
   edit(pod);
@@ -169,7 +170,7 @@ describe('datastore backup and restore in the twin', () => {
     const certs = await runJob(mutated((p) => (p.volumes.find((v: any) => v.secret).secret.secretName = 'kamaji-etcd-certs')));
     expect(certs.ok).toBe(false);
     expect(certs.reason).toMatch(/secret "kamaji-etcd-certs" not found/);
-    const service = await runJob(mutated((p) => (p.initContainers[0].env.find((e: any) => e.name === 'ETCDCTL_ENDPOINTS').value = `https://${targets.etcdFullname}.${targets.etcdNamespace}.svc.${targets.clusterDomain}:2379`)));
+    const service = await runJob(mutated((p) => (p.initContainers[0].env.find((e: any) => e.name === 'ETCDCTL_ENDPOINTS').value = `https://${targets.etcdFullname}.${targets.etcdNamespace}.svc.${targets.clusterDomain}:2379`)), 30000);
     expect(service.ok).toBe(false);
     expect(service.reason).toMatch(/container snapshot exited/);
     expect(twin.management.client).toBeDefined();
