@@ -241,8 +241,11 @@ describe('datastore backup and restore in the twin', () => {
     const started = Date.now();
     const ds = targets.datastore;
     await ds.stop();
-    await restoreWhole({ snapshot, dataDir: ds.dataDir, member: ds.member, overwrite: true });
-    await ds.startAgain();
+    try {
+      await restoreWhole({ snapshot, dataDir: ds.dataDir, member: ds.member, overwrite: true });
+    } finally {
+      await ds.startAgain();
+    }
     for (const t of ['tenant-a', 'tenant-b']) await tenantApi(t).server.restartApiServer();
     timings.wholeRestore = (Date.now() - started) / 1000;
 
