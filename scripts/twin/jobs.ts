@@ -155,7 +155,12 @@ export async function runPod(mgmt: KubeClient, adminKubeconfig: string, root: st
       mounts.sort((a, b) => b[0].length - a[0].length);
       const rewrite = (text: string) => {
         let out = text;
-        for (const [from, to] of mounts) out = out.replace(new RegExp(`(^|[^\\w./-])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|[^\\w.-])`, 'g'), (_m, pre: string) => `${pre}${to}`);
+        // One pass over every mount path (longest first): a rewritten path is never rewritten again.
+        if (mounts.length > 0) {
+          const alternatives = mounts.map(([from]) => from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+          const target = new Map(mounts);
+          out = out.replace(new RegExp(`(^|[^\\w./-])(${alternatives})(?=/|$|[^\\w.-])`, 'g'), (_m, pre: string, from: string) => `${pre}${target.get(from)}`);
+        }
         for (const [from, to] of Object.entries(options.hosts ?? {})) out = out.split(from).join(to);
         return out;
       };
