@@ -21,7 +21,7 @@ import { projectRoot as findProjectRoot } from '../../sim/toolchain';
 
 const projectRoot = findProjectRoot();
 
-const toolchainBin = join(projectRoot, '.toolchain/bin');
+export const toolchainBin = join(projectRoot, '.toolchain/bin');
 export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
 
 /** Throws with the fix when the server binaries are not built: the kube tier is part of the test command. */
@@ -240,6 +240,11 @@ export interface KubeServerOptions {
   transformCrd?: (crd: KubeObject) => KubeObject;
   /** More kube-apiserver flags, after the defaults (a later flag wins), e.g. a tenant control plane's. @default none */
   apiServerArgs?: string[];
+  /**
+   * A shared etcd instead of one of its own (the lab twin's datastore): its URL, the key prefix and
+   * the TLS files. @default its own etcd
+   */
+  etcd?: { url: string; prefix: string; caFile: string; certFile: string; keyFile: string };
 }
 
 function freePort(): Promise<number> {
@@ -393,9 +398,10 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     makeCertificates(dir);
     const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
 
-    const etcdUrl = `http://127.0.0.1:${etcdClient}`;
+    const shared = options.etcd;
+    const etcdUrl = shared?.url ?? `http://127.0.0.1:${etcdClient}`;
     const peerUrl = `http://127.0.0.1:${etcdPeer}`;
-    const etcd = start('etcd', [
+    const etcd: ChildProcess | undefined = shared ? undefined : start('etcd', [
       '--name=kube-tier',
       `--data-dir=${join(dir, 'etcd')}`,
       `--listen-client-urls=${etcdUrl}`,
@@ -413,6 +419,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     const url = `https://127.0.0.1:${apiPort}`;
     const apiserverArgs = [
       `--etcd-servers=${etcdUrl}`,
+      ...(shared
+        ? [`--etcd-prefix=${shared.prefix}`, `--etcd-cafile=${shared.caFile}`, `--etcd-certfile=${shared.certFile}`, `--etcd-keyfile=${shared.keyFile}`, '--etcd-compaction-interval=0']
+        : []),
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
       `--secure-port=${apiPort}`,
@@ -437,7 +446,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     writeFileSync(kubeconfig, kubeconfigFor(url, dir));
 
     // The watchdog outlives a test process killed without running afterAll or exit handlers.
-    const pids = [etcd.pid, apiserver.pid].filter((p): p is number => p !== undefined);
+    const pids = [etcd?.pid, apiserver.pid].filter((p): p is number => p !== undefined);
     const startWatchdog = (all: number[]) => {
       watchdog?.kill('SIGKILL');
       watchdog = spawn(
@@ -454,7 +463,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       'kube-apiserver /readyz',
       readyTimeout,
       async () => {
-        exited(etcd, 'etcd');
+        if (etcd) exited(etcd, 'etcd');
         exited(apiserver, 'kube-apiserver');
         return (await api.get('/readyz')).status === 200;
       },
@@ -469,7 +478,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         '--leader-elect=false',
         // Only what the tier needs: namespaces are finalised, owned objects collected, and aggregated
         // ClusterRoles filled (CAPI core's manager role aggregates those labelled for it).
-        '--controllers=namespace-controller,garbage-collector-controller,clusterrole-aggregation-controller',
+        // The ServiceAccount controller gives every namespace its `default` ServiceAccount (a pod
+        // that names none, like the datastore backup CronJob's, runs as it).
+        '--controllers=namespace-controller,garbage-collector-controller,clusterrole-aggregation-controller,serviceaccount-controller',
         `--service-account-private-key-file=${join(dir, 'service-account.key')}`,
       ]);
       pids.push(kcm.pid as number);

@@ -53,6 +53,8 @@ export interface TwinOptions {
   autoscaler?: boolean;
   /** Extra environment per controller: negative controls only. */
   controllerEnv?: Partial<Record<ControllerName, Record<string, string>>>;
+  /** Values of the stacks' input variables (`-var`/TF_VAR_ of `tofu apply`), e.g. the backup S3 keys. */
+  variables?: Record<string, string>;
 }
 
 export interface TwinMachine {
@@ -245,6 +247,13 @@ export class LabTwin {
   private sources(stack: StackContents): ExpressionSources {
     const stackDir = join(this.run.out, 'stacks', stack.stack);
     return {
+      variable: (name) => {
+        const declared = stack.config.variable?.[name];
+        if (!declared) throw new Error(`${stack.stack}: no variable ${name}`);
+        const value = this.options.variables?.[name] ?? declared.default;
+        if (value === undefined) throw new Error(`${stack.stack}: no value for the required variable ${name} (tofu apply would ask for it): pass it in the twin's variables`);
+        return value as string;
+      },
       remoteStateOutputs: (dataName) => {
         const data = stack.config.data?.terraform_remote_state?.[dataName];
         if (!data) throw new Error(`${stack.stack}: no data source terraform_remote_state.${dataName}`);

@@ -14,8 +14,10 @@
  *   cert SANs, name); a refusal is the provider's `TenantControlPlaneCreated` condition, False, with
  *   the webhook's message, and nothing else happens;
  * - Kamaji's TenantControlPlane controller: nothing until the DataStore exists and is ready; then a
- *   REAL tenant kube-apiserver (etcd + kube-apiserver from the toolchain) stands in for the
- *   control-plane pods, and Kamaji's Secrets with Kamaji's layout (`<tcp>-ca`: `ca.crt`, `ca.key`,
+ *   REAL tenant kube-apiserver (kube-apiserver from the toolchain) stands in for the
+ *   control-plane pods, its objects in the REAL shared datastore (datastore.ts: one etcd for every
+ *   tenant, each under Kamaji's prefix `/<schema>`, the schema defaulting to the TCP's UID) when the
+ *   TCP uses the kamaji-etcd release's DataStore (else an etcd of its own), and Kamaji's Secrets with Kamaji's layout (`<tcp>-ca`: `ca.crt`, `ca.key`,
  *   `tls.crt`, `tls.key`; `<tcp>-admin-kubeconfig`: `admin.conf`, `admin.svc`, `super-admin.conf`,
  *   `super-admin.svc`; labels kamaji.clastix.io/{project,name,component}, owned by the
  *   TenantControlPlane) and its status (storage, certificates, kubeconfig, endpoint once the
@@ -38,6 +40,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultTenantControlPlane, kamajiEtcdDataStore, konnectivityAgentObjects, KCP_API, TCP_API, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from './kamaji-rules';
 import { selfSignedPair } from './pki';
+import { TwinDatastore } from './datastore';
+import { etcdRequest, prefixEnd } from '../lib/etcd';
 
 const MANAGER = 'pvekaas-twin-kamaji';
 
@@ -54,6 +58,8 @@ export interface TenantControlPlaneView {
   konnectivity?: boolean;
   /** Why it is not initialized yet, if it is not. */
   waiting?: string;
+  /** Its schema in the shared datastore (keys under `/<schema>/`), when it uses it. */
+  schema?: string;
 }
 
 /** The Kamaji and kamaji-etcd releases of the management stack, as rendered. */
@@ -72,6 +78,9 @@ export class KamajiPlayer {
   readonly waiting = new Map<string, string>();
   private readonly starting = new Map<string, Promise<KubeServer>>();
   private etcdInstalled = false;
+  /** The kamaji-etcd release's etcd, once installed: every tenant's objects. */
+  datastore?: TwinDatastore;
+  private datastoreName?: string;
 
   constructor(
     private readonly mgmt: KubeClient,
@@ -111,6 +120,12 @@ export class KamajiPlayer {
       if (seen.has(key)) continue;
       // The KamajiControlPlane is gone: its control plane goes with it (Kamaji deletes the TCP's pods).
       await view.server.stop();
+      // Kamaji's DataStore cleanup (internal/datastore/etcd.go DeleteDB): the tenant's keys go.
+      if (view.schema && this.datastore) {
+        const prefix = `/${view.schema}/`;
+        const b64 = (t: string) => Buffer.from(t, 'latin1').toString('base64');
+        await etcdRequest(this.datastore.url, this.datastore.tlsMaterial(), '/v3/kv/deleterange', { key: b64(prefix), range_end: b64(prefixEnd(prefix)) });
+      }
       this.planes.delete(key);
       this.log(`kamaji ${key}: control plane stopped`);
     }
@@ -137,6 +152,12 @@ export class KamajiPlayer {
         const data: Record<string, Buffer> = { 'tls.crt': Buffer.from(pair.cert), 'tls.key': Buffer.from(pair.key), 'ca.crt': Buffer.from(ca.cert) };
         await this.secret({ name: secretName, namespace, labels: { 'kamaji-etcd.clastix.io/etcd': values.fullnameOverride ?? name } }, data, 'kubernetes.io/tls', 'cert-manager');
       }
+      // The release's StatefulSet: one real etcd serving the DataStore's endpoints.
+      const fullname = (values.fullnameOverride as string | undefined) ?? name;
+      const hosts = [...(ds.spec.endpoints as string[]).map((e) => e.replace(/:\d+$/, '')), `${fullname}-client.${namespace}.svc`];
+      this.datastore = await TwinDatastore.start(ca, client, hosts);
+      this.datastoreName = ds.metadata.name;
+      this.log(`kamaji-etcd: datastore etcd at ${this.datastore.url}`);
       await this.mgmt.applyOrThrow({ ...ds, metadata: { ...ds.metadata, labels: { 'app.kubernetes.io/instance': name, 'app.kubernetes.io/managed-by': 'Helm' } } } as unknown as KubeObject, { fieldManager: 'helm', force: true });
       this.log(`kamaji-etcd: DataStore ${ds.metadata.name} (${ds.spec.endpoints.length} endpoints)`);
     }
@@ -403,12 +424,23 @@ export class KamajiPlayer {
         // Kamaji's kube-apiserver defaults (internal/builders/controlplane/deployment.go safeDefaults):
         // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on. Its pod runs
         // kube-scheduler beside the API server (deployment.go buildScheduler): the REAL one here.
-        starting = startKubeServer({ crds: false, controllerManager: false, scheduler: true, apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'] });
+        // Kamaji's --etcd-prefix (deployment.go: "/" + status.storage.setup.schema; the schema is
+        // spec.dataStoreSchema, defaulted to the UID by the webhook, tcp_defaults.go).
+        const shared = this.datastore && dsName === this.datastoreName ? this.datastore : undefined;
+        const schema = shared ? String(tcp.spec?.dataStoreSchema ?? tcp.metadata.uid) : undefined;
+        starting = startKubeServer({
+          crds: false,
+          controllerManager: false,
+          scheduler: true,
+          apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'],
+          ...(shared ? { etcd: { url: shared.url, prefix: `/${schema}`, caFile: shared.files.ca, certFile: shared.files.cert, keyFile: shared.files.key } } : {}),
+        });
         this.starting.set(key, starting);
       }
       const server = await starting;
       this.starting.delete(key);
-      view = { namespace, kcp: name, cluster, server, initialized: false };
+      const schema = this.datastore && dsName === this.datastoreName ? String(tcp.spec?.dataStoreSchema ?? tcp.metadata.uid) : undefined;
+      view = { namespace, kcp: name, cluster, server, initialized: false, ...(schema ? { schema } : {}) };
       this.planes.set(key, view);
       this.log(`kamaji ${key}: tenant API server for cluster ${cluster} at ${server.url}`);
     }
@@ -474,7 +506,7 @@ export class KamajiPlayer {
       kind: 'TenantControlPlane',
       metadata: { name, namespace },
       status: {
-        storage: { driver: ds.spec?.driver, dataStoreName: dsName },
+        storage: { driver: ds.spec?.driver, dataStoreName: dsName, ...(view.schema ? { setup: { schema: view.schema, user: view.schema } } : {}) },
         certificates: { ca: { secretName: `${name}-ca` } },
         kubeconfig: { admin: { secretName: `${name}-admin-kubeconfig` } },
         ...(endpoint ? { controlPlaneEndpoint: endpoint } : {}),
@@ -562,6 +594,7 @@ export class KamajiPlayer {
     for (const p of pending) await p.then((s) => s.stop(), () => undefined);
     for (const view of this.planes.values()) await view.server.stop();
     this.planes.clear();
+    await this.datastore?.destroy();
   }
 }
 

@@ -12,8 +12,12 @@ export interface CertPair {
   key: string;
 }
 
-/** A CA (isCA) or, with `issuer`, a client certificate (CN `commonName`, O system:masters) signed by it. */
-export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertPair): CertPair {
+/**
+ * A CA (isCA) or, with `issuer`, a client certificate (CN `commonName`, O system:masters) signed by
+ * it; with `serverNames` too, a serving and client certificate for those DNS names and IPs (the
+ * kamaji-etcd chart's peer/server Certificate).
+ */
+export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertPair, serverNames?: string[]): CertPair {
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-twin-pki-'));
   try {
     const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -24,7 +28,8 @@ export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertP
       writeFileSync(join(dir, 'ca.crt'), issuer.cert);
       writeFileSync(join(dir, 'ca.key'), issuer.key);
       run(['req', '-new', ...ec, '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', `/O=system:masters/CN=${commonName}`]);
-      writeFileSync(join(dir, 'ext'), 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+      const san = serverNames ? `subjectAltName=${serverNames.map((n) => (/^[0-9.]+$/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',')}\n` : '';
+      writeFileSync(join(dir, 'ext'), `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=${serverNames ? 'serverAuth,clientAuth' : 'clientAuth'}\n${san}`);
       run(['x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-out', 'tls.crt', '-extfile', 'ext']);
     }
     return { cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8') };

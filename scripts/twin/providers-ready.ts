@@ -23,10 +23,10 @@ import type { StackContents } from './stack-objects';
 const OPERATOR_API = 'operator.cluster.x-k8s.io/v1alpha2';
 
 /** snake_case → camelCase, one level of a kubernetes provider block. */
-const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+export const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** A kubernetes_*_v1 block (lists of one for nested blocks, snake_case) as the API object's JSON. */
-function fromBlock(value: unknown, rename: Record<string, string> = {}): unknown {
+export function fromBlock(value: unknown, rename: Record<string, string> = {}): unknown {
   if (Array.isArray(value)) return value.map((v) => fromBlock(v, rename));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
@@ -42,7 +42,7 @@ function fromBlock(value: unknown, rename: Record<string, string> = {}): unknown
 }
 
 /** The stack's `${type.name.metadata[0].name}` references, resolved from the stack itself. */
-function resolveRefs(text: string, stack: StackContents): string {
+export function resolveRefs(text: string, stack: StackContents): string {
   return text.replace(/\$\{(kubernetes_[a-z0-9_]+)\.([^.}]+)\.metadata\[0\]\.name\}/g, (whole, type: string, name: string) => {
     const found = stack.config.resource?.[type]?.[name]?.metadata?.name;
     if (!found) throw new Error(`${stack.stack}: cannot resolve ${whole}`);

@@ -28,6 +28,8 @@ export interface StackObject {
 
 /** Values the expressions of a stack may read. */
 export interface ExpressionSources {
+  /** `var.<name>`: the value the apply is given (or the variable's default). */
+  variable?(name: string): string;
   /** `data.terraform_remote_state.<name>.outputs.<output>`: the other stack's state outputs. */
   remoteStateOutputs(dataName: string): Record<string, unknown>;
   /** `data.kubernetes_secret_v1.<name>.data`: the Secret's data, decoded, as the provider returns it. */
@@ -250,6 +252,7 @@ async function evaluate(e: Expr, stack: StackContents, sources: ExpressionSource
     }
     case 'ref': {
       const [root, type, name, attribute, ...rest] = e.path;
+      if (root === 'var' && e.path.length === 2 && sources.variable) return sources.variable(type);
       if (root === 'data' && type === 'terraform_remote_state' && attribute === 'outputs') {
         const outputs = sources.remoteStateOutputs(name);
         const [output, ...deeper] = rest;

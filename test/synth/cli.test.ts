@@ -24,6 +24,7 @@ const commands: [string, string[]][] = [
   ['demo', ['--keep <dir>', '--timeout <seconds>']],
   ['twin', ['--config <value>', '--json']],
   ['json-schema', []],
+  ['restore', ['--snapshot <file>', '--schema <schema>', '--data-dir <dir>', '--overwrite']],
 ];
 
 const run = (command: string, args: string[]) =>
