@@ -117,7 +117,9 @@ export class KubeletPlayer {
         await this.join(key, vm);
       } catch (e) {
         const reason = (e as Error).message;
-        if (/not yet|retry/.test(reason)) continue;
+        // A control plane that is down for a moment (restarted, its datastore restored) refuses the
+        // connection: kubeadm join retries until its timeout, so does the player.
+        if (/not yet|retry|ECONNREFUSED|ECONNRESET|socket hang up/.test(reason)) continue;
         this.refused.set(key, reason);
         this.log(`kubelet ${key}: NOT joined: ${reason}`);
       }
