@@ -18,9 +18,9 @@ import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports';
 
 export interface EtcdTls {
   ca: string;
@@ -162,17 +162,6 @@ export async function restoreDataDir(bin: string, file: string, dataDir: string,
   if (r.code !== 0) throw new Error(`etcdutl snapshot restore ${file}: ${r.stderr.trim()}`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePromise(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** The keys under `prefix` as the snapshot holds them: restored into a scratch member on loopback, read, removed. */
 export async function snapshotKeys(bin: string, file: string, prefix: string): Promise<KeyValue[]> {

@@ -11,13 +11,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest, Agent } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { crdsDir } from './crd-tree';
 import { pinnedCrdDirs } from '../../modules/versions';
 import { projectRoot as findProjectRoot } from '../../sim/toolchain';
+import { freePort } from './ports';
 
 const projectRoot = findProjectRoot();
 
@@ -247,17 +247,6 @@ export interface KubeServerOptions {
   etcd?: { url: string; prefix: string; caFile: string; certFile: string; keyFile: string };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePromise(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function openssl(dir: string, args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -12,10 +12,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+import { freePort, portOpen, stopChild } from '../lib/ports';
 
 export type ControllerName = 'capi-manager' | 'kubeadm-bootstrap-manager' | 'capmox-manager' | 'ipam-manager';
 
@@ -88,28 +88,7 @@ export interface StartControllersOptions {
   track(child: ChildProcess): void;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** A CA and one serving certificate for 127.0.0.1, shared by the webhook servers. */
 function webhookCertificates(dir: string): { caPem: string; certDir: string } {
@@ -280,15 +259,7 @@ export async function startControllers(options: StartControllersOptions): Promis
   }
   const tail = (file: string, lines: number) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(no log)');
   const logs = (names: ControllerName[] = CONTROLLERS, lines = 20) => names.map((n) => `--- ${n} ---\n${tail(logFile(n), lines)}`).join('\n');
-  const stopOne = async (child: ChildProcess) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 5000)))]);
-    clearTimeout(timer);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
+  const stopOne = (child: ChildProcess) => stopChild(child);
   const stop = async () => {
     await Promise.all([...children.values()].map(stopOne));
   };

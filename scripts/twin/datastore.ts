@@ -17,12 +17,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolchainBin } from '../lib/kube-apiserver';
 import { etcdRequest } from '../lib/etcd';
 import { selfSignedPair, type CertPair } from './pki';
+import { freePort, stopChild } from '../lib/ports';
 
 export interface DatastoreTls {
   ca: string;
@@ -30,17 +30,6 @@ export interface DatastoreTls {
   key: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePromise(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -133,12 +122,7 @@ export class TwinDatastore {
 
   /** Stops etcd (its data stays), e.g. before a whole restore. */
   async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await Promise.race([gone, sleep(10000)]);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (this.child) await stopChild(this.child, 10000);
   }
 
   /** Starts etcd again on its data directory (after a restore replaced it). */

@@ -15,13 +15,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import type { KubeClient } from '../lib/kube-apiserver';
 import type { TwinDatastore } from './datastore';
 import { runPod, type PodRun } from './jobs';
 import { fromBlock, resolveRefs } from './providers-ready';
 import type { StackContents } from './stack-objects';
+import { freePort, stopChild } from '../lib/ports';
 
 export interface BackupCronJob {
   name: string;
@@ -41,17 +42,6 @@ export function backupCronJob(stack: StackContents): BackupCronJob | undefined {
   return { name: job.metadata.name, namespace: job.metadata.namespace, schedule: job.spec.schedule, pod: job.spec.jobTemplate.spec.template.spec };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePromise(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** An S3 endpoint: `rclone serve s3` over `dir` (each top-level directory a bucket), with one key pair. */
 export class TwinS3 {
@@ -98,10 +88,7 @@ export class TwinS3 {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const gone = new Promise((r) => this.child.once('exit', r));
-    this.child.kill('SIGTERM');
-    await gone;
+    await stopChild(this.child);
   }
 }
 

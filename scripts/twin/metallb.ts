@@ -22,11 +22,11 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+import { freePort, stopChild } from '../lib/ports';
 
 const FIELD_MANAGER = 'helm';
 
@@ -99,16 +99,6 @@ export function controllerObjects(objects: KubeObject[], namespace: string): { d
   return { deployment, container, serviceAccount, rbac: [account, ...roles, ...bindings] };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface StartMetallbOptions {
   root: string;
@@ -179,15 +169,7 @@ export async function startMetallb(options: StartMetallbOptions): Promise<Runnin
     if (Date.now() > deadline) throw new Error(`the MetalLB controller did not serve its metrics on port ${port} within 60 s:\n${log(30)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 5000)))]);
-    clearTimeout(timer);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
+  const stop = () => stopChild(child);
   return { stop, log };
 }
 
