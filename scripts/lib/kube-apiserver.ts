@@ -102,9 +102,11 @@ export class KubeClient {
   private readonly agent: Agent;
   private readonly resources = new Map<string, ApiResource[]>();
 
+  /** `token`: a bearer token (a pod's ServiceAccount) instead of, or beside, a client certificate. */
   constructor(
     readonly url: string,
-    tls: { ca: string; cert: string; key: string },
+    tls: { ca?: string; cert?: string; key?: string },
+    private readonly token?: string,
   ) {
     this.agent = new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 4 });
   }
@@ -119,6 +121,7 @@ export class KubeClient {
           agent: this.agent,
           headers: {
             Accept: 'application/json',
+            ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
             ...(payload === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
           },
         },

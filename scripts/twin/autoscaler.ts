@@ -60,10 +60,9 @@
  * not written; loops run every `--scan-interval` (default 10s) from the twin's tick.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { request as httpsRequest, Agent } from 'node:https';
 import { join } from 'node:path';
 import { load as loadYaml } from 'js-yaml';
-import type { KubeClient, KubeResponse } from '../lib/kube-apiserver';
+import { KubeClient } from '../lib/kube-apiserver';
 import { autoscalerImageTags } from '../../modules/versions/cni';
 import { readStack } from './stack-objects';
 
@@ -299,60 +298,9 @@ export interface AutoscalerEvent {
   nodes?: string[];
 }
 
-/** A small HTTPS client with a bearer token (the pod's ServiceAccount) or a kubeconfig's client certificate. */
-class RestClient {
-  private readonly agent: Agent;
-  constructor(
-    private readonly url: string,
-    tls: { ca?: string; cert?: string; key?: string },
-    private readonly token?: string,
-  ) {
-    this.agent = new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 4 });
-  }
-  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeResponse> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest(
-        new URL(path, this.url),
-        {
-          method,
-          agent: this.agent,
-          headers: {
-            Accept: 'application/json',
-            ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
-            ...(payload === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: any = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // plain text
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed, text } as KubeResponse);
-          });
-        },
-      );
-      req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
-  }
-  get(path: string) {
-    return this.request('GET', path);
-  }
-  destroy() {
-    this.agent.destroy();
-  }
-}
 
 /** A client for the first cluster and user of a kubeconfig (YAML or JSON). */
-function clientFromKubeconfig(text: string): RestClient {
+function clientFromKubeconfig(text: string): KubeClient {
   const kc = loadYaml(text) as Obj;
   const ctxName = kc['current-context'];
   const ctx = (kc.contexts ?? []).find((c: Obj) => c.name === ctxName)?.context ?? kc.contexts?.[0]?.context ?? {};
@@ -360,7 +308,7 @@ function clientFromKubeconfig(text: string): RestClient {
   const user = ((kc.users ?? []).find((u: Obj) => u.name === ctx.user) ?? kc.users?.[0])?.user ?? {};
   const b64 = (x?: string) => (x ? Buffer.from(x, 'base64').toString('utf8') : undefined);
   if (!cluster.server) throw new Error('the kubeconfig names no server');
-  return new RestClient(cluster.server, { ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) }, user.token);
+  return new KubeClient(cluster.server, { ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) }, user.token);
 }
 
 interface ReleaseState {
@@ -444,7 +392,7 @@ export class AutoscalerPlayer {
     const sa = chartServiceAccountName(release);
     const tr = await this.mgmt.post(`/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 600 } });
     if (tr.status !== 201 && tr.status !== 200) throw new Error(`no token for ServiceAccount ${ns}/${sa}: HTTP ${tr.status}: ${tr.body?.message ?? tr.text}`);
-    const mgmt = new RestClient(this.mgmtUrl, { ca: this.mgmtCa }, tr.body.status.token as string);
+    const mgmt = new KubeClient(this.mgmtUrl, { ca: this.mgmtCa }, tr.body.status.token as string);
     // The workload kubeconfig: the Secret the chart mounts (the kubelet reads it, not the ServiceAccount).
     const secretName = release.values.clusterAPIKubeconfigSecret as string;
     const secret = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${secretName}`);
@@ -455,12 +403,12 @@ export class AutoscalerPlayer {
     try {
       await this.loop(release, flags, st, specs, watchNs, mgmt, workload);
     } finally {
-      mgmt.destroy();
-      workload.destroy();
+      mgmt.close();
+      workload.close();
     }
   }
 
-  private async loop(release: AutoscalerRelease, flags: Map<string, string>, st: ReleaseState, specs: DiscoverySpec[], watchNs: string, mgmt: RestClient, workload: RestClient): Promise<void> {
+  private async loop(release: AutoscalerRelease, flags: Map<string, string>, st: ReleaseState, specs: DiscoverySpec[], watchNs: string, mgmt: KubeClient, workload: KubeClient): Promise<void> {
     const ns = release.namespace;
     // getAPIGroupPreferredVersion (discovery), then the informers of newMachineController.
     const groups = await mgmt.get('/apis');
@@ -633,7 +581,7 @@ export class AutoscalerPlayer {
    * `status.capacity`; the template is read through an informer on its resource in the watched
    * namespace (getInfrastructureResource), which never syncs when the Role forbids the list.
    */
-  private async instanceCapacity(mgmt: RestClient, r: Obj): Promise<Resources | undefined> {
+  private async instanceCapacity(mgmt: KubeClient, r: Obj): Promise<Resources | undefined> {
     const ann = (r.metadata.annotations ?? {}) as Record<string, string>;
     const fromAnn: Partial<Resources> = {};
     if (quantity(ann[`${CAP}/cpu`])) fromAnn.cpu = quantity(ann[`${CAP}/cpu`]);
@@ -657,7 +605,7 @@ export class AutoscalerPlayer {
   }
 
   /** SetSize (1.34.5): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */
-  private async setSize(mgmt: RestClient, g: NodeGroup, replicas: number): Promise<void> {
+  private async setSize(mgmt: KubeClient, g: NodeGroup, replicas: number): Promise<void> {
     if (replicas > g.max) throw new Error(`size increase too large - desired:${replicas} max:${g.max}`);
     if (replicas < g.min) throw new Error(`size decrease too large - desired:${replicas} min:${g.min}`);
     const version = String(g.object.apiVersion).split('/')[1];
@@ -667,7 +615,7 @@ export class AutoscalerPlayer {
   }
 
   /** MarkMachineForDeletion: GET the Machine, UPDATE it with the delete annotation. */
-  private async markForDeletion(mgmt: RestClient, machine: Obj): Promise<void> {
+  private async markForDeletion(mgmt: KubeClient, machine: Obj): Promise<void> {
     const version = String(machine.apiVersion).split('/')[1];
     const path = `/apis/cluster.x-k8s.io/${version}/namespaces/${machine.metadata.namespace}/machines/${machine.metadata.name}`;
     const m = await mgmt.get(path);
@@ -678,7 +626,7 @@ export class AutoscalerPlayer {
   }
 
   /** The taint the autoscaler puts on a node it deletes (utils/taints MarkToBeDeleted). */
-  private async taint(workload: RestClient, node: Obj): Promise<void> {
+  private async taint(workload: KubeClient, node: Obj): Promise<void> {
     const n = await workload.get(`/api/v1/nodes/${node.metadata.name}`);
     if (n.status !== 200) return;
     const taints = (n.body.spec?.taints ?? []) as Obj[];
