@@ -29,7 +29,7 @@
  *
  * CAPI, CABPK, CAPMOX and IPAM objects are only ever written by those controllers. Deviations,
  * stated: the admin kubeconfigs point at the tenant server on loopback (the VIP does not exist
- * here); the LoadBalancer Service's address is the requested one (MetalLB is not run); the
+ * here; MetalLB's real controller gives the LoadBalancer Service its address, metallb.ts); the
  * DataStore's finalizer is not added; the tenant kube-apiserver is the toolchain's 1.34 whatever
  * the tenant's version.
  */
