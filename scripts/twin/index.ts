@@ -524,9 +524,9 @@ export class LabTwin {
    * (internal/controller/phase_lifecycle.go: a provider whose status.installedVersion differs from
    * spec.version goes through clusterctl's `ProviderUpgrader().ApplyCustomPlan` with
    * `UpgradeOptions{}`, so no CRD storage version migration) and clusterctl v1.12.10 carries it out
-   * (cmd/clusterctl/client/cluster/upgrader.go `doUpgrade`): the providers in order core,
-   * bootstrap; every one of them scaled down first; then per provider its old components deleted
-   * except CRDs and namespace, and the new version's installed — its CRDs updated (replaced by the
+   * (cmd/clusterctl/client/cluster/upgrader.go `doUpgrade`), one provider object at a time (each
+   * reconcile passes one UpgradeItem), core first here: the provider scaled down; its old components
+   * deleted except CRDs and namespace, and the new version's installed — its CRDs updated (replaced by the
    * release's, storage versions as upstream; the API server refuses a CRD that drops a version
    * still in status.storedVersions), its role, its webhook configurations and its manager. Played
    * here on the controllers the twin runs (`RunningControllers.install`: the build of the new
@@ -552,10 +552,11 @@ export class LabTwin {
       record.steps.push({ step: name, seconds: (Date.now() - t0) / 1000 });
       t0 = Date.now();
     };
-    this.log(`the operator upgrades ${moving.map((n) => `${n} ${before[n]} → ${deployed[n].version}`).join(', ')}: scaling them down`);
-    await this.controllers.scaleDown(moving);
-    step('scale down');
+    this.log(`the operator upgrades ${moving.map((n) => `${n} ${before[n]} → ${deployed[n].version}`).join(', ')}`);
     for (const name of moving) {
+      // One provider object at a time (the operator reconciles each on its own: one UpgradeItem per plan).
+      await this.controllers.scaleDown([name]);
+      step(`${name}: scale down`);
       const crds = this.providerCrds(name, deployed[name].version);
       for (const crd of crds) await this.replaceCrd(crd);
       record.crds.push(...crds.map((c) => c.metadata.name));
