@@ -15,6 +15,9 @@
  * upgrade stops with core and bootstrap scaled down, as clusterctl leaves them.
  *
  * The lab: the example lab with tenant-a (Default, 2 workers) and tenant-c (MultiInstance, 3 workers).
+ *
+ * Then a twin of its own on a lab synthesized with `clusterApi` on the lane from the start (tenant-a
+ * with 1 worker, tenant-c with 2): the 1.13 CRDs installed, the 1.13 managers started, converged.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,19 +49,6 @@ const onLane = (doc: ReturnType<typeof parseDocument>) => doc.setIn(['management
 
 let twin: LabTwin;
 const mgmt = () => twin.management.client;
-
-beforeAll(async () => {
-  expect(lane).toBeDefined();
-  twin = await startTwin(upgradeLab(), 'capi-upgrade');
-  await twin.applyKubernetes();
-  const converged = await twin.waitConverged(names, 10 * 60 * 1000);
-  if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
-}, 25 * 60 * 1000);
-
-afterAll(async () => {
-  await twin?.stop();
-  twin?.cleanup();
-});
 
 /** What each pool asks for (its replicas, from the plan), per tenant. */
 function requiredReady(tenants: string[]): Map<string, Map<string, number>> {
@@ -137,6 +127,19 @@ const crdVersions = async (name: string) => {
 };
 
 describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, () => {
+  beforeAll(async () => {
+    expect(lane).toBeDefined();
+    twin = await startTwin(upgradeLab(), 'capi-upgrade');
+    await twin.applyKubernetes();
+    const converged = await twin.waitConverged(names, 10 * 60 * 1000);
+    if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+  }, 25 * 60 * 1000);
+
+  afterAll(async () => {
+    await twin?.stop();
+    twin?.cleanup();
+  });
+
   it(`converged on the pinned ${FROM} controllers, every Cluster Available`, async () => {
     expect(twin.controllerVersions()).toMatchObject({ 'capi-manager': FROM, 'kubeadm-bootstrap-manager': FROM });
     expect((await crdVersions('machines.cluster.x-k8s.io')).versions).toContain('v1alpha4');
@@ -244,5 +247,35 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
     expect(await everyClusterAvailable(all)).toEqual([]);
     expect(await twin.secondPlan(['management-config', ...all.map((n) => `tenant-${n}`)])).toEqual([]);
     expect(twin.controllerVersions()).toMatchObject({ 'capi-manager': TO, 'kubeadm-bootstrap-manager': TO });
+  });
+});
+
+describe(`a lab synthesized with clusterApi ${TO} in a twin of its own`, () => {
+  // Smaller: tenant-a with 1 worker, tenant-c with 2 (one per instance, its secondary Cluster on pmox-fra).
+  const fresh = upgradeLab((doc) => {
+    onLane(doc);
+    doc.setIn(['tenants', 0, 'pools', 0, 'replicas'], 1);
+    doc.setIn(['tenants', 1, 'pools', 0, 'replicas'], 2);
+  });
+  beforeAll(async () => {
+    twin = await startTwin(fresh, 'capi-113');
+    await twin.applyKubernetes();
+  }, 25 * 60 * 1000);
+
+  afterAll(async () => {
+    await twin?.stop();
+    twin?.cleanup();
+  });
+
+  it(`starts on the ${TO} CRDs and controllers and converges as planned, every Cluster Available, the second plan empty`, async () => {
+    expect(twin.controllerVersions()).toMatchObject({ 'capi-manager': TO, 'kubeadm-bootstrap-manager': TO });
+    expect(await crdVersions('machines.cluster.x-k8s.io')).toEqual({ versions: ['v1beta1', 'v1beta2'], stored: ['v1beta2'] });
+    const converged = await twin.waitConverged(names, 10 * 60 * 1000);
+    if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+    for (const t of converged) expect({ tenant: t.name, notAsPlanned: t.notAsPlanned }).toEqual({ tenant: t.name, notAsPlanned: [] });
+    expect(await everyClusterAvailable(names)).toEqual([]);
+    expect(await twin.secondPlan(['management', 'management-config', ...names.map((n) => `tenant-${n}`)])).toEqual([]);
+    const core = await mgmt().get('/apis/operator.cluster.x-k8s.io/v1alpha2/namespaces/capi-system/coreproviders/cluster-api');
+    expect(core.body?.status?.installedVersion).toBe(TO);
   });
 });
