@@ -206,9 +206,12 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
     // webhook does not answer, so the new core's topology reconcile fails (TopologyReconciled False)
     // and Available goes False for those seconds — a status, not an outage (the Nodes above stay
     // Ready); nothing else, and Available again right after.
-    const blips = available.notTrue.filter((n) => !/TopologyReconciled: error reconciling the Cluster topology: .*failed calling webhook "[a-z.]+\.bootstrap\.cluster\.x-k8s\.io".*connection refused/.test(n));
+    // A sample the management API server shed (HTTP 429, as above) is no sample, not a False; a few.
+    const shed = available.notTrue.filter((n) => /: HTTP 429$/.test(n));
+    expect(shed.length).toBeLessThanOrEqual(Math.ceil(available.samples * 0.05) * names.length);
+    const blips = available.notTrue.filter((n) => !shed.includes(n) && !/TopologyReconciled: error reconciling the Cluster topology: .*failed calling webhook "[a-z.]+\.bootstrap\.cluster\.x-k8s\.io".*connection refused/.test(n));
     expect(blips).toEqual([]);
-    const times = available.notTrue.map((n) => Date.parse(`1970-01-01T${n.slice(0, 8)}Z`));
+    const times = available.notTrue.filter((n) => !shed.includes(n)).map((n) => Date.parse(`1970-01-01T${n.slice(0, 8)}Z`));
     if (times.length > 0) expect(Math.max(...times) - Math.min(...times)).toBeLessThanOrEqual(30000);
     expect(await everyClusterAvailable(names)).toEqual([]);
     expect(await twin.secondPlan(['management-config', ...names.map((n) => `tenant-${n}`)])).toEqual([]);
