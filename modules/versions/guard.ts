@@ -5,7 +5,7 @@
  * lab description (`resolveVersions`); they go through the same guard. No pin is ever `latest` —
  * with one documented exception: the Kamaji chart, whose only published version says so.
  */
-import { KAMAJI_CHART_LATEST, KAMAJI_DIGEST_NOTE, crdDirOf, pinnedVersions, versionKeys, type ComponentKey, type ManagementVersions, type VersionKey } from './pins';
+import { KAMAJI_CHART_LATEST, KAMAJI_DIGEST_NOTE, capiNextLane, crdDirOf, pinnedVersions, versionKeys, type ComponentKey, type ManagementVersions, type VersionKey } from './pins';
 import { capiMinorOf, capiProviders, contractOf, type CapiProvider } from './providers';
 
 /** The pins with a lab's `management.versions` applied. */
@@ -130,7 +130,7 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
         message: `cannot tell which CAPI minor ${provider.name} ${version} is built against (not in modules/versions); the contract check passed, but check its go.mod against core ${coreMinor}`,
       });
     } else if (built !== coreMinor) {
-      const known = provider.knownSkew?.[version];
+      const known = provider.knownSkew?.[version]?.[coreMinor];
       findings.push({
         severity: 'warning',
         key: provider.versionKey,
@@ -144,7 +144,17 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
   }
   // Each CRD directory of the tree is named <name>/<tag>: the tag is the version its CRDs are of.
   const validatedAgainst = crdTitles.map(([key, title]): [VersionKey, string] => [key, `${title} ${crdDirOf(key)!.split('/').pop()}`]);
+  const lane = capiNextLane();
   for (const [key, crds] of validatedAgainst) {
+    if (key === 'clusterApi' && lane && versions.clusterApi === lane.version) {
+      // The second CAPI lane: its CRDs are in the tree and the twin runs its controllers.
+      findings.push({
+        severity: 'warning',
+        key,
+        message: `clusterApi is ${versions.clusterApi}, the second Cluster API lane (not the default ${pinnedVersions.clusterApi}): the lab twin runs this release's CRDs, webhooks, core and kubeadm bootstrap with the pinned providers and moves a running lab to it (test/twin/capi-upgrade.test.ts); deploy the management stack first (docs/management.md, "Moving from Cluster API 1.12 to 1.13")`,
+      });
+      continue;
+    }
     if (versions[key] !== pinnedVersions[key]) {
       findings.push({
         severity: 'warning',

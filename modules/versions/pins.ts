@@ -73,6 +73,8 @@ export interface ToolchainTable {
     readonly rbac: Readonly<Record<string, string>>;
   } & Record<string, unknown>;
   readonly crds: Readonly<Record<string, { readonly component: string; readonly paths?: readonly string[]; readonly committed?: boolean } | string>>;
+  /** The second Cluster API lane: core and kubeadm bootstrap of the next CAPI minor (`capiNextLane`). */
+  readonly capiNext?: { readonly module: string; readonly version: string; readonly controllers: readonly string[]; readonly crds: string } & Record<string, unknown>;
 }
 
 /** One directory of the CRD tree, as scripts/toolchain lays it out. */
@@ -112,8 +114,35 @@ export function resolveToolchain(t: ToolchainTable = table) {
     if (entry.committed) crds[`${name}/${row(t, entry.component).version}`] = { committed: `crds/${name}/${row(t, entry.component).version}` };
     else crds[`${name}/${moduleVersionOf(t, entry.component)}`] = { module: row(t, entry.component).module!, version: moduleVersionOf(t, entry.component), paths: entry.paths ?? [] };
   }
+  // The second CAPI lane: its controllers' package, webhooks and role at the paths of the controllers
+  // section, in the lane's module; its CRDs at the paths of its crds entry, beside the pinned ones.
+  let capiNext: Record<string, unknown> | undefined;
+  if (t.capiNext) {
+    const n = t.capiNext;
+    const fail = (m: string): never => {
+      throw new Error(`modules/versions/toolchain.json: capiNext: ${m}`);
+    };
+    const entry = t.crds[n.crds];
+    if (entry === undefined || typeof entry === 'string' || entry.committed || row(t, entry.component).module !== n.module) fail(`crds.${n.crds} is not the CRDs of ${n.module}`);
+    const pick = (o: Readonly<Record<string, string>>, what: string) => Object.fromEntries(n.controllers.map((name) => [name, o[name] ?? fail(`controllers.${what} has no ${name}`)]));
+    const at = (spec: string) => {
+      const [name, path] = spec.split(':');
+      if (row(t, name).module !== n.module) fail(`${spec} is not a file of ${n.module}`);
+      return `${n.module}@${n.version}/${path}`;
+    };
+    capiNext = {
+      ...n,
+      binaries: pick(t.controllers.binaries as Record<string, string>, 'binaries'),
+      webhooks: mapValues(pick(t.controllers.webhooks, 'webhooks'), at),
+      rbac: mapValues(pick(t.controllers.rbac, 'rbac'), at),
+      crdDir: `${n.crds}/${n.version}`,
+      cache: `capi-next-${n.module.split('/').pop()}-${n.version}`,
+    };
+    crds[`${n.crds}/${n.version}`] = { module: n.module, version: n.version, paths: (entry as { paths?: readonly string[] }).paths ?? [] };
+  }
   return {
     ...t,
+    ...(capiNext ? { capiNext } : {}),
     providers: mapValues(t.providers, (p) => ({ ...p, moduleVersion: p.moduleVersion ?? `v${p.version}` })),
     kubernetes: { ...t.kubernetes, stagingVersion: `v0.${t.kubernetes.version.split('.').slice(1).join('.')}` },
     controllers: {
@@ -146,6 +175,35 @@ export function crdComponents(): { component: ComponentKey; dir: string }[] {
   return Object.values(table.crds)
     .filter((e): e is { component: string } => typeof e !== 'string')
     .map((e) => ({ component: e.component as ComponentKey, dir: crdDirOf(e.component as ComponentKey)! }));
+}
+
+/** The second Cluster API lane as scripts/toolchain lays it out (toolchain.json `capiNext`). */
+export interface CapiNextLane {
+  readonly module: string;
+  readonly version: string;
+  /** The controllers of the lane (capi-manager, kubeadm-bootstrap-manager). */
+  readonly controllers: readonly string[];
+  /** Its CRD directory in the CRD tree, beside the pinned one (`cluster-api/<version>`). */
+  readonly crdDir: string;
+  /** Its binaries, webhooks and roles: `.toolchain/controllers/<cache>/{bin,webhooks,rbac}`. */
+  readonly cache: string;
+}
+
+/** The second CAPI lane, or undefined when the table has none. */
+export function capiNextLane(t: ToolchainTable = table): CapiNextLane | undefined {
+  const n = resolveToolchain(t).capiNext as CapiNextLane | undefined;
+  return n ? { module: n.module, version: n.version, controllers: n.controllers, crdDir: n.crdDir, cache: n.cache } : undefined;
+}
+
+/**
+ * The CRD directories a lab with these versions installs: the pinned ones, except that a lab on the
+ * second CAPI lane's version takes that release's CRDs (the lane's directory) instead of the pinned
+ * CAPI ones. Any other override keeps the pinned CRDs (the guard warns about it).
+ */
+export function crdDirsFor(versions: Pick<ManagementVersions, 'clusterApi'>): string[] {
+  const lane = capiNextLane();
+  const dirs = crdComponents().map((c) => (c.component === 'clusterApi' && lane && versions.clusterApi === lane.version ? lane.crdDir : c.dir));
+  return [...new Set(dirs)].sort();
 }
 
 /** The controllers the lab twin builds: module → version (toolchain.json `controllers.modules`, resolved). */

@@ -6,7 +6,7 @@
  * These are facts about releases, keyed by release: a bump to a release not listed here is refused
  * (contract unknown) or warned about (build unknown) by the version guard until it is added.
  */
-import { crdDirOf, type VersionKey } from './pins';
+import { capiNextLane, crdDirOf, type VersionKey } from './pins';
 
 /** A Cluster API contract version, as written in metadata.yaml. */
 export type CapiContract = 'v1beta1' | 'v1beta2';
@@ -41,14 +41,20 @@ export interface CapiProvider {
   readonly metadataFile: string;
   /** CAPI minor each known release is built against (its go.mod `sigs.k8s.io/cluster-api`). */
   readonly builtAgainst: Readonly<Record<string, string>>;
-  /** Why a known build skew against core 1.12 is harmless. */
-  readonly knownSkew?: Readonly<Record<string, string>>;
+  /** Why a known build skew is harmless: release → core CAPI minor → why. */
+  readonly knownSkew?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** CRDs of the pinned version, relative to the CRD tree. */
   readonly crdDir?: string;
 }
 
 const series = (major: number, contracts: Record<number, CapiContract>): ReleaseSeries[] =>
   Object.entries(contracts).map(([minor, contract]) => ({ major, minor: Number(minor), contract }));
+
+/**
+ * Where the core's release series are read from: the newest CAPI metadata.yaml in the CRD tree, the
+ * second lane's (v1.13's lists series 1.13, which v1.12's file predates) when the table has one.
+ */
+const capiMetadataDir = capiNextLane()?.crdDir ?? crdDirOf('clusterApi');
 
 const range = (from: number, to: number, contract: CapiContract): Record<number, CapiContract> =>
   Object.fromEntries(Array.from({ length: to - from + 1 }, (_, i) => [from + i, contract]));
@@ -65,8 +71,8 @@ export const capiProviders: readonly CapiProvider[] = [
     versionKey: 'clusterApi',
     componentsFile: 'core-components.yaml',
     managerImage: 'registry.k8s.io/cluster-api/cluster-api-controller',
-    releaseSeries: series(1, { ...range(0, 10, 'v1beta1'), 11: 'v1beta2', 12: 'v1beta2' }),
-    metadataFile: `${crdDirOf('clusterApi')}/metadata.yaml`,
+    releaseSeries: series(1, { ...range(0, 10, 'v1beta1'), 11: 'v1beta2', 12: 'v1beta2', 13: 'v1beta2' }),
+    metadataFile: `${capiMetadataDir}/metadata.yaml`,
     builtAgainst: {},
     crdDir: crdDirOf('clusterApi'),
   },
@@ -80,8 +86,8 @@ export const capiProviders: readonly CapiProvider[] = [
     versionKey: 'clusterApi',
     componentsFile: 'bootstrap-components.yaml',
     managerImage: 'registry.k8s.io/cluster-api/kubeadm-bootstrap-controller',
-    releaseSeries: series(1, { ...range(0, 10, 'v1beta1'), 11: 'v1beta2', 12: 'v1beta2' }),
-    metadataFile: `${crdDirOf('clusterApi')}/metadata.yaml`,
+    releaseSeries: series(1, { ...range(0, 10, 'v1beta1'), 11: 'v1beta2', 12: 'v1beta2', 13: 'v1beta2' }),
+    metadataFile: `${capiMetadataDir}/metadata.yaml`,
     builtAgainst: {},
   },
   {
@@ -98,9 +104,11 @@ export const capiProviders: readonly CapiProvider[] = [
     metadataFile: `${crdDirOf('kamajiProvider')}/metadata.yaml`,
     builtAgainst: { 'v0.16.0': '1.10', 'v0.17.0': '1.10', 'v0.18.0': '1.11', 'v0.19.0': '1.11', 'v0.20.0': '1.13' },
     knownSkew: {
-      'v0.20.0':
-        'known and contract-compatible: Kamaji provider v0.20.0 is built on CAPI 1.13.2 while the core is 1.12; both implement contract v1beta2. ' +
-        'No Kamaji provider release is built on CAPI 1.12 (v0.19.0, the last v1beta1-contract release, is built on 1.11), and v0.20.0 is the first to serve KamajiControlPlane v1alpha2',
+      'v0.20.0': {
+        '1.12':
+          'known and contract-compatible: Kamaji provider v0.20.0 is built on CAPI 1.13.2 while the core is 1.12; both implement contract v1beta2. ' +
+          'No Kamaji provider release is built on CAPI 1.12 (v0.19.0, the last v1beta1-contract release, is built on 1.11), and v0.20.0 is the first to serve KamajiControlPlane v1alpha2',
+      },
     },
     crdDir: crdDirOf('kamajiProvider'),
   },
@@ -117,6 +125,13 @@ export const capiProviders: readonly CapiProvider[] = [
     releaseSeries: series(0, { ...range(1, 7, 'v1beta1'), 8: 'v1beta2', 9: 'v1beta2' }),
     metadataFile: `${crdDirOf('proxmoxProvider')}/metadata.yaml`,
     builtAgainst: { 'v0.9.0': '1.12' },
+    knownSkew: {
+      'v0.9.0': {
+        '1.13':
+          'known and contract-compatible: CAPMOX v0.9.0 is built on CAPI 1.12 (its go.mod) while the core is 1.13; both implement contract v1beta2. ' +
+          'The lab twin runs exactly this: core and kubeadm bootstrap 1.13 beside CAPMOX v0.9.0 built on 1.12, and a running lab moved from 1.12 to 1.13 (test/twin/capi-upgrade.test.ts)',
+      },
+    },
     crdDir: crdDirOf('proxmoxProvider'),
   },
   {
@@ -133,9 +148,14 @@ export const capiProviders: readonly CapiProvider[] = [
     metadataFile: `${crdDirOf('inClusterIpam')}/metadata.yaml`,
     builtAgainst: { 'v1.1.0': '1.11' },
     knownSkew: {
-      'v1.1.0':
-        'known and contract-compatible: in-cluster IPAM v1.1.0 is built on CAPI 1.11.2 while the core is 1.12; both implement contract v1beta2, ' +
-        'and CAPMOX v0.9.0 is built and tested against exactly this release on CAPI 1.12',
+      'v1.1.0': {
+        '1.12':
+          'known and contract-compatible: in-cluster IPAM v1.1.0 is built on CAPI 1.11.2 while the core is 1.12; both implement contract v1beta2, ' +
+          'and CAPMOX v0.9.0 is built and tested against exactly this release on CAPI 1.12',
+        '1.13':
+          'known and contract-compatible: in-cluster IPAM v1.1.0 is built on CAPI 1.11.2 while the core is 1.13; both implement contract v1beta2. ' +
+          'CAPMOX v0.9.0 is tested upstream with this release on CAPI 1.12; the lab twin runs it with core 1.13 (test/twin/capi-upgrade.test.ts)',
+      },
     },
     crdDir: crdDirOf('inClusterIpam'),
   },
@@ -152,6 +172,13 @@ export const capiProviders: readonly CapiProvider[] = [
     releaseSeries: series(0, { ...range(1, 4, 'v1beta1'), 5: 'v1beta2', 6: 'v1beta2' }),
     metadataFile: `${crdDirOf('helmAddon')}/metadata.yaml`,
     builtAgainst: { 'v0.6.2': '1.12', 'v0.6.3': '1.13', 'v0.6.4': '1.13' },
+    knownSkew: {
+      'v0.6.2': {
+        '1.13':
+          'contract-compatible, not run for real: CAAPH v0.6.2 is built on CAPI 1.12 while the core is 1.13; both implement contract v1beta2. ' +
+          'The lab twin plays CAAPH (scripts/twin/caaph.ts), so this pair is not one a real CAAPH ran here; CAAPH v0.6.3 and later are built on 1.13',
+      },
+    },
     crdDir: crdDirOf('helmAddon'),
   },
 ];

@@ -13,7 +13,10 @@
  *   with 1.21, at the latest 2026-07-10 (cert-manager/testing#1218, merged that day, removed 1.19 "since
  *   the release of 1.21"); that upper bound is the date written here.
  * - Cluster API: 1.12's support ends with the release of 1.15, scheduled for 2026-12-08 (CAPI's
- *   release calendar, as quoted in pvekaas issue 22); only the pinned minor is listed.
+ *   release calendar, as quoted in pvekaas issue 22; the support table of the second CAPI lane's
+ *   release, cluster-api docs/book/src/reference/versions.md: "v1.12.x … EOL when v1.15.0 will be
+ *   released"); only the pinned minor is listed. 1.13, the second lane, is supported until 1.16 is
+ *   released (the same table), which has no date yet: nothing to list.
  */
 
 /** One release series and the day its support ends (`YYYY-MM-DD`); `scheduled` when it is a plan, not a fact. */

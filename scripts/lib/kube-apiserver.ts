@@ -47,10 +47,10 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
-/** Reads the pinned CRDs, with webhook conversion turned off (see below). */
-export function loadPinnedCrds(): KubeObject[] {
+/** Reads the pinned CRDs (or those of `sets`, directories of the CRD tree), with webhook conversion turned off (see below). */
+export function loadPinnedCrds(sets: readonly string[] = pinnedCrdSets): KubeObject[] {
   const crds: KubeObject[] = [];
-  for (const set of pinnedCrdSets) {
+  for (const set of sets) {
     const dir = join(crdRoot, set);
     if (!existsSync(dir)) throw new Error(`pinned CRDs not found: ${dir} (run scripts/toolchain install crds)`);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
@@ -229,6 +229,8 @@ export interface KubeServer {
 export interface KubeServerOptions {
   /** Install the pinned CRDs from the CRD tree. @default true */
   crds?: boolean;
+  /** Which directories of the CRD tree to install (e.g. a lab on the second CAPI lane: modules/versions `crdDirsFor`). @default pinnedCrdSets */
+  crdSets?: readonly string[];
   /** Run kube-controller-manager (namespace finalisation, garbage collection). @default true */
   controllerManager?: boolean;
   /**
@@ -503,7 +505,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       );
     }
 
-    const crds = options.crds === false ? [] : await installCrds(api, readyTimeout, logs, options.transformCrd ?? ((crd) => crd));
+    const crds = options.crds === false ? [] : await installCrds(api, readyTimeout, logs, options.transformCrd ?? ((crd) => crd), options.crdSets);
     const restartApiServer = async () => {
       const old = apiserver;
       if (old.exitCode === null && old.signalCode === null) {
@@ -532,8 +534,8 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
   }
 }
 
-async function installCrds(client: KubeClient, timeoutMs: number, logs: () => string, transform: (crd: KubeObject) => KubeObject): Promise<string[]> {
-  const crds = loadPinnedCrds().map(transform);
+async function installCrds(client: KubeClient, timeoutMs: number, logs: () => string, transform: (crd: KubeObject) => KubeObject, sets?: readonly string[]): Promise<string[]> {
+  const crds = loadPinnedCrds(sets).map(transform);
   const names = crds.map((c) => c.metadata.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate) throw new Error(`two pinned CRD sets define ${duplicate}: pin one of them in pinnedCrdSets`);

@@ -15,6 +15,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+import type { CapiNextLane } from '../../modules/versions/pins';
 import { freePort, portOpen, stopChild } from '../lib/ports';
 
 export type ControllerName = 'capi-manager' | 'kubeadm-bootstrap-manager' | 'capmox-manager' | 'ipam-manager';
@@ -62,6 +63,51 @@ export function deployedProviders(operatorValues: Record<string, any>): Record<C
   return out;
 }
 
+/** One build of a controller that scripts/toolchain laid out: its binary, webhook configurations and manager role. */
+export interface ControllerBuild {
+  version: string;
+  bin: string;
+  webhooks: string;
+  rbac: string;
+}
+
+/**
+ * The builds of each controller the toolchain lays out: the pinned set (toolchain.json `controllers`,
+ * `.toolchain/bin` and `.toolchain/controllers/{webhooks,rbac}`) and, for core and kubeadm bootstrap,
+ * the second CAPI lane (`capiNext`, `.toolchain/controllers/<lane>/{bin,webhooks,rbac}`).
+ */
+export function controllerBuilds(root: string, builtFrom: Record<string, string>, lane?: CapiNextLane): Record<ControllerName, ControllerBuild[]> {
+  const out = {} as Record<ControllerName, ControllerBuild[]>;
+  for (const name of CONTROLLERS) {
+    out[name] = [
+      {
+        version: builtFrom[MODULE_OF[name]],
+        bin: join(root, '.toolchain/bin', name),
+        webhooks: join(root, '.toolchain/controllers/webhooks', `${name}.yaml`),
+        rbac: join(root, '.toolchain/controllers/rbac', `${name}.yaml`),
+      },
+    ];
+    if (lane && lane.module === MODULE_OF[name] && lane.controllers.includes(name)) {
+      const dir = join(root, '.toolchain/controllers', lane.cache);
+      out[name].push({ version: lane.version, bin: join(dir, 'bin', name), webhooks: join(dir, 'webhooks', `${name}.yaml`), rbac: join(dir, 'rbac', `${name}.yaml`) });
+    }
+  }
+  return out;
+}
+
+/** The build of `name` at the version the management stack deploys, or an error naming the builds there are. */
+function buildFor(builds: Record<ControllerName, ControllerBuild[]>, name: ControllerName, version: string): ControllerBuild {
+  const build = builds[name].find((b) => b.version === version);
+  if (!build) {
+    throw new Error(
+      `the management stack deploys ${OPERATOR_KEYS[name][1]} ${version}, but the twin has ${MODULE_OF[name]} ${builds[name].map((b) => b.version).join(' and ')} only: ` +
+        'the twin runs the pinned versions (modules/versions/toolchain.json, components) and the second CAPI lane (capiNext): drop the lab\'s management.versions override, or change the pin and rebuild the toolchain',
+    );
+  }
+  for (const file of [build.bin, build.webhooks, build.rbac]) if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);
+  return build;
+}
+
 export interface RunningControllers {
   /** The last lines of each controller's log. */
   logs(names?: ControllerName[], lines?: number): string;
@@ -72,6 +118,16 @@ export interface RunningControllers {
    * same flags and webhook port; resolves once its webhook server answers.
    */
   restart(name: ControllerName, extraEnv?: Record<string, string>): Promise<void>;
+  /** The version each controller runs (its build). */
+  versions(): Record<ControllerName, string>;
+  /** Stops controllers (the operator's scale down before an upgrade); they stay down until `install`. */
+  scaleDown(names: ControllerName[]): Promise<void>;
+  /**
+   * The components of another version of one controller, as the operator installs them after the
+   * old ones are deleted: its manager role, its webhook configurations, then its process on that
+   * version's build (same flags, port and environment); resolves once its webhook server answers.
+   */
+  install(name: ControllerName, deployment: ProviderDeployment): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -81,8 +137,8 @@ export interface StartControllersOptions {
   kubeconfig: string;
   client: KubeClient;
   deployed: Record<ControllerName, ProviderDeployment>;
-  /** Pinned module versions the binaries were built from (toolchain.json `controllers.modules`). */
-  builtFrom: Record<string, string>;
+  /** The builds there are of each controller (`controllerBuilds`); each runs the one at its deployed version. */
+  builds: Record<ControllerName, ControllerBuild[]>;
   /** Extra environment for a controller (negative controls only, e.g. CAPMOX global credentials). */
   extraEnv?: Partial<Record<ControllerName, Record<string, string>>>;
   track(child: ChildProcess): void;
@@ -109,8 +165,7 @@ function webhookCertificates(dir: string): { caPem: string; certDir: string } {
  * twin's CA, and each configuration is named after the controller (every provider calls its own
  * `mutating-webhook-configuration`).
  */
-export function webhookConfigurations(root: string, name: ControllerName, port: number, caPem: string): KubeObject[] {
-  const file = join(root, '.toolchain/controllers/webhooks', `${name}.yaml`);
+export function webhookConfigurations(file: string, name: ControllerName, port: number, caPem: string): KubeObject[] {
   if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);
   const out: KubeObject[] = [];
   for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
@@ -161,8 +216,7 @@ const AGGREGATE_TO_CAPI = 'cluster.x-k8s.io/aggregate-to-manager';
  * label for it (pvekaas's static control plane) count. The controller then runs with a token of
  * its ServiceAccount: a permission its role lacks fails in the twin as in a cluster.
  */
-export function controllerRbac(root: string, name: ControllerName): KubeObject[] {
-  const file = join(root, '.toolchain/controllers/rbac', `${name}.yaml`);
+export function controllerRbac(file: string, name: ControllerName): KubeObject[] {
   if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);
   const roles = parseAllDocuments(readFileSync(file, 'utf8'))
     .map((d) => d.toJS() as KubeObject | null)
@@ -207,22 +261,16 @@ async function serviceAccountKubeconfig(client: KubeClient, adminKubeconfig: str
 }
 
 export async function startControllers(options: StartControllersOptions): Promise<RunningControllers> {
-  const { root, dir, kubeconfig, client, deployed, builtFrom } = options;
-  for (const name of CONTROLLERS) {
-    const module = MODULE_OF[name];
-    if (deployed[name].version !== builtFrom[module]) {
-      throw new Error(
-        `the management stack deploys ${OPERATOR_KEYS[name][1]} ${deployed[name].version}, but the twin runs ${module} ${builtFrom[module]}: ` +
-          'the twin runs the pinned versions (modules/versions/toolchain.json, components): drop the lab\'s management.versions override, or change the pin and rebuild the toolchain',
-      );
-    }
-  }
+  const { dir, kubeconfig, client, builds } = options;
+  const deployed = { ...options.deployed };
+  const running = {} as Record<ControllerName, ControllerBuild>;
+  for (const name of CONTROLLERS) running[name] = buildFor(builds, name, deployed[name].version);
   if (await portOpen(CAPMOX_WEBHOOK_PORT)) throw new Error(`port ${CAPMOX_WEBHOOK_PORT} is taken (CAPMOX's fixed webhook port): is another lab twin running?`);
   const { caPem, certDir } = webhookCertificates(dir);
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: CONTROLLERS_NAMESPACE } }, { fieldManager: 'pvekaas-twin', force: true });
   const kubeconfigs = {} as Record<ControllerName, string>;
   for (const name of CONTROLLERS) {
-    for (const o of controllerRbac(root, name)) await client.applyOrThrow(o, { fieldManager: 'pvekaas-twin', force: true });
+    for (const o of controllerRbac(running[name].rbac, name)) await client.applyOrThrow(o, { fieldManager: 'pvekaas-twin', force: true });
     kubeconfigs[name] = join(dir, `${name}.kubeconfig`);
     await serviceAccountKubeconfig(client, kubeconfig, name, kubeconfigs[name]);
   }
@@ -233,7 +281,7 @@ export async function startControllers(options: StartControllersOptions): Promis
     const tmp = join(dir, `${name}-tmp`);
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfigs[name], TMPDIR: tmp, ...deployed[name].env, ...extraEnv };
     const fd = openSync(logFile(name), 'a');
-    const child = spawn(join(root, '.toolchain/bin', name), argsFor(name, ports[name], certDir, deployed[name].featureGates), {
+    const child = spawn(running[name].bin, argsFor(name, ports[name], certDir, deployed[name].featureGates), {
       cwd: dir,
       env,
       stdio: ['ignore', fd, fd],
@@ -263,12 +311,32 @@ export async function startControllers(options: StartControllersOptions): Promis
   const stop = async () => {
     await Promise.all([...children.values()].map(stopOne));
   };
+  const scaleDown = async (names: ControllerName[]) => {
+    await Promise.all(names.map(async (name) => {
+      await stopOne(children.get(name)!);
+      // The port (CAPMOX's is fixed) must be free again before a new process binds it.
+      const freed = Date.now() + 10000;
+      while ((await portOpen(ports[name])) && Date.now() < freed) await new Promise((r) => setTimeout(r, 100));
+    }));
+  };
   const restart = async (name: ControllerName, extraEnv: Record<string, string> = {}) => {
-    await stopOne(children.get(name)!);
-    // The fixed CAPMOX port must be free again before the new process binds it.
-    const freed = Date.now() + 10000;
-    while ((await portOpen(ports[name])) && Date.now() < freed) await new Promise((r) => setTimeout(r, 100));
+    await scaleDown([name]);
     spawnController(name, extraEnv);
+    await serving(name);
+  };
+  const install = async (name: ControllerName, deployment: ProviderDeployment) => {
+    const build = buildFor(builds, name, deployment.version);
+    const child = children.get(name)!;
+    if (child.exitCode === null && child.signalCode === null) await scaleDown([name]);
+    // SSA with the same field manager: what the new role or configurations no longer hold goes.
+    for (const o of controllerRbac(build.rbac, name)) await client.applyOrThrow(o, { fieldManager: 'pvekaas-twin', force: true });
+    for (const config of webhookConfigurations(build.webhooks, name, ports[name], caPem)) await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
+    running[name] = build;
+    deployed[name] = deployment;
+    spawnController(name, {});
+    await serving(name);
+  };
+  const serving = async (name: ControllerName) => {
     const deadline = Date.now() + 60000;
     for (;;) {
       const child = children.get(name)!;
@@ -288,11 +356,12 @@ export async function startControllers(options: StartControllersOptions): Promis
         if (Date.now() > deadline) throw new Error(`${name}'s webhook server did not come up on port ${ports[name]}:\n${tail(logFile(name), 30)}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      for (const config of webhookConfigurations(root, name, ports[name], caPem)) await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
+      for (const config of webhookConfigurations(running[name].webhooks, name, ports[name], caPem)) await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
     }
   } catch (e) {
     await stop();
     throw e;
   }
-  return { logs, logFile, restart, stop };
+  const versions = () => Object.fromEntries(CONTROLLERS.map((n) => [n, running[n].version])) as Record<ControllerName, string>;
+  return { logs, logFile, restart, versions, scaleDown, install, stop };
 }

@@ -13,11 +13,11 @@ import { crdsDir } from '../lib/crd-tree';
 import { pinnedCrdDirs } from '../../modules/versions';
 import type { KubeObject } from '../lib/kube-apiserver';
 
-/** CRD name → labels its release adds. */
-export function releaseCrdLabels(root: string): Map<string, Record<string, string>> {
+/** CRD name → labels its release adds (of the pinned CRD directories, or of `dirs`). */
+export function releaseCrdLabels(root: string, dirs: readonly string[] = pinnedCrdDirs()): Map<string, Record<string, string>> {
   const tree = crdsDir(root, process.env);
   const out = new Map<string, Record<string, string>>();
-  for (const dir of pinnedCrdDirs()) {
+  for (const dir of dirs) {
     const kustomizeDir = join(tree, dir, '.kustomize');
     if (!existsSync(kustomizeDir)) continue;
     for (const file of readdirSync(kustomizeDir).sort()) {
@@ -42,8 +42,8 @@ export function releaseCrdLabels(root: string): Map<string, Record<string, strin
 }
 
 /** A transform for startKubeServer: each CRD with its release's labels. */
-export function withReleaseLabels(root: string): (crd: KubeObject) => KubeObject {
-  const labels = releaseCrdLabels(root);
+export function withReleaseLabels(root: string, dirs?: readonly string[]): (crd: KubeObject) => KubeObject {
+  const labels = releaseCrdLabels(root, dirs);
   return (crd) => {
     const add = labels.get(crd.metadata.name);
     if (!add) return crd;

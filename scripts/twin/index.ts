@@ -21,12 +21,13 @@ import type { Lab } from '../../modules/config/schema';
 import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
 import { asPlannedProblems } from './as-planned';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { controllerModules, resolveToolchain } from '../../modules/versions/pins';
+import { capiNextLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
+import { resolveVersions } from '../../modules/versions/guard';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
 import type { SimVmView } from '../../sim/simulator';
-import { startKubeServer, type KubeServer } from '../lib/kube-apiserver';
+import { crdRoot, loadPinnedCrds, startKubeServer, type KubeObject, type KubeServer } from '../lib/kube-apiserver';
 import { synthesizeLab } from '../lib/synthesize';
-import { startControllers, deployedProviders, type ControllerName, type RunningControllers } from './controllers';
+import { controllerBuilds, startControllers, deployedProviders, CONTROLLERS, type ControllerName, type RunningControllers } from './controllers';
 import { withReleaseLabels } from './crd-labels';
 import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
@@ -36,7 +37,7 @@ import { metallbReleaseOf, notAnnounced, startMetallb, type MetallbRelease, type
 import { MirrorPlayer } from './mirror';
 import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
-import { runProvidersReady, twinProviders } from './providers-ready';
+import { playOperatorProviders, runProvidersReady, twinProviders } from './providers-ready';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
 
 export interface TwinOptions {
@@ -166,7 +167,9 @@ export class LabTwin {
     await this.run.init();
     await this.applyProxmox();
     this.log('starting the management API server (etcd, kube-apiserver, kube-controller-manager)');
-    this.mgmt = await startKubeServer({ transformCrd: withReleaseLabels(root) });
+    // The CRDs of the lab's versions: the pinned ones, or the second CAPI lane's for a lab on it.
+    const crdSets = crdDirsFor(resolveVersions(this.lab.management.versions as Partial<Record<VersionKey, string>>));
+    this.mgmt = await startKubeServer({ crdSets, transformCrd: withReleaseLabels(root, crdSets) });
     const operator = this.operatorValues();
     this.applier = new ManifestApplier(this.mgmt.client);
     // What the management stack grants the CAPI core manager by aggregation (the static control
@@ -182,7 +185,7 @@ export class LabTwin {
       kubeconfig: this.mgmt.kubeconfig,
       client: this.mgmt.client,
       deployed: deployedProviders(operator),
-      builtFrom: controllerModules(),
+      builds: controllerBuilds(root, controllerModules(), capiNextLane()),
       extraEnv: this.options.controllerEnv,
       track: (c) => this.children.add(c),
     });
@@ -500,14 +503,106 @@ export class LabTwin {
       this.log(`tenants leave instances (${leaving.join(', ')}): applying the tenant stacks before the proxmox stacks`);
       await this.applyTenantStacks(lab.tenants.map((t) => t.name));
       await this.applyStack('management');
+      await this.playOperatorUpgrades();
       await this.applyStack('management-config');
       await this.applyProxmox();
       return;
     }
     await this.applyProxmox();
     await this.applyStack('management');
+    await this.playOperatorUpgrades();
     await this.applyStack('management-config');
     await this.applyTenantStacks(lab.tenants.map((t) => t.name));
+  }
+
+  /** What the last provider upgrade the operator played did, step by step (`playOperatorUpgrades`). */
+  readonly upgrades: { from: Record<string, string>; to: Record<string, string>; crds: string[]; steps: { step: string; seconds: number }[] }[] = [];
+
+  /**
+   * SIMULATED: the cluster-api-operator's upgrade of the providers whose version the applied
+   * management stack changed (its release values), as the operator v0.28.0 does it
+   * (internal/controller/phase_lifecycle.go: a provider whose status.installedVersion differs from
+   * spec.version goes through clusterctl's `ProviderUpgrader().ApplyCustomPlan` with
+   * `UpgradeOptions{}`, so no CRD storage version migration) and clusterctl v1.12.10 carries it out
+   * (cmd/clusterctl/client/cluster/upgrader.go `doUpgrade`), one provider object at a time (each
+   * reconcile passes one UpgradeItem), core first here: the provider scaled down; its old components
+   * deleted except CRDs and namespace, and the new version's installed — its CRDs updated (replaced by the
+   * release's, storage versions as upstream; the API server refuses a CRD that drops a version
+   * still in status.storedVersions), its role, its webhook configurations and its manager. Played
+   * here on the controllers the twin runs (`RunningControllers.install`: the build of the new
+   * version, scripts/toolchain's second CAPI lane or the pinned set). A failure leaves the upgraded
+   * providers scaled down, as clusterctl does. Providers the twin plays (Kamaji's, CAAPH) are not
+   * moved: they run at their pins.
+   */
+  async playOperatorUpgrades(): Promise<void> {
+    if (!this.controllers) throw new Error('the controllers are not running');
+    const deployed = deployedProviders(this.operatorValues());
+    const before = this.controllers.versions();
+    // clusterctl's order: core, bootstrap, control plane, infrastructure (ProviderType.Order); CONTROLLERS is core, bootstrap, infrastructure, IPAM.
+    const moving = CONTROLLERS.filter((n) => deployed[n].version !== before[n]);
+    if (moving.length === 0) return;
+    const record = { from: {} as Record<string, string>, to: {} as Record<string, string>, crds: [] as string[], steps: [] as { step: string; seconds: number }[] };
+    for (const n of moving) {
+      record.from[n] = before[n];
+      record.to[n] = deployed[n].version;
+    }
+    this.upgrades.push(record);
+    let t0 = Date.now();
+    const step = (name: string) => {
+      record.steps.push({ step: name, seconds: (Date.now() - t0) / 1000 });
+      t0 = Date.now();
+    };
+    this.log(`the operator upgrades ${moving.map((n) => `${n} ${before[n]} → ${deployed[n].version}`).join(', ')}`);
+    for (const name of moving) {
+      // One provider object at a time (the operator reconciles each on its own: one UpgradeItem per plan).
+      await this.controllers.scaleDown([name]);
+      step(`${name}: scale down`);
+      const crds = this.providerCrds(name, deployed[name].version);
+      for (const crd of crds) await this.replaceCrd(crd);
+      record.crds.push(...crds.map((c) => c.metadata.name));
+      step(`${name}: ${crds.length} CRDs`);
+      await this.controllers.install(name, deployed[name]);
+      step(`${name}: role, webhooks, manager`);
+    }
+    // The operator reports each upgraded provider installed at its new version.
+    await playOperatorProviders(this.mgmt.client, this.operatorValues(), twinProviders(deployed));
+    this.log(`the operator upgraded ${moving.join(', ')} (${record.steps.map((s) => `${s.step} ${s.seconds.toFixed(1)} s`).join(', ')})`);
+  }
+
+  /**
+   * The CRDs a provider release installs, from the CRD tree (the directory of that CAPI version:
+   * the pinned one or the second lane's), as the twin installs them (release labels, no conversion
+   * webhook): CAPI core's groups for core, bootstrap.cluster.x-k8s.io for kubeadm bootstrap. The
+   * kubeadm control plane's CRDs are in the tree but no provider of pvekaas installs them: not moved.
+   */
+  private providerCrds(name: ControllerName, version: string): KubeObject[] {
+    if (name !== 'capi-manager' && name !== 'kubeadm-bootstrap-manager') return [];
+    const lane = capiNextLane();
+    const dir = lane && version === lane.version ? lane.crdDir : version === this.pinnedCapi() ? crdDirOf('clusterApi')! : undefined;
+    if (!dir) throw new Error(`the twin has no CRDs of cluster-api ${version} (${crdRoot}): only the pinned release and the second CAPI lane`);
+    const label = withReleaseLabels(this.options.root, [dir]);
+    return loadPinnedCrds([dir])
+      .filter((c) => {
+        const group = (c.spec as { group: string }).group;
+        if (group === 'controlplane.cluster.x-k8s.io') return false;
+        return name === 'kubeadm-bootstrap-manager' ? group === 'bootstrap.cluster.x-k8s.io' : group !== 'bootstrap.cluster.x-k8s.io';
+      })
+      .map(label);
+  }
+
+  private pinnedCapi(): string {
+    return resolveVersions({}).clusterApi;
+  }
+
+  /** Replaces a CRD with a release's (clusterctl's create-or-update): refused as the API server refuses it. */
+  private async replaceCrd(crd: KubeObject): Promise<void> {
+    const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`;
+    const current = await this.mgmt.client.get(path);
+    const r =
+      current.status === 404
+        ? await this.mgmt.client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)
+        : await this.mgmt.client.request('PUT', path, { ...crd, metadata: { ...crd.metadata, resourceVersion: current.body.metadata.resourceVersion } });
+    if (r.status !== 200 && r.status !== 201) throw new Error(`the operator's upgrade: CRD ${crd.metadata.name} refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
   }
 
   /** Restarts the management kube-apiserver (etcd keeps its data): what was stored is read back from etcd. */
@@ -691,6 +786,12 @@ export class LabTwin {
       refused ? `--- VMs that did not join ---\n${refused}` : '',
       this.tickErrors.length ? `--- twin errors ---\n${this.tickErrors.slice(-5).join('\n')}` : '',
     ].filter(Boolean).join('\n');
+  }
+
+  /** The version each real controller runs (its build: the pinned set or the second CAPI lane). */
+  controllerVersions(): Record<ControllerName, string> {
+    if (!this.controllers) throw new Error('the controllers are not running');
+    return this.controllers.versions();
   }
 
   logFile(name: ControllerName): string | undefined {

@@ -101,10 +101,8 @@ export function twinProviders(deployed: Record<string, { version: string }>): Re
   return out;
 }
 
-/** Plays the operator's provider objects, applies the Job's RBAC, runs the Job's pod. */
-export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Record<string, any>, running: Record<string, string>): Promise<PodRun | undefined> {
-  const rendered = providersReadyJob(stack);
-  if (!rendered) return undefined;
+/** Plays the operator's provider objects: spec.version from the release values, status.installedVersion where the twin runs that version. */
+export async function playOperatorProviders(mgmt: KubeClient, operatorValues: Record<string, any>, running: Record<string, string>): Promise<void> {
   for (const o of operatorProviders(operatorValues, running)) {
     const { status, ...object } = o as KubeObject & { status?: Record<string, unknown> };
     const r = await mgmt.apply(object, { fieldManager: 'pvekaas-twin-operator', force: true });
@@ -113,6 +111,13 @@ export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: strin
     const s = await mgmt.request('PATCH', `${path}/status`, { status: status ?? { installedVersion: null } }, 'application/merge-patch+json');
     if (s.status !== 200) throw new Error(`operator provider status ${o.metadata.name}: HTTP ${s.status}: ${s.body?.message ?? s.text}`);
   }
+}
+
+/** Plays the operator's provider objects, applies the Job's RBAC, runs the Job's pod. */
+export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Record<string, any>, running: Record<string, string>): Promise<PodRun | undefined> {
+  const rendered = providersReadyJob(stack);
+  if (!rendered) return undefined;
+  await playOperatorProviders(mgmt, operatorValues, running);
   for (const o of rendered.objects) await mgmt.applyOrThrow(o, { fieldManager: 'Terraform', force: true });
   // The authorizer reads RBAC from its informer: let the binding arrive before the pod starts.
   await new Promise((r) => setTimeout(r, 1000));

@@ -67,7 +67,7 @@ const newer = (a, b) => { const x = a.replace(/^v/, '').split('.').map(Number), 
 const { mgmt, tenants, everyMs } = workerData;
 const mgmtAgent = agent(mgmt.dir);
 for (const t of tenants) t.agent = agent(t.dir);
-const result = { samples: 0, maxGapMs: 0, failed: 0, pools: {}, skew: [], notes: [] };
+const result = { samples: 0, maxGapMs: 0, failed: 0, failedWhy: [], pools: {}, skew: [], notes: [] };
 for (const t of tenants) for (const [pool, n] of Object.entries(t.pools)) result.pools[t.name + '/' + pool] = { min: Infinity, replicas: n };
 let phase = 'start', stopped = false;
 parentPort.on('message', (m) => { if (m.phase) phase = m.phase; if (m.stop) stopped = true; });
@@ -81,7 +81,11 @@ parentPort.on('message', (m) => { if (m.phase) phase = m.phase; if (m.stop) stop
         get(mgmt.url, mgmtAgent, '/apis/controlplane.cluster.x-k8s.io/v1alpha2/namespaces/' + t.name + '/kamajicontrolplanes'),
         get(t.url, t.agent, '/api/v1/nodes'),
       ]);
-      if (machines.status !== 200 || kcps.status !== 200 || nodes.status !== 200) { result.failed++; return; }
+      if (machines.status !== 200 || kcps.status !== 200 || nodes.status !== 200) {
+        result.failed++;
+        if (result.failedWhy.length < 5) result.failedWhy.push(phase + ': ' + t.name + ' machines ' + machines.status + ', kamajicontrolplanes ' + kcps.status + ', nodes ' + nodes.status);
+        return;
+      }
       const cp = kcps.body.items[0] && kcps.body.items[0].status && kcps.body.items[0].status.version;
       const ready = new Set(nodes.body.items.filter((n) => !(n.spec && n.spec.unschedulable) && ((n.status && n.status.conditions) || []).some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata.name));
       const counts = {};
@@ -122,7 +126,7 @@ export function sampleReadyNodes(twin: LabTwin, replicas: Map<string, Map<string
   const worker = new Worker(SAMPLER, { eval: true, workerData: { mgmt: { url: twin.management.client.url, dir: twin.management.dir }, tenants, everyMs } });
   const done = new Promise<ReadySamples>((resolvePromise, reject) => {
     worker.once('message', (r: any) =>
-      resolvePromise({ samples: r.samples, maxGapMs: r.maxGapMs, pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'], skew: r.skew, notes: r.failed > 0 ? [...r.notes, `${r.failed} tenant samples failed`] : r.notes }),
+      resolvePromise({ samples: r.samples, maxGapMs: r.maxGapMs, pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'], skew: r.skew, notes: r.failed > 0 ? [...r.notes, `${r.failed} tenant samples failed (${r.failedWhy.join('; ')})`] : r.notes }),
     );
     worker.once('error', reject);
   });

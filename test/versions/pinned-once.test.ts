@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { autoscalerChart, cniCharts } from '../../modules/versions/cni';
-import { controllerModules, crdDirOf, pinnedCrdDirs, pinnedVersions, resolveToolchain, type ToolchainTable } from '../../modules/versions';
+import { capiNextLane, controllerModules, crdDirOf, pinnedCrdDirs, pinnedVersions, resolveToolchain, type ToolchainTable } from '../../modules/versions';
 import toolchain from '../../modules/versions/toolchain.json';
 
 const root = resolve(__dirname, '../..');
@@ -33,6 +33,7 @@ const pins: Record<string, string> = {
   'cni.cilium': cniCharts.cilium.version,
   'cni.calico': cniCharts.calico.version,
   autoscalerChart: autoscalerChart.version,
+  capiNext: (table as unknown as { capiNext: { version: string } }).capiNext.version,
 };
 
 /** The files that hold the pins themselves. */
@@ -66,7 +67,7 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'modules/placement/failover.ts', pins: ['proxmoxProvider'], why: 'how that CAPMOX release clones from the template node (failover)' },
   { file: 'test/tenants/failover.test.ts', pins: ['proxmoxProvider'], why: "that CAPMOX release's scheduler, read from its source" },
   { file: 'docs/placement.md', pins: ['proxmoxProvider', 'kamajiProvider', 'inClusterIpam'], why: "CAPMOX's scheduler in that release; a real validate run's warnings, as printed" },
-  { file: 'scripts/twin/index.ts', pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm'], why: 'which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow' },
+  { file: 'scripts/twin/index.ts', pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm', 'clusterApi', 'clusterApiOperator'], why: 'which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow; the operator and clusterctl releases whose provider upgrade it plays' },
   // The twin's kubernetes_manifest applier: the provider's and OpenTofu's rules, read from those releases' source.
   { file: 'scripts/twin/manifest-applier.ts', pins: ['provider.kubernetes', 'tofu'], why: 'the provider release and OpenTofu release whose apply/wait/delete and consistency check it follows' },
   { file: 'scripts/twin/manifest-types.ts', pins: ['provider.kubernetes', 'tofu'], why: 'the provider release and OpenTofu release whose plan and type rules it follows' },
@@ -94,17 +95,17 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   // Docs that state the pinned versions (tables, commands to mirror, what the twin runs): kept true by this list.
   { file: 'docs/delivery.md', pins: ['proxmoxProvider'], why: 'what the simulator answers' },
   { file: 'docs/design.md', pins: ['provider.kubernetes', 'provider.helm', 'helmCli'], why: 'which provider releases cannot be built here; the substituted Helm CLI' },
-  { file: 'README.md', pins: ['clusterApi', 'proxmoxProvider', 'helmCli'], why: 'the substituted versions, each named' },
-  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium'], why: 'the toolchain table' },
+  { file: 'README.md', pins: ['clusterApi', 'proxmoxProvider', 'helmCli', 'capiNext'], why: 'the substituted versions, each named; the second CAPI lane' },
+  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium', 'capiNext'], why: 'the toolchain table and its cold build times' },
   {
     file: 'docs/kube-tier.md',
     pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'clusterApiOperator', 'certManager', 'kamajiChart', 'kamajiImage', 'metallb', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'],
     why: 'what the Kubernetes tier installs and builds, with measured timings',
   },
-  { file: 'docs/management.md', pins: everyManagementPin, why: 'the release and provider tables, the mirror commands, the guard example' },
+  { file: 'docs/management.md', pins: [...everyManagementPin, 'capiNext'], why: 'the release and provider tables, the mirror commands, the guard example, the move to the second CAPI lane' },
   { file: 'docs/proxmox.md', pins: ['proxmoxProvider', 'provider.proxmox'], why: 'the provider documentation link and the CAPMOX calls' },
   { file: 'docs/tenants.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico'], why: 'the CNI charts and the secondary-clusters route, read from those releases' },
-  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'kamajiEtcd', 'cni.cilium', 'cni.calico', 'tofu', 'provider.proxmox', 'provider.kubernetes'], why: 'what the twin runs and plays, and the chart it cannot render' },
+  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'kamajiEtcd', 'cni.cilium', 'cni.calico', 'tofu', 'provider.proxmox', 'provider.kubernetes', 'capiNext', 'clusterApiOperator'], why: 'what the twin runs and plays, and the chart it cannot render' },
   { file: 'docs/usage.md', pins: ['proxmoxProvider'], why: 'why secondary clusters exist' },
 ];
 
@@ -182,7 +183,12 @@ describe('what derives from the table', () => {
   });
 
   it('derives the CRD directories, the controllers and the staging version from the rows', () => {
-    expect(pinnedCrdDirs()).toEqual(Object.keys(resolveToolchain().crds).sort());
+    // Every directory of the tree is a pinned one, or the second CAPI lane's (installed only for a lab on it).
+    expect([...pinnedCrdDirs(), capiNextLane()!.crdDir].sort()).toEqual(Object.keys(resolveToolchain().crds).sort());
+    expect(resolveToolchain().capiNext).toMatchObject({
+      binaries: { 'capi-manager': 'sigs.k8s.io/cluster-api', 'kubeadm-bootstrap-manager': 'sigs.k8s.io/cluster-api/bootstrap/kubeadm' },
+      webhooks: { 'capi-manager': `sigs.k8s.io/cluster-api@${capiNextLane()!.version}/config/webhook/manifests.yaml` },
+    });
     expect(controllerModules()).toEqual({
       'sigs.k8s.io/cluster-api': pinnedVersions.clusterApi,
       'github.com/ionos-cloud/cluster-api-provider-proxmox': pinnedVersions.proxmoxProvider,
@@ -191,6 +197,15 @@ describe('what derives from the table', () => {
     const [, minor, patch] = table.kubernetes.version.split('.');
     expect(resolveToolchain().kubernetes.stagingVersion).toBe(`v0.${minor}.${patch}`);
     expect(resolveToolchain().providers.proxmox.moduleVersion).toBe(`v${table.providers.proxmox.version}`);
+  });
+
+  it('refuses a second CAPI lane whose controllers or CRDs are not of its module, naming what', () => {
+    const broken = JSON.parse(JSON.stringify(table)) as typeof table & { capiNext: { controllers: string[]; crds: string } };
+    broken.capiNext.controllers = ['capi-manager', 'capmox-manager'];
+    expect(() => resolveToolchain(broken)).toThrow(/capiNext: proxmoxProvider:config\/webhook\/manifests\.yaml is not a file of sigs\.k8s\.io\/cluster-api/);
+    const wrongCrds = JSON.parse(JSON.stringify(table)) as typeof broken;
+    wrongCrds.capiNext.crds = 'metallb';
+    expect(() => resolveToolchain(wrongCrds)).toThrow(/capiNext: crds\.metallb is not the CRDs of sigs\.k8s\.io\/cluster-api/);
   });
 
   it('refuses a table that refers to a component it does not list, naming it', () => {

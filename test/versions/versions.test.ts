@@ -7,8 +7,11 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { crdsDir } from '../support/crds';
 import {
+  capiMinorOf,
+  capiNextLane,
   capiProviders,
   checkVersions,
+  crdDirsFor,
   contractOf,
   crdDirOf,
   imageInventory,
@@ -141,6 +144,54 @@ describe('the version guard', () => {
     expect(caaph?.message).toContain('CAPI 1.13');
     expect(caaph?.message).toContain('1.12');
     expect(errors(resolveVersions({ helmAddon: 'v0.6.4' }))).toEqual([]);
+  });
+
+  describe('the second CAPI lane (toolchain.json capiNext)', () => {
+    const lane = capiNextLane()!;
+    const onLane = resolveVersions({ clusterApi: lane.version });
+
+    it('is a newer minor than the pinned core, with the same module, and its CRD tree holds its CRDs and metadata.yaml', () => {
+      expect(lane.module).toBe(capiProviders[0].repository.replace('https://github.com/kubernetes-sigs/', 'sigs.k8s.io/'));
+      expect(capiMinorOf(capiProviders[0], lane.version)).not.toBe(capiMinorOf(capiProviders[0], pinnedVersions.clusterApi));
+      expect(existsSync(join(root, lane.crdDir, 'metadata.yaml'))).toBe(true);
+      expect(existsSync(join(root, lane.crdDir, 'cluster.x-k8s.io_machines.yaml'))).toBe(true);
+      // The core's release series are read from the newest metadata.yaml there is: the lane's.
+      expect(capiProviders[0].metadataFile).toBe(`${lane.crdDir}/metadata.yaml`);
+    });
+
+    it("is covered by its own metadata.yaml (series and contract from that file), and the pinned core's file is a subset of it", () => {
+      const [major, minor] = lane.version.replace(/^v/, '').split('.').map(Number);
+      const own = upstreamSeries(capiProviders[0]);
+      expect(own).toContainEqual({ major, minor, contract: 'v1beta2' });
+      expect(contractOf(capiProviders[0], lane.version)).toBe('v1beta2');
+      expect(contractOf(capiProviders.find((p) => p.kind === 'bootstrap')!, lane.version)).toBe('v1beta2');
+      const pinned = parse(readFileSync(join(root, `${crdDirOf('clusterApi')}/metadata.yaml`), 'utf8')).releaseSeries as { major: number; minor: number; contract: string }[];
+      for (const s of pinned) expect(own).toContainEqual({ major: s.major, minor: s.minor, contract: s.contract });
+    });
+
+    it('accepts the lane with the pinned providers, warning what is true: CAPMOX and CAAPH built on 1.12, IPAM on 1.11, the lane named', () => {
+      expect(errors(onLane)).toEqual([]);
+      const byKey = new Map(warnings(onLane).map((f) => [f.key, f.message]));
+      expect(byKey.get('proxmoxProvider')).toMatch(/CAPMOX v0\.9\.0 is built on CAPI 1\.12 .* while the core is 1\.13; both implement contract v1beta2/);
+      expect(byKey.get('inClusterIpam')).toMatch(/built on CAPI 1\.11\.2 while the core is 1\.13/);
+      expect(byKey.get('helmAddon')).toMatch(/CAAPH v0\.6\.2 is built on CAPI 1\.12 while the core is 1\.13/);
+      // The pinned Kamaji provider is built on 1.13: no skew with a 1.13 core.
+      expect(warnings(onLane).filter((f) => f.key === 'kamajiProvider')).toEqual([]);
+      expect(byKey.get('clusterApi')).toContain('the second Cluster API lane');
+      expect(byKey.get('clusterApi')).not.toContain('validated against the CRDs of');
+    });
+
+    it('still refuses a 1.13 patch with a provider of another contract, and a CAPI minor it knows nothing of', () => {
+      expect(errors(resolveVersions({ clusterApi: lane.version, kamajiProvider: 'v0.19.0' })).map((f) => f.key)).toEqual(['kamajiProvider']);
+      expect(errors(resolveVersions({ clusterApi: 'v1.14.0' }))[0].message).toMatch(/cannot tell which CAPI contract cluster-api v1\.14\.0 implements/);
+    });
+
+    it('installs the lane\'s CRDs instead of the pinned CAPI ones for a lab on it, and only then', () => {
+      expect(crdDirsFor(pinnedVersions)).toEqual(pinnedCrdDirs());
+      expect(crdDirsFor(onLane)).toContain(lane.crdDir);
+      expect(crdDirsFor(onLane)).not.toContain(crdDirOf('clusterApi'));
+      expect(crdDirsFor(onLane)).toHaveLength(pinnedCrdDirs().length);
+    });
   });
 
   it('drops the pinned digest when the Kamaji tag is overridden without a new digest', () => {
