@@ -23,6 +23,9 @@ import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_TENANT } from './
 /** A machine deployment of a Cluster's topology, with the values its worker template is made from. */
 export interface RenderedMachineDeployment {
   tenant: string;
+  /** The Cluster's namespace and name (where CAPI makes the MachineDeployment). */
+  namespace: string;
+  cluster: string;
   name: string;
   pool: string;
   instance: string;
@@ -57,6 +60,8 @@ export function topologyMachineDeployments(cluster: unknown): RenderedMachineDep
     if (typeof pool !== 'string' || typeof instance !== 'string' || typeof node !== 'string') continue;
     out.push({
       tenant,
+      namespace: typeof (cluster.metadata as Obj).namespace === 'string' ? ((cluster.metadata as Obj).namespace as string) : '',
+      cluster: typeof (cluster.metadata as Obj).name === 'string' ? ((cluster.metadata as Obj).name as string) : '',
       name: md.name,
       pool,
       instance,
