@@ -247,7 +247,6 @@ export const previousInstanceSchema = z.strictObject({
   template: templateSchema.optional().describe('the template as it was'),
   images: z.array(imageSchema).optional().describe('the images as they were (their templates on local disks)'),
   vmIdRange: z.strictObject({ start: z.int().min(100), end: z.int().max(999999999) }).optional(),
-  pools: z.strictObject({ vms: poolId('pools.vms').optional() }).optional(),
 });
 
 export const poolSchema = z
@@ -338,7 +337,7 @@ export const tenantSchema = z.strictObject({
         .record(z.string().min(1), previousInstanceSchema)
         .optional()
         .describe(
-          "by instance name: the instance's worker template fields as they were before this change (bridge, storage, template, images, vmIdRange, pools.vms; default: as they are now)",
+          "by instance name: the instance's worker template fields as they were before this change (bridge, storage, template, images, vmIdRange; default: as they are now)",
         ),
     })
     .optional()

@@ -42,7 +42,6 @@ export function previousInstance(instance: Instance, was: PreviousInstance | und
     template: was.template ?? instance.template,
     images: was.images ?? instance.images,
     vmIdRange: was.vmIdRange ?? instance.vmIdRange,
-    pools: { ...instance.pools, ...(was.pools?.vms !== undefined ? { vms: was.pools.vms } : {}) },
   };
 }
 

@@ -154,7 +154,7 @@ function changedVariables(g: NodeGroupChange): Map<string, [unknown, unknown]> {
   return out;
 }
 
-const INSTANCE_FIELDS = ['bridge', 'storage', 'template', 'images', 'vmIdRange', 'pools'] as const;
+const INSTANCE_FIELDS = ['bridge', 'storage', 'template', 'images', 'vmIdRange'] as const;
 
 /**
  * The `previous` that keeps a tenant's replaced groups during a surge: from the old description
@@ -172,6 +172,10 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
   const oldTenant = oldLab?.tenants.find((t) => t.name === tenant.name);
   for (const g of changes) {
     const vars = changedVariables(g);
+    if (vars.has('proxmoxPool')) {
+      // The Proxmox pool holds the running machines: a new name replaces the pool under them, so this cannot surge.
+      unknown.push(`nothing keeps the machines through a new pools.vms of ${g.instance} (the Proxmox pool holding them would be replaced): put pools.vms back to ${flowYaml(String(vars.get('proxmoxPool')![0]).replace(new RegExp(`-${tenant.name}$`), ''))}`);
+    }
     if (oldLab && oldTenant) {
       const was = oldLab.proxmox.instances.find((i) => i.name === g.instance);
       const now = lab.proxmox.instances.find((i) => i.name === g.instance);
@@ -180,8 +184,6 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
           if (field === 'storage') {
             if (was.storage.disks !== now.storage.disks) setInstance(g.instance, 'storage', { disks: was.storage.disks });
             if (was.storage.disksShared !== now.storage.disksShared) setInstance(g.instance, 'storage', { disksShared: was.storage.disksShared });
-          } else if (field === 'pools') {
-            if (was.pools.vms !== now.pools.vms) setInstance(g.instance, 'pools', { vms: was.pools.vms });
           } else if (canonical(was[field]) !== canonical(now[field])) setInstance(g.instance, field, was[field]);
         }
       }
@@ -192,7 +194,6 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
     for (const [name, [was]] of vars) {
       if (name === 'bridge') setInstance(g.instance, 'bridge', was);
       else if (name === 'proxmoxStorage') setInstance(g.instance, 'storage', { disks: was });
-      else if (name === 'proxmoxPool' && typeof was === 'string') setInstance(g.instance, 'pools', { vms: was.replace(new RegExp(`-${tenant.name}$`), '') });
       else if (name === 'vlan' || name === 'nodeIPv4Config' || name === 'dnsServers') {
         const v = g.before[0].variables;
         const ip = isObj(v.nodeIPv4Config) ? v.nodeIPv4Config : {};

@@ -14,6 +14,7 @@ import { parseLab } from '../../modules/config/load';
 import { capacityLedger, planPlacement } from '../../modules/placement';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { renderTenant, renderTenants } from '../../modules/tenants';
+import { renderInstances } from '../../modules/rendering/instance';
 import { replacedGroups, replacementProblems, retiredGroups, topologyMachineDeployments, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
 import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from '../../scripts/lib/upgrade-guard';
 import { exampleText } from './fixtures';
@@ -88,6 +89,20 @@ describe('surge, then retire: an instance-level edit', () => {
     );
     const ledger = capacityLedger(plan);
     for (const s of plan.surge!) expect(ledger.nodes.find((n) => n.node === s.node && n.instance === s.instance)!.cpu.surge).toBeGreaterThanOrEqual(s.cpu);
+  });
+
+  it("the instance stack keeps the retiring machines' grants until the retire step: the old disk storage, bridge and VLAN", () => {
+    const grants = (l: ReturnType<typeof lab>) => renderInstances(l, planPlacement(l)).get('pmox-txl')!.serviceAccount.tokens.find((t) => t.tenant === 'tenant-a')!.grants.map((g) => `${g.path} ${g.roleId}`);
+    const edit = (d: any) => ((txl(d).storage.disks = 'ceph-ssd'), (txl(d).bridge = 'vmbr7'), (tenantA(d).network.vlan = 20));
+    const keep = (d: any) => (tenantA(d).previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' }, bridge: 'vmbr0' } }, network: { ...tenantA(d).network, vlan: 10 } });
+    const pre = (d: any) => (tenantA(d).network.vlan = 10);
+    const before = grants(lab(pre));
+    const surge = grants(lab((d) => (pre(d), edit(d), keep(d))));
+    const after = grants(lab((d) => (pre(d), edit(d))));
+    expect(before.filter((g) => /storage\/ceph|vmbr/.test(g))).toEqual([expect.stringMatching(/^\/sdn\/zones\/localnetwork\/vmbr0\/10 /), expect.stringMatching(/^\/storage\/ceph-vm /)]);
+    expect(surge).toEqual(expect.arrayContaining([...before, ...after]));
+    expect(surge.length).toBe(new Set([...before, ...after]).size);
+    expect(after.some((g) => g.includes('ceph-vm') || g.includes('vmbr0'))).toBe(false);
   });
 
   it('control: the same edit with previous as it is now keeps nothing (the old names go)', () => {
