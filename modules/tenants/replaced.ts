@@ -18,6 +18,7 @@
 import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
 import { DEFER_UPGRADE } from './cluster';
+import { workerMachineVariables } from './cluster-class';
 import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_TENANT } from './names';
 
 /** A machine deployment of a Cluster's topology, with the values its worker template is made from. */
@@ -141,13 +142,13 @@ export function flowYaml(value: unknown): string {
   return String(value);
 }
 
-/** What changed in a group's worker template inputs: variable name → [before, after]. */
-function changedVariables(g: NodeGroupChange): Map<string, [unknown, unknown]> {
+/** What changed in a group's worker template inputs (the variables the worker patches read): variable name → [before, after]. */
+function changedVariables(g: NodeGroupChange, read: ReadonlySet<string>): Map<string, [unknown, unknown]> {
   const b = g.before[0].variables;
   const a = g.after[0].variables;
   const out = new Map<string, [unknown, unknown]>();
   for (const name of [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()) {
-    if (name === 'allowedNodes') continue; // per node group by construction
+    if (name === 'allowedNodes' || !read.has(name)) continue; // allowedNodes: per node group by construction
     if (canonical(b[name]) !== canonical(a[name])) out.set(name, [b[name], a[name]]);
   }
   if (g.before[0].version !== undefined && g.before[0].version !== g.after[0].version) out.set('version', [g.before[0].version, g.after[0].version]);
@@ -161,7 +162,7 @@ const INSTANCE_FIELDS = ['bridge', 'storage', 'template', 'images', 'vmIdRange']
  * when it is known (exact), else from the old Cluster's values. `unknown` lists what could not be
  * recovered from the Cluster alone.
  */
-function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[], oldLab?: Lab): { previous: Obj; unknown: string[] } {
+function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[], read: ReadonlySet<string>, oldLab?: Lab): { previous: Obj; unknown: string[] } {
   const previous: Obj = structuredClone(tenant.previous ?? {}) as Obj;
   const instances: Obj = isObj(previous.instances) ? previous.instances : {};
   const unknown: string[] = [];
@@ -171,7 +172,7 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
   };
   const oldTenant = oldLab?.tenants.find((t) => t.name === tenant.name);
   for (const g of changes) {
-    const vars = changedVariables(g);
+    const vars = changedVariables(g, read);
     if (vars.has('proxmoxPool')) {
       // The Proxmox pool holds the running machines: a new name replaces the pool under them, so this cannot surge.
       unknown.push(`nothing keeps the machines through a new pools.vms of ${g.instance} (the Proxmox pool holding them would be replaced): put pools.vms back to ${flowYaml(String(vars.get('proxmoxPool')![0]).replace(new RegExp(`-${tenant.name}$`), ''))}`);
@@ -194,7 +195,7 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
     for (const [name, [was]] of vars) {
       if (name === 'bridge') setInstance(g.instance, 'bridge', was);
       else if (name === 'proxmoxStorage') setInstance(g.instance, 'storage', { disks: was });
-      else if (name === 'vlan' || name === 'nodeIPv4Config' || name === 'dnsServers') {
+      else if (name === 'vlan') {
         const v = g.before[0].variables;
         const ip = isObj(v.nodeIPv4Config) ? v.nodeIPv4Config : {};
         previous.network = { addresses: ip.addresses, prefix: ip.prefix, gateway: ip.gateway, dnsServers: v.dnsServers, ...(v.vlan !== undefined ? { vlan: v.vlan } : {}) };
@@ -218,6 +219,7 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
 export function replacementProblems(lab: Lab, before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[], oldLab?: Lab): Problem[] {
   const problems: Problem[] = [];
   const replaced = replacedGroups(before, after);
+  const read = new Set(workerMachineVariables(lab.capmox.multiInstance));
   for (const tenantName of [...new Set(replaced.map((g) => g.tenant))]) {
     const index = lab.tenants.findIndex((t) => t.name === tenantName);
     if (index < 0) continue;
@@ -225,9 +227,9 @@ export function replacementProblems(lab: Lab, before: readonly RenderedMachineDe
     const mine = replaced.filter((g) => g.tenant === tenantName);
     const versionChanged = mine.some((g) => g.before[0].version !== undefined && g.before[0].version !== tenant.kubernetesVersion);
     if (versionChanged && !tenant.previous) continue;
-    const { previous, unknown } = suggestedPrevious(tenant, lab, mine, oldLab);
+    const { previous, unknown } = suggestedPrevious(tenant, lab, mine, read, oldLab);
     const what = mine.map((g) => {
-      const vars = [...changedVariables(g)].map(([name, [b, a]]) => `${name} ${flowYaml(b)} → ${flowYaml(a)}`);
+      const vars = [...changedVariables(g, read)].map(([name, [b, a]]) => `${name} ${flowYaml(b)} → ${flowYaml(a)}`);
       return `${g.before.map((m) => m.name).join(', ')} (pool ${g.pool} on ${g.instance}/${g.node}) by ${g.after.map((m) => m.name).join(', ')}${vars.length ? `: ${vars.join('; ')}` : ''}`;
     });
     problems.push({

@@ -13,7 +13,11 @@
  * `ClusterTopologyMachineDeploymentNameLabel`, with `cluster.x-k8s.io/cluster-name`) exists, its
  * controller has seen its latest spec (`status.observedGeneration` ≥ `metadata.generation`), and
  * `status.readyReplicas` — Machines whose Ready condition is true, which needs their Node healthy —
- * is at least `spec.replicas` (for an autoscaled pool the size the autoscaler set) and at least 1.
+ * is at least `spec.replicas` and at least 1. For an autoscaled pool also the pool's current size:
+ * the new machine deployments of a node group must hold as many Ready machines as the old ones run
+ * (their live `spec.replicas`, the autoscaler's), since CAPI starts a new autoscaled
+ * MachineDeployment at its min-size annotation (internal/webhooks/machinedeployment.go,
+ * `calculateMachineDeploymentReplicas`), not at the old one's size.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -32,6 +36,8 @@ export interface RetireStep {
   retired: string[];
   /** The new ones that carry their pools on (each must be Ready). */
   carried: string[];
+  /** Per node group of an autoscaled pool: the new ones must hold as many Ready machines as the old ones have now. */
+  autoscaled: { pool: string; node: string; retired: string[]; carried: string[] }[];
 }
 
 /** The retire steps in a change: per tenant, the machine deployments dropped and those that must be Ready first. */
@@ -40,25 +46,35 @@ export function retireSteps(before: readonly RenderedMachineDeployment[], after:
   for (const g of retiredGroups(before, after)) {
     const carried = g.after.filter((a) => g.before.some((b) => b.name === a.name));
     const first = carried[0] ?? g.after[0];
-    const step = steps.get(g.tenant) ?? { tenant: g.tenant, namespace: first.namespace, cluster: first.cluster, retired: [], carried: [] };
+    const step = steps.get(g.tenant) ?? { tenant: g.tenant, namespace: first.namespace, cluster: first.cluster, retired: [], carried: [], autoscaled: [] };
     step.retired.push(...g.retired);
     step.carried.push(...carried.map((m) => m.name));
+    // A topology machine deployment without replicas is the autoscaler's (modules/tenants/cluster.ts).
+    if (carried.some((m) => m.replicas === undefined)) step.autoscaled.push({ pool: g.pool, node: g.node, retired: [...g.retired].sort(), carried: carried.map((m) => m.name).sort() });
     steps.set(g.tenant, step);
   }
   return [...steps.values()].map((s) => ({ ...s, retired: [...new Set(s.retired)].sort(), carried: [...new Set(s.carried)].sort() }));
+}
+
+type LiveMachineDeployment = { metadata?: { name?: string; generation?: number }; spec?: { replicas?: number }; status?: { observedGeneration?: number; readyReplicas?: number } };
+
+/** The live MachineDeployments CAPI made for one topology name of a Cluster, or the server's answer when it is not 200. */
+async function live(client: KubeClient, step: RetireStep, name: string): Promise<LiveMachineDeployment[] | string> {
+  const selector = encodeURIComponent(`cluster.x-k8s.io/cluster-name=${step.cluster},topology.cluster.x-k8s.io/deployment-name=${name}`);
+  const r = await client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${encodeURIComponent(step.namespace)}/machinedeployments?labelSelector=${selector}`);
+  if (r.status !== 200) return `the management cluster answered HTTP ${r.status} (${r.body?.message ?? r.text})`;
+  return (r.body?.items ?? []) as LiveMachineDeployment[];
 }
 
 /** Why each carried machine deployment is not Ready yet (empty when the retire step may go). */
 export async function notReady(client: KubeClient, step: RetireStep): Promise<string[]> {
   const out: string[] = [];
   for (const name of step.carried) {
-    const selector = encodeURIComponent(`cluster.x-k8s.io/cluster-name=${step.cluster},topology.cluster.x-k8s.io/deployment-name=${name}`);
-    const r = await client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${encodeURIComponent(step.namespace)}/machinedeployments?labelSelector=${selector}`);
-    if (r.status !== 200) {
-      out.push(`${name}: the management cluster answered HTTP ${r.status} (${r.body?.message ?? r.text})`);
+    const items = await live(client, step, name);
+    if (typeof items === 'string') {
+      out.push(`${name}: ${items}`);
       continue;
     }
-    const items = (r.body?.items ?? []) as { metadata?: { generation?: number }; spec?: { replicas?: number }; status?: { observedGeneration?: number; readyReplicas?: number } }[];
     if (items.length === 0) {
       out.push(`${name}: no MachineDeployment in namespace ${step.namespace} yet (the surge step is not deployed, or CAPI has not made it)`);
       continue;
@@ -68,6 +84,26 @@ export async function notReady(client: KubeClient, step: RetireStep): Promise<st
       const ready = md.status?.readyReplicas ?? 0;
       if ((md.status?.observedGeneration ?? 0) < (md.metadata?.generation ?? 0)) out.push(`${name}: its controller has not observed its latest spec yet`);
       else if (ready < Math.max(want, 1)) out.push(`${name}: ${ready} of ${want} machines Ready`);
+    }
+  }
+  // An autoscaled pool keeps its current size: the old machine deployments' live replicas (the
+  // autoscaler's), which a new one does not start at (CAPI gives it the min-size annotation's).
+  for (const g of step.autoscaled) {
+    const sum = async (names: string[], field: (m: LiveMachineDeployment) => number) => {
+      let n = 0;
+      for (const name of names) {
+        const items = await live(client, step, name);
+        if (typeof items !== 'string') n += items.reduce((x, m) => x + field(m), 0);
+      }
+      return n;
+    };
+    const size = await sum(g.retired, (m) => m.spec?.replicas ?? 0);
+    const ready = await sum(g.carried, (m) => m.status?.readyReplicas ?? 0);
+    if (ready < size) {
+      out.push(
+        `autoscaled pool ${g.pool} on ${g.node}: the old machine deployments run ${size} machines, the new ones have ${ready} Ready — scale the new one to ${size} first ` +
+          `(kubectl -n ${step.namespace} scale machinedeployment -l topology.cluster.x-k8s.io/deployment-name=${g.carried[0]} --replicas=${size}; the autoscaler takes it from there)`,
+      );
     }
   }
   return out;

@@ -98,4 +98,24 @@ describe("deploy's retire guard, live", () => {
     expect(retireSteps(mds(retire), mds(surge))).toEqual([]);
     managementClient(retire).close();
   }, 120000);
+
+  it('an autoscaled pool keeps its current size: the new machine deployments must hold as many Ready machines as the old ones run', async () => {
+    const s = started(server);
+    const storage = (d: any) => (d.proxmox.instances[0].storage.disks = 'ceph-ssd');
+    const surge = lab((d) => (storage(d), (d.tenants[1].previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' } } } })), s.kubeconfig);
+    const retire = lab(storage, s.kubeconfig);
+    const step = retireSteps(mds(surge), mds(retire)).find((x) => x.tenant === 'tenant-b')!;
+    // tenant-b's workers are autoscaled (1–6): the rendering leaves their replicas to the autoscaler.
+    expect(step.autoscaled.map((g) => g.pool)).toEqual(expect.arrayContaining(['workers']));
+    expect(step.autoscaled.some((g) => g.pool === 'gpu')).toBe(false);
+    await s.client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: step.namespace } });
+    for (let i = 0; i < 120 && (await s.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 500));
+    const [g] = step.autoscaled;
+    // The autoscaler grew the old one to 4; CAPI made the new one at its min size (1), Ready.
+    for (const name of g.retired) await machineDeployment(s, step, name, step.cluster, 4, 4);
+    for (const name of step.carried) await machineDeployment(s, step, name, step.cluster, 1, 1);
+    await expect(guardRetire(retire, [step], undefined)).rejects.toThrow(new RegExp(`autoscaled pool workers on ${g.node}: the old machine deployments run 4 machines, the new ones have 1 Ready — scale the new one to 4 first`));
+    for (const name of g.carried) await machineDeployment(s, step, name, step.cluster, 4, 4);
+    expect(await guardRetire(retire, [step], undefined)).toEqual([expect.stringContaining('every new machine deployment Ready')]);
+  }, 120000);
 });
