@@ -15,6 +15,8 @@ import { capacityLedger, planPlacement } from '../../modules/placement';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { renderTenant, renderTenants } from '../../modules/tenants';
 import { renderInstances } from '../../modules/rendering/instance';
+import { DEFER_UPGRADE } from '../../modules/tenants/cluster';
+import { AUTOSCALER_MAX, AUTOSCALER_MIN } from '../../modules/tenants/machine-deployments';
 import { replacedGroups, replacementProblems, retiredGroups, topologyMachineDeployments, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
 import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from '../../scripts/lib/upgrade-guard';
 import { exampleText } from './fixtures';
@@ -103,6 +105,26 @@ describe('surge, then retire: an instance-level edit', () => {
     expect(surge).toEqual(expect.arrayContaining([...before, ...after]));
     expect(surge.length).toBe(new Set([...before, ...after]).size);
     expect(after.some((g) => g.includes('ceph-vm') || g.includes('vmbr0'))).toBe(false);
+  });
+
+  it('an autoscaled pool during the surge: old and new machine deployments both without replicas and with the pool’s bounds (two node groups for the autoscaler)', () => {
+    const before = lab();
+    const surge = lab((d) => ((txl(d).storage.disks = 'ceph-ssd'), (d.tenants[1].previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' } } } })));
+    const old = topologyMds(render(before, 'tenant-b')).filter((m) => m.metadata.labels['node.cluster.x-k8s.io/pool'] === 'workers');
+    const mid = topologyMds(render(surge, 'tenant-b')).filter((m) => m.metadata.labels['node.cluster.x-k8s.io/pool'] === 'workers');
+    expect(old.length).toBeGreaterThan(0);
+    expect(mid.length).toBe(2 * old.length);
+    expect(mid.map((m) => m.name)).toEqual(expect.arrayContaining(old.map((m) => m.name)));
+    for (const m of mid) {
+      expect(m.replicas).toBeUndefined();
+      const o = old.find((x) => x.metadata.labels['node.cluster.x-k8s.io/proxmox-node'] === m.metadata.labels['node.cluster.x-k8s.io/proxmox-node'])!;
+      for (const key of [AUTOSCALER_MIN, AUTOSCALER_MAX]) expect({ key, value: m.metadata.annotations[key] }).toEqual({ key, value: o.metadata.annotations[key] });
+      expect(m.metadata.annotations[DEFER_UPGRADE]).toBeUndefined();
+    }
+    // The ledger reserves the retiring group at its max (what the autoscaler may grow it to).
+    const plan = planPlacement(surge);
+    const b = plan.tenants.find((t) => t.name === 'tenant-b')!.pools.find((p) => p.name === 'workers')!;
+    for (const s of plan.surge!.filter((x) => x.tenant === 'tenant-b' && x.pool === 'workers')) expect(s.machines).toBe(b.placements.find((p) => p.node === s.node)!.max);
   });
 
   it('control: the same edit with previous as it is now keeps nothing (the old names go)', () => {
