@@ -209,8 +209,9 @@ runCommand(async () => {
   const againstOut = flags['against-out'] as string | undefined;
   const deployedBefore = machineDeploymentsOfOutput(out);
   const before = deployedBefore.length > 0 || !againstOut ? deployedBefore : machineDeploymentsOfOutput(againstOut);
-  // Every node group a change replaces must surge (synth's own guard, against the output deployed last).
-  refuseUnrollableUpgrades(config, out);
+  // Every node group a change replaces must surge (synth's own guard, against the output deployed
+  // last), for the tenant stacks this deploy applies; checked before the synth replaces that output.
+  refuseUnrollableUpgrades(config, out, flags.stacks ? stackGlob(flags.stacks as string) : () => true);
 
   let candidates: string[];
   let removed: string[] = [];

@@ -15,7 +15,7 @@ import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
 import { replacementProblems, topologyClustersOfStack, topologyMachineDeployments, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
 
-export function refuseUnrollableUpgrades(config: string, out: string): void {
+export function refuseUnrollableUpgrades(config: string, out: string, applies: (stack: string) => boolean = () => true): void {
   const previous = join(resolve(out), 'placement.json');
   if (!existsSync(previous)) return;
   let json: unknown;
@@ -30,10 +30,12 @@ export function refuseUnrollableUpgrades(config: string, out: string): void {
   // Every other change that replaces node groups (issue 21): against the tenant stacks written last.
   const before = machineDeploymentsOfOutput(out);
   if (before.length > 0) {
-    const after = [...atLabFile(config, () => renderTenants(lab, plan)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+    const after = [...atLabFile(config, () => renderTenants(lab, plan)).values()].filter((t) => applies(`tenant-${t.tenant.name}`)).flatMap((t) => topologyMachineDeployments(t.cluster));
     problems.push(...replacementProblems(lab, before, after));
   }
-  if (problems.length > 0) throw configErrorAt(config, problems);
+  // deploy: only the tenant stacks it is about to apply (--stacks) matter.
+  const mine = problems.filter((p) => p.path[0] !== 'tenants' || typeof p.path[1] !== 'number' || applies(`tenant-${lab.tenants[p.path[1]]?.name}`));
+  if (mine.length > 0) throw configErrorAt(config, mine);
 }
 
 /** The topology machine deployments of the tenant stacks in a synth output (JSON stacks; none for HCL or no output). */
