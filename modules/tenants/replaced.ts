@@ -224,7 +224,10 @@ export function replacementProblems(lab: Lab, before: readonly RenderedMachineDe
     const index = lab.tenants.findIndex((t) => t.name === tenantName);
     if (index < 0) continue;
     const tenant = lab.tenants[index];
-    const mine = replaced.filter((g) => g.tenant === tenantName);
+    // A group whose template inputs are all unchanged was renamed by the class's own worker template
+    // (a pvekaas release that changes it): previous cannot keep that, it is not the description's.
+    const mine = replaced.filter((g) => g.tenant === tenantName && changedVariables(g, read).size > 0);
+    if (mine.length === 0) continue;
     const versionChanged = mine.some((g) => g.before[0].version !== undefined && g.before[0].version !== tenant.kubernetesVersion);
     if (versionChanged && !tenant.previous) continue;
     const { previous, unknown } = suggestedPrevious(tenant, lab, mine, read, oldLab);

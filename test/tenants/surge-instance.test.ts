@@ -182,6 +182,10 @@ describe('a change that replaces node groups with no surge is refused', () => {
     const upgraded = allMds(before).map((m) => ({ ...m, version: 'v0.0.0' }));
     expect(replacedGroups(upgraded, allMds(storage)).length).toBeGreaterThan(0);
     expect(replacementProblems(storage, upgraded, allMds(storage)).map((p) => p.path.join('.'))).toEqual([]);
+    // Renamed with every template input the same: the class's own worker template changed (a pvekaas release), which previous cannot keep.
+    const renamed = allMds(before).map((m) => ({ ...m, name: `${m.name}0` }));
+    expect(replacedGroups(renamed, allMds(before)).length).toBeGreaterThan(0);
+    expect(replacementProblems(before, renamed, allMds(before))).toEqual([]);
   });
 
   it("synth's guard reads the Clusters of the tenant stacks written last", () => {
