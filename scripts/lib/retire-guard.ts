@@ -7,7 +7,7 @@
  *
  * What is compared: the topology machine deployments of the tenant stacks in the output directory
  * before this deploy synthesizes (what was deployed last) and after (modules/tenants/replaced.ts,
- * `retiredGroups`). What "Ready" is, read from CAPI v1.12.10 (kubernetes-sigs/cluster-api,
+ * `retiredGroups`). What "Ready" is, read from the pinned CAPI v1.12 (kubernetes-sigs/cluster-api,
  * api/core/v1beta2/machinedeployment_types.go): the MachineDeployment the topology controller made
  * for the name (label `topology.cluster.x-k8s.io/deployment-name`, api/core/v1beta2/common_types.go
  * `ClusterTopologyMachineDeploymentNameLabel`, with `cluster.x-k8s.io/cluster-name`) exists, its

@@ -1,6 +1,6 @@
 /**
  * Deploy's retire guard against the real API server (surge, then retire; issue 21): the retire
- * step's new machine deployments are read live as CAPI v1.12.10 makes them (MachineDeployments
+ * step's new machine deployments are read live as the pinned CAPI v1.12 makes them (MachineDeployments
  * labelled with their Cluster and topology name, the v1beta2 CRD from the pinned CRD tree), through
  * the lab's management kubeconfig; the step is refused until each one has all its machines Ready.
  */
