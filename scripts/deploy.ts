@@ -1,6 +1,6 @@
 /**
  * `npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>]
- *    [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan]`
+ *    [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan] [--phase retire]`
  *
  * Synthesizes the description into `--out` (through the synth cache), then runs OpenTofu on the
  * stacks that changed (all stacks without --against), filtered by --stacks: `tofu init` and
@@ -8,6 +8,12 @@
  * (manifest.json), up to --parallel at once where the order allows, with progress on stderr. It
  * stops at the first failure and says what was applied, what failed and what was not applied.
  * Removed stacks are listed, never destroyed.
+ *
+ * Surge, then retire (docs/tenants.md): a change that replaces node groups with no surge is refused
+ * before anything is synthesized (scripts/lib/upgrade-guard.ts, against the output deployed last),
+ * and a retire step — old machine deployments dropped while new ones carry their pools on — is
+ * applied only when those new ones are Ready in the management cluster, read live through its
+ * kubeconfig, or with `--phase retire` (scripts/lib/retire-guard.ts).
  *
  * tofu comes from PATH (`eval "$(scripts/toolchain env)"` for the offline toolchain). Each
  * `proxmox-<instance>` stack gets its administrator token from PROXMOX_API_TOKENS (a JSON object of
@@ -23,8 +29,11 @@ import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
 import { runInOrder, stackGlob, type StackOutcome } from './lib/deploy-run';
 import { alive } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
+import { guardRetire, retireSteps } from './lib/retire-guard';
+import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from './lib/upgrade-guard';
+import { loadLabFile } from '../modules/config/load';
 
-const usage = 'npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>] [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan]';
+const usage = 'npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>] [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan] [--phase retire]';
 
 function tofuOnPath(): string {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'tofu'))) return join(dir, 'tofu');
@@ -175,11 +184,13 @@ runCommand(async () => {
       out: { type: 'string', value: '<dir>', help: 'where the stacks are synthesized (default: cdktf.out)' },
       parallel: { type: 'string', value: '<n>', help: 'run up to n stacks at once where the order allows (default: 1)' },
       plan: { type: 'boolean', help: 'tofu plan instead of tofu apply' },
+      phase: { type: 'string', value: 'retire', help: 'retire: the new machine deployments of a retire step are Ready (checked by you, not read live)' },
     },
     usage,
     { about: 'Synthesizes the description and runs OpenTofu on the stacks that changed, in dependency order; stops at the first failure.' },
   );
   if (!flags.config) throw new UsageError(`--config is needed\n\nusage: ${usage}`);
+  if (flags.phase !== undefined && flags.phase !== 'retire') throw new UsageError(`--phase must be retire (got "${flags.phase}")\n\nusage: ${usage}`);
   if (flags['against-out'] && !flags.against) throw new UsageError(`--against-out needs --against (the old description, for the reasons)\n\nusage: ${usage}`);
   const parallel = flags.parallel === undefined ? 2 : Number(flags.parallel);
   if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel must be a whole number ≥ 1 (got "${flags.parallel}")\n\nusage: ${usage}`);
@@ -193,6 +204,14 @@ runCommand(async () => {
   // directory is synthesized anew: replacing the directory under it would break its last state writes.
   const stacksDir = join(out, 'stacks');
   if (existsSync(stacksDir)) for (const stack of readdirSync(stacksDir).sort()) await waitForEarlierTofu(join(stacksDir, stack), stack);
+
+  // Surge, then retire (docs/tenants.md): what was deployed last, to see which machine deployments go.
+  const againstOut = flags['against-out'] as string | undefined;
+  const deployedBefore = machineDeploymentsOfOutput(out);
+  const before = deployedBefore.length > 0 || !againstOut ? deployedBefore : machineDeploymentsOfOutput(againstOut);
+  // Every node group a change replaces must surge (synth's own guard, against the output deployed
+  // last), for the tenant stacks this deploy applies; checked before the synth replaces that output.
+  refuseUnrollableUpgrades(config, out, flags.stacks ? stackGlob(flags.stacks as string) : () => true);
 
   let candidates: string[];
   let removed: string[] = [];
@@ -210,6 +229,12 @@ runCommand(async () => {
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { stacks: Record<string, { dependencies: string[] }> };
   const dependencies = Object.fromEntries(Object.entries(manifest.stacks).map(([s, m]) => [s, m.dependencies]));
   const where = relative(process.cwd(), out) || '.';
+
+  // The retire step goes only when the new machine deployments are Ready (live, or --phase retire).
+  if (!flags.plan) {
+    const steps = retireSteps(before, machineDeploymentsOfOutput(out)).filter((s) => stacks.includes(`tenant-${s.tenant}`));
+    for (const line of await guardRetire(loadLabFile(config), steps, flags.phase as string | undefined)) process.stderr.write(`  ${line}\n`);
+  }
 
   const skipped = candidates.filter((s) => !filter(s));
   process.stderr.write(

@@ -7,6 +7,7 @@ import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
 import { planPlacement } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
 import { renderTenants } from '../modules/tenants';
+import { replacementProblems, topologyMachineDeployments } from '../modules/tenants/replaced';
 import { supportWarnings } from '../modules/management';
 import { versionGuard } from '../modules/versions/lab-guard';
 import { parseFlags, printWarnings, runCommand, todayUtc } from './lib/cli';
@@ -18,7 +19,7 @@ runCommand(() => {
     process.argv.slice(2),
     {
       config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
-      against: { type: 'string', value: '<old lab.yaml>', help: 'also check that every Kubernetes upgrade from this description can roll' },
+      against: { type: 'string', value: '<old lab.yaml>', help: 'also check that every change from this description keeps its workers: upgrades can roll, replaced node groups surge' },
     },
     usage,
     { about: 'Checks a lab description (schema, rules, placement, rendering) without synthesizing; every problem with its file, line, path and fix.' },
@@ -26,10 +27,15 @@ runCommand(() => {
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
   const plan = atLabFile(config, () => planPlacement(lab));
-  atLabFile(config, () => renderTenants(lab, plan));
+  const renderings = atLabFile(config, () => renderTenants(lab, plan));
   if (flags.against) {
-    const upgrades = upgradeProblems(lab, plan, versionsOfLab(loadLabFile(flags.against as string)));
-    if (upgrades.length > 0) throw configErrorAt(config, upgrades);
+    const against = flags.against as string;
+    const old = loadLabFile(against);
+    const oldRenderings = atLabFile(against, () => renderTenants(old, planPlacement(old)));
+    const mds = (r: typeof renderings) => [...r.values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+    // Every node group the change replaces must surge: upgrades (their steps) and every other template change.
+    const problems = [...upgradeProblems(lab, plan, versionsOfLab(old)), ...replacementProblems(lab, mds(oldRenderings), mds(renderings), old)];
+    if (problems.length > 0) throw configErrorAt(config, problems);
   }
   let machines = 0;
   for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;

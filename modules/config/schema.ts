@@ -228,6 +228,27 @@ export const instanceSchema = z.strictObject({
     .describe('Proxmox resource pools: one per tenant for its VMs (<vms>-<tenant>), one for templates'),
 });
 
+/**
+ * Surge, then retire across an instance-level edit (`tenants[].previous.instances`): the fields of
+ * an instance a worker template is made from, as they were. No defaults: an absent field is as it is now.
+ */
+export const previousInstanceSchema = z.strictObject({
+  bridge: z
+    .string()
+    .regex(INTERFACE, { error: "bridge must be a Linux interface name: a letter first, then letters, digits, '.', '-' or '_', at most 15 characters" })
+    .optional()
+    .describe('the bridge the VMs attached to'),
+  storage: z
+    .strictObject({
+      disks: storageId('storage.disks').optional().describe('the storage of the VM disks'),
+      disksShared: z.boolean({ error: 'storage.disksShared is true or false' }).optional(),
+    })
+    .optional(),
+  template: templateSchema.optional().describe('the template as it was'),
+  images: z.array(imageSchema).optional().describe('the images as they were (their templates on local disks)'),
+  vmIdRange: z.strictObject({ start: z.int().min(100), end: z.int().max(999999999) }).optional(),
+});
+
 export const poolSchema = z
   .strictObject({
     name: dnsLabel('a pool name'),
@@ -311,6 +332,13 @@ export const tenantSchema = z.strictObject({
     .strictObject({
       kubernetesVersion: kubernetesVersion.optional().describe('the version the workers ran before this change (an upgrade: at most one minor older)'),
       pools: z.array(poolSchema).min(1, { error: 'previous.pools needs at least one pool' }).optional().describe('the pools as they were before this change (default: pools)'),
+      network: nodeNetworkSchema.optional().describe('the node network as it was before this change, e.g. its vlan (default: network)'),
+      instances: z
+        .record(z.string().min(1), previousInstanceSchema)
+        .optional()
+        .describe(
+          "by instance name: the instance's worker template fields as they were before this change (bridge, storage, template, images, vmIdRange; default: as they are now)",
+        ),
     })
     .optional()
     .describe(
@@ -559,6 +587,7 @@ export type PlacementMode = (typeof placementModes)[number];
 export type Delivery = Lab['delivery'];
 export type Image = Instance['images'][number];
 export type NodeNetwork = z.output<typeof nodeNetworkSchema>;
+export type PreviousInstance = z.output<typeof previousInstanceSchema>;
 
 /** An existing template CAPMOX clones for one Kubernetes version: `{ sourceNode, templateID }`. */
 export interface FixedTemplate {

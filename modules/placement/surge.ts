@@ -10,19 +10,75 @@
  * Which previous node groups retire follows the tenant rendering's name hash
  * (modules/tenants/cluster.ts, workerTemplateHash), as far as the tenant's own fields go: a node
  * group keeps its machine deployment when the new plan has the same pool on the same node with the
- * same size and the version did not change; otherwise the old one retires. (Instance-level changes
- * — bridge, storage, VLAN, templates — are not part of `previous`; test/tenants/surge.test.ts checks
- * that this list and the rendering's agree.)
+ * same size, the version did not change, and neither did its instance's worker template fields
+ * (`previous.instances`) nor the node network (`previous.network`); otherwise the old one retires.
+ * An instance-level edit retires every node group of the tenant on that instance (the rendering may
+ * keep one whose template hash happens not to change; the ledger then counts it twice, never too
+ * little). test/tenants/surge.test.ts checks that this list and the rendering's agree.
  */
 import type { Problem } from '../config/problems';
-import type { Lab, Tenant } from '../config/schema';
+import type { Instance, Lab, PreviousInstance, Tenant } from '../config/schema';
 import type { PlacementPlan, SurgeReservation, TenantPlan } from './types';
 
 /** The tenant as it was before the change `previous` describes (without `previous`). */
 export function previousTenant(tenant: Tenant): Tenant | undefined {
   if (!tenant.previous) return undefined;
   const { previous, ...rest } = tenant;
-  return { ...rest, kubernetesVersion: previous.kubernetesVersion ?? tenant.kubernetesVersion, pools: previous.pools ?? tenant.pools };
+  return {
+    ...rest,
+    kubernetesVersion: previous.kubernetesVersion ?? tenant.kubernetesVersion,
+    pools: previous.pools ?? tenant.pools,
+    ...(previous.network ? { network: previous.network } : {}),
+  };
+}
+
+/** An instance as `previous.instances` says it was (its worker template fields), else as it is. */
+export function previousInstance(instance: Instance, was: PreviousInstance | undefined): Instance {
+  if (!was) return instance;
+  return {
+    ...instance,
+    bridge: was.bridge ?? instance.bridge,
+    storage: { ...instance.storage, ...(was.storage?.disks !== undefined ? { disks: was.storage.disks } : {}), ...(was.storage?.disksShared !== undefined ? { disksShared: was.storage.disksShared } : {}) },
+    template: was.template ?? instance.template,
+    images: was.images ?? instance.images,
+    vmIdRange: was.vmIdRange ?? instance.vmIdRange,
+  };
+}
+
+/** The lab as one tenant's `previous` describes it: its instances' worker template fields as they were. */
+export function previousLabOf(lab: Lab, tenant: Tenant): Lab {
+  const was = tenant.previous?.instances;
+  if (!was) return lab;
+  return { ...lab, proxmox: { ...lab.proxmox, instances: lab.proxmox.instances.map((i) => previousInstance(i, was[i.name])) } };
+}
+
+/** JSON with sorted keys, for comparing descriptions. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The instances whose worker template fields `previous.instances` describes differently from now. */
+export function changedInstances(lab: Lab, tenant: Tenant): Set<string> {
+  const out = new Set<string>();
+  for (const [name, was] of Object.entries(tenant.previous?.instances ?? {})) {
+    const instance = lab.proxmox.instances.find((i) => i.name === name);
+    if (instance && canonical(previousInstance(instance, was)) !== canonical(instance)) out.add(name);
+  }
+  return out;
+}
+
+/** Whether `previous.network` describes the node network differently from now. */
+export function networkChanged(tenant: Tenant): boolean {
+  return tenant.previous?.network !== undefined && canonical(tenant.previous.network) !== canonical(tenant.network);
 }
 
 /** The lab as it was: every tenant with `previous` as it was before its change. */
@@ -43,7 +99,12 @@ const sameSize = (a: { cpu: number; memoryMiB: number; diskGiB: number }, b: { c
  * (capmox.multiInstance: secondary-clusters), named `<pool>-<node>` without a hash: a new size or
  * version rolls them in place (one surge machine at a time), so only a pool leaving a node retires.
  */
-export function retiringGroups(before: TenantPlan, after: TenantPlan | undefined, rollsInPlace: (instance: string) => boolean = () => false): SurgeReservation[] {
+export function retiringGroups(
+  before: TenantPlan,
+  after: TenantPlan | undefined,
+  rollsInPlace: (instance: string) => boolean = () => false,
+  templateChanged: (instance: string) => boolean = () => false,
+): SurgeReservation[] {
   const out: SurgeReservation[] = [];
   const versionChanged = after !== undefined && after.kubernetesVersion !== before.kubernetesVersion;
   for (const pool of before.pools) {
@@ -52,7 +113,7 @@ export function retiringGroups(before: TenantPlan, after: TenantPlan | undefined
       const machines = p.max ?? p.replicas;
       if (machines === 0) continue;
       const stays = now !== undefined && now.placements.some((q) => q.instance === p.instance && q.node === p.node);
-      const kept = stays && (rollsInPlace(p.instance) || (!versionChanged && sameSize(now.size, pool.size)));
+      const kept = stays && (rollsInPlace(p.instance) || (!versionChanged && !templateChanged(p.instance) && sameSize(now.size, pool.size)));
       if (kept) continue;
       out.push({
         tenant: before.name,
@@ -81,7 +142,9 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
     // secondary-clusters: the primary Cluster holds the first instance (description order) of the plan.
     const primary = lab.proxmox.instances.map((i) => i.name).find((name) => after?.instances.includes(name));
     const rollsInPlace = (instance: string) => lab.capmox.multiInstance === 'secondary-clusters' && instance !== primary;
-    if (before) surge.push(...retiringGroups(before, after, rollsInPlace));
+    const changed = changedInstances(lab, tenant);
+    const network = networkChanged(tenant);
+    if (before) surge.push(...retiringGroups(before, after, rollsInPlace, (instance) => network || changed.has(instance)));
   }
   const problems: Problem[] = [];
   for (const node of plan.nodes) {
@@ -97,6 +160,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
       const index = lab.tenants.findIndex((t) => t.name === name);
       const mine = here.filter((s) => s.tenant === name);
       const pools = [...new Set(mine.map((s) => s.pool))];
+      const templateChange = networkChanged(lab.tenants[index]) || changedInstances(lab, lab.tenants[index]).has(node.instance);
       const versionChange = lab.tenants[index].previous?.kubernetesVersion !== undefined && lab.tenants[index].previous?.kubernetesVersion !== lab.tenants[index].kubernetesVersion;
       problems.push({
         path: ['tenants', index, 'previous'],
@@ -105,7 +169,9 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
           `the new plan leaves ${freeCpu} cpu and ${freeMem} MiB free there, the retiring machine deployments of pool${pools.length === 1 ? '' : 's'} ${pools.join(', ')} hold ${mine.reduce((n, s) => n + s.cpu, 0)} cpu and ${mine.reduce((n, s) => n + s.memoryMiB, 0)} MiB` +
           (tenants.length > 1 ? ` (with the retiring machines of ${tenants.filter((t) => t !== name).join(', ')}: ${cpu} cpu, ${memoryMiB} MiB)` : ''),
         value: { node: `${node.instance}/${node.node}`, free: { cpu: freeCpu, memoryMiB: freeMem }, retiring: { cpu, memoryMiB } },
-        fix: versionChange
+        fix: templateChange
+          ? `an instance-level change (previous.instances, previous.network) surges every node group of the tenant there at once, and of every tenant it touches: make room on ${node.node} (add a node to ${node.instance}, or lower replicas in a step of its own before the change)`
+          : versionChange
           ? `an upgrade surges every pool of the tenant at once: make room on ${node.node} (move or shrink another tenant's pools, or add a node to ${node.instance}), or lower the tenant's replicas for the upgrade in a step of its own`
           : `surge one pool at a time: change ${pools.length > 1 ? 'one of the pools ' + pools.join(', ') : 'this pool'} alone (the others as in previous.pools), deploy, remove previous once its new Nodes are Ready, then the next; or make room on ${node.node}`,
       });

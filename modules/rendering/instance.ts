@@ -7,6 +7,7 @@
  * references between them (a token's id, an ACL after its pool) are all they add.
  * See docs/proxmox.md for why each grant is there.
  */
+import { previousInstance, previousTenant } from '../placement/surge';
 import type { PlacementPlan } from '../placement/types';
 import { tenantCloudInitPath, tenantCloudInitStorage, tenantProxmoxPool, tenantTokenName, tenantVlanOn } from '../config/proxmox-access';
 import { imageNodes, type Instance, type Lab } from '../config/schema';
@@ -208,7 +209,14 @@ const aclName = (grant: CapmoxGrant) => `${grant.path === '/' ? 'root' : grant.p
  * One instance's stack, rendered. `tenants`: the tenants with machines on it (`tenantsOnInstance`);
  * `vlans`: each one's VLAN tag there (`tenantVlanOn`), undefined for untagged.
  */
-export function renderInstance(instance: Instance, tenants: readonly string[], vlans: Readonly<Record<string, number | undefined>> = {}, userId = 'capmox@pve', sdnZone = 'localnetwork'): InstanceRendering {
+export function renderInstance(
+  instance: Instance,
+  tenants: readonly string[],
+  vlans: Readonly<Record<string, number | undefined>> = {},
+  userId = 'capmox@pve',
+  sdnZone = 'localnetwork',
+  surging: Readonly<Record<string, SurgingTenant>> = {},
+): InstanceRendering {
   const own: CapmoxTenant[] = tenants.map((name) => ({
     name,
     pool: tenantProxmoxPool(instance, name),
@@ -232,12 +240,19 @@ export function renderInstance(instance: Instance, tenants: readonly string[], v
   );
 
   const existingTemplate = 'templateID' in instance.template ? instance.template : undefined;
-  const shared = capmoxGrants({
-    templates: existingTemplate ? { vmIds: [existingTemplate.templateID, ...(existingTemplate.versions ?? []).map((v) => v.templateID)] } : { pool: instance.pools.templates },
-    diskStorage: instance.storage.disks,
-  });
+  const grantsOf = (i: Instance) => {
+    const fixed = 'templateID' in i.template ? i.template : undefined;
+    return capmoxGrants({ templates: fixed ? { vmIds: [fixed.templateID, ...(fixed.versions ?? []).map((v) => v.templateID)] } : { pool: i.pools.templates }, diskStorage: i.storage.disks });
+  };
+  // Surge, then retire: until the retire step the retiring machines (their remediation, their
+  // deletion) need what they were made with — the old disk storage, template, bridge and VLAN.
+  const shared = sortGrants([...grantsOf(instance), ...own.filter((t) => surging[t.name]).flatMap((t) => grantsOf(surging[t.name].instance))]);
   const sorted = [...own].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const ownGrants = (t: CapmoxTenant) => tenantGrants(t, instance.bridge, sdnZone);
+  const ownGrants = (t: CapmoxTenant) =>
+    sortGrants([
+      ...tenantGrants(t, instance.bridge, sdnZone),
+      ...(surging[t.name] ? tenantGrants({ ...t, vlan: surging[t.name].vlan }, surging[t.name].instance.bridge, sdnZone) : []),
+    ]);
   const serviceAccount: ServiceAccountRendering = {
     userId,
     comment: 'Cluster API Provider Proxmox (CAPMOX); managed by pvekaas',
@@ -302,12 +317,24 @@ export function renderInstance(instance: Instance, tenants: readonly string[], v
   };
 }
 
+/** A tenant in the surge step of a change (`previous`): the instance and its VLAN there as its retiring machines were made. */
+export interface SurgingTenant {
+  readonly instance: Instance;
+  readonly vlan?: number;
+}
+
 /** Every instance of a lab, rendered, by name: the tenants the plan puts on each, with their VLANs. */
 export function renderInstances(lab: Lab, plan: Pick<PlacementPlan, 'tenants'>): Map<string, InstanceRendering> {
   const out = new Map<string, InstanceRendering>();
   for (const instance of lab.proxmox.instances) {
     const vlans = Object.fromEntries(lab.tenants.map((t) => [t.name, tenantVlanOn(t, instance.name)]));
-    out.set(instance.name, renderInstance(instance, tenantsOnInstance(plan, instance.name), vlans));
+    const surging = Object.fromEntries(
+      lab.tenants.flatMap((t) => {
+        const before = previousTenant(t);
+        return before ? [[t.name, { instance: previousInstance(instance, t.previous?.instances?.[instance.name]), vlan: tenantVlanOn(before, instance.name) }]] : [];
+      }),
+    );
+    out.set(instance.name, renderInstance(instance, tenantsOnInstance(plan, instance.name), vlans, undefined, undefined, surging));
   }
   return out;
 }

@@ -39,7 +39,7 @@ export interface TenantClusterInput {
    * its plan then. Its machine deployments that the change would replace stay in the topology,
    * exactly as they were, beside the new ones.
    */
-  retiring?: { tenant: Tenant; plan: TenantPlan };
+  retiring?: { tenant: Tenant; plan: TenantPlan; /** The lab as `previous` describes it (its instances' worker template fields). @default lab */ lab?: Lab };
 }
 
 /** A machine deployment of the previous description kept beside the new ones until the retire step. */
@@ -258,7 +258,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
   const retiring: RetiringMachineDeployment[] = [];
   const retiringProblems: string[] = [];
   if (input.retiring) {
-    const before = tenantCluster({ ...input, tenant: input.retiring.tenant, plan: input.retiring.plan, retiring: undefined });
+    const before = tenantCluster({ ...input, lab: input.retiring.lab ?? lab, tenant: input.retiring.tenant, plan: input.retiring.plan, retiring: undefined });
     const current = new Set(mds.map((md) => md.name));
     const clusterValues = new Map<string, unknown>(variables.map((v) => [v.name, v.value] as const));
     const oldPrimary = before.instances[0]?.name;

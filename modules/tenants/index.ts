@@ -7,7 +7,7 @@ import type { Problem } from '../config/problems';
 import { nodeTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
 import { cloneSourceNodes, planPlacementPartial } from '../placement/plan';
-import { hasSurge, previousLab, previousTenant } from '../placement/surge';
+import { hasSurge, previousLab, previousLabOf, previousTenant } from '../placement/surge';
 import type { PlacementPlan } from '../placement/types';
 import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
 import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxTenantCredentialsSecretName } from '../versions/layout';
@@ -176,7 +176,16 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
   const rendering = lab.capmox.multiInstance;
   const before = previousTenant(tenant);
   const beforePlan = before ? shared.previousPlan?.tenants.find((t) => t.name === tenant.name) : undefined;
-  const retiringInput = before && beforePlan ? { tenant: before, plan: beforePlan } : undefined;
+  const unknownInstances = Object.keys(tenant.previous?.instances ?? {}).filter((name) => !lab.proxmox.instances.some((i) => i.name === name));
+  if (unknownInstances.length > 0) {
+    return unknownInstances.map((name) => ({
+      path: [...base, 'previous', 'instances', name],
+      message: `tenant ${tenant.name}: previous.instances names ${name}, which is not an instance of proxmox.instances`,
+      value: name,
+      fix: `name an instance of proxmox.instances (${lab.proxmox.instances.map((i) => i.name).join(', ')}), or remove the entry`,
+    }));
+  }
+  const retiringInput = before && beforePlan ? { tenant: before, plan: beforePlan, lab: previousLabOf(lab, tenant) } : undefined;
   const { cluster, machineDeployments, instances, retiring, retiringProblems } = tenantCluster({ lab, tenant, plan: tenantPlan, vip: vip.vip, rendering, retiring: retiringInput });
   if (retiringProblems.length > 0) {
     return retiringProblems.map((message) => ({

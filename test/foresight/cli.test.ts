@@ -79,6 +79,18 @@ describe('foresight commands', () => {
     expect(validate.stderr).toMatch(/two\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.30\.5; v1\.32\.1 is 2 minor versions away/);
   });
 
+  it('validate --against and upgrade-plan refuse an instance-level edit that replaces node groups with no surge, with the previous to write', () => {
+    const text = labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34 }).replace('    - name: east\n', '    - name: east\n      bridge: vmbr9\n');
+    const bridged = file('bridged.yaml', text);
+    const validate = run('validate', '--config', bridged, '--against', base);
+    expect(validate.status).toBe(1);
+    expect(validate.stderr).toMatch(/bridged\.yaml:\d+:\d+ {2}tenants\[\d\]: tenant \S+: this change replaces \d+ node groups? with no surge/);
+    expect(validate.stderr).toContain('previous: { instances: { east: { bridge: vmbr0 } } }');
+    const plan = run('upgrade-plan', '--config', bridged, '--against', base);
+    expect(plan.status).toBe(1);
+    expect(plan.stdout).toContain('## Node groups replaced with no surge (refused)');
+  });
+
   it('audit without tokens names every instance it could not read and exits 1', () => {
     const r = run('audit', '--config', base);
     expect(r.status).toBe(1);

@@ -18,6 +18,9 @@ import { parseLab } from '../../modules/config/load';
 import { planUpgrades, upgradeProblems, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { planPlacement } from '../../modules/placement';
 import type { LabTwin } from '../../scripts/twin/index';
+import { renderTenants } from '../../modules/tenants';
+import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
+import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
 import { actualCounts, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
 
 /** What each pool asks for (its replicas, from the plan), per tenant. */
@@ -269,5 +272,80 @@ describe('an upgrade the planner refuses', () => {
     );
     expect(r.status).toBe(422);
     expect(r.body.message).toContain(`version cannot be increased from "${TO.slice(1)}" to "${skip.slice(1)}"`);
+  });
+});
+
+describe('an instance-level edit without an outage', () => {
+  it(`moves pmox-txl's disks to another storage (ceph-vm → ceph-ssd): refused without previous; surge, then retire with previous.instances — every pool keeps its Ready Nodes, deploy's retire guard reads the new machine deployments Ready, the old VMs go`, async () => {
+    // Built on what the twin runs now (the day-two lab at its version and sizes), so the case runs alone too.
+    const running = twin.lab;
+    const version = running.tenants[0].kubernetesVersion;
+    const asRunning = (doc: ReturnType<typeof parseDocument>) => running.tenants.forEach((t, i) => t.pools.forEach((p, j) => doc.setIn(['tenants', i, 'pools', j, 'size'], doc.createNode(p.size))));
+    const moved = (doc: ReturnType<typeof parseDocument>) => (asRunning(doc), doc.setIn(['proxmox', 'instances', 0, 'storage', 'disks'], 'ceph-ssd'));
+    const current = dayTwoLab(version, undefined, asRunning);
+    const surge = dayTwoLab(version, undefined, (doc) => {
+      moved(doc);
+      names.forEach((_, i) => doc.setIn(['tenants', i, 'previous'], doc.createNode({ instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' } } } })));
+    });
+    const retire = dayTwoLab(version, undefined, moved);
+    const mdsOf = (text: string) => {
+      const l = parseLab(text, 'day-two-storage.yaml');
+      return [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+    };
+    // The live Clusters are what runs: the edit without previous replaces every pmox-txl node group, and is refused.
+    const live = (await Promise.all(names.map(async (n) => (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${n}/clusters/${n}`)).body))).flatMap(topologyMachineDeployments);
+    expect(live.map((m) => m.name).sort()).toEqual(mdsOf(current).map((m) => m.name).sort());
+    const refused = replacementProblems(parseLab(retire, 'day-two-storage.yaml'), live, mdsOf(retire));
+    expect(refused.map((p) => p.path.join('.'))).toEqual(['tenants.0', 'tenants.1']);
+    expect(refused[0].fix).toContain('previous: { instances: { pmox-txl: { storage: { disks: ceph-vm } } } }');
+    expect(replacementProblems(parseLab(surge, 'day-two-storage.yaml'), live, mdsOf(surge))).toEqual([]);
+
+    // The operator adds the storage on the Proxmox cluster first (a real one: Datacenter → Storage).
+    const txl = twin.sim.instance('pmox-txl');
+    txl.storages.set('ceph-ssd', { ...txl.storages.get('ceph-vm')!, id: 'ceph-ssd' });
+    const oldVms = new Set(twin.sim.listVms().filter((v) => !v.template && v.instance === 'pmox-txl').map((v) => v.uuid));
+    expect(oldVms.size).toBeGreaterThan(0);
+    const steps = retireSteps(mdsOf(surge), mdsOf(retire));
+    expect(steps.map((s) => s.tenant)).toEqual(names);
+    const sampler = sampleReadyNodes(twin, requiredReady(names));
+    const timing: { step: string; seconds: number }[] = [];
+    let last = '';
+    try {
+      sampler.phase('surge');
+      let t0 = Date.now();
+      await twin.update(surge);
+      // Deploy's own retire guard, on the live MachineDeployments the real CAPI made, is the wait.
+      await twin.waitFor('the new pmox-txl machine deployments Ready beside the old ones', 10 * 60 * 1000, async () => {
+        try {
+          await guardRetire(twin.lab, steps, undefined, mgmt());
+          return twin.sim.listVms().filter((v) => oldVms.has(v.uuid)).length === oldVms.size;
+        } catch (e) {
+          last = (e as Error).message;
+          return false;
+        }
+      });
+      timing.push({ step: 'surge (new machines on ceph-ssd Ready beside the old)', seconds: (Date.now() - t0) / 1000 });
+      sampler.phase('retire');
+      t0 = Date.now();
+      await twin.update(retire);
+      await twin.waitFor('only machines on ceph-ssd on pmox-txl', 10 * 60 * 1000, async () => {
+        const ts = await Promise.all(names.map((n) => twin.tenant(n)));
+        const onOld = twin.sim.listVms().filter((v) => !v.template && v.instance === 'pmox-txl' && v.disks.some((d) => d.storage === 'ceph-vm'));
+        last = `${ts.map((t) => t.waiting.join('; ')).join(' | ')}; on ceph-vm: ${onOld.map((v) => v.name).join(', ')}`;
+        return ts.every((t) => t.converged) && onOld.length === 0;
+      });
+      timing.push({ step: 'retire (machines on ceph-vm drained and deleted)', seconds: (Date.now() - t0) / 1000 });
+    } catch (e) {
+      await sampler.stop();
+      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+    }
+    const samples = await sampler.stop();
+    process.stdout.write(`${readyReport('storage of pmox-txl (ceph-vm → ceph-ssd)', samples, timing)}\n`);
+    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
+    for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
+    for (const n of names) expect(actualCounts((await twin.tenant(n)).machines)).toEqual(plannedCounts(twin.plan, n));
+    expect(twin.sim.listVms().filter((v) => oldVms.has(v.uuid))).toEqual([]);
+    expect(twin.sim.listVms().filter((v) => !v.template && v.instance === 'pmox-txl').every((v) => v.disks.every((d) => d.storage === 'ceph-ssd'))).toBe(true);
   });
 });

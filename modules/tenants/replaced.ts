@@ -1,0 +1,250 @@
+/**
+ * Node groups replaced with no surge (issue 21): a change whose machine deployment for a pool on a
+ * node gets a new topology name (its worker template hash, modules/tenants/cluster.ts
+ * `workerTemplateHash`) while no machine deployment of that group is kept makes CAPI delete the
+ * old one at once and create the new one beside nothing — the pool loses those Nodes until the new
+ * machines join. Every change that replaces a node group must surge (`tenants[].previous`) instead.
+ *
+ * The comparison works on the primary Clusters' topologies, as rendered now and as rendered before
+ * (from the old description, `validate --against`; or from the previous synth output's tenant
+ * stacks, synth's guard; or from what deploy is about to replace). A group (tenant, pool, instance,
+ * node) is replaced when it has machine deployments before and after and none of its names is in
+ * both. Secondary Clusters' machine deployments are named without a hash and roll in place.
+ *
+ * `retiredGroups` is the other half: the retire step drops a group's old machine deployments while
+ * one of its names carries on; deploy checks those carried ones live before it applies
+ * (scripts/lib/retire-guard.ts).
+ */
+import type { Problem } from '../config/problems';
+import type { Lab, Tenant } from '../config/schema';
+import { DEFER_UPGRADE } from './cluster';
+import { workerMachineVariables } from './cluster-class';
+import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_TENANT } from './names';
+
+/** A machine deployment of a Cluster's topology, with the values its worker template is made from. */
+export interface RenderedMachineDeployment {
+  tenant: string;
+  /** The Cluster's namespace and name (where CAPI makes the MachineDeployment). */
+  namespace: string;
+  cluster: string;
+  name: string;
+  pool: string;
+  instance: string;
+  node: string;
+  /** The Cluster's version; undefined for a deferred (retiring) one, which keeps its own. */
+  version?: string;
+  replicas?: number;
+  /** The Cluster's variables with the machine deployment's overrides over them. */
+  variables: Record<string, unknown>;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The machine deployments of a topology Cluster object (empty for anything else). */
+export function topologyMachineDeployments(cluster: unknown): RenderedMachineDeployment[] {
+  if (!isObj(cluster) || cluster.kind !== 'Cluster' || !isObj(cluster.spec) || !isObj(cluster.spec.topology)) return [];
+  const topology = cluster.spec.topology;
+  const tenant = isObj(cluster.metadata) && isObj(cluster.metadata.labels) ? cluster.metadata.labels[LABEL_TENANT] : undefined;
+  if (typeof tenant !== 'string') return [];
+  const values = (list: unknown): Obj =>
+    Object.fromEntries((Array.isArray(list) ? list : []).filter((v): v is Obj => isObj(v) && typeof v.name === 'string').map((v) => [v.name as string, v.value]));
+  const clusterValues = values(topology.variables);
+  const workers = isObj(topology.workers) && Array.isArray(topology.workers.machineDeployments) ? topology.workers.machineDeployments : [];
+  const out: RenderedMachineDeployment[] = [];
+  for (const md of workers) {
+    if (!isObj(md) || typeof md.name !== 'string') continue;
+    const metadata = isObj(md.metadata) ? md.metadata : {};
+    const labels = isObj(metadata.labels) ? metadata.labels : {};
+    const annotations = isObj(metadata.annotations) ? metadata.annotations : {};
+    const [pool, instance, node] = [labels[LABEL_POOL], labels[LABEL_INSTANCE], labels[LABEL_PROXMOX_NODE]];
+    if (typeof pool !== 'string' || typeof instance !== 'string' || typeof node !== 'string') continue;
+    out.push({
+      tenant,
+      namespace: typeof (cluster.metadata as Obj).namespace === 'string' ? ((cluster.metadata as Obj).namespace as string) : '',
+      cluster: typeof (cluster.metadata as Obj).name === 'string' ? ((cluster.metadata as Obj).name as string) : '',
+      name: md.name,
+      pool,
+      instance,
+      node,
+      version: DEFER_UPGRADE in annotations || typeof topology.version !== 'string' ? undefined : topology.version,
+      ...(typeof md.replicas === 'number' ? { replicas: md.replicas } : {}),
+      variables: { ...clusterValues, ...values(isObj(md.variables) ? md.variables.overrides : undefined) },
+    });
+  }
+  return out;
+}
+
+/**
+ * The topology Clusters of a synthesized tenant stack (`cdk.tf.json` as parsed JSON): every
+ * `kubernetes_manifest` whose manifest is a Cluster with a topology.
+ */
+export function topologyClustersOfStack(stackJson: unknown): unknown[] {
+  const resources = isObj(stackJson) && isObj(stackJson.resource) && isObj(stackJson.resource.kubernetes_manifest) ? stackJson.resource.kubernetes_manifest : {};
+  return Object.keys(resources)
+    .sort()
+    .map((k) => (isObj(resources[k]) ? (resources[k] as Obj).manifest : undefined))
+    .filter((m) => isObj(m) && m.kind === 'Cluster' && isObj(m.spec) && isObj(m.spec.topology));
+}
+
+export interface NodeGroupChange {
+  tenant: string;
+  pool: string;
+  instance: string;
+  node: string;
+  before: RenderedMachineDeployment[];
+  after: RenderedMachineDeployment[];
+}
+
+const groupKey = (m: RenderedMachineDeployment) => `${m.tenant}\u0000${m.pool}\u0000${m.instance}\u0000${m.node}`;
+
+function groups(before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[]): NodeGroupChange[] {
+  const keys = [...new Set([...before, ...after].map(groupKey))].sort();
+  return keys.map((key) => {
+    const [tenant, pool, instance, node] = key.split('\u0000');
+    return { tenant, pool, instance, node, before: before.filter((m) => groupKey(m) === key), after: after.filter((m) => groupKey(m) === key) };
+  });
+}
+
+/** Groups whose machine deployments all change names: CAPI deletes the old ones before the new ones' Nodes exist. */
+export function replacedGroups(before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[]): NodeGroupChange[] {
+  return groups(before, after).filter((g) => g.before.length > 0 && g.after.length > 0 && !g.before.some((b) => g.after.some((a) => a.name === b.name)));
+}
+
+/** Groups whose old machine deployments go while a kept one carries the pool on (the retire step): `after` holds the kept ones. */
+export function retiredGroups(before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[]): (NodeGroupChange & { retired: string[] })[] {
+  return groups(before, after)
+    .map((g) => ({ ...g, retired: g.before.filter((b) => !g.after.some((a) => a.name === b.name)).map((b) => b.name) }))
+    .filter((g) => g.retired.length > 0 && g.before.some((b) => g.after.some((a) => a.name === b.name)));
+}
+
+/** JSON with sorted keys, for comparing values. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObj(value)) {
+    return `{${Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A value as YAML flow text, for a fix to paste. */
+export function flowYaml(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
+  if (isObj(value)) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${k}: ${flowYaml(v)}`).join(', ')} }`;
+  }
+  if (typeof value === 'string') return /^[A-Za-z_/][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
+  return String(value);
+}
+
+/** What changed in a group's worker template inputs (the variables the worker patches read): variable name → [before, after]. */
+function changedVariables(g: NodeGroupChange, read: ReadonlySet<string>): Map<string, [unknown, unknown]> {
+  const b = g.before[0].variables;
+  const a = g.after[0].variables;
+  const out = new Map<string, [unknown, unknown]>();
+  for (const name of [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()) {
+    if (name === 'allowedNodes' || !read.has(name)) continue; // allowedNodes: per node group by construction
+    if (canonical(b[name]) !== canonical(a[name])) out.set(name, [b[name], a[name]]);
+  }
+  if (g.before[0].version !== undefined && g.before[0].version !== g.after[0].version) out.set('version', [g.before[0].version, g.after[0].version]);
+  return out;
+}
+
+const INSTANCE_FIELDS = ['bridge', 'storage', 'template', 'images', 'vmIdRange'] as const;
+
+/**
+ * The `previous` that keeps a tenant's replaced groups during a surge: from the old description
+ * when it is known (exact), else from the old Cluster's values. `unknown` lists what could not be
+ * recovered from the Cluster alone.
+ */
+function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[], read: ReadonlySet<string>, oldLab?: Lab): { previous: Obj; unknown: string[] } {
+  const previous: Obj = structuredClone(tenant.previous ?? {}) as Obj;
+  const instances: Obj = isObj(previous.instances) ? previous.instances : {};
+  const unknown: string[] = [];
+  const setInstance = (instance: string, field: string, value: unknown) => {
+    const entry = (instances[instance] = isObj(instances[instance]) ? instances[instance] : {}) as Obj;
+    entry[field] = isObj(entry[field]) && isObj(value) ? { ...(entry[field] as Obj), ...value } : value;
+  };
+  const oldTenant = oldLab?.tenants.find((t) => t.name === tenant.name);
+  for (const g of changes) {
+    const vars = changedVariables(g, read);
+    if (vars.has('proxmoxPool')) {
+      // The Proxmox pool holds the running machines: a new name replaces the pool under them, so this cannot surge.
+      unknown.push(`nothing keeps the machines through a new pools.vms of ${g.instance} (the Proxmox pool holding them would be replaced): put pools.vms back to ${flowYaml(String(vars.get('proxmoxPool')![0]).replace(new RegExp(`-${tenant.name}$`), ''))}`);
+    }
+    if (oldLab && oldTenant) {
+      const was = oldLab.proxmox.instances.find((i) => i.name === g.instance);
+      const now = lab.proxmox.instances.find((i) => i.name === g.instance);
+      if (was && now) {
+        for (const field of INSTANCE_FIELDS) {
+          if (field === 'storage') {
+            if (was.storage.disks !== now.storage.disks) setInstance(g.instance, 'storage', { disks: was.storage.disks });
+            if (was.storage.disksShared !== now.storage.disksShared) setInstance(g.instance, 'storage', { disksShared: was.storage.disksShared });
+          } else if (canonical(was[field]) !== canonical(now[field])) setInstance(g.instance, field, was[field]);
+        }
+      }
+      if (canonical(oldTenant.network) !== canonical(tenant.network) && oldTenant.network) previous.network = oldTenant.network;
+      if (vars.has('workerSize')) previous.pools = oldTenant.pools;
+      continue;
+    }
+    for (const [name, [was]] of vars) {
+      if (name === 'bridge') setInstance(g.instance, 'bridge', was);
+      else if (name === 'proxmoxStorage') setInstance(g.instance, 'storage', { disks: was });
+      else if (name === 'vlan') {
+        const v = g.before[0].variables;
+        const ip = isObj(v.nodeIPv4Config) ? v.nodeIPv4Config : {};
+        previous.network = { addresses: ip.addresses, prefix: ip.prefix, gateway: ip.gateway, dnsServers: v.dnsServers, ...(v.vlan !== undefined ? { vlan: v.vlan } : {}) };
+      } else if (name === 'workerSize') {
+        const pools = (Array.isArray(previous.pools) ? previous.pools : structuredClone(tenant.pools)) as Obj[];
+        previous.pools = pools.map((p) => (p.name === g.pool ? { ...p, size: was } : p));
+      } else if (name === 'proxmoxTemplate') unknown.push(`instances.${g.instance}: template, images and vmIdRange as they were (the old Cluster shows only the template it made of them: ${flowYaml(was)})`);
+      else if (name !== 'version') unknown.push(`${name} as it was (${flowYaml(was)})`);
+    }
+  }
+  if (Object.keys(instances).length > 0) previous.instances = instances;
+  return { previous, unknown: [...new Set(unknown)] };
+}
+
+/**
+ * A problem for every tenant with node groups a change replaces with no surge: at
+ * `tenants[i].previous` (or `tenants[i]`), naming each group, what changed, and the exact
+ * `previous` to write. Tenants whose version changes without `previous` are left to the upgrade
+ * checks (modules/foresight/upgrade.ts), which say the same with the upgrade's steps.
+ */
+export function replacementProblems(lab: Lab, before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[], oldLab?: Lab): Problem[] {
+  const problems: Problem[] = [];
+  const replaced = replacedGroups(before, after);
+  const read = new Set(workerMachineVariables(lab.capmox.multiInstance));
+  for (const tenantName of [...new Set(replaced.map((g) => g.tenant))]) {
+    const index = lab.tenants.findIndex((t) => t.name === tenantName);
+    if (index < 0) continue;
+    const tenant = lab.tenants[index];
+    // A group whose template inputs are all unchanged was renamed by the class's own worker template
+    // (a pvekaas release that changes it): previous cannot keep that, it is not the description's.
+    const mine = replaced.filter((g) => g.tenant === tenantName && changedVariables(g, read).size > 0);
+    if (mine.length === 0) continue;
+    const versionChanged = mine.some((g) => g.before[0].version !== undefined && g.before[0].version !== tenant.kubernetesVersion);
+    if (versionChanged && !tenant.previous) continue;
+    const { previous, unknown } = suggestedPrevious(tenant, lab, mine, read, oldLab);
+    const what = mine.map((g) => {
+      const vars = [...changedVariables(g, read)].map(([name, [b, a]]) => `${name} ${flowYaml(b)} → ${flowYaml(a)}`);
+      return `${g.before.map((m) => m.name).join(', ')} (pool ${g.pool} on ${g.instance}/${g.node}) by ${g.after.map((m) => m.name).join(', ')}${vars.length ? `: ${vars.join('; ')}` : ''}`;
+    });
+    problems.push({
+      path: ['tenants', index, ...(tenant.previous ? ['previous'] : [])],
+      message:
+        `tenant ${tenant.name}: this change replaces ${mine.length} node group${mine.length === 1 ? '' : 's'} with no surge — CAPI deletes the old machine deployment${mine.length === 1 ? '' : 's'} at once and the pool has fewer Ready Nodes until the new machines join: ` +
+        what.join('; '),
+      fix:
+        `surge, then retire (docs/tenants.md): set tenants[${index}].previous: ${flowYaml(previous)}` +
+        (unknown.length > 0 ? ` and in it ${unknown.join('; ')} (npm run --silent validate -- --config <new> --against <old lab.yaml> prints them exactly)` : '') +
+        ', deploy, and remove previous once the new Nodes are Ready (deploy checks that)',
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,177 @@
+/**
+ * Deploy's retire guard (surge, then retire; docs/tenants.md): the retire step — the description
+ * without `previous` — drops a node group's old machine deployments while its new ones carry the
+ * pool on. Deploy applies it only when every carried machine deployment is Ready in the management
+ * cluster, read live through the management kubeconfig (`management.kubernetes.configPath`,
+ * `context`), or when the operator says so explicitly with `--phase retire`.
+ *
+ * What is compared: the topology machine deployments of the tenant stacks in the output directory
+ * before this deploy synthesizes (what was deployed last) and after (modules/tenants/replaced.ts,
+ * `retiredGroups`). What "Ready" is, read from the pinned CAPI v1.12 (kubernetes-sigs/cluster-api,
+ * api/core/v1beta2/machinedeployment_types.go): the MachineDeployment the topology controller made
+ * for the name (label `topology.cluster.x-k8s.io/deployment-name`, api/core/v1beta2/common_types.go
+ * `ClusterTopologyMachineDeploymentNameLabel`, with `cluster.x-k8s.io/cluster-name`) exists, its
+ * controller has seen its latest spec (`status.observedGeneration` ≥ `metadata.generation`), and
+ * `status.readyReplicas` — Machines whose Ready condition is true, which needs their Node healthy —
+ * is at least `spec.replicas` and at least 1. For an autoscaled pool also the pool's current size:
+ * the new machine deployments of a node group must hold as many Ready machines as the old ones run
+ * (their live `spec.replicas`, the autoscaler's), since CAPI starts a new autoscaled
+ * MachineDeployment at its min-size annotation (internal/webhooks/machinedeployment.go,
+ * `calculateMachineDeploymentReplicas`), not at the old one's size.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import type { Lab } from '../../modules/config/schema';
+import { retiredGroups, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
+import { KubeClient } from './kube-apiserver';
+import { UserError } from './cli';
+
+export interface RetireStep {
+  tenant: string;
+  namespace: string;
+  cluster: string;
+  /** The old machine deployments the deploy drops. */
+  retired: string[];
+  /** The new ones that carry their pools on (each must be Ready). */
+  carried: string[];
+  /** Per node group of an autoscaled pool: the new ones must hold as many Ready machines as the old ones have now. */
+  autoscaled: { pool: string; node: string; retired: string[]; carried: string[] }[];
+}
+
+/** The retire steps in a change: per tenant, the machine deployments dropped and those that must be Ready first. */
+export function retireSteps(before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[]): RetireStep[] {
+  const steps = new Map<string, RetireStep>();
+  for (const g of retiredGroups(before, after)) {
+    const carried = g.after.filter((a) => g.before.some((b) => b.name === a.name));
+    const first = carried[0] ?? g.after[0];
+    const step = steps.get(g.tenant) ?? { tenant: g.tenant, namespace: first.namespace, cluster: first.cluster, retired: [], carried: [], autoscaled: [] };
+    step.retired.push(...g.retired);
+    step.carried.push(...carried.map((m) => m.name));
+    // A topology machine deployment without replicas is the autoscaler's (modules/tenants/cluster.ts).
+    if (carried.some((m) => m.replicas === undefined)) step.autoscaled.push({ pool: g.pool, node: g.node, retired: [...g.retired].sort(), carried: carried.map((m) => m.name).sort() });
+    steps.set(g.tenant, step);
+  }
+  return [...steps.values()].map((s) => ({ ...s, retired: [...new Set(s.retired)].sort(), carried: [...new Set(s.carried)].sort() }));
+}
+
+type LiveMachineDeployment = { metadata?: { name?: string; generation?: number }; spec?: { replicas?: number }; status?: { observedGeneration?: number; readyReplicas?: number } };
+
+/** The live MachineDeployments CAPI made for one topology name of a Cluster, or the server's answer when it is not 200. */
+async function live(client: KubeClient, step: RetireStep, name: string): Promise<LiveMachineDeployment[] | string> {
+  const selector = encodeURIComponent(`cluster.x-k8s.io/cluster-name=${step.cluster},topology.cluster.x-k8s.io/deployment-name=${name}`);
+  const r = await client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${encodeURIComponent(step.namespace)}/machinedeployments?labelSelector=${selector}`);
+  if (r.status !== 200) return `the management cluster answered HTTP ${r.status} (${r.body?.message ?? r.text})`;
+  return (r.body?.items ?? []) as LiveMachineDeployment[];
+}
+
+/** Why each carried machine deployment is not Ready yet (empty when the retire step may go). */
+export async function notReady(client: KubeClient, step: RetireStep): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of step.carried) {
+    const items = await live(client, step, name);
+    if (typeof items === 'string') {
+      out.push(`${name}: ${items}`);
+      continue;
+    }
+    if (items.length === 0) {
+      out.push(`${name}: no MachineDeployment in namespace ${step.namespace} yet (the surge step is not deployed, or CAPI has not made it)`);
+      continue;
+    }
+    for (const md of items) {
+      const want = md.spec?.replicas ?? 0;
+      const ready = md.status?.readyReplicas ?? 0;
+      if ((md.status?.observedGeneration ?? 0) < (md.metadata?.generation ?? 0)) out.push(`${name}: its controller has not observed its latest spec yet`);
+      else if (ready < Math.max(want, 1)) out.push(`${name}: ${ready} of ${want} machines Ready`);
+    }
+  }
+  // An autoscaled pool keeps its current size: the old machine deployments' live replicas (the
+  // autoscaler's), which a new one does not start at (CAPI gives it the min-size annotation's).
+  for (const g of step.autoscaled) {
+    const sum = async (names: string[], field: (m: LiveMachineDeployment) => number) => {
+      let n = 0;
+      for (const name of names) {
+        const items = await live(client, step, name);
+        if (typeof items !== 'string') n += items.reduce((x, m) => x + field(m), 0);
+      }
+      return n;
+    };
+    const size = await sum(g.retired, (m) => m.spec?.replicas ?? 0);
+    const ready = await sum(g.carried, (m) => m.status?.readyReplicas ?? 0);
+    if (ready < size) {
+      out.push(
+        `autoscaled pool ${g.pool} on ${g.node}: the old machine deployments run ${size} machines, the new ones have ${ready} Ready — scale the new one to ${size} first ` +
+          `(kubectl -n ${step.namespace} scale machinedeployment -l topology.cluster.x-k8s.io/deployment-name=${g.carried[0]} --replicas=${size}; the autoscaler takes it from there)`,
+      );
+    }
+  }
+  return out;
+}
+
+/** A client for the management cluster from the lab's kubeconfig (client certificate or bearer token). */
+export function managementClient(lab: Lab): KubeClient {
+  const access = lab.management.kubernetes;
+  if (!('configPath' in access)) {
+    throw new UserError(
+      `the retire step needs the management cluster's MachineDeployments, and management.kubernetes gives a host (its token is Terraform's)\n  fix: pass --phase retire once kubectl get machinedeployments shows every new one Ready (docs/tenants.md, "Surge, then retire")`,
+    );
+  }
+  const path = resolve(access.configPath.replace(/^~(?=$|\/)/, homedir()));
+  const fail = (why: string) =>
+    new UserError(`the retire step needs the management cluster's MachineDeployments, and the kubeconfig ${access.configPath} ${why}\n  fix: make it readable, or pass --phase retire once every new machine deployment is Ready (docs/tenants.md, "Surge, then retire")`);
+  let config: any;
+  try {
+    config = parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw fail(`cannot be read (${(e as Error).message.split('\n')[0]})`);
+  }
+  const named = (list: unknown, name: unknown) => (Array.isArray(list) ? list.find((x) => x?.name === name) : undefined);
+  const contextName = access.context ?? config?.['current-context'];
+  const context = named(config?.contexts, contextName)?.context;
+  const cluster = named(config?.clusters, context?.cluster)?.cluster;
+  const user = named(config?.users, context?.user)?.user ?? {};
+  if (!context || !cluster?.server) throw fail(`has no context ${contextName ?? '(none current)'} with a cluster server`);
+  const data = (inline: unknown, file: unknown) =>
+    typeof inline === 'string' ? Buffer.from(inline, 'base64').toString('utf8') : typeof file === 'string' ? readFileSync(resolve(file.replace(/^~(?=$|\/)/, homedir())), 'utf8') : undefined;
+  if (user.exec || user['auth-provider']) throw fail('authenticates through a plugin, which deploy does not run');
+  return new KubeClient(
+    cluster.server,
+    { ca: data(cluster['certificate-authority-data'], cluster['certificate-authority']), cert: data(user['client-certificate-data'], user['client-certificate']), key: data(user['client-key-data'], user['client-key']) },
+    typeof user.token === 'string' ? user.token : undefined,
+  );
+}
+
+/**
+ * Refuses the retire steps whose new machine deployments are not all Ready (live), with what to
+ * wait for; returns the lines to print for those that may go. `phase` 'retire': the operator
+ * checked, nothing is read.
+ */
+export async function guardRetire(lab: Lab, steps: RetireStep[], phase: string | undefined, client?: KubeClient): Promise<string[]> {
+  if (steps.length === 0) return [];
+  const what = (s: RetireStep) => `tenant ${s.tenant}: retires ${s.retired.join(', ')} (the new ${s.carried.join(', ')} carry the pools on)`;
+  if (phase === 'retire') return steps.map((s) => `${what(s)} — --phase retire: not checked live`);
+  const kube = client ?? managementClient(lab);
+  const lines: string[] = [];
+  const refused: string[] = [];
+  try {
+    for (const s of steps) {
+      let why: string[];
+      try {
+        why = await notReady(kube, s);
+      } catch (e) {
+        why = [`the management cluster cannot be read: ${(e as Error).message}`];
+      }
+      if (why.length > 0) refused.push(`${what(s)}, but not every new machine deployment is Ready: ${why.join('; ')}`);
+      else lines.push(`${what(s)} — every new machine deployment Ready`);
+    }
+  } finally {
+    if (!client) kube.close();
+  }
+  if (refused.length > 0) {
+    throw new UserError(
+      `the retire step would drop old machine deployments before the new ones are Ready:\n  ${refused.join('\n  ')}\n  fix: wait until kubectl -n <tenant namespace> get machinedeployments shows READY = REPLICAS for the new ones and deploy again (or keep previous); --phase retire skips this check`,
+    );
+  }
+  return lines;
+}
