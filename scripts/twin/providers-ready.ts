@@ -52,14 +52,14 @@ export function resolveRefs(text: string, stack: StackContents): string {
 
 export interface ProvidersReadyJob {
   objects: KubeObject[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the real controller reads it
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   job: { name: string; namespace: string; pod: any };
 }
 
 /** The Job and its RBAC as the management stack renders them. */
 export function providersReadyJob(stack: StackContents): ProvidersReadyJob | undefined {
   const res = stack.config.resource ?? {};
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON the twin reads by path, as tofu would
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
   const jobs = Object.values((res.kubernetes_job_v1 ?? {}) as Record<string, any>).filter((j) => String(j.metadata?.name).startsWith('pvekaas-capi-providers-ready'));
   if (jobs.length === 0) return undefined;
   const convert = (type: string, apiVersion: string, kind: string, rename: Record<string, string> = {}) =>
@@ -69,17 +69,17 @@ export function providersReadyJob(stack: StackContents): ProvidersReadyJob | und
     ...convert('kubernetes_cluster_role_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRole', { rule: 'rules' }),
     ...convert('kubernetes_cluster_role_binding_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', { subject: 'subjects' }),
   ];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the real controller reads it
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const job = JSON.parse(resolveRefs(JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack)) as any;
   return { objects, job: { name: job.metadata.name, namespace: job.metadata.namespace, pod: job.spec.template.spec } };
 }
 
 /** The operator's provider objects from its release values, installed only where the twin runs that version. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML the chart (here the twin) reads by path
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
 export function operatorProviders(operatorValues: Record<string, any>, running: Record<string, string>): KubeObject[] {
   const out: KubeObject[] = [];
   for (const p of capiProviders) {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML the chart (here the twin) reads by path
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
     for (const [name, spec] of Object.entries((operatorValues[p.kind] ?? {}) as Record<string, any>)) {
       const version = String(spec.version);
       const installed = running[`${p.kind}/${name}`] === version;
@@ -107,7 +107,7 @@ export function twinProviders(deployed: Record<string, { version: string }>): Re
 }
 
 /** Plays the operator's provider objects, applies the Job's RBAC, runs the Job's pod. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML the chart (here the twin) reads by path
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
 export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Record<string, any>, running: Record<string, string>): Promise<PodRun | undefined> {
   const rendered = providersReadyJob(stack);
   if (!rendered) return undefined;
