@@ -23,6 +23,10 @@
  */
 import { assertCompatible, computedPaths, parseFieldPath, payload, planObject, resourceType, typedLive, typeFromSchema, withoutServerSideFields, type OpenApiSchema, type Planned, type Step, type TfType } from './manifest-types';
 
+/** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
+type Unstructured = Record<string, any>;
+
 export interface KubeResponseLike {
   status: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
@@ -303,8 +307,7 @@ export class ManifestApplier {
       if (!o) throw new Error(`resource ${resource.manifest.metadata.name} not found`);
       return o;
     };
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
-    const loop = async (what: string, done: (o: Record<string, any>) => Promise<boolean> | boolean): Promise<{ timedOut: boolean; message: string } | undefined> => {
+    const loop = async (what: string, done: (o: Unstructured) => Promise<boolean> | boolean): Promise<{ timedOut: boolean; message: string } | undefined> => {
       for (;;) {
         if (this.clock.now() > deadline) return { timedOut: true, message: `timed out waiting on ${what}` };
         let o: Record<string, unknown>;
@@ -402,8 +405,7 @@ function walk(v: Planned, path: Step[]): Planned | undefined {
  * kubectl's status viewers (k8s.io/kubectl/pkg/polymorphichelpers, as the provider's RolloutWaiter
  * uses them): done when the controller observed the spec and every replica is updated and available.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
-function rolloutDone(o: Record<string, any>): boolean {
+function rolloutDone(o: Unstructured): boolean {
   const kind = `${o.kind}.${String(o.apiVersion).split('/')[0]}`;
   const spec = o.spec ?? {};
   const status = o.status ?? {};

@@ -28,6 +28,10 @@ import { parseAllDocuments } from 'yaml';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
 import { freePort, stopChild } from '../lib/ports';
 
+/** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
+type Unstructured = Record<string, any>;
+
 const FIELD_MANAGER = 'helm';
 
 /** The management stack's MetalLB release, as the twin reads it from the synthesized stack. */
@@ -82,8 +86,7 @@ interface Container {
  * bound to that ServiceAccount with their bindings. Exported for the tests.
  */
 export function controllerObjects(objects: KubeObject[], namespace: string): { deployment: KubeObject; container: Container; serviceAccount: string; rbac: KubeObject[] } {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
-  const deployment = objects.find((o) => o.kind === 'Deployment' && (o as any).spec?.template?.spec?.containers?.some((c: Container) => c.name === 'controller'));
+  const deployment = objects.find((o) => o.kind === 'Deployment' && (o as Unstructured).spec?.template?.spec?.containers?.some((c: Container) => c.name === 'controller'));
   if (!deployment) throw new Error('the rendered metallb chart has no controller Deployment');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const pod = (deployment as any).spec.template.spec as { serviceAccountName?: string; containers: Container[] };
@@ -92,12 +95,10 @@ export function controllerObjects(objects: KubeObject[], namespace: string): { d
   const bindings = objects.filter(
     (o) =>
       (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') &&
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
-      ((o as any).subjects ?? []).some((s: { kind: string; name: string; namespace?: string }) => s.kind === 'ServiceAccount' && s.name === serviceAccount && (s.namespace ?? namespace) === namespace),
+      ((o as Unstructured).subjects ?? []).some((s: { kind: string; name: string; namespace?: string }) => s.kind === 'ServiceAccount' && s.name === serviceAccount && (s.namespace ?? namespace) === namespace),
   );
   const roles = objects.filter((o) =>
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
-    bindings.some((b) => (b as any).roleRef.kind === o.kind && (b as any).roleRef.name === o.metadata.name && (o.kind === 'ClusterRole' || (o.metadata.namespace ?? namespace) === (b.metadata.namespace ?? namespace))),
+    bindings.some((b) => (b as Unstructured).roleRef.kind === o.kind && (b as Unstructured).roleRef.name === o.metadata.name && (o.kind === 'ClusterRole' || (o.metadata.namespace ?? namespace) === (b.metadata.namespace ?? namespace))),
   );
   const account = objects.find((o) => o.kind === 'ServiceAccount' && o.metadata.name === serviceAccount);
   if (!account) throw new Error(`the rendered metallb chart has no ServiceAccount ${serviceAccount} for its controller`);

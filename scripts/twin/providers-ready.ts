@@ -20,6 +20,10 @@ import { pinnedVersions } from '../../modules/versions/pins';
 import { runPod, type PodRun } from './jobs';
 import type { StackContents } from './stack-objects';
 
+/** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
+type Unstructured = Record<string, any>;
+
 const OPERATOR_API = 'operator.cluster.x-k8s.io/v1alpha2';
 
 /** snake_case → camelCase, one level of a kubernetes provider block. */
@@ -69,8 +73,7 @@ export function providersReadyJob(stack: StackContents): ProvidersReadyJob | und
     ...convert('kubernetes_cluster_role_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRole', { rule: 'rules' }),
     ...convert('kubernetes_cluster_role_binding_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', { subject: 'subjects' }),
   ];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
-  const job = JSON.parse(resolveRefs(JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack)) as any;
+  const job = JSON.parse(resolveRefs(JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack)) as Unstructured;
   return { objects, job: { name: job.metadata.name, namespace: job.metadata.namespace, pod: job.spec.template.spec } };
 }
 
@@ -107,8 +110,7 @@ export function twinProviders(deployed: Record<string, { version: string }>): Re
 }
 
 /** Plays the operator's provider objects, applies the Job's RBAC, runs the Job's pod. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
-export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Record<string, any>, running: Record<string, string>): Promise<PodRun | undefined> {
+export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Unstructured, running: Record<string, string>): Promise<PodRun | undefined> {
   const rendered = providersReadyJob(stack);
   if (!rendered) return undefined;
   for (const o of operatorProviders(operatorValues, running)) {
