@@ -8,8 +8,8 @@
  * class with it too, and test/tenants/class-patches.test.ts checks its reading of the Go templates
  * against CAPI's own rules (a Go text/template render, then YAML) rather than against a copy.
  *
- * CAPI v1.12.10, internal/controllers/topology/cluster/patches/inline/json_patch_generator.go: a
- * patch applies when its rendered `enabledIf` is `true` (patchIsEnabled); a value comes from
+ * CAPI v1.12 (the pinned clusterApi, modules/versions/toolchain.json),
+ * internal/controllers/topology/cluster/patches/inline/json_patch_generator.go: a patch applies when its rendered `enabledIf` is `true` (patchIsEnabled); a value comes from
  * `value`, a variable (`valueFrom.variable`, a dotted path) or a rendered template
  * (`valueFrom.template`, parsed as YAML: renderValueTemplate); `remove` has no value. The patches
  * are RFC 6902 operations (evanphx/json-patch in patches/engine.go).

@@ -3,8 +3,8 @@
  * text/template and the sprig functions, then parse the output as YAML. Written from the rules, not
  * from the product's interpreter (modules/tenants/class-patches.ts), which a test compares with it.
  *
- * - sigs.k8s.io/cluster-api v1.12.10, internal/controllers/topology/cluster/patches/inline/
- *   json_patch_generator.go: renderValueTemplate parses the template with
+ * - sigs.k8s.io/cluster-api at the pinned clusterApi (v1.12; modules/versions/toolchain.json),
+ *   internal/controllers/topology/cluster/patches/inline/json_patch_generator.go: renderValueTemplate parses the template with
  *   `template.New("tpl").Funcs(sprig.HermeticTxtFuncMap())` (default options: a missing map key is
  *   the invalid value, printed `<no value>`), executes it on the variables as JSON-decoded Go values
  *   (calculateTemplateData), and unmarshals the output with sigs.k8s.io/yaml (v1.6.0: go.yaml.in/

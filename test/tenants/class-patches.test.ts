@@ -1,7 +1,7 @@
 /**
  * The one interpreter of the class's patches (modules/tenants/class-patches.ts) against CAPI's own
  * rules for them (test/support/go-template.ts: Go text/template with sprig, then YAML, as CAPI
- * v1.12.10's inline patch generator reads them) — not against a copy of itself. Every condition and
+ * v1.12's inline patch generator reads them) — not against a copy of itself. Every condition and
  * value template of the class, for variables drawn from the class's variable schemas.
  */
 import fc from 'fast-check';
@@ -56,7 +56,7 @@ function disagreement(readCondition: typeof enabled, readValue: typeof templateV
   return result.failed ? JSON.stringify(result.counterexample) : undefined;
 }
 
-describe('the class-patch interpreter against CAPI v1.12.10 template rules', () => {
+describe('the class-patch interpreter against CAPI v1.12 template rules', () => {
   it('the class has conditions and value templates to check', () => {
     expect(conditions.length).toBeGreaterThanOrEqual(5);
     expect(values.length).toBeGreaterThanOrEqual(4);
