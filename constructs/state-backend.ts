@@ -28,7 +28,7 @@ export function workspaceName(prefix: string, stackName: string): string {
  * both, so an exported HCL workspace lands in the right Terraform Cloud project.
  */
 class ProjectWorkspace extends NamedCloudWorkspace {
-  toHclTerraform(): any {
+  toHclTerraform(): Record<string, unknown> {
     const hcl = super.toHclTerraform();
     if (this.project === undefined) return hcl;
     return { ...hcl, project: { value: this.project, type: 'simple', storageClassType: 'string' } };

@@ -13,7 +13,8 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { missingToolchain, projectRoot, readPins, runTofu, toolchainEnv, type ToolchainPins } from '../sim/toolchain';
+import { missingToolchain, projectRoot, readPins, type ToolchainPins } from '../sim/toolchain';
+import { runTofu, toolchainEnv } from './lib/tofu';
 
 /**
  * The resources and data sources pvekaas uses. Generating only these keeps .gen/ at ~400 kB instead

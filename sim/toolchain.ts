@@ -1,8 +1,8 @@
 /**
- * How the simulator's clients (the e2e test, the demo, the bindings generator) reach the real
+ * Where the simulator's clients (the e2e test, the demo, the bindings generator) find the real
  * OpenTofu and bpg/proxmox plugin that `scripts/toolchain install` builds into `.toolchain/`.
+ * Running tofu (its environment, the runs) is scripts/lib/tofu.ts's.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -48,34 +48,4 @@ export function missingToolchain(root: string): string | undefined {
   const plugin = join(root, '.toolchain/mirror/registry.opentofu.org', pins.proxmox.source, pins.proxmox.version, 'linux_amd64');
   if (!existsSync(plugin)) return `the bpg/proxmox ${pins.proxmox.version} plugin is missing from ${plugin}: run scripts/toolchain install`;
   return undefined;
-}
-
-/** The process environment with `scripts/toolchain env` applied (tofu on PATH, the offline mirror). */
-export function toolchainEnv(root: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const dump = execFileSync('bash', ['-c', 'eval "$("$0"/scripts/toolchain env)" && env -0', root], { env: base, encoding: 'utf8' });
-  const env: NodeJS.ProcessEnv = {};
-  for (const entry of dump.split('\0')) {
-    const eq = entry.indexOf('=');
-    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
-  }
-  return env;
-}
-
-export interface TofuResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs tofu asynchronously (several stacks apply at once against the simulator). */
-export function runTofu(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<TofuResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('tofu', args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
 }

@@ -29,13 +29,13 @@ export const PROVIDER_NESTED_ATTRIBUTES = ['kubernetes', 'experiments', 'registr
 export const RELEASE_NESTED_ATTRIBUTES = ['set', 'set_list', 'set_sensitive', 'set_wo', 'postrender'] as const;
 
 export class HelmV3Provider extends HelmProvider {
-  protected synthesizeHclAttributes(): { [name: string]: any } {
+  protected synthesizeHclAttributes(): Record<string, unknown> {
     return asNestedAttributes(super.synthesizeHclAttributes(), this.synthesizeAttributes(), PROVIDER_NESTED_ATTRIBUTES);
   }
 }
 
 export class HelmV3Release extends Release {
-  protected synthesizeHclAttributes(): { [name: string]: any } {
+  protected synthesizeHclAttributes(): Record<string, unknown> {
     return asNestedAttributes(super.synthesizeHclAttributes(), this.synthesizeAttributes(), RELEASE_NESTED_ATTRIBUTES);
   }
 }

@@ -64,7 +64,7 @@ export class KubernetesManifest extends Manifest {
     super(scope, id, { ...config, manifest: literalManifest(config.manifest) as ManifestConfig['manifest'] });
   }
 
-  protected synthesizeHclAttributes(): { [name: string]: any } {
+  protected synthesizeHclAttributes(): Record<string, unknown> {
     const attributes = super.synthesizeHclAttributes();
     const manifest = super.synthesizeAttributes().manifest;
     if (manifest === undefined) return attributes;

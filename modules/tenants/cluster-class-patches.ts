@@ -1,19 +1,19 @@
 /**
  * The patches of the `lab-tenant` ClusterClass: where each class variable goes in the templates
  * (CAPI's topology controller applies them per Cluster and machine deployment). class-patches.ts
- * interprets the same patches outside CAPI for the secondary Clusters.
+ * interprets them (the one interpreter: for the secondary Clusters, and in the tests).
  */
 import type { MultiInstanceRendering } from './cluster-class-variables';
 import { API } from './manifest';
 import { WORKER_CLASS } from './names';
 
-type JsonPatch =
+export type JsonPatch =
   | { op: 'add' | 'replace'; path: string; valueFrom: { variable: string } | { template: string } }
   | { op: 'add' | 'replace'; path: string; value: unknown }
   | { op: 'remove'; path: string };
 
 
-interface Selector {
+export interface Selector {
   apiVersion: string;
   kind: string;
   matchResources: { controlPlane?: boolean; infrastructureCluster?: boolean; machineDeploymentClass?: { names: string[] } };
@@ -29,7 +29,7 @@ const SELECT = {
   },
 } satisfies Record<string, Selector>;
 
-interface ClassPatch {
+export interface ClassPatch {
   name: string;
   description: string;
   enabledIf?: string;

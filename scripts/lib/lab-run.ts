@@ -16,7 +16,7 @@ import { synthesizeLab } from './synthesize';
 import type { RemoteImage } from '../../sim/instance';
 import { instanceSpecsFromLab } from '../../sim/lab';
 import { PveSimulator, type SimulatorOptions } from '../../sim/simulator';
-import { runTofu, toolchainEnv, type TofuResult } from '../../sim/toolchain';
+import { AUTOMATION, runTofu, toolchainEnv, type TofuResult } from './tofu';
 
 export interface SimulatedLabOptions {
   /** The lab description (YAML text) to run against the simulator. */
@@ -120,7 +120,7 @@ export async function startSimulatedLab(options: SimulatedLabOptions): Promise<S
     const tofu = (instance: string, args: string[]) =>
       runTofu(args, {
         cwd: stackDir(instance),
-        env: { ...env, TF_VAR_proxmox_api_token: sim.adminToken(instance), TF_INPUT: '0', TF_IN_AUTOMATION: '1', NO_COLOR: '1' },
+        env: { ...env, TF_VAR_proxmox_api_token: sim.adminToken(instance), ...AUTOMATION },
       });
     return {
       sim,

@@ -71,6 +71,7 @@ export interface AutoscalerRelease {
   stack: string;
   name: string;
   namespace: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
   values: Record<string, any>;
 }
 
@@ -82,6 +83,7 @@ export function tenantAutoscalerReleases(out: string): AutoscalerRelease[] {
     const config = readStack(out, stack).config;
     for (const r of Object.values((config.resource?.helm_release ?? {}) as Record<string, { name: string; namespace: string; chart: string; values?: string[] }>)) {
       if (r.chart !== 'cluster-autoscaler') continue;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
       const values = Object.assign({}, ...(r.values ?? []).map((v) => (loadYaml(v) ?? {}) as Record<string, any>));
       found.push({ stack, name: r.name, namespace: r.namespace, values });
     }
@@ -119,6 +121,7 @@ export function chartServiceAccountName(release: AutoscalerRelease): string {
 }
 
 /** The objects of `serviceaccount.yaml`, `role.yaml`, `rolebinding.yaml` for these values (namespaced mode). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
 export function chartRbacObjects(release: AutoscalerRelease): Record<string, any>[] {
   const v = release.values;
   const r = rbacValues(release);
@@ -142,6 +145,7 @@ export function chartRbacObjects(release: AutoscalerRelease): Record<string, any
     rules.push({ apiGroups: ['coordination.k8s.io'], resourceNames: ['cluster-autoscaler'], resources: ['leases'], verbs: ['get', 'update'] });
   }
   rules.push(...r.additionalRules);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const objects: Record<string, any>[] = [];
   if (r.saCreate) objects.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: chartServiceAccountName(release), namespace: ns }, automountServiceAccountToken: r.automount });
   // The ClusterRole and ClusterRoleBinding of clusterScoped mode are not played: pvekaas renders namespaced mode.
@@ -224,6 +228,7 @@ const CAP = 'capacity.cluster-autoscaler.kubernetes.io';
 const DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
 const TO_BE_DELETED = 'ToBeDeletedByClusterAutoscaler';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
 type Obj = Record<string, any>;
 type Resources = { cpu: number; memory: number; pods: number };
 

@@ -47,6 +47,7 @@ const CLUSTERS = 'cluster.x-k8s.io/v1beta2';
 const PROXY_LABEL = 'helmchartproxy.addons.cluster.x-k8s.io/name';
 const CLUSTER_LABEL = 'cluster.x-k8s.io/cluster-name';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
 type Obj = KubeObject & { spec?: any; status?: any };
 
 /** metav1.LabelSelectorAsSelector, as the `labelSelector` query the API server evaluates. */

@@ -49,6 +49,7 @@ export interface ProviderDeployment {
 }
 
 /** What the management stack's cluster-api-operator release deploys for each controller. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
 export function deployedProviders(operatorValues: Record<string, any>): Record<ControllerName, ProviderDeployment> {
   const out = {} as Record<ControllerName, ProviderDeployment>;
   for (const name of CONTROLLERS) {

@@ -28,16 +28,19 @@ export interface BackupCronJob {
   name: string;
   namespace: string;
   schedule: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   pod: any;
 }
 
 /** The CronJob as the management stack renders it (kubernetes_cron_job_v1), as the API object's JSON. */
 export function backupCronJob(stack: StackContents): BackupCronJob | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
   const blocks = Object.values((stack.config.resource?.kubernetes_cron_job_v1 ?? {}) as Record<string, any>);
   if (blocks.length === 0) return undefined;
   if (blocks.length > 1) throw new Error(`${stack.stack}: ${blocks.length} CronJobs; the twin knows one (the datastore backup)`);
   const job = JSON.parse(
     resolveRefs(JSON.stringify(fromBlock(blocks[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack),
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   ) as any;
   return { name: job.metadata.name, namespace: job.metadata.namespace, schedule: job.spec.schedule, pod: job.spec.jobTemplate.spec.template.spec };
 }

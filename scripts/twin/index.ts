@@ -230,11 +230,14 @@ export class LabTwin {
     }
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
   private operatorValues(): Record<string, any> {
     const management = readStack(this.run.out, 'management');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
     const releases = Object.values((management.config.resource?.helm_release ?? {}) as Record<string, any>);
     const operator = releases.find((r) => r.chart === 'cluster-api-operator');
     if (!operator) throw new Error('the management stack has no cluster-api-operator release');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
     return loadYaml(operator.values?.[0] ?? '') as Record<string, any>;
   }
 
@@ -664,6 +667,7 @@ export class LabTwin {
     const client = this.mgmt.client;
     const list = async (path: string) => {
       const r = await client.get(path);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
       return r.status === 200 ? (r.body.items as any[]) : [];
     };
     const waiting: string[] = [];
@@ -835,6 +839,7 @@ export interface HelmReleaseView {
 }
 
 export function helmRelease(stack: StackContents, chart: string): HelmReleaseView {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
   const found = Object.entries((stack.config.resource?.helm_release ?? {}) as Record<string, any>).find(([, r]) => r.chart === chart);
   if (!found) throw new Error(`${stack.stack} has no ${chart} release`);
   const [name, r] = found;

@@ -15,7 +15,6 @@
  * and the real management kube-apiserver enforces them, so they are not repeated here.
  */
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export const TCP_API = 'kamaji.clastix.io/v1alpha1';
 export const KCP_API = 'controlplane.cluster.x-k8s.io/v1alpha2';
@@ -23,6 +22,7 @@ export const KCP_API = 'controlplane.cluster.x-k8s.io/v1alpha2';
 /** internal/upgrade/kubeadm_version.go: `KubeadmVersion = "v1.36.0"`, the newest minor this Kamaji supports. */
 export const KAMAJI_KUBEADM_VERSION = 'v1.36.0';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
 type Obj = { apiVersion?: string; kind?: string; metadata: Record<string, any>; spec?: any; status?: any; [key: string]: any };
 
 function parseVersion(text: string): { major: number; minor: number; patch: number } | undefined {
@@ -45,6 +45,7 @@ export function tenantControlPlaneFor(kcp: Obj, cluster: Obj, existing?: Obj): O
   const network = s.network ?? {};
   if (s.deployment?.externalClusterReference) throw new Error('KamajiControlPlane spec.deployment.externalClusterReference: not played by the lab twin');
   if (network.gateway || network.ingress) throw new Error('KamajiControlPlane spec.network.gateway/ingress: not played by the lab twin');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const spec: any = structuredClone(existing?.spec ?? {});
   const set = (path: string[], value: unknown) => {
     let o = spec;
@@ -273,6 +274,7 @@ export type SecretLookup = (namespace: string, name: string) => Record<string, s
  */
 export function validateDataStore(ds: Obj, secret: SecretLookup): { reason: string; message: string } | undefined {
   const spec = ds.spec ?? {};
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const ref = (r: any): string | undefined => {
     if (r?.content) return undefined;
     if (!r?.secretReference) return 'the Secret reference is mandatory when bare content is not specified';
@@ -321,6 +323,7 @@ export function validateDataStore(ds: Obj, secret: SecretLookup): { reason: stri
  * `certManager.enabled`; names from templates/_helpers.tpl), from the release's values and namespace.
  * Undefined when `datastore.enabled` is false.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
 export function kamajiEtcdDataStore(values: any, releaseName: string, namespace: string): Obj | undefined {
   if (!values?.datastore?.enabled) return undefined;
   const fullname = values.fullnameOverride || (releaseName.includes('kamaji-etcd') ? releaseName : `${releaseName}-kamaji-etcd`);

@@ -64,10 +64,13 @@ export interface TenantControlPlaneView {
 
 /** The Kamaji and kamaji-etcd releases of the management stack, as rendered. */
 export interface KamajiReleases {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
   kamaji: { namespace: string; values: Record<string, any> };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
   kamajiEtcd: { name: string; namespace: string; values: Record<string, any> };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
 type Obj = KubeObject & { spec?: any; status?: any };
 
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');

@@ -23,9 +23,13 @@
  */
 import { assertCompatible, computedPaths, parseFieldPath, payload, planObject, resourceType, typedLive, typeFromSchema, withoutServerSideFields, type OpenApiSchema, type Planned, type Step, type TfType } from './manifest-types';
 
+/** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
+type Unstructured = Record<string, any>;
+
 export interface KubeResponseLike {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
   body: any;
   text: string;
 }
@@ -86,6 +90,7 @@ export function goDuration(text: string | undefined, fallback: string): number {
 }
 
 /** A `kubernetes_manifest` block of cdk.tf.json, with its manifest already resolved. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
 export function manifestResource(address: string, config: Record<string, any>, manifest: ManifestResource['manifest']): ManifestResource {
   const fm = config.field_manager ?? {};
   const t = config.timeouts ?? {};
@@ -155,6 +160,7 @@ export interface TypeSource {
 /** Types from the API server as the provider reads them: a CRD's schema, else the cluster's OpenAPI v2. */
 export class ServerTypes implements TypeSource {
   private definitionsRead?: Promise<unknown>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
   private crdsRead?: Promise<any[]>;
   private readonly cache = new Map<string, TfType>();
 
@@ -176,11 +182,13 @@ export class ServerTypes implements TypeSource {
     if (!this.crdsRead || refresh) {
       this.crdsRead = this.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions').then((r) => {
         if (r.status !== 200) throw new Error(`failed to look up GVK among available CRDs: HTTP ${r.status}`);
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
         return r.body.items as any[];
       });
     }
     const crds = await this.crdsRead;
     const crd = crds.find((c) => c.spec.group === group && c.spec.names.kind === kind);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
     return crd?.spec.versions.find((v: any) => v.name === version)?.schema?.openAPIV3Schema;
   }
 
@@ -299,7 +307,7 @@ export class ManifestApplier {
       if (!o) throw new Error(`resource ${resource.manifest.metadata.name} not found`);
       return o;
     };
-    const loop = async (what: string, done: (o: Record<string, any>) => Promise<boolean> | boolean): Promise<{ timedOut: boolean; message: string } | undefined> => {
+    const loop = async (what: string, done: (o: Unstructured) => Promise<boolean> | boolean): Promise<{ timedOut: boolean; message: string } | undefined> => {
       for (;;) {
         if (this.clock.now() > deadline) return { timedOut: true, message: `timed out waiting on ${what}` };
         let o: Record<string, unknown>;
@@ -397,13 +405,14 @@ function walk(v: Planned, path: Step[]): Planned | undefined {
  * kubectl's status viewers (k8s.io/kubectl/pkg/polymorphichelpers, as the provider's RolloutWaiter
  * uses them): done when the controller observed the spec and every replica is updated and available.
  */
-function rolloutDone(o: Record<string, any>): boolean {
+function rolloutDone(o: Unstructured): boolean {
   const kind = `${o.kind}.${String(o.apiVersion).split('/')[0]}`;
   const spec = o.spec ?? {};
   const status = o.status ?? {};
   const observed = (o.metadata?.generation ?? 0) <= (status.observedGeneration ?? -1);
   if (kind === 'Deployment.apps') {
     if (!observed) return false;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
     const progressing = (status.conditions ?? []).find((c: any) => c.type === 'Progressing');
     if (progressing?.reason === 'ProgressDeadlineExceeded') throw new Error(`deployment "${o.metadata.name}" exceeded its progress deadline`);
     const replicas = spec.replicas ?? 1;

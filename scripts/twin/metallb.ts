@@ -28,6 +28,10 @@ import { parseAllDocuments } from 'yaml';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
 import { freePort, stopChild } from '../lib/ports';
 
+/** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
+type Unstructured = Record<string, any>;
+
 const FIELD_MANAGER = 'helm';
 
 /** The management stack's MetalLB release, as the twin reads it from the synthesized stack. */
@@ -40,6 +44,7 @@ export interface MetallbRelease {
 }
 
 /** The `metallb` helm_release of a synthesized management stack (its `cdk.tf.json` config). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
 export function metallbReleaseOf(config: { resource?: { helm_release?: Record<string, any> } }): MetallbRelease {
   const found = Object.values(config.resource?.helm_release ?? {}).find((r) => r.chart === 'metallb');
   if (!found) throw new Error('the management stack has no metallb release');
@@ -81,18 +86,19 @@ interface Container {
  * bound to that ServiceAccount with their bindings. Exported for the tests.
  */
 export function controllerObjects(objects: KubeObject[], namespace: string): { deployment: KubeObject; container: Container; serviceAccount: string; rbac: KubeObject[] } {
-  const deployment = objects.find((o) => o.kind === 'Deployment' && (o as any).spec?.template?.spec?.containers?.some((c: Container) => c.name === 'controller'));
+  const deployment = objects.find((o) => o.kind === 'Deployment' && (o as Unstructured).spec?.template?.spec?.containers?.some((c: Container) => c.name === 'controller'));
   if (!deployment) throw new Error('the rendered metallb chart has no controller Deployment');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const pod = (deployment as any).spec.template.spec as { serviceAccountName?: string; containers: Container[] };
   const serviceAccount = pod.serviceAccountName ?? 'default';
   const container = pod.containers.find((c) => c.name === 'controller')!;
   const bindings = objects.filter(
     (o) =>
       (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') &&
-      ((o as any).subjects ?? []).some((s: { kind: string; name: string; namespace?: string }) => s.kind === 'ServiceAccount' && s.name === serviceAccount && (s.namespace ?? namespace) === namespace),
+      ((o as Unstructured).subjects ?? []).some((s: { kind: string; name: string; namespace?: string }) => s.kind === 'ServiceAccount' && s.name === serviceAccount && (s.namespace ?? namespace) === namespace),
   );
   const roles = objects.filter((o) =>
-    bindings.some((b) => (b as any).roleRef.kind === o.kind && (b as any).roleRef.name === o.metadata.name && (o.kind === 'ClusterRole' || (o.metadata.namespace ?? namespace) === (b.metadata.namespace ?? namespace))),
+    bindings.some((b) => (b as Unstructured).roleRef.kind === o.kind && (b as Unstructured).roleRef.name === o.metadata.name && (o.kind === 'ClusterRole' || (o.metadata.namespace ?? namespace) === (b.metadata.namespace ?? namespace))),
   );
   const account = objects.find((o) => o.kind === 'ServiceAccount' && o.metadata.name === serviceAccount);
   if (!account) throw new Error(`the rendered metallb chart has no ServiceAccount ${serviceAccount} for its controller`);
@@ -190,7 +196,9 @@ export async function notAnnounced(client: KubeClient, service: { namespace: str
   const pools = (await client.get(`/apis/metallb.io/v1beta1/namespaces/${metallbNamespace}/ipaddresspools`)).body?.items ?? [];
   const ads = (await client.get(`/apis/metallb.io/v1beta1/namespaces/${metallbNamespace}/l2advertisements`)).body?.items ?? [];
   const poolOf = (svc.body.metadata?.annotations?.['metallb.io/ip-allocated-from-pool'] as string | undefined) ?? undefined;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const holding = (pools as any[]).filter((p) => (poolOf ? p.metadata.name === poolOf : true)).map((p) => p.metadata.name as string);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const announced = (ads as any[]).some((a) => {
     const names = (a.spec?.ipAddressPools ?? []) as string[];
     const selectors = (a.spec?.ipAddressPoolSelectors ?? []) as unknown[];

@@ -20,6 +20,10 @@ import { pinnedVersions } from '../../modules/versions/pins';
 import { runPod, type PodRun } from './jobs';
 import type { StackContents } from './stack-objects';
 
+/** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
+type Unstructured = Record<string, any>;
+
 const OPERATOR_API = 'operator.cluster.x-k8s.io/v1alpha2';
 
 /** snake_case → camelCase, one level of a kubernetes provider block. */
@@ -52,12 +56,14 @@ export function resolveRefs(text: string, stack: StackContents): string {
 
 export interface ProvidersReadyJob {
   objects: KubeObject[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   job: { name: string; namespace: string; pod: any };
 }
 
 /** The Job and its RBAC as the management stack renders them. */
 export function providersReadyJob(stack: StackContents): ProvidersReadyJob | undefined {
   const res = stack.config.resource ?? {};
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
   const jobs = Object.values((res.kubernetes_job_v1 ?? {}) as Record<string, any>).filter((j) => String(j.metadata?.name).startsWith('pvekaas-capi-providers-ready'));
   if (jobs.length === 0) return undefined;
   const convert = (type: string, apiVersion: string, kind: string, rename: Record<string, string> = {}) =>
@@ -67,14 +73,16 @@ export function providersReadyJob(stack: StackContents): ProvidersReadyJob | und
     ...convert('kubernetes_cluster_role_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRole', { rule: 'rules' }),
     ...convert('kubernetes_cluster_role_binding_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', { subject: 'subjects' }),
   ];
-  const job = JSON.parse(resolveRefs(JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack)) as any;
+  const job = JSON.parse(resolveRefs(JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack)) as Unstructured;
   return { objects, job: { name: job.metadata.name, namespace: job.metadata.namespace, pod: job.spec.template.spec } };
 }
 
 /** The operator's provider objects from its release values, installed only where the twin runs that version. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
 export function operatorProviders(operatorValues: Record<string, any>, running: Record<string, string>): KubeObject[] {
   const out: KubeObject[] = [];
   for (const p of capiProviders) {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
     for (const [name, spec] of Object.entries((operatorValues[p.kind] ?? {}) as Record<string, any>)) {
       const version = String(spec.version);
       const installed = running[`${p.kind}/${name}`] === version;
@@ -102,7 +110,7 @@ export function twinProviders(deployed: Record<string, { version: string }>): Re
 }
 
 /** Plays the operator's provider objects: spec.version from the release values, status.installedVersion where the twin runs that version. */
-export async function playOperatorProviders(mgmt: KubeClient, operatorValues: Record<string, any>, running: Record<string, string>): Promise<void> {
+export async function playOperatorProviders(mgmt: KubeClient, operatorValues: Unstructured, running: Record<string, string>): Promise<void> {
   for (const o of operatorProviders(operatorValues, running)) {
     const { status, ...object } = o as KubeObject & { status?: Record<string, unknown> };
     const r = await mgmt.apply(object, { fieldManager: 'pvekaas-twin-operator', force: true });
@@ -114,7 +122,7 @@ export async function playOperatorProviders(mgmt: KubeClient, operatorValues: Re
 }
 
 /** Plays the operator's provider objects, applies the Job's RBAC, runs the Job's pod. */
-export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Record<string, any>, running: Record<string, string>): Promise<PodRun | undefined> {
+export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Unstructured, running: Record<string, string>): Promise<PodRun | undefined> {
   const rendered = providersReadyJob(stack);
   if (!rendered) return undefined;
   await playOperatorProviders(mgmt, operatorValues, running);

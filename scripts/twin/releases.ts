@@ -18,8 +18,10 @@ export function managementReleases(out: string): RenderedRelease[] {
   return Object.values((management.config.resource?.helm_release ?? {}) as Record<string, RenderedRelease>);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
 function values(release: RenderedRelease): Record<string, any> {
   // Later values documents override earlier ones, key by key at the top level (as helm merges -f files, shallowly here).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
   return Object.assign({}, ...(release.values ?? []).map((v) => (loadYaml(v) ?? {}) as Record<string, any>));
 }
 

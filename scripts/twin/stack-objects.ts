@@ -39,6 +39,7 @@ export interface ExpressionSources {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Resource types the twin applies, and how each becomes an object. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
 const CONVERTERS: Record<string, (r: Record<string, any>) => KubeObjectJson> = {
   kubernetes_manifest: (r) => r.manifest,
   kubernetes_namespace_v1: (r) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: r.metadata }),
@@ -69,13 +70,16 @@ export interface StackContents {
   /** Resources not applied, by type, with the reason. */
   skipped: { address: string; reason: string }[];
   /** The raw configuration (for data sources and helm values). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
   config: Record<string, any>;
 }
 
 export function readStack(out: string, stack: string): StackContents {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
   const config = JSON.parse(readFileSync(join(out, 'stacks', stack, 'cdk.tf.json'), 'utf8')) as Record<string, any>;
   const objects: StackObject[] = [];
   const skipped: { address: string; reason: string }[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
   for (const [type, resources] of Object.entries((config.resource ?? {}) as Record<string, Record<string, any>>)) {
     for (const [name, r] of Object.entries(resources)) {
       const address = `${type}.${name}`;

@@ -16,7 +16,8 @@ import {
   readTree,
   type SchemaDump,
 } from '../../scripts/gen-bindings';
-import { missingToolchain, projectRoot, readPins, toolchainEnv } from '../../sim/toolchain';
+import { toolchainEnv } from '../../scripts/lib/tofu';
+import { missingToolchain, projectRoot, readPins } from '../../sim/toolchain';
 
 const root = projectRoot();
 const pins = readPins(root);

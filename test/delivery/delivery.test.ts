@@ -77,7 +77,7 @@ describe('cdktf deploy and diff per workspace', () => {
 
 /** tofu in `<out>/stacks/proxmox-<instance>` with that instance's administrator token, asynchronously. */
 async function startPlans(out: string) {
-  const { runTofu, toolchainEnv } = await import('../../sim/toolchain');
+  const { runTofu, toolchainEnv } = await import('../../scripts/lib/tofu');
   return (instance: string, args: string[]) =>
     runTofu(args, {
       cwd: join(out, 'stacks', `proxmox-${instance}`),

@@ -19,7 +19,8 @@ import { checkStrings } from '../../modules/config/safety';
 import { fixHclOutput } from '../../scripts/lib/hcl-fixups';
 import { VirtualEnvironmentPool } from '../../.gen/providers/proxmox/virtual-environment-pool';
 import { ProxmoxProvider } from '../../.gen/providers/proxmox/provider';
-import { missingToolchain, projectRoot, runTofu, toolchainEnv } from '../../sim/toolchain';
+import { runTofu, toolchainEnv } from '../../scripts/lib/tofu';
+import { missingToolchain, projectRoot } from '../../sim/toolchain';
 
 const root = projectRoot();
 const missing = missingToolchain(root);

@@ -1,8 +1,8 @@
 /** The project's toolchain (scripts/toolchain) as tests use it: paths, environment, and running tofu. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { toolchainEnv } from '../../sim/toolchain';
+import { runTofuSync, toolchainEnv } from '../../scripts/lib/tofu';
 
 export const projectRoot = resolve(__dirname, '../..');
 const toolchainDir = join(projectRoot, '.toolchain');
@@ -42,9 +42,10 @@ export interface TofuResult {
   stderr: string;
 }
 
+/** The toolchain's tofu in `cwd` (scripts/lib/tofu.ts runs it), synchronously. */
 export function tofu(cwd: string, args: string[], env: Record<string, string> = {}): TofuResult {
-  const r = spawnSync(join(toolchainDir, 'bin/tofu'), args, { cwd, env: tofuEnv(env), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  const r = runTofuSync(args, { cwd, env: tofuEnv(env), tofu: join(toolchainDir, 'bin/tofu') });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Compiles the project once per test process (scripts are run as compiled JS, like the npm scripts). */

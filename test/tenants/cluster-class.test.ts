@@ -4,7 +4,8 @@ import { classVariables, clusterClass, clusterClassTemplates, PROVIDER_ID_ARG, t
 import { renderTenant } from '../../modules/tenants';
 import { exampleLab, labWith, pinnedCrds, planOf } from './fixtures';
 import { withProposal } from './proposal-crds';
-import { generate, knownTemplates, templatesOf } from './topology';
+import { enabled, knownValueTemplates } from '../../modules/tenants/class-patches';
+import { generate, templatesOf } from './topology';
 
 const released = { dataStoreName: 'default', multiInstance: 'refuse' as const };
 const proposal = { dataStoreName: 'default', multiInstance: 'proposal' as const };
@@ -61,8 +62,10 @@ describe('the lab-tenant ClusterClass', () => {
     expect(PROVIDER_ID_ARG.value).toBe("proxmox://'{{ ds.meta_data.instance_id }}'");
   });
 
-  it('uses only Go templates whose meaning the topology model knows', () => {
-    for (const t of templatesOf(clusterClass(proposal))) expect(knownTemplates()).toContain(t);
+  it('uses only Go templates whose meaning the class-patch interpreter knows', () => {
+    const { conditions, values } = templatesOf(clusterClass(proposal));
+    for (const t of values) expect(knownValueTemplates()).toContain(t);
+    for (const t of conditions) expect(() => enabled(t, {})).not.toThrow();
   });
 });
 

@@ -1,74 +1,15 @@
 /**
  * A small model of what the CAPI topology controller does with the `lab-tenant` class and a
  * tenant Cluster: merge the Cluster's variables (plus a machine deployment's overrides and the
- * builtins), evaluate each patch's enabledIf and value templates, and apply the JSON patches to
- * the templates. The Go templates of the class are interpreted by an explicit table below; a
- * template that is not in the table fails the test, so a new patch needs a reviewed meaning here.
+ * builtins), apply the class's patches to the templates, and build the objects from them. The
+ * patches are applied by the product's one interpreter (modules/tenants/class-patches.ts), not a
+ * copy of it: test/tenants/class-patches.test.ts checks that interpreter against CAPI's own rules
+ * (Go text/template, then YAML), and the twin's real CAPI controllers are the final judge.
  */
-import { CONTROL_PLANE_SPREAD } from '../../modules/tenants/cluster-class';
+import { applyClassPatches, type MatchResources } from '../../modules/tenants/class-patches';
 import type { KubernetesObject } from '../../modules/tenants/manifest';
 
 type Vars = Record<string, any>;
-
-const TEMPLATES: Record<string, (v: Vars) => unknown> = {
-  '{{ if .vlan }}true{{ end }}': (v) => (v.vlan ? true : ''),
-  '{{ if .proxmoxTemplate.templateID }}true{{ end }}': (v) => (v.proxmoxTemplate?.templateID ? true : ''),
-  '{{ if not .proxmoxTemplate.templateID }}true{{ end }}': (v) => (!v.proxmoxTemplate?.templateID ? true : ''),
-  '{{ if .workerSize }}true{{ end }}': (v) => (v.workerSize ? true : ''),
-  '{{ if .proxmoxAvailabilityZones }}true{{ end }}': (v) => (v.proxmoxAvailabilityZones ? true : ''),
-  'metallb.io/loadBalancerIPs: "{{ .controlPlaneVIP }}"': (v) => ({ 'metallb.io/loadBalancerIPs': v.controlPlaneVIP }),
-  '["{{ .dnsServiceIP }}"]': (v) => [v.dnsServiceIP],
-  '{{ if .proxmoxTemplate.appendVersionTag }}{{ append (default list .proxmoxTemplate.matchTags) .builtin.machineDeployment.version | toJson }}{{ else }}{{ .proxmoxTemplate.matchTags | toJson }}{{ end }}':
-    (v) => (v.proxmoxTemplate.appendVersionTag ? [...(v.proxmoxTemplate.matchTags ?? []), v.builtin.machineDeployment.version] : v.proxmoxTemplate.matchTags),
-};
-
-TEMPLATES[CONTROL_PLANE_SPREAD] = (v) => ({
-  topologySpreadConstraints: [
-    {
-      maxSkew: 1,
-      topologyKey: 'kubernetes.io/hostname',
-      whenUnsatisfiable: 'DoNotSchedule',
-      nodeTaintsPolicy: 'Honor',
-      matchLabelKeys: ['pod-template-hash'],
-      labelSelector: { matchLabels: { 'kamaji.clastix.io/name': v.builtin.cluster.name } },
-    },
-  ],
-});
-
-export function knownTemplates(): string[] {
-  return Object.keys(TEMPLATES);
-}
-
-function render(template: string, vars: Vars): unknown {
-  const f = TEMPLATES[template];
-  if (!f) throw new Error(`no interpretation for class template ${JSON.stringify(template)}: add one to test/tenants/topology.ts`);
-  return f(vars);
-}
-
-function lookup(vars: Vars, path: string): unknown {
-  const value = path.split('.').reduce<any>((o, k) => (o === undefined ? undefined : o[k]), vars);
-  if (value === undefined) throw new Error(`variable ${path} is not set`);
-  return value;
-}
-
-function applyPatch(target: any, op: string, pointer: string, value?: unknown): void {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const last = parts.pop() as string;
-  let parent = target;
-  for (const p of parts) {
-    if (parent[p] === undefined) throw new Error(`JSON patch ${op} ${pointer}: ${p} does not exist`);
-    parent = parent[p];
-  }
-  if (op === 'remove') {
-    if (!(last in parent)) throw new Error(`JSON patch remove ${pointer}: nothing to remove`);
-    if (Array.isArray(parent)) parent.splice(Number(last), 1);
-    else delete parent[last];
-    return;
-  }
-  if (op === 'replace' && !(last in parent)) throw new Error(`JSON patch replace ${pointer}: nothing to replace`);
-  if (Array.isArray(parent) && op === 'add') parent.splice(last === '-' ? parent.length : Number(last), 0, value);
-  else parent[last] = structuredClone(value);
-}
 
 export interface Generated {
   controlPlane: KubernetesObject;
@@ -89,20 +30,7 @@ export function generate(clusterClass: any, templates: KubernetesObject[], clust
   const builtin = { cluster: { name, namespace: ns, topology: { version: topology.version, class: topology.classRef.name } } };
   const global = { ...toMap(topology.variables), builtin };
 
-  const patchObject = (object: any, select: (s: any) => boolean, vars: Vars) => {
-    for (const patch of clusterClass.spec.patches) {
-      if (patch.enabledIf !== undefined && render(patch.enabledIf, vars) !== true) continue;
-      for (const def of patch.definitions) {
-        if (def.selector.apiVersion !== object.apiVersion || def.selector.kind !== object.kind || !select(def.selector.matchResources)) continue;
-        for (const jp of def.jsonPatches) {
-          const value =
-            jp.op === 'remove' ? undefined : jp.value !== undefined ? jp.value : jp.valueFrom.variable ? lookup(vars, jp.valueFrom.variable) : render(jp.valueFrom.template, vars);
-          applyPatch(object, jp.op, jp.path, value);
-        }
-      }
-    }
-    return object;
-  };
+  const patchObject = (object: any, select: (m: MatchResources) => boolean, vars: Vars) => applyClassPatches(clusterClass.spec.patches, object, select, vars);
 
   const cpTemplate = patchObject(clone(byKind('KamajiControlPlaneTemplate')), (m) => m.controlPlane === true, global);
   const controlPlane: KubernetesObject = {
@@ -142,12 +70,13 @@ export function generate(clusterClass: any, templates: KubernetesObject[], clust
   return { controlPlane, infrastructureCluster, machineTemplates, bootstrapTemplates };
 }
 
-/** Every Go template string the class uses (enabledIf and valueFrom.template). */
-export function templatesOf(clusterClass: any): string[] {
-  const out: string[] = [];
+/** Every Go template string the class uses: its patches' conditions (enabledIf) and value templates (valueFrom.template). */
+export function templatesOf(clusterClass: any): { conditions: string[]; values: string[] } {
+  const conditions: string[] = [];
+  const values: string[] = [];
   for (const patch of clusterClass.spec.patches) {
-    if (patch.enabledIf) out.push(patch.enabledIf);
-    for (const def of patch.definitions) for (const jp of def.jsonPatches) if (jp.valueFrom?.template) out.push(jp.valueFrom.template);
+    if (patch.enabledIf) conditions.push(patch.enabledIf);
+    for (const def of patch.definitions) for (const jp of def.jsonPatches) if (jp.valueFrom?.template) values.push(jp.valueFrom.template);
   }
-  return out;
+  return { conditions, values };
 }
