@@ -8,8 +8,8 @@ export function benchLab(tenants: number, options: { editFirstTenant?: boolean }
     name,
     endpoint: `https://${name}.lab.example:8006/`,
     nodes: [1, 2, 3].map((n) => node(`${name}-${n}`)),
-    template: i === 0 ? { sourceNode: `${name}-1`, templateID: 1000, kubernetesVersion: 'v1.30.5' } : { templateSelector: { matchTags: ['capi', 'v1.30.5'] } },
-    images: i === 0 ? [] : [{ kubernetesVersion: 'v1.30.5', url: `https://images.lab.example/kube-v1.30.5.qcow2` }],
+    template: i === 0 ? { sourceNode: `${name}-1`, templateID: 1000, kubernetesVersion: 'v1.35.4' } : { templateSelector: { matchTags: ['capi', 'v1.35.4'] } },
+    images: i === 0 ? [] : [{ kubernetesVersion: 'v1.35.4', url: `https://images.lab.example/kube-v1.35.4.qcow2` }],
     // One template per instance serves every node only from shared disks.
     storage: { disksShared: true },
   }));
@@ -18,7 +18,7 @@ export function benchLab(tenants: number, options: { editFirstTenant?: boolean }
     const y = i % 250;
     return {
       name: `t-${String(i).padStart(4, '0')}`,
-      kubernetesVersion: 'v1.30.5',
+      kubernetesVersion: 'v1.35.4',
       placement: { mode: i % 2 === 0 ? 'SingleInstance' : 'Default' },
       pools: [
         { name: 'workers', replicas: options.editFirstTenant && i === 0 ? 4 : 3, size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 } },

@@ -32,7 +32,7 @@ function benchLab(machines: number): Lab {
   const modes = ['Default', 'SingleInstance', 'MultiInstance', 'MultiInstance', 'SingleInstance'] as const;
   const tenants = Array.from({ length: tenantCount }, (_, t) => ({
     name: `tenant-${String(t).padStart(6, '0')}`,
-    kubernetesVersion: 'v1.30.5',
+    kubernetesVersion: 'v1.35.4',
     placement: { mode: modes[t % modes.length] },
     pools: [
       { name: 'workers', replicas: 10, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 }, ...(t % 7 === 0 ? { instance: `pve-${t % INSTANCES}` } : {}) },

@@ -31,7 +31,7 @@ export function twinBenchLab(n: number): string {
     name,
     endpoint: `https://${name}.lab.example:8006/`,
     nodes: [{ name: `${name}-1`, cpu: 512, memoryMiB: 4_194_304 }],
-    template: { sourceNode: `${name}-1`, templateID: 1000, kubernetesVersion: 'v1.30.5' },
+    template: { sourceNode: `${name}-1`, templateID: 1000, kubernetesVersion: 'v1.35.4' },
   }));
   const tenants = Array.from({ length: n }, (_, i) => {
     const name = `t${String(i).padStart(2, '0')}`;
@@ -41,7 +41,7 @@ export function twinBenchLab(n: number): string {
     if (i % 4 === 3) pools.push({ name: 'burst', autoscaling: { min: 1, max: 3 }, size: { cpu: 2, memoryMiB: 2048, diskGiB: 8 } });
     return {
       name,
-      kubernetesVersion: 'v1.30.5',
+      kubernetesVersion: 'v1.35.4',
       placement: mode === 'MultiInstance' ? { mode, instances: [INSTANCES[i % 3], INSTANCES[(i + 1) % 3]] } : { mode },
       pools,
       network: net(0),

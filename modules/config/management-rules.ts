@@ -5,6 +5,9 @@
  * missing digest) are not problems; the management stack reports them at synth.
  */
 import { versionGuard } from '../versions/lab-guard';
+import { resolveVersions } from '../versions/guard';
+import type { VersionKey } from '../versions/pins';
+import { describeTenantRange, outsideTenantRange, tenantKubernetesRange } from '../versions/tenant-range';
 import type { Problem } from './problems';
 import type { Lab } from './schema';
 import { runRules, type LabRule } from './rule';
@@ -24,6 +27,35 @@ export const MANAGEMENT_RULES: readonly LabRule[] = [
     refuses: 'version overrides (management.versions, capmox) that break a provider contract, use latest, or are malformed (versionGuard, modules/management)',
     fix: 'pin a version of the supported range (docs/versions.md), or remove the override',
     check: (lab) => versionGuard(lab).problems,
+  },
+  {
+    id: 'versions.tenant-kubernetes',
+    refuses:
+      "a tenant Kubernetes minor (kubernetesVersion, previous.kubernetesVersion) newer than the pinned Kamaji accepts or outside the workload-cluster range of the pinned CAPI core (modules/versions/tenant-range.ts; end of life is a warning, not this rule)",
+    fix: 'choose a version inside the range the error names (docs/tenants.md, "Kubernetes versions")',
+    check: (lab) => {
+      const versions = resolveVersions((lab.management.versions ?? {}) as Partial<Record<VersionKey, string>>);
+      const range = tenantKubernetesRange(versions);
+      const problems: Problem[] = [];
+      lab.tenants.forEach((tenant, i) => {
+        const check = (version: string | undefined, path: (string | number)[], what: string) => {
+          if (version === undefined) return;
+          const why = outsideTenantRange(range, version);
+          if (why === undefined) return;
+          problems.push({
+            path,
+            message: `tenant ${tenant.name}: ${what} ${version}: ${why}`,
+            value: version,
+            fix: `run a Kubernetes minor from ${describeTenantRange(range)} (Kamaji ${versions.kamajiImage} with CAPI ${versions.clusterApi}; docs/tenants.md, "Kubernetes versions"), or pin a Kamaji or CAPI release that supports ${version} in management.versions`,
+          });
+        };
+        check(tenant.kubernetesVersion, ['tenants', i, 'kubernetesVersion'], 'kubernetesVersion');
+        if (tenant.previous?.kubernetesVersion !== tenant.kubernetesVersion) {
+          check(tenant.previous?.kubernetesVersion, ['tenants', i, 'previous', 'kubernetesVersion'], 'previous.kubernetesVersion');
+        }
+      });
+      return problems;
+    },
   },
   {
     id: 'management.vlan-without-interfaces',

@@ -84,7 +84,7 @@ const nonNegativeInt = (what: string) =>
 
 export const kubernetesVersion = z
   .string()
-  .regex(K8S_VERSION, { error: 'a Kubernetes version is written like v1.30.5 (with the leading v and a patch number; minor and patch of at most 3 and 4 digits)' });
+  .regex(K8S_VERSION, { error: 'a Kubernetes version is written like v1.35.4 (with the leading v and a patch number; minor and patch of at most 3 and 4 digits)' });
 
 export const ipv4 = z.string().regex(IPV4, { error: 'expected an IPv4 address such as 10.0.0.1' });
 export const ipv4Range = z
@@ -134,13 +134,13 @@ export const templateSchema = z
         templateSelector: z.strictObject({
           matchTags: z
             .array(z.string().regex(PROXMOX_TAG, { error: 'a Proxmox tag is letters, digits, _ - + .' }))
-            .min(1, { error: 'matchTags needs at least one tag, e.g. [capi, v1.30.5]' }),
+            .min(1, { error: 'matchTags needs at least one tag, e.g. [capi, v1.35.4]' }),
         }),
       }),
     ],
     {
       error:
-        'give the template in exactly one form: { sourceNode: <node>, templateID: <id> } or { templateSelector: { matchTags: [capi, v1.30.5] } }',
+        'give the template in exactly one form: { sourceNode: <node>, templateID: <id> } or { templateSelector: { matchTags: [capi, v1.35.4] } }',
     },
   )
   .describe('The VM template CAPMOX clones: by source node and id, or by tags');

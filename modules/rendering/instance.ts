@@ -97,7 +97,7 @@ export function tenantsOnInstance(plan: Pick<PlacementPlan, 'tenants'>, instance
   return [...new Set(names)].sort();
 }
 
-/** `pvekaas-v1.30.5.qcow2`, keeping the URL's extension when it is one `import` accepts. */
+/** `pvekaas-v1.35.4.qcow2`, keeping the URL's extension when it is one `import` accepts. */
 export function defaultImageFileName(kubernetesVersion: string, url: string): string {
   const ext = /\.(qcow2|raw|vmdk)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? 'qcow2';
   return `pvekaas-${kubernetesVersion}.${ext}`;

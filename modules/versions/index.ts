@@ -13,3 +13,4 @@ export * from './images';
 export * from './guard';
 export * from './lab-guard';
 export * from './support';
+export * from './tenant-range';

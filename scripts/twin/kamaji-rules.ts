@@ -16,11 +16,19 @@
  */
 
 
+import { pinnedVersions } from '../../modules/versions/pins';
+import { kamajiKubeadmVersions } from '../../modules/versions/tenant-range';
+
 export const TCP_API = 'kamaji.clastix.io/v1alpha1';
 export const KCP_API = 'controlplane.cluster.x-k8s.io/v1alpha2';
 
-/** internal/upgrade/kubeadm_version.go: `KubeadmVersion = "v1.36.0"`, the newest minor this Kamaji supports. */
-export const KAMAJI_KUBEADM_VERSION = 'v1.36.0';
+/**
+ * internal/upgrade/kubeadm_version.go: `KubeadmVersion = "v1.36.0"`, the newest minor this Kamaji
+ * supports. Read from the one table of it (modules/versions/tenant-range.ts), which validate's rule
+ * `versions.tenant-kubernetes` also reads: the twin refuses what the synth would, for the same reason.
+ */
+export const KAMAJI_KUBEADM_VERSION: string = kamajiKubeadmVersions[pinnedVersions.kamajiImage];
+if (KAMAJI_KUBEADM_VERSION === undefined) throw new Error(`modules/versions/tenant-range.ts: no KubeadmVersion for the pinned Kamaji ${pinnedVersions.kamajiImage}`);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
 type Obj = { apiVersion?: string; kind?: string; metadata: Record<string, any>; spec?: any; status?: any; [key: string]: any };

@@ -141,7 +141,7 @@ function md(extra: { selector?: Record<string, string>; templateLabels?: Record<
       selector: { matchLabels: selector },
       template: {
         metadata: { labels: extra.templateLabels ?? selector },
-        spec: { clusterName: 'spread-b', version: 'v1.30.5', bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'b' } }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ProxmoxMachineTemplate', name: 'm' } },
+        spec: { clusterName: 'spread-b', version: 'v1.35.4', bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'b' } }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ProxmoxMachineTemplate', name: 'm' } },
       },
     },
   };

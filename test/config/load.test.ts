@@ -146,16 +146,16 @@ describe('a malformed lab description', () => {
   });
 
   it('reports a Kubernetes version no eligible instance has a template for, once per instance', () => {
-    const problems = problemsOf(exampleWith((l) => (l.tenants[1].kubernetesVersion = 'v1.31.2')));
+    const problems = problemsOf(exampleWith((l) => (l.tenants[1].kubernetesVersion = 'v1.36.1')));
     expect(problems.map((p) => formatPath(p.path))).toEqual(['tenants[1].kubernetesVersion', 'tenants[1].kubernetesVersion']);
-    // A fixed template serves the one version it holds (issue 11 B4), so pmox-txl has none for v1.31.2 either.
-    expect(problems.map((p) => p.message).sort()).toEqual(['instance pmox-fra has no template for v1.31.2', 'instance pmox-txl has no template for v1.31.2']);
+    // A fixed template serves the one version it holds (issue 11 B4), so pmox-txl has none for v1.36.1 either.
+    expect(problems.map((p) => p.message).sort()).toEqual(['instance pmox-fra has no template for v1.36.1', 'instance pmox-txl has no template for v1.36.1']);
     expect(problems.find((p) => p.message.includes('pmox-txl'))!.fix).toContain('template.versions');
   });
 
   it('reports a wrongly written Kubernetes version', () => {
     const p = only(exampleWith((l) => (l.tenants[0].kubernetesVersion = '1.30')));
-    expect(p.message).toContain('v1.30.5');
+    expect(p.message).toContain('v1.35.4');
   });
 
   it('reports YAML syntax errors with their line', () => {
@@ -229,12 +229,12 @@ describe('a malformed lab description', () => {
   it('reports two image versions that would share template VM ids, at the range', () => {
     const p = only(
       exampleWith((l) => {
-        l.proxmox.instances[1].images.push({ ...l.proxmox.instances[1].images[0], kubernetesVersion: 'v1.30.1' });
+        l.proxmox.instances[1].images.push({ ...l.proxmox.instances[1].images[0], kubernetesVersion: 'v1.35.0' });
         l.proxmox.instances[1].template.templateSelector.matchTags = ['capi'];
       }),
     );
     expect(formatPath(p.path)).toBe('proxmox.instances[1].vmIdRange');
-    expect(p.message).toContain('images v1.30.1 and v1.30.5 would share template VM ids');
+    expect(p.message).toContain('images v1.35.0 and v1.35.4 would share template VM ids');
     expect(p.fix).toMatch(/^drop one of them, or widen vmIdRange/);
     expect(p.line).toBeGreaterThan(1);
   });

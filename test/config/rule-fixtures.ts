@@ -10,7 +10,7 @@
 type Doc = any;
 
 const FRA_IMAGE = {
-  url: 'https://images.lab.example/ubuntu-2404-kube-v1.32.5.qcow2',
+  url: 'https://images.lab.example/ubuntu-2404-kube-v1.37.2.qcow2',
   checksum: '0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3',
 };
 
@@ -27,17 +27,17 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'instance.name-twice': (d) => d.proxmox.instances.push({ ...d.proxmox.instances[1] }),
   'node.name-twice': (d) => (d.proxmox.instances[0].nodes[1].name = 'pmox-txl-1'),
   'template.unknown-source-node': (d) => (d.proxmox.instances[0].template.sourceNode = 'pmox-txl-9'),
-  'template.version-twice': (d) => (d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.30.5', templateID: 1001 }]),
+  'template.version-twice': (d) => (d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.35.4', templateID: 1001 }]),
   'vmid-range.reversed': (d) => (d.proxmox.instances[1].vmIdRange = { start: 9049, end: 9000 }),
   // An image on an instance with an existing template (no tag-built template ids to collide).
   'vmid-range.too-small': (d) => {
-    d.proxmox.instances[0].images = [{ kubernetesVersion: 'v1.31.5', nodes: ['pmox-txl-1', 'pmox-txl-2'], ...FRA_IMAGE }];
+    d.proxmox.instances[0].images = [{ kubernetesVersion: 'v1.36.1', nodes: ['pmox-txl-1', 'pmox-txl-2'], ...FRA_IMAGE }];
     d.proxmox.instances[0].vmIdRange = { start: 9000, end: 9000 };
   },
   'image.version-twice': (d) => d.proxmox.instances[1].images.push({ ...d.proxmox.instances[1].images[0] }),
-  // 6 ids for 3 nodes: 2 minor slots, and v1.32 falls on v1.30's.
+  // 6 ids for 3 nodes: 2 minor slots, and v1.37 falls on v1.35's (an image only: no tenant runs it).
   'vmid-range.template-ids-collide': (d) => {
-    d.proxmox.instances[1].images.push({ kubernetesVersion: 'v1.32.5', nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], ...FRA_IMAGE });
+    d.proxmox.instances[1].images.push({ kubernetesVersion: 'v1.37.2', nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], ...FRA_IMAGE });
     d.proxmox.instances[1].vmIdRange = { start: 9000, end: 9005 };
   },
   'image.several-tagged-templates': (d) => (d.proxmox.instances[1].storage = { disks: 'ceph-vm', disksShared: true }),
@@ -50,15 +50,15 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'pool.autoscaling-min-above-max': (d) => (d.tenants[1].pools[0].autoscaling = { min: 7, max: 6 }),
   'pool.unknown-instance': (d) => (d.tenants[1].pools[1].instance = 'pmox-frx'),
   'previous.newer': (d) => {
-    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.30.6', templateID: 1001 }];
-    d.tenants[0].previous = { kubernetesVersion: 'v1.30.6' };
+    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.35.5', templateID: 1001 }];
+    d.tenants[0].previous = { kubernetesVersion: 'v1.35.5' };
   },
   'previous.minor-jump': (d) => {
-    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.28.5', templateID: 1001 }];
-    d.tenants[0].previous = { kubernetesVersion: 'v1.28.5' };
+    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.33.4', templateID: 1001 }];
+    d.tenants[0].previous = { kubernetesVersion: 'v1.33.4' };
   },
-  'previous.no-template': (d) => (d.tenants[0].previous = { kubernetesVersion: 'v1.29.5' }),
-  'tenant.no-template': (d) => (d.tenants[0].kubernetesVersion = 'v1.30.6'),
+  'previous.no-template': (d) => (d.tenants[0].previous = { kubernetesVersion: 'v1.34.2' }),
+  'tenant.no-template': (d) => (d.tenants[0].kubernetesVersion = 'v1.35.5'),
   'addresses.range-reversed': (d) => (d.tenants[0].network.addresses = ['10.10.1.60-10.10.1.10']),
   'addresses.overlap': (d) => (d.tenants[1].network.addresses = ['10.10.1.50-10.10.1.70']),
   'vip.pinned-twice': (d) => {
@@ -77,6 +77,11 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'networks.shared': (d) => delete d.tenants[2].networks,
   // modules/config/management-rules.ts
   'versions.guard': (d) => (d.management.versions = { kamajiProvider: 'v0.19.0' }),
+  // One minor above what the pinned Kamaji accepts, with its template (so only the version rule fires).
+  'versions.tenant-kubernetes': (d) => {
+    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.37.2', templateID: 1001 }];
+    d.tenants[0].kubernetesVersion = 'v1.37.2';
+  },
   'management.vlan-without-interfaces': (d) => delete d.management.loadBalancer.interfaces,
   'management.mirror-providers-without-images': (d) => (d.management.mirror = { providers: 'registry.lab.example/capi' }),
   'management.datastore-too-small': (d) => (d.management.datastore.size = '512Mi'),

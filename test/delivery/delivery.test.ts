@@ -96,7 +96,7 @@ describe('review on real plans', () => {
     // The change under review: pmox-fra keeps its built template as an existing one, tenant-b goes.
     const after = parse(exampleText);
     const fra = after.proxmox.instances.find((i: { name: string }) => i.name === 'pmox-fra');
-    fra.template = { sourceNode: 'pmox-fra-1', templateID: 9027, kubernetesVersion: 'v1.30.5' };
+    fra.template = { sourceNode: 'pmox-fra-1', templateID: 9036, kubernetesVersion: 'v1.35.4' };
     // One template on one node serves the others only from shared disks (Proxmox does not clone local disks across nodes).
     fra.storage = { ...(fra.storage ?? {}), disksShared: true };
     fra.images = [];
@@ -133,7 +133,7 @@ describe('review on real plans', () => {
     const start = text.indexOf('### Must not miss');
     const mustNotMiss = text.slice(start, text.indexOf('\n### ', start + 1));
     expect(mustNotMiss).toMatch(/proxmox-pmox-fra: VM proxmox_virtual_environment_vm\.\S+ is destroyed/);
-    expect(mustNotMiss).toContain('node template pmox-fra for v1.30.5 is removed');
+    expect(mustNotMiss).toContain('node template pmox-fra for v1.35.4 is removed');
     expect(mustNotMiss).toContain('tenant tenant-b is deleted');
     // Each tenant has its own CAPMOX token on the instances it uses: tenant-b's goes, nobody else's.
     expect(mustNotMiss).toMatch(/proxmox-pmox-txl: credential proxmox_user_token\.\S*tenant-b\S* is deleted/);

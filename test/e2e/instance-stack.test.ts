@@ -109,15 +109,15 @@ describe('the instance stack, synthesized', () => {
   });
 
   it('builds one tagged template per image and node (the image\'s nodes, default the first by name), and none where the lab names an existing template', () => {
-    // The example's pmox-fra image nodes; ids 9027, 9028, 9029 for pmox-fra-1..3 (docs/proxmox.md, "Template VM ids").
+    // The example's pmox-fra image nodes; ids 9036, 9037, 9038 for pmox-fra-1..3 (docs/proxmox.md, "Template VM ids").
     const nodes = [...(lab.proxmox.instances.find((i) => i.name === 'pmox-fra')!.images[0].nodes ?? ['pmox-fra-1'])].sort();
     const vms = resources(fra, 'proxmox_virtual_environment_vm');
     expect(vms.map((vm) => [vm.node_name, vm.vm_id, vm.tags, vm.template, vm.started])).toEqual(
-      nodes.map((n) => [n, 9027 + ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'].indexOf(n), ['capi', 'v1.30.5'], true, false]),
+      nodes.map((n) => [n, 9036 + ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'].indexOf(n), ['capi', 'v1.35.4'], true, false]),
     );
     for (const vm of vms) expect((vm.disk as { import_from: string }[])[0].import_from).toMatch(/^\$\{proxmox_download_file\./);
     expect(resources(fra, 'proxmox_download_file').map((d) => [d.node_name, d.content_type, d.file_name])).toEqual(
-      nodes.map((n) => [n, 'import', 'pvekaas-v1.30.5.qcow2']),
+      nodes.map((n) => [n, 'import', 'pvekaas-v1.35.4.qcow2']),
     );
     expect(resources(txl, 'proxmox_virtual_environment_vm')).toEqual([]);
     expect(resources(txl, 'proxmox_acl').some((a) => a.path === '/vms/1000' && a.role_id === 'PVETemplateUser')).toBe(true);
@@ -156,11 +156,11 @@ describe('template VM ids', () => {
   const version = fc.tuple(fc.integer({ min: 20, max: 40 }), fc.integer({ min: 0, max: 20 })).map(([minor, patch]) => `v1.${minor}.${patch}`);
 
   it('puts each version in its own block of one id per node, in node-name order', () => {
-    const ids = templateVmIds('pmox-fra', range, nodes, ['v1.30.5', 'v1.31.2']);
-    // 50 ids / 3 nodes = 16 slots = 4 minors × 4 patches: v1.30.5 → 2·4+1 = 9, v1.31.2 → 3·4+2 = 14.
+    const ids = templateVmIds('pmox-fra', range, nodes, ['v1.35.4', 'v1.36.1']);
+    // 50 ids / 3 nodes = 16 slots = 4 minors × 4 patches: v1.35.4 → 3·4+0 = 12, v1.36.1 → 0·4+1 = 1.
     expect(Object.fromEntries([...ids].map(([v, m]) => [v, Object.fromEntries(m)]))).toEqual({
-      'v1.30.5': { 'pmox-fra-1': 9027, 'pmox-fra-2': 9028, 'pmox-fra-3': 9029 },
-      'v1.31.2': { 'pmox-fra-1': 9042, 'pmox-fra-2': 9043, 'pmox-fra-3': 9044 },
+      'v1.35.4': { 'pmox-fra-1': 9036, 'pmox-fra-2': 9037, 'pmox-fra-3': 9038 },
+      'v1.36.1': { 'pmox-fra-1': 9003, 'pmox-fra-2': 9004, 'pmox-fra-3': 9005 },
     });
   });
 
@@ -203,8 +203,8 @@ describe('template VM ids', () => {
   });
 
   it('reports two versions that would share ids, with the fix', () => {
-    expect(() => templateVmIds('pmox-fra', range, nodes, ['v1.30.1', 'v1.30.5'])).toThrow(
-      /instance pmox-fra: images v1\.30\.1 and v1\.30\.5 would share template VM ids 9027-9029 .*\n\s+fix: drop one of them, or widen vmIdRange/,
+    expect(() => templateVmIds('pmox-fra', range, nodes, ['v1.35.0', 'v1.35.4'])).toThrow(
+      /instance pmox-fra: images v1\.35\.0 and v1\.35\.4 would share template VM ids 9036-9038 .*\n\s+fix: drop one of them, or widen vmIdRange/,
     );
   });
 });

@@ -25,7 +25,7 @@ if (missing && process.env.CI) throw new Error(`the e2e suite must run in CI, bu
 if (missing) process.stderr.write(`test/e2e: SKIPPED — ${missing}\n`);
 const suite = missing ? describe.skip : describe;
 
-const v131Url = 'https://images.lab.example/ubuntu-2404-kube-v1.31.2.raw';
+const v131Url = 'https://images.lab.example/ubuntu-2404-kube-v1.36.1.raw';
 const v131Sha256 = 'd2a4f1c0b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2';
 
 /** A third instance unlike the example's two: other names for pools, storages and bridge, two versions on different nodes. */
@@ -36,10 +36,10 @@ const third = {
     { name: 'ber-a', cpu: 16, memoryMiB: 65536 },
     { name: 'ber-b', cpu: 16, memoryMiB: 65536 },
   ],
-  template: { templateSelector: { matchTags: ['capi', 'v1.31.2'] } },
+  template: { templateSelector: { matchTags: ['capi', 'v1.36.1'] } },
   images: [
-    { kubernetesVersion: 'v1.30.5', url: 'https://images.lab.example/ubuntu-2404-kube-v1.30.5.qcow2', nodes: ['ber-a'] },
-    { kubernetesVersion: 'v1.31.2', url: v131Url, checksum: v131Sha256, nodes: ['ber-b'] },
+    { kubernetesVersion: 'v1.35.4', url: 'https://images.lab.example/ubuntu-2404-kube-v1.35.4.qcow2', nodes: ['ber-a'] },
+    { kubernetesVersion: 'v1.36.1', url: v131Url, checksum: v131Sha256, nodes: ['ber-b'] },
   ],
   vmIdRange: { start: 7000, end: 7099 },
   storage: { disks: 'fast-thin', images: 'images-dir', cloudInit: 'ci-dir' },
@@ -82,9 +82,9 @@ const expected: Record<
     bridge: 'vmbr0',
     disks: disksOf('pmox-fra'),
     cloudInit: 'capmox-cloudinit',
-    // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.30.5 → slot (30 mod 4)·4 + (5 mod 4) = 9 → 9027
-    // on pmox-fra-1, 9028 and 9029 on the next nodes by name; built on the image's nodes (default the first by name).
-    templates: { 'v1.30.5': Object.fromEntries(fraImageNodes.map((n) => [n, 9027 + ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'].indexOf(n)])) },
+    // 9000–9049 over 3 nodes: 16 slots of 4 minors × 4 patches; v1.35.4 → slot (35 mod 4)·4 + (4 mod 4) = 12 → 9036
+    // on pmox-fra-1, 9037 and 9038 on the next nodes by name; built on the image's nodes (default the first by name).
+    templates: { 'v1.35.4': Object.fromEntries(fraImageNodes.map((n) => [n, 9036 + ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'].indexOf(n)])) },
   },
   'pmox-ber': {
     tenants: [],
@@ -94,8 +94,8 @@ const expected: Record<
     bridge: 'vmbr1',
     disks: 'fast-thin',
     cloudInit: 'ci-dir',
-    // 7000–7099 over 2 nodes: 50 slots of 4 minors × 12 patches; v1.30.5 → 2·12+5 = 29 → 7058; v1.31.2 → 3·12+2 = 38 → 7076.
-    templates: { 'v1.30.5': { 'ber-a': 7058 }, 'v1.31.2': { 'ber-b': 7077 } },
+    // 7000–7099 over 2 nodes: 50 slots of 4 minors × 12 patches; v1.35.4 → 3·12+4 = 40 → 7080; v1.36.1 → 0·12+1 = 1 → 7002 (+1: ber-b is the second node).
+    templates: { 'v1.35.4': { 'ber-a': 7080 }, 'v1.36.1': { 'ber-b': 7003 } },
   },
 };
 
@@ -278,11 +278,11 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
 
     // Finds the templates by tags, cluster-wide.
     const vms = await capmox.call<{ vmid: number; tags?: string; template?: number }[]>('GET', '/cluster/resources', { type: 'vm' });
-    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.30.5').map((v) => v.vmid).sort()).toEqual(Object.values(expected[name].templates['v1.30.5']).sort());
+    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.35.4').map((v) => v.vmid).sort()).toEqual(Object.values(expected[name].templates['v1.35.4']).sort());
     // Clones a template into its pool on the template's node, configures, resizes, starts, stops and deletes the machine.
     const disks = expected[name].disks;
     const before = run.sim.snapshot(name).vms.map((vm) => vm.vmid);
-    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 150, name: 'tenant-c-workers-x1', pool, full: 1, storage: disks });
+    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9036/clone', { newid: 150, name: 'tenant-c-workers-x1', pool, full: 1, storage: disks });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await capmox.waitForTask(clone.data)).toBe('OK');
     expect((await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
@@ -295,12 +295,12 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     const image = run.sim.snapshot(name).volumes.find((v) => v.content === 'import' && v.node === 'pmox-fra-1')!;
     expect(image.volid).toMatch(/^local:import\//);
     const refused: [string, string, Record<string, string | number>][] = [
-      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1 }], // outside its pool
+      ['POST', '/nodes/pmox-fra-1/qemu/9036/clone', { newid: 151, full: 1 }], // outside its pool
       // Another storage: one that exists (PVE answers 500 "storage 'x' does not exist" for one that does not).
-      ['POST', '/nodes/pmox-fra-1/qemu/9027/clone', { newid: 151, full: 1, pool, storage: 'local' }],
-      ['POST', '/nodes/pmox-fra-1/qemu/9027/status/start', {}], // a template
-      ['PUT', '/nodes/pmox-fra-1/qemu/9027/config', { cores: 8 }],
-      ['DELETE', '/nodes/pmox-fra-1/qemu/9027', {}],
+      ['POST', '/nodes/pmox-fra-1/qemu/9036/clone', { newid: 151, full: 1, pool, storage: 'local' }],
+      ['POST', '/nodes/pmox-fra-1/qemu/9036/status/start', {}], // a template
+      ['PUT', '/nodes/pmox-fra-1/qemu/9036/config', { cores: 8 }],
+      ['DELETE', '/nodes/pmox-fra-1/qemu/9036', {}],
       ['DELETE', `/nodes/pmox-fra-1/storage/local/content/${image.volid}`, {}], // the node image
       ['POST', '/access/users', { userid: 'mallory@pve' }],
       ['PUT', '/access/acl', { path: '/', roles: 'Administrator', tokens: authid }],
@@ -319,7 +319,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     const held: Record<string, string[]> = {
       '/': ['Sys.Audit'],
       '/nodes/pmox-fra-1': ['Sys.Audit'],
-      '/vms/9027': ['VM.Audit', 'VM.Clone'],
+      '/vms/9036': ['VM.Audit', 'VM.Clone'],
       [`/pool/${pool}`]: vmAdmin,
       '/vms/4242': [],
       // The bridge untagged only (tenant-c has no VLAN): no VLAN, so no VIP VLAN and no trunk.

@@ -26,10 +26,10 @@ proxmox:
       nodes:
         - { name: a1, cpu: 16, memoryMiB: 65536 }
         - { name: a2, cpu: 16, memoryMiB: 65536 }
-      template: { templateSelector: { matchTags: [capi, v1.30.5] } }
+      template: { templateSelector: { matchTags: [capi, v1.35.4] } }
       images:
-        - kubernetesVersion: v1.30.5
-          url: https://images.lab.example/kube-v1.30.5.qcow2
+        - kubernetesVersion: v1.35.4
+          url: https://images.lab.example/kube-v1.35.4.qcow2
           checksum: 0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3
     - name: beta
       endpoint: https://beta.lab.example:8006/
@@ -37,21 +37,21 @@ proxmox:
       nodes:
         - { name: b1, cpu: 16, memoryMiB: 65536 }
         - { name: b2, cpu: 16, memoryMiB: 65536 }
-      template: { templateSelector: { matchTags: [capi, v1.30.5] } }
+      template: { templateSelector: { matchTags: [capi, v1.35.4] } }
       images:
-        - kubernetesVersion: v1.30.5
-          url: https://images.lab.example/kube-v1.30.5.qcow2
+        - kubernetesVersion: v1.35.4
+          url: https://images.lab.example/kube-v1.35.4.qcow2
           checksum: 0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3
 management:
   loadBalancer: { addresses: [10.4.0.100-10.4.0.149] }
 tenants:
   - name: shop
-    kubernetesVersion: v1.30.5
+    kubernetesVersion: v1.35.4
     pools:
       - { name: workers, replicas: 3, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }
     network: { addresses: [10.10.1.10-10.10.1.60], prefix: 24, gateway: 10.10.1.1, dnsServers: [10.10.1.1] }
   - name: lab
-    kubernetesVersion: v1.30.5
+    kubernetesVersion: v1.35.4
     placement: { mode: SingleInstance, instances: [beta] }
     pools:
       - { name: workers, replicas: 2, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }
@@ -92,7 +92,7 @@ beforeAll(async () => {
     // One tagged template per node (local disks clone only on their own node), as the instance stack tags them.
     for (const node of instance.nodes) {
       const vmid = templateId++;
-      await task(client, 'POST', `/nodes/${node.name}/qemu`, { vmid, name: `kube-v1-30-5-${node.name}`, scsi0: `${instance.storage.disks}:4`, net0: 'virtio,bridge=vmbr0', tags: 'capi;v1.30.5' });
+      await task(client, 'POST', `/nodes/${node.name}/qemu`, { vmid, name: `kube-v1-35-4-${node.name}`, scsi0: `${instance.storage.disks}:4`, net0: 'virtio,bridge=vmbr0', tags: 'capi;v1.35.4' });
       await task(client, 'POST', `/nodes/${node.name}/qemu/${vmid}/template`, {});
     }
   }
@@ -170,8 +170,8 @@ describe('npm run audit (drift audit)', () => {
       const run = await runAudit(lab, tokens, 'audit-lab.yaml');
       expect(run.code).toBe(2);
       expect(run.report.findings).toEqual([
-        { kind: 'orphan', instance: 'beta', vmid: 500, vm: 'gone-workers-b1-a1b2c-d3e4f-g5h6i', node: 'b1', why: 'in pool capi and tagged capi;v1.30.5' },
-        { kind: 'orphan', instance: 'beta', vmid: 501, vm: 'handmade', node: 'b2', why: 'tagged capi;v1.30.5' },
+        { kind: 'orphan', instance: 'beta', vmid: 500, vm: 'gone-workers-b1-a1b2c-d3e4f-g5h6i', node: 'b1', why: 'in pool capi and tagged capi;v1.35.4' },
+        { kind: 'orphan', instance: 'beta', vmid: 501, vm: 'handmade', node: 'b2', why: 'tagged capi;v1.35.4' },
       ]);
     } finally {
       for (const [node, vmid] of [['b1', 500], ['b2', 501], ['b2', 502]] as const) await task(admin.beta, 'DELETE', `/nodes/${node}/qemu/${vmid}`, {});

@@ -18,7 +18,7 @@ beforeAll(() => {
     if (/^(modules\/(foresight|placement)|scripts\/(placement|upgrade-plan|audit|validate))/m.test(output)) throw new Error(`does not compile:\n${output}`);
   }
   scratch = mkdtempSync(join(tmpdir(), 'foresight-cli-'));
-  base = file('base.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34 }));
+  base = file('base.yaml', labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34 }));
 }, 180_000);
 
 function file(name: string, text: string): string {
@@ -56,27 +56,27 @@ describe('foresight commands', () => {
 
   it('upgrade-plan exits 0 for an upgrade that can roll and 1 for one that cannot; validate --against refuses the jump', () => {
     // The surge step (previous: the old machine deployments stay until the retire step).
-    const oneMinor = file('one.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.31.4', shopPrevious: 'v1.30.5' }));
+    const oneMinor = file('one.yaml', labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34, shop: 'v1.35.4', shopPrevious: 'v1.34.2' }));
     const ok = run('upgrade-plan', '--config', oneMinor, '--against', base);
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toContain('## shop: v1.30.5 → v1.31.4 — can roll');
+    expect(ok.stdout).toContain('## shop: v1.34.2 → v1.35.4 — can roll');
     expect(ok.stdout).toContain('1. **Surge** — this description, deploy.');
     expect(ok.stdout).toContain('3. **Retire** — remove `previous`, deploy.');
     expect(run('validate', '--config', oneMinor, '--against', base).status).toBe(0);
     // The same upgrade without previous would leave the tenant without workers: refused, naming the surge step.
-    const noSurge = file('nosurge.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.31.4' }));
+    const noSurge = file('nosurge.yaml', labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34, shop: 'v1.35.4' }));
     const outage = run('validate', '--config', noSurge, '--against', base);
     expect(outage.status).toBe(1);
-    expect(outage.stderr).toContain('without previous CAPI deletes the old ones before the new ones exist: deploy the surge step first — kubernetesVersion v1.31.4 with previous: { kubernetesVersion: v1.30.5 }');
-    const twoMinors = file('two.yaml', labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 18, shop: 'v1.32.1' }));
+    expect(outage.stderr).toContain('without previous CAPI deletes the old ones before the new ones exist: deploy the surge step first — kubernetesVersion v1.35.4 with previous: { kubernetesVersion: v1.34.2 }');
+    const twoMinors = file('two.yaml', labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 18, shop: 'v1.36.3' }));
     const refused = run('upgrade-plan', '--config', twoMinors, '--against', base, '--format', 'json');
     expect(refused.status).toBe(1);
     const [upgrade] = JSON.parse(refused.stdout).upgrades;
-    expect(upgrade.steps.map((s: { version: string }) => s.version)).toEqual(['v1.31.4', 'v1.32.1']);
+    expect(upgrade.steps.map((s: { version: string }) => s.version)).toEqual(['v1.35.4', 'v1.36.3']);
     expect(upgrade.accepted).toBe(false);
     const validate = run('validate', '--config', twoMinors, '--against', base);
     expect(validate.status).toBe(1);
-    expect(validate.stderr).toMatch(/two\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.30\.5; v1\.32\.1 is 2 minor versions away/);
+    expect(validate.stderr).toMatch(/two\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.34\.2; v1\.36\.3 is 2 minor versions away/);
   });
 
   it('validate --against and upgrade-plan refuse an instance-level edit that replaces node groups with no surge, with the previous to write', () => {

@@ -77,57 +77,60 @@ describe('failure what-if', () => {
 
 describe('upgrade planner', () => {
   it('plans one minor at a time with the newest patch every instance has, and accepts when templates and surge are there', () => {
-    const next = lab({ versions: ['v1.30.5', 'v1.31.2', 'v1.31.4', 'v1.32.1'], westVersions: ['v1.30.5', 'v1.31.2', 'v1.32.1'], shop: 'v1.32.1', eastCpu: 34 });
-    const [upgrade] = planUpgrades(next, planPlacement(next), new Map([['shop', 'v1.30.5'], ['spread', 'v1.30.5']]));
-    // shop is Default mode: only east counts, so its newest v1.31 patch is taken.
+    const next = lab({ versions: ['v1.34.2', 'v1.35.0', 'v1.35.4', 'v1.36.3'], westVersions: ['v1.34.2', 'v1.35.0', 'v1.36.3'], shop: 'v1.36.3', eastCpu: 34 });
+    const [upgrade] = planUpgrades(next, planPlacement(next), new Map([['shop', 'v1.34.2'], ['spread', 'v1.34.2']]));
+    // shop is Default mode: only east counts, so its newest v1.35 patch is taken.
     expect(upgrade.instances).toEqual(['east']);
-    expect(upgrade.steps.map((s) => s.version)).toEqual(['v1.31.4', 'v1.32.1']);
+    expect(upgrade.steps.map((s) => s.version)).toEqual(['v1.35.4', 'v1.36.3']);
     expect(upgrade.steps.map((s) => s.workers.skew)).toEqual([1, 1]);
     expect(upgrade.accepted).toBe(true);
     const labs = upgradeStepLabs(next, upgrade);
-    expect(labs.map((x) => x.tenants.find((t) => t.name === 'shop')!.kubernetesVersion)).toEqual(['v1.31.4', 'v1.32.1']);
+    expect(labs.map((x) => x.tenants.find((t) => t.name === 'shop')!.kubernetesVersion)).toEqual(['v1.35.4', 'v1.36.3']);
     // The change itself skips a minor: validate and synth refuse it and name the first step.
     const problems = upgradeProblems(next, planPlacement(next), versionsOfLab(lab({ eastCpu: 34 })));
     expect(problems).toEqual([
-      expect.objectContaining({ path: ['tenants', 0, 'kubernetesVersion'], fix: 'deploy the steps one at a time: v1.31.4, then v1.32.1 (npm run upgrade-plan shows each)' }),
+      expect.objectContaining({ path: ['tenants', 0, 'kubernetesVersion'], fix: 'deploy the steps one at a time: v1.35.4, then v1.36.3 (npm run upgrade-plan shows each)' }),
     ]);
   });
 
   it('refuses a step without a template, a surge that does not fit, and a downgrade', () => {
-    const next = lab({ versions: ['v1.30.5', 'v1.32.1'], shop: 'v1.32.1', eastCpu: 14 });
+    const next = lab({ versions: ['v1.34.2', 'v1.36.3'], shop: 'v1.36.3', eastCpu: 14 });
     const plan = planPlacement(next);
-    const [upgrade] = planUpgrades(next, plan, new Map([['shop', 'v1.30.5']]));
+    const [upgrade] = planUpgrades(next, plan, new Map([['shop', 'v1.34.2']]));
     expect(upgrade.accepted).toBe(false);
-    expect(upgrade.steps[0]).toEqual(expect.objectContaining({ version: 'v1.31.x', templates: [] }));
-    expect(upgrade.refusals[0]).toBe('step 1 (v1.31.x): no instance the tenant may use has a template for any v1.31 patch: add an image for one (e.g. v1.31.<patch>) to east');
+    expect(upgrade.steps[0]).toEqual(expect.objectContaining({ version: 'v1.35.x', templates: [] }));
+    expect(upgrade.refusals[0]).toBe('step 1 (v1.35.x): no instance the tenant may use has a template for any v1.35 patch: add an image for one (e.g. v1.35.<patch>) to east');
     // e1 and e2 have 12 cpu each after the reserve and the plan fills them: no room for one more 4-cpu machine.
     // The rendering puts the version in the machine deployments' names: CAPI creates new ones beside the old.
     expect(upgrade.surgeMode).toBe('replace');
     expect(upgrade.surge.some((s) => !s.fits)).toBe(true);
     expect(upgrade.refusals.some((r) => /^e\d \(east\) has no room for the new machine deployments \S+: CAPI creates them beside the old ones, which needs \d+ cpu/.test(r))).toBe(true);
-    const [down] = planUpgrades(lab(), planPlacement(lab()), new Map([['shop', 'v1.31.0']]));
-    expect(down.refusals).toEqual(['v1.31.0 → v1.30.5 is a downgrade: Kubernetes and CAPI only upgrade (restore the old version, or rebuild the tenant)']);
+    const [down] = planUpgrades(lab(), planPlacement(lab()), new Map([['shop', 'v1.35.0']]));
+    expect(down.refusals).toEqual(['v1.35.0 → v1.34.2 is a downgrade: Kubernetes and CAPI only upgrade (restore the old version, or rebuild the tenant)']);
   });
 
   it('walks a bounded number of minors: a far jump, or a huge version read from an old placement.json, is refused at once (issue 26)', () => {
     const l = lab();
     const started = Date.now();
     const [far] = planUpgrades(l, planPlacement(l), new Map([['shop', 'v1.0.5']]));
-    // v1.0.5 → v1.30.5 is under the bound: 30 steps, each refused for its missing template.
-    expect(far.steps).toHaveLength(30);
+    // v1.0.5 → v1.34.2 is under the bound: 34 steps, each refused for its missing template.
+    expect(far.steps).toHaveLength(34);
     const [huge] = planUpgrades(l, planPlacement(l), new Map([['shop', 'v1.99999999999999999999.0']]));
-    expect(huge.refusals).toEqual(['cannot read the versions v1.99999999999999999999.0 → v1.30.5 (expected vMAJOR.MINOR.PATCH)']);
-    const next = lab({ versions: ['v1.30.5', 'v1.999.0'], shop: 'v1.999.0' });
-    const [jump] = planUpgrades(next, planPlacement(next), new Map([['shop', 'v1.30.5']]));
+    expect(huge.refusals).toEqual(['cannot read the versions v1.99999999999999999999.0 → v1.34.2 (expected vMAJOR.MINOR.PATCH)']);
+    // validate refuses a tenant on v1.999 (rule versions.tenant-kubernetes): the planner is given one
+    // past validation, as an old placement.json can give it the other side.
+    expect(() => lab({ versions: ['v1.34.2', 'v1.999.0'], shop: 'v1.999.0' })).toThrow(/versions\.tenant-kubernetes|newer than Kamaji/);
+    const next: Lab = { ...l, tenants: l.tenants.map((t) => (t.name === 'shop' ? { ...t, kubernetesVersion: 'v1.999.0' } : t)) };
+    const [jump] = planUpgrades(next, planPlacement(l), new Map([['shop', 'v1.34.2']]));
     expect(jump.steps).toEqual([]);
-    expect(jump.refusals).toEqual([`v1.30.5 → v1.999.0 spans 969 minor versions, more than the ${MAX_UPGRADE_MINORS} an upgrade plan walks: check the version`]);
+    expect(jump.refusals).toEqual([`v1.34.2 → v1.999.0 spans 965 minor versions, more than the ${MAX_UPGRADE_MINORS} an upgrade plan walks: check the version`]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('reads the versions a previous synth recorded in placement.json', () => {
     const l = lab();
     const json = JSON.parse(renderJson(planPlacement(l)));
-    expect(versionsOfPlanJson(json)).toEqual(new Map([['shop', 'v1.30.5'], ['spread', 'v1.30.5']]));
+    expect(versionsOfPlanJson(json)).toEqual(new Map([['shop', 'v1.34.2'], ['spread', 'v1.34.2']]));
     expect(versionsOfPlanJson({ tenants: [{ name: 'x' }] })).toEqual(new Map());
   });
 });
@@ -172,14 +175,14 @@ describe('capacity ledger and quota', () => {
 
 describe('review sections', () => {
   it('shows the upgrade, what one host failing does and the ledger for the tenants a change touches', () => {
-    const before = lab({ versions: ['v1.30.5', 'v1.31.4'] });
-    const after = lab({ versions: ['v1.30.5', 'v1.31.4'], shop: 'v1.31.4', shopReplicas: 5 });
+    const before = lab({ versions: ['v1.34.2', 'v1.35.4'] });
+    const after = lab({ versions: ['v1.34.2', 'v1.35.4'], shop: 'v1.35.4', shopReplicas: 5 });
     const r = review({
       before: { lab: before, plan: planPlacement(before), label: 'base.yaml' },
       after: { lab: after, plan: planPlacement(after), label: 'pr.yaml' },
     });
     expect(r.markdown).toContain('### Upgrades');
-    expect(r.markdown).toContain('#### shop: v1.30.5 → v1.31.4');
+    expect(r.markdown).toContain('#### shop: v1.34.2 → v1.35.4');
     expect(r.markdown).toContain('### If one host fails');
     expect(r.markdown).toMatch(/\| shop \| e\d \(east\) \| \d \|/);
     expect(r.markdown).toContain('### Capacity ledger');
@@ -189,7 +192,7 @@ describe('review sections', () => {
     // Without previous the upgrade would replace every worker with no surge: refused first, naming the surge step.
     expect(
       r.warnings.some((w) =>
-        /^tenant shop cannot roll from v1\.30\.5 to v1\.31\.4: every machine deployment of the tenant is replaced .* deploy the surge step first .*; e2 \(east\) has no room for the new machine deployments db-e2-[0-9a-f]+, workers-e2-[0-9a-f]+/.test(w),
+        /^tenant shop cannot roll from v1\.34\.2 to v1\.35\.4: every machine deployment of the tenant is replaced .* deploy the surge step first .*; e2 \(east\) has no room for the new machine deployments db-e2-[0-9a-f]+, workers-e2-[0-9a-f]+/.test(w),
       ),
     ).toBe(true);
   });
@@ -200,14 +203,14 @@ describe("synth's upgrade guard", () => {
     const dir = mkdtempSync(join(tmpdir(), 'upgrade-guard-'));
     const config = join(dir, 'lab.yaml');
     const out = join(dir, 'out');
-    writeFileSync(config, labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.32.1' }));
+    writeFileSync(config, labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34, shop: 'v1.36.3' }));
     // No earlier synth: nothing to compare with.
     expect(() => refuseUnrollableUpgrades(config, out)).not.toThrow();
     mkdirSync(out);
-    writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34 }))));
-    expect(() => refuseUnrollableUpgrades(config, out)).toThrow(/lab\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.30\.5; v1\.32\.1 is 2 minor versions away/);
+    writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34 }))));
+    expect(() => refuseUnrollableUpgrades(config, out)).toThrow(/lab\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.34\.2; v1\.36\.3 is 2 minor versions away/);
     // The same versions as the previous synth: no upgrade, nothing refused.
-    writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34, shop: 'v1.32.1' }))));
+    writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34, shop: 'v1.36.3' }))));
     expect(() => refuseUnrollableUpgrades(config, out)).not.toThrow();
   });
 });

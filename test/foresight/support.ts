@@ -8,7 +8,7 @@ const IMAGE = (v: string) => `
 export function labText(
   options: { versions?: string[]; westVersions?: string[]; shop?: string; quota?: string; shopReplicas?: number; eastCpu?: number; shopPrevious?: string } = {},
 ): string {
-  const versions = options.versions ?? ['v1.30.5'];
+  const versions = options.versions ?? ['v1.34.2'];
   const west = options.westVersions ?? versions;
   return `proxmox:
   reserve: { cpu: 2, memoryMiB: 8192 }
@@ -19,7 +19,7 @@ export function labText(
       nodes:
         - { name: e1, cpu: ${options.eastCpu ?? 18}, memoryMiB: 65536 }
         - { name: e2, cpu: ${options.eastCpu ?? 18}, memoryMiB: 65536 }
-      template: { templateSelector: { matchTags: [capi, v1.30.5] } }
+      template: { templateSelector: { matchTags: [capi, v1.34.2] } }
       vmIdRange: { start: 9000, end: 9049 }
       images:${versions.map(IMAGE).join('')}
     - name: west
@@ -28,7 +28,7 @@ export function labText(
       nodes:
         - { name: w1, cpu: 34, memoryMiB: 131072 }
         - { name: w2, cpu: 34, memoryMiB: 131072 }
-      template: { templateSelector: { matchTags: [capi, v1.30.5] } }
+      template: { templateSelector: { matchTags: [capi, v1.34.2] } }
       vmIdRange: { start: 9000, end: 9049 }
       images:${west.map(IMAGE).join('')}
 management:
@@ -36,13 +36,13 @@ management:
 capmox: { multiInstance: proposal }
 tenants:
   - name: shop
-    kubernetesVersion: ${options.shop ?? 'v1.30.5'}
+    kubernetesVersion: ${options.shop ?? 'v1.34.2'}
     pools:
       - { name: workers, replicas: ${options.shopReplicas ?? 4}, size: { cpu: 4, memoryMiB: 8192, diskGiB: 20 } }
       - { name: db, replicas: 1, size: { cpu: 4, memoryMiB: 8192, diskGiB: 20 } }
     network: { addresses: [10.10.1.10-10.10.1.60], prefix: 24, gateway: 10.10.1.1, dnsServers: [10.10.1.1] }${options.quota ?? ''}${options.shopPrevious ? `\n    previous: { kubernetesVersion: ${options.shopPrevious} }` : ''}
   - name: spread
-    kubernetesVersion: v1.30.5
+    kubernetesVersion: v1.34.2
     placement: { mode: MultiInstance }
     pools:
       - { name: workers, replicas: 4, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }

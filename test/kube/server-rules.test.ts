@@ -145,14 +145,14 @@ const cases: BadCase[] = [
   },
   {
     title: 'a tag listed twice in an instance templateSelector (CAPMOX matchTags is a set)',
-    change: (d) => (d.proxmox.instances[1].template.templateSelector.matchTags = ['capi', 'capi', 'v1.30.5']),
+    change: (d) => (d.proxmox.instances[1].template.templateSelector.matchTags = ['capi', 'capi', 'v1.35.4']),
     path: 'proxmox.instances[1].template.templateSelector.matchTags[1]',
     serverObject: () => {
       // Tags reach the machine template where CAPMOX selects by them: on shared disks (on local ones
       // every machine deployment names its node's template by id, B2).
       const lab = schemaOnly(
         exampleWith((d) => {
-          d.proxmox.instances[1].template.templateSelector.matchTags = ['capi', 'capi', 'v1.30.5'];
+          d.proxmox.instances[1].template.templateSelector.matchTags = ['capi', 'capi', 'v1.35.4'];
           d.proxmox.instances[1].storage = { disksShared: true };
           d.proxmox.instances[1].images[0].nodes = ['pmox-fra-1'];
           // tenant-c's pmox-fra machines in the class's topology (the proposal rendering), where the tags land.
@@ -253,8 +253,8 @@ describe('descriptions the schema accepts', () => {
   const hostname = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/);
   const nodeName = fc.oneof({ weight: 3, arbitrary: hostname }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9][-A-Za-z0-9_. ]{0,70}$/) });
   const tags = fc.oneof(
-    { weight: 3, arbitrary: fc.constant(['capi', 'v1.30.5']) },
-    { weight: 1, arbitrary: fc.array(fc.constantFrom('capi', 'v1.30.5', 'Capi'), { minLength: 1, maxLength: 4 }) },
+    { weight: 3, arbitrary: fc.constant(['capi', 'v1.35.4']) },
+    { weight: 1, arbitrary: fc.array(fc.constantFrom('capi', 'v1.35.4', 'Capi'), { minLength: 1, maxLength: 4 }) },
   );
   const dnsServers = fc.oneof(
     { weight: 3, arbitrary: fc.uniqueArray(fc.constantFrom('10.10.1.2', '10.10.1.3', '10.10.1.4'), { minLength: 1, maxLength: 3 }) },

@@ -36,11 +36,11 @@ beforeAll(async () => {
       controlPlaneEndpoint: { host: '10.10.0.5', port: 6443 },
       // CAAPH reads it at its CRD's contract version (v1alpha2), not the group's preferred (v1beta2, kubeadm's).
       controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KamajiControlPlane', name: cluster },
-      topology: { classRef: { name: 'pvekaas' }, version: 'v1.31.4' },
+      topology: { classRef: { name: 'pvekaas' }, version: 'v1.36.3' },
     },
   } as KubeObject);
   const kcp = (clusterClassTemplates({ dataStoreName: 'default', multiInstance: 'refuse' }) as any[]).find((t) => t.kind === 'KamajiControlPlaneTemplate');
-  await client.applyOrThrow({ apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2', kind: 'KamajiControlPlane', metadata: { name: cluster, namespace: ns }, spec: { ...kcp.spec.template.spec, version: 'v1.31.4' } } as KubeObject);
+  await client.applyOrThrow({ apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2', kind: 'KamajiControlPlane', metadata: { name: cluster, namespace: ns }, spec: { ...kcp.spec.template.spec, version: 'v1.36.3' } } as KubeObject);
   const r = await client.request('PATCH', `/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters/${cluster}/status`, { status: { initialization: { controlPlaneInitialized: true } } }, 'application/merge-patch+json');
   if (r.status !== 200) throw new Error(`Cluster status: ${r.text}`);
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: `${cluster}-kubeconfig`, namespace: ns }, data: { value: Buffer.from('kubeconfig').toString('base64') } } as KubeObject);

@@ -53,7 +53,7 @@ async function tenant(client: KubeClient, name: string, edit: (spec: any) => voi
       controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KamajiControlPlane', name },
     },
   } as KubeObject);
-  const spec = { ...structuredClone(templates.find((t) => t.kind === 'KamajiControlPlaneTemplate').spec.template.spec), version: 'v1.31.4', replicas: 2 };
+  const spec = { ...structuredClone(templates.find((t) => t.kind === 'KamajiControlPlaneTemplate').spec.template.spec), version: 'v1.36.3', replicas: 2 };
   spec.network = { ...spec.network, serviceAddress: '10.10.0.5' };
   edit(spec);
   await client.applyOrThrow({
@@ -76,7 +76,7 @@ describe('Kamaji and its provider, as the twin plays them', () => {
     const ds = await get(client, `/apis/kamaji.clastix.io/v1alpha1/datastores/${KAMAJI_DATASTORE_NAME}`);
     expect(ds.status).toMatchObject({ ready: true });
     const tcp = await get(client, '/apis/kamaji.clastix.io/v1alpha1/namespaces/tenant-ok/tenantcontrolplanes/tenant-ok');
-    expect(tcp.spec).toMatchObject({ dataStore: KAMAJI_DATASTORE_NAME, kubernetes: { version: 'v1.31.4' }, networkProfile: { address: '10.10.0.5', serviceCidr: '10.96.0.0/12', podCidr: '10.244.0.0/16' } });
+    expect(tcp.spec).toMatchObject({ dataStore: KAMAJI_DATASTORE_NAME, kubernetes: { version: 'v1.36.3' }, networkProfile: { address: '10.10.0.5', serviceCidr: '10.96.0.0/12', podCidr: '10.244.0.0/16' } });
     expect(tcp.status).toMatchObject({ controlPlaneEndpoint: '10.10.0.5:6443', storage: { dataStoreName: KAMAJI_DATASTORE_NAME }, kubernetesResources: { version: { status: 'Ready' } } });
     // Kamaji's CA Secret is the Cluster's `<cluster>-ca` here (the control plane is named like its Cluster).
     const ca = await get(client, '/api/v1/namespaces/tenant-ok/secrets/tenant-ok-ca');
@@ -95,7 +95,7 @@ describe('Kamaji and its provider, as the twin plays them', () => {
     await client.request('PATCH', `/apis/${CAPI}/namespaces/tenant-ok/clusters/tenant-ok/status`, { status: { initialization: { infrastructureProvisioned: true } } }, 'application/merge-patch+json');
     await player!.tick();
     kcp = await get(client, `/apis/${KCP}/namespaces/tenant-ok/kamajicontrolplanes/tenant-ok`);
-    expect(kcp.status).toMatchObject({ initialization: { controlPlaneInitialized: true }, ready: true, version: 'v1.31.4' });
+    expect(kcp.status).toMatchObject({ initialization: { controlPlaneInitialized: true }, ready: true, version: 'v1.36.3' });
     expect(condition(kcp, 'Available')).toMatchObject({ status: 'True' });
     expect(player!.waitingIn('tenant-ok')).toBeUndefined();
     const kubeconfig = await get(client, '/api/v1/namespaces/tenant-ok/secrets/tenant-ok-kubeconfig');
@@ -122,7 +122,7 @@ describe('Kamaji and its provider, as the twin plays them', () => {
 
   it('refuses a Kubernetes version above what this Kamaji supports', async () => {
     const { client } = started(server);
-    await tenant(client, 'tenant-new', (spec) => (spec.version = 'v1.37.1'));
+    await tenant(client, 'tenant-new', (spec) => (spec.version = 'v1.37.2'));
     await player!.tick();
     expect(player!.waitingIn('tenant-new')).toMatch(/greater than the supported one, actually v1\.36/);
     expect((await client.get('/apis/kamaji.clastix.io/v1alpha1/namespaces/tenant-new/tenantcontrolplanes/tenant-new')).status).toBe(404);

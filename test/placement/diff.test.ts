@@ -14,7 +14,7 @@ function planWith(pools: Record<string, Partial<PoolPlan> & { placements: NodePl
       {
         name: tenant,
         mode: 'MultiInstance',
-        kubernetesVersion: 'v1.30.5',
+        kubernetesVersion: 'v1.35.4',
         instances: [...new Set(Object.values(pools).flatMap((p) => p.placements.map((x) => x.instance)))].sort(),
         reason: '',
         ha: { survivesNodeLoss: true, survivesInstanceLoss: true },

@@ -164,7 +164,7 @@ describe('failover pools', () => {
       expect(report).toContain('- if any of the nodes pmox-txl-1 (pmox-txl), pmox-txl-2 (pmox-txl), pmox-txl-3 (pmox-txl) is lost, re-synth with it down is refused: tenant-b/gpu (no failover)');
       // The shared-disk template sits on pmox-txl-1: room on the survivors does not help while it is down.
       expect(plan.warnings).toContain(
-        "tenant tenant-a, pool workers (failover): pmox-txl-1 holds pmox-txl's v1.30.5 template, and CAPMOX clones through the template's node: " +
+        "tenant tenant-a, pool workers (failover): pmox-txl-1 holds pmox-txl's v1.35.4 template, and CAPMOX clones through the template's node: " +
           'if pmox-txl-1 is lost, no machine of the tenant on pmox-txl can be created until it is back or the template is on another node (template.sourceNode, or the image\'s nodes), whatever room the survivors have',
       );
       expect(plan.warnings.filter((w) => w.includes('holds pmox-txl'))).toHaveLength(1);

@@ -55,7 +55,7 @@ export function labOf(spec: LabSpec): Lab {
     management: { loadBalancer: { addresses: ['10.0.0.10-10.0.0.250'] } },
     tenants: spec.tenants.map((t) => ({
       name: t.name,
-      kubernetesVersion: 'v1.30.5',
+      kubernetesVersion: 'v1.35.4',
       placement: { mode: t.mode, ...(t.instances ? { instances: [...t.instances] } : {}) },
       pools: t.pools.map((p) => ({
         name: p.name,

@@ -8,7 +8,7 @@ import { autoscalerValues } from '../../modules/tenants/autoscaler';
 import { chartArgs, chartRbacObjects, estimate, goDuration, parseAutoDiscoverySpec, type AutoscalerRelease } from '../../scripts/twin/autoscaler';
 import type { Tenant } from '../../modules/config/schema';
 
-const tenant = { name: 'elastic', kubernetesVersion: 'v1.30.5' } as unknown as Tenant;
+const tenant = { name: 'elastic', kubernetesVersion: 'v1.35.4' } as unknown as Tenant;
 const release = (values: Record<string, unknown>): AutoscalerRelease => ({ stack: 'tenant-elastic', name: 'cluster-autoscaler', namespace: 'elastic', values });
 
 describe('the played chart over the rendered values', () => {

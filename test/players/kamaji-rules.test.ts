@@ -16,7 +16,7 @@ const lab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'), 'exa
 const management = renderManagement(lab);
 
 /** The KamajiControlPlane CAPI's topology makes from the class template (its spec, owned by the Cluster). */
-function kcpFromClass(dataStoreName = KAMAJI_DATASTORE_NAME, version = 'v1.31.4') {
+function kcpFromClass(dataStoreName = KAMAJI_DATASTORE_NAME, version = 'v1.36.3') {
   const template = clusterClassTemplates({ dataStoreName, multiInstance: 'refuse' }).find((t) => t.kind === 'KamajiControlPlaneTemplate') as any;
   return {
     apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2',
@@ -37,7 +37,7 @@ describe('the provider: TenantControlPlane from a KamajiControlPlane (createOrUp
     expect(tcp.metadata).toMatchObject({ name: 'tenant-a', namespace: 'tenant-a', labels: { 'cluster.x-k8s.io/cluster-name': 'tenant-a' } });
     expect(tcp.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'KamajiControlPlane', name: 'tenant-a', uid: 'kcp-uid', controller: true })]);
     expect(tcp.spec.dataStore).toBe(KAMAJI_DATASTORE_NAME);
-    expect(tcp.spec.kubernetes).toMatchObject({ version: 'v1.31.4', kubelet: { cgroupfs: 'systemd' } });
+    expect(tcp.spec.kubernetes).toMatchObject({ version: 'v1.36.3', kubelet: { cgroupfs: 'systemd' } });
     expect(tcp.spec.networkProfile).toMatchObject({ port: 6443, serviceCidr: '10.96.0.0/12', podCidr: '10.244.0.0/16', clusterDomain: 'cluster.local', address: '10.10.0.5' });
     expect(tcp.spec.controlPlane.service.serviceType).toBe('LoadBalancer');
     expect(tcp.spec.controlPlane.deployment.replicas).toBe(2);
@@ -47,8 +47,8 @@ describe('the provider: TenantControlPlane from a KamajiControlPlane (createOrUp
   });
 
   it('prefixes a version without "v", and refuses a cert SAN with a port', () => {
-    const kcp = kcpFromClass(undefined, '1.30.5');
-    expect(tenantControlPlaneFor(kcp, cluster).spec.kubernetes.version).toBe('v1.30.5');
+    const kcp = kcpFromClass(undefined, '1.35.4');
+    expect(tenantControlPlaneFor(kcp, cluster).spec.kubernetes.version).toBe('v1.35.4');
     kcp.spec.network.certSANs = ['api.example:6443'];
     expect(() => tenantControlPlaneFor(kcp, cluster)).toThrow('entry api.example:6443 is invalid');
   });
@@ -73,10 +73,11 @@ describe("Kamaji's admission webhooks", () => {
     const ok = exists(KAMAJI_DATASTORE_NAME);
     expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.36.9')), undefined, ok)).toBeUndefined();
     expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.37.0')), undefined, ok)).toMatch(/greater than the supported one, actually v1\.36/);
-    const old = created(kcpFromClass(undefined, 'v1.31.4'));
-    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.32.0')), old, ok)).toBeUndefined();
-    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.30.5')), old, ok)).toMatch(/unable to downgrade/);
-    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.33.0')), old, ok)).toBe('unable to upgrade to a minor version in a non-sequential mode');
+    // From 1.34 a skipped minor (1.36) stays within KubeadmVersion: refused for the skip, not for the bound.
+    const old = created(kcpFromClass(undefined, 'v1.34.2'));
+    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.35.4')), old, ok)).toBeUndefined();
+    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.33.0')), old, ok)).toMatch(/unable to downgrade/);
+    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.36.3')), old, ok)).toBe('unable to upgrade to a minor version in a non-sequential mode');
   });
 
   it('refuses DNS service IPs outside the service CIDRs (tcp_dns.go)', () => {
@@ -130,7 +131,7 @@ describe("Kamaji's Konnectivity addon in the tenant cluster", () => {
     const args: string[] = agent.spec.template.spec.containers[0].args;
     expect(args).toContain('--proxy-server-host=10.10.0.5');
     expect(args).toContain(`--proxy-server-port=${tcp.spec.addons.konnectivity.server.port}`);
-    expect(agent.spec.template.spec.containers[0].image).toBe('registry.k8s.io/kas-network-proxy/proxy-agent:v0.31.0');
+    expect(agent.spec.template.spec.containers[0].image).toBe('registry.k8s.io/kas-network-proxy/proxy-agent:v0.36.0');
   });
 
   it('writes nothing without the addon, and refuses a control plane without an address', () => {

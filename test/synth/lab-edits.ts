@@ -54,7 +54,7 @@ export function apply(lab: LabDoc, e: { kind: string; tenant: number; value: any
       if (!lab.tenants.some((t: LabDoc) => t.name === `tenant-${e.value}`)) {
         lab.tenants.push({
           name: `tenant-${e.value}`,
-          kubernetesVersion: 'v1.30.5',
+          kubernetesVersion: 'v1.35.4',
           pools: [{ name: 'workers', replicas: 1, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }],
           vip: `10.4.0.${120 + e.value}`,
           network: { addresses: [`10.10.${e.value + 10}.10-10.10.${e.value + 10}.20`], prefix: 24, gateway: `10.10.${e.value + 10}.1`, dnsServers: [`10.10.${e.value + 10}.1`] },

@@ -53,7 +53,7 @@ describe('failover pools in the tenant rendering', () => {
     const problems = (error as ProblemError).problems;
     expect(problems).toHaveLength(1);
     expect(problems[0].path).toEqual(['tenants', 3, 'pools', 0, 'failover']);
-    expect(problems[0].message).toContain(`tenant tenant-e, pool workers (failover): after the loss of a node, re-synth puts machines on ${spare} of pmox-fra, which has no v1.30.5 template`);
+    expect(problems[0].message).toContain(`tenant tenant-e, pool workers (failover): after the loss of a node, re-synth puts machines on ${spare} of pmox-fra, which has no v1.35.4 template`);
     expect(problems[0].fix).toMatch(new RegExp(`list ${spare} in the nodes of proxmox.instances\\[1\\].images .*, or remove failover$`));
   });
 
@@ -90,7 +90,7 @@ describe('failover pools in the tenant rendering', () => {
     expect((error as ProblemError).problems).toEqual([
       expect.objectContaining({
         path: ['proxmox', 'instances', 0, 'nodes', 0, 'down'],
-        message: "tenant tenant-a: the v1.30.5 template of pmox-txl is on pmox-txl-1, which is down, and CAPMOX clones through the template's node: no machine of the tenant could be created on pmox-txl",
+        message: "tenant tenant-a: the v1.35.4 template of pmox-txl is on pmox-txl-1, which is down, and CAPMOX clones through the template's node: no machine of the tenant could be created on pmox-txl",
         fix: 'copy the template to a node that is up and point proxmox.instances[0].template (or its versions entry) at it, or remove down once pmox-txl-1 is back',
       }),
     ]);

@@ -65,7 +65,7 @@ export function planOf(lab: Lab): PlacementPlan {
 /** The "dozen lines" tenant of the docs, added to the example lab. */
 export const smallTenant = {
   name: 'tenant-d',
-  kubernetesVersion: 'v1.30.5',
+  kubernetesVersion: 'v1.35.4',
   pools: [{ name: 'workers', autoscaling: { min: 0, max: 4 }, size: { cpu: 2, memoryMiB: 4096, diskGiB: 30 } }],
   network: { addresses: ['10.10.4.10-10.10.4.40'], prefix: 24, gateway: '10.10.4.1', dnsServers: ['10.10.4.1'] },
   groups: ['team-d'],

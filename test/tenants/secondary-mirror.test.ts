@@ -14,7 +14,7 @@ const tenant = { name: 'tenant-c' } as any;
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n').toString('base64');
 const KUBECONFIG = Buffer.from('apiVersion: v1\nkind: Config\n').toString('base64');
 
-function run(secondaries: string[], primaryReady: boolean, version = 'v1.31.4'): { status: number; applied: any[]; calls: string[]; patched: string[] } {
+function run(secondaries: string[], primaryReady: boolean, version = 'v1.36.3'): { status: number; applied: any[]; calls: string[]; patched: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-mirror-'));
   try {
     const kubectl = join(dir, 'kubectl');
@@ -76,11 +76,11 @@ describe('the secondary secret mirror script', () => {
   });
 
   it('copies the version the primary KamajiControlPlane runs onto each StaticControlPlane, as controlPlaneStatusPatch', () => {
-    const { status, patched } = run(['tenant-c-pmox-fra', 'tenant-c-pmox-muc'], true, 'v1.31.4');
+    const { status, patched } = run(['tenant-c-pmox-fra', 'tenant-c-pmox-muc'], true, 'v1.36.3');
     expect(status).toBe(0);
     const pairs = [];
     for (let i = 0; i < patched.length; i += 2) pairs.push({ name: patched[i], patch: JSON.parse(patched[i + 1]) });
-    expect(pairs).toEqual(['tenant-c-pmox-fra', 'tenant-c-pmox-muc'].map((name) => ({ name, patch: controlPlaneStatusPatch('v1.31.4') })));
+    expect(pairs).toEqual(['tenant-c-pmox-fra', 'tenant-c-pmox-muc'].map((name) => ({ name, patch: controlPlaneStatusPatch('v1.36.3') })));
     // No version reported yet (Kamaji still provisioning): nothing is patched, and the run fails to be retried.
     const early = run(['tenant-c-pmox-fra'], true, '');
     expect(early.status).not.toBe(0);

@@ -65,9 +65,9 @@ describe('the review of secondary Clusters', () => {
 
   it('warns that an upgrade rolls the secondaries in the same apply as the control plane', () => {
     // Only the tenant's version matters to this section; the rest of the lab stays as it is.
-    const upgraded: Lab = { ...both, tenants: both.tenants.map((t) => (t.name === 'tenant-c' ? { ...t, kubernetesVersion: 'v1.31.2' } : t)) };
+    const upgraded: Lab = { ...both, tenants: both.tenants.map((t) => (t.name === 'tenant-c' ? { ...t, kubernetesVersion: 'v1.36.1' } : t)) };
     const section = secondaryClustersSection({ before: side(both, 'base'), after: side(upgraded, 'change') });
-    expect(section?.warnings).toEqual([expect.stringMatching(/^tenant tenant-c is upgraded v1\.30\.5 → v1\.31\.2 and has secondary Clusters/)]);
+    expect(section?.warnings).toEqual([expect.stringMatching(/^tenant tenant-c is upgraded v1\.35\.4 → v1\.36\.1 and has secondary Clusters/)]);
   });
 
   it('stays out of reviews without secondary Clusters', () => {

@@ -76,12 +76,12 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     expect(cluster.metadata.labels[LABEL_CNI]).toBeUndefined();
     expect((r.cluster as any).metadata.labels[LABEL_CNI]).toBe('cilium');
     // The tenant's version: CAPI's MachineSet preflight checks hold the secondary's workers to it.
-    expect((sc.controlPlane.spec as any).version).toBe('v1.30.5');
+    expect((sc.controlPlane.spec as any).version).toBe('v1.35.4');
 
     for (const m of sc.machineDeployments) {
       const md = m.machineDeployment as any;
       expect(md.spec.clusterName).toBe('tenant-c-pmox-fra');
-      expect(md.spec.template.spec.version).toBe('v1.30.5');
+      expect(md.spec.template.spec.version).toBe('v1.35.4');
       expect(md.spec.template.spec.infrastructureRef.name).toBe(m.machineTemplate.metadata.name);
       expect(md.spec.template.spec.bootstrap.configRef.name).toBe(m.bootstrapTemplate.metadata.name);
       // What CAPI's MachineDeployment webhook would add (cluster-name) is rendered in both maps.

@@ -16,10 +16,10 @@ import { renderTenant } from '../../modules/tenants';
 import { exampleText } from './fixtures';
 import { generate } from './topology';
 
-const FROM = 'v1.30.5';
-const TO = 'v1.31.4';
+const FROM = 'v1.35.4';
+const TO = 'v1.36.3';
 
-/** The example lab (released CAPMOX, secondary-clusters) with a v1.31.4 template on each instance and room for a surge. */
+/** The example lab (released CAPMOX, secondary-clusters) with a v1.36.3 template on each instance and room for a surge. */
 function lab(change: (doc: any) => void = () => {}, memoryMiB = 262144, cpu = 64) {
   const doc = parse(exampleText);
   const [txl, fra] = doc.proxmox.instances;
@@ -81,7 +81,7 @@ describe('surge, then retire: an upgrade', () => {
     const midTemplates = workerTemplates(surge, render(surge, 'tenant-a').cluster, current);
     expect(oldTemplates.size).toBeGreaterThan(1);
     for (const [name, t] of oldTemplates) expect({ name, ...midTemplates.get(name) }).toEqual({ name, ...t });
-    // The new ones clone the v1.31.4 template (fixed id 1001 on pmox-txl).
+    // The new ones clone the v1.36.3 template (fixed id 1001 on pmox-txl).
     const newOnes = [...midTemplates].filter(([n]) => !oldTemplates.has(n));
     expect(newOnes.length).toBe(oldTemplates.size);
     for (const [, t] of newOnes) expect(t.machine.templateID).toBe(1001);
@@ -189,16 +189,16 @@ describe('previous is checked with the description', () => {
     ]);
     expect(
       at((doc) => {
-        doc.proxmox.instances[0].template.versions.push({ kubernetesVersion: 'v1.32.0', templateID: 1002 });
-        tenantA(doc).kubernetesVersion = 'v1.32.0';
+        doc.proxmox.instances[0].template.versions.push({ kubernetesVersion: 'v1.37.2', templateID: 1002 });
+        tenantA(doc).kubernetesVersion = 'v1.37.2';
         tenantA(doc).previous = { kubernetesVersion: FROM };
       }),
     ).toEqual([expect.objectContaining({ path: 'tenants.0.previous.kubernetesVersion', message: expect.stringContaining('2 minor versions at once') })]);
     expect(
       at((doc) => {
-        tenantA(doc).previous = { kubernetesVersion: 'v1.29.9' };
+        tenantA(doc).previous = { kubernetesVersion: 'v1.34.0' };
       }),
-    ).toEqual([expect.objectContaining({ path: 'tenants.0.previous.kubernetesVersion', message: expect.stringContaining('instance pmox-txl has no template for v1.29.9') })]);
+    ).toEqual([expect.objectContaining({ path: 'tenants.0.previous.kubernetesVersion', message: expect.stringContaining('instance pmox-txl has no template for v1.34.0') })]);
     expect(at((doc) => (tenantA(doc).previous = { pools: [{ name: 'workers', size: { cpu: 1, memoryMiB: 1024, diskGiB: 10 } }] }))).toEqual([
       expect.objectContaining({ path: 'tenants.0.previous.pools.0', message: 'a pool needs replicas or autoscaling' }),
     ]);

@@ -95,7 +95,7 @@ describe('tenant stack', () => {
       clusterAPIKubeconfigSecret: 'tenant-b-kubeconfig',
       autoDiscovery: { clusterName: 'tenant-b', namespace: 'tenant-b' },
       rbac: { clusterScoped: false },
-      image: { repository: 'registry.k8s.io/autoscaling/cluster-autoscaler', tag: 'v1.30.7' },
+      image: { repository: 'registry.k8s.io/autoscaling/cluster-autoscaler', tag: 'v1.35.2' },
     });
     // The chart's namespaced Role lacks the infrastructure templates the clusterapi provider reads
     // for every node group (scale from zero): pvekaas adds them (the lab twin found it).

@@ -30,7 +30,7 @@ function renderable(lab: Lab, multiInstance: Lab['capmox']['multiInstance'] = 'p
       instances: lab.proxmox.instances.map((i) => ({
         ...i,
         storage: { ...i.storage, disksShared: true },
-        template: { ...(i.template as { sourceNode: string; templateID: number }), kubernetesVersion: 'v1.30.5' },
+        template: { ...(i.template as { sourceNode: string; templateID: number }), kubernetesVersion: 'v1.35.4' },
       })),
     },
     tenants: lab.tenants.map((t, k) => ({

@@ -108,8 +108,8 @@ describe('B3: no template is ever changed in place', () => {
     [
       'a Kubernetes upgrade with its template',
       (doc) => {
-        txl(doc).template.versions = [{ kubernetesVersion: 'v1.31.4', templateID: 1001 }];
-        tenantA(doc).kubernetesVersion = 'v1.31.4';
+        txl(doc).template.versions = [{ kubernetesVersion: 'v1.36.3', templateID: 1001 }];
+        tenantA(doc).kubernetesVersion = 'v1.36.3';
       },
     ],
   ];
@@ -147,8 +147,8 @@ describe('B3: no template is ever changed in place', () => {
 describe('B4: a template per Kubernetes version in both forms', () => {
   it('clones the fixed template of the tenant version', () => {
     const lab = labWith((doc) => {
-      txl(doc).template.versions = [{ kubernetesVersion: 'v1.31.4', templateID: 1001, sourceNode: 'pmox-txl-2' }];
-      tenantA(doc).kubernetesVersion = 'v1.31.4';
+      txl(doc).template.versions = [{ kubernetesVersion: 'v1.36.3', templateID: 1001, sourceNode: 'pmox-txl-2' }];
+      tenantA(doc).kubernetesVersion = 'v1.36.3';
     });
     for (const t of workerTemplates(lab, 'tenant-a').values()) {
       expect((t as any).spec.template.spec).toMatchObject({ sourceNode: 'pmox-txl-2', templateID: 1001 });
@@ -162,7 +162,7 @@ describe('B4: a template per Kubernetes version in both forms', () => {
     const lab = exampleLab();
     for (const t of workerTemplates(lab, 'tenant-c').values()) {
       const spec = (t as any).spec.template.spec;
-      if (spec.templateSelector) expect(spec.templateSelector).toEqual({ matchTags: ['capi', 'v1.30.5'], matchPolicy: 'uniqueSubset' });
+      if (spec.templateSelector) expect(spec.templateSelector).toEqual({ matchTags: ['capi', 'v1.35.4'], matchPolicy: 'uniqueSubset' });
     }
   });
 
@@ -182,9 +182,9 @@ describe('B4: a template per Kubernetes version in both forms', () => {
       'tenants.1.kubernetesVersion',
       'tenants.2.kubernetesVersion',
     ]);
-    const twice = problemsOf((doc) => (txl(doc).template.versions = [{ kubernetesVersion: 'v1.30.5', templateID: 1001 }]));
+    const twice = problemsOf((doc) => (txl(doc).template.versions = [{ kubernetesVersion: 'v1.35.4', templateID: 1001 }]));
     expect(twice).toEqual([expect.objectContaining({ path: 'proxmox.instances.0.template.versions.0.kubernetesVersion', fix: 'keep one template per Kubernetes version' })]);
-    const node = problemsOf((doc) => (txl(doc).template.versions = [{ kubernetesVersion: 'v1.31.4', templateID: 1001, sourceNode: 'pmox-txl-9' }]));
+    const node = problemsOf((doc) => (txl(doc).template.versions = [{ kubernetesVersion: 'v1.36.3', templateID: 1001, sourceNode: 'pmox-txl-9' }]));
     expect(node).toEqual([expect.objectContaining({ path: 'proxmox.instances.0.template.versions.0.sourceNode' })]);
   });
 });

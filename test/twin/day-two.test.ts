@@ -36,8 +36,8 @@ function requiredReady(tenants: string[]): Map<string, Map<string, number>> {
 
 jest.setTimeout(20 * 60 * 1000);
 
-const FROM = 'v1.30.5';
-const TO = 'v1.31.4';
+const FROM = 'v1.35.4';
+const TO = 'v1.36.3';
 const NEXT_TEMPLATE_ID = 1001;
 
 /** The day-two lab with every tenant on `version`; with `previous`, the surge step of an upgrade from it. */
@@ -250,16 +250,20 @@ describe('a resize without an outage', () => {
 });
 
 describe('an upgrade the planner refuses', () => {
-  it(`two minors at once (${TO} → v1.33.2): the planner refuses it at synth, and CAPI's own Cluster webhook would have refused the apply`, async () => {
-    const skip = 'v1.33.2';
+  it(`two minors at once (${TO} → v1.38.0): the planner refuses it at synth, and CAPI's own Cluster webhook would have refused the apply`, async () => {
+    // Two minors above 1.36 is also above what the pinned Kamaji accepts, which validate refuses on its
+    // own (rule versions.tenant-kubernetes); the planner's refusal of the skip is checked apart from it.
+    const skip = 'v1.38.0';
     const doc = parseDocument(dayTwoLab(TO));
     doc.setIn(['proxmox', 'instances', 0, 'template', 'versions'], doc.createNode([{ kubernetesVersion: TO, templateID: NEXT_TEMPLATE_ID }, { kubernetesVersion: skip, templateID: NEXT_TEMPLATE_ID + 1 }]));
     (doc.getIn(['proxmox', 'instances', 1, 'images']) as { items: unknown[] }).items.push(
       doc.createNode({ kubernetesVersion: skip, nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], url: `https://images.lab.example/ubuntu-2404-kube-${skip}.qcow2`, checksum: '7e3a9c1d5b0f2e4a6c8d0b1f3e5a7c9d1b3f5e7a9c0d2f4b6e8a0c1e3f5b7d9a' }),
     );
     doc.setIn(['tenants', 0, 'kubernetesVersion'], skip);
-    const lab = parseLab(doc.toString(), 'day-two-skip.yaml');
-    const problems = upgradeProblems(lab, planPlacement(lab), versionsOfPlanJson(twin.plan));
+    expect(() => parseLab(doc.toString(), 'day-two-skip.yaml')).toThrow(/Kubernetes 1\.38 is newer than Kamaji/);
+    const valid = parseLab(dayTwoLab(TO), 'day-two.yaml');
+    const lab = { ...valid, tenants: valid.tenants.map((t) => (t.name === 'tenant-a' ? { ...t, kubernetesVersion: skip } : t)) };
+    const problems = upgradeProblems(lab, planPlacement(valid), versionsOfPlanJson(twin.plan));
     expect(problems.map((p) => p.path.join('.'))).toContain('tenants.0.kubernetesVersion');
     expect(problems.map((p) => p.message).join('\n')).toContain(`tenant tenant-a runs ${TO}; ${skip} is 2 minor versions away`);
 

@@ -192,9 +192,9 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
           when,
           name: p.metadata.name,
           // version: what the primary's KamajiControlPlane runs, copied by the secret mirror (CAPI's MachineSet preflight reads it).
-          status: { initialization: { controlPlaneInitialized: true }, externalManagedControlPlane: true, version: 'v1.30.5' },
+          status: { initialization: { controlPlaneInitialized: true }, externalManagedControlPlane: true, version: 'v1.35.4' },
         });
-        expect({ when, name: p.metadata.name, version: p.spec.version }).toEqual({ when, name: p.metadata.name, version: 'v1.30.5' });
+        expect({ when, name: p.metadata.name, version: p.spec.version }).toEqual({ when, name: p.metadata.name, version: 'v1.35.4' });
         // The rest of the status is the schema's default: the mirror wrote status.version, nothing else.
         const writers = ((p.metadata.managedFields ?? []) as any[]).filter((f) => JSON.stringify(f.fieldsV1 ?? {}).includes('"f:status"'));
         expect({ when, name: p.metadata.name, statusWriters: writers.map((f) => [f.manager, Object.keys(f.fieldsV1['f:status'])]) }).toEqual({
@@ -396,10 +396,10 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect(checked.status?.expectedMachines).toBe(1);
   });
 
-  it(`upgrades v1.30.5 → v1.31.4 over three instances without an outage: surge, then retire; the secondaries roll only once the Kamaji control plane runs v1.31.4`, async () => {
-    const FROM = 'v1.30.5';
-    const TO = 'v1.31.4';
-    // The fixture lists the v1.31.4 templates (id 1001) from the start: the simulator holds them from its first apply.
+  it(`upgrades v1.35.4 → v1.36.3 over three instances without an outage: surge, then retire; the secondaries roll only once the Kamaji control plane runs v1.36.3`, async () => {
+    const FROM = 'v1.35.4';
+    const TO = 'v1.36.3';
+    // The fixture lists the v1.36.3 templates (id 1001) from the start: the simulator holds them from its first apply.
     const upgrade: [path: (string | number)[], value: unknown][] = [[['tenants', 0, 'kubernetesVersion'], TO]];
     const before = await twin.tenant(TENANT);
     // batch as it runs now (the scale-down step before this one leaves it at 1).

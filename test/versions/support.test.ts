@@ -45,14 +45,16 @@ describe('support windows', () => {
 
 describe('supportWarnings', () => {
   it('warns for each tenant past its end of life, at its kubernetesVersion, with the date and the supported minors', () => {
+    // The example runs 1.35 (supported today): the day after its end of life (2027-02-28).
     const lab = example();
-    const warnings = supportWarnings(lab, '2026-12-03');
+    expect(supportWarnings(lab, '2026-12-03').filter((w) => w.path[0] === 'tenants')).toEqual([]);
+    const warnings = supportWarnings(lab, '2027-03-01');
     const tenants = warnings.filter((w) => w.path[0] === 'tenants');
     expect(tenants.map((w) => w.path)).toEqual(lab.tenants.map((_, i) => ['tenants', i, 'kubernetesVersion']));
     for (const w of tenants) {
       expect(w.severity).toBe('warning');
-      expect(w.message).toMatch(/Kubernetes 1\.\d+ is past its end of life \(20\d\d-\d\d-\d\d\).*as of 2026-12-03/);
-      expect(w.fix).toContain('1.35, 1.36, 1.37');
+      expect(w.message).toMatch(/Kubernetes 1\.35 is past its end of life \(2027-02-28\).*as of 2027-03-01/);
+      expect(w.fix).toContain('1.36, 1.37');
     }
   });
 
@@ -106,7 +108,7 @@ describe('validate prints the end-of-life warnings of the day it is told', () =>
     });
 
   it('at the tenant line, and refuses a malformed day', () => {
-    const r = validate('2026-12-03');
+    const r = validate('2027-03-01');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(
       /^warning: examples\/lab\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant \S+: Kubernetes 1\.\d+ is past its end of life/m,
