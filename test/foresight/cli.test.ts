@@ -80,7 +80,7 @@ describe('foresight commands', () => {
   });
 
   it('validate --against and upgrade-plan refuse an instance-level edit that replaces node groups with no surge, with the previous to write', () => {
-    const text = labText({ versions: ['v1.30.5', 'v1.31.4', 'v1.32.1'], eastCpu: 34 }).replace('    - name: east\n', '    - name: east\n      bridge: vmbr9\n');
+    const text = labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34 }).replace('    - name: east\n', '    - name: east\n      bridge: vmbr9\n');
     const bridged = file('bridged.yaml', text);
     const validate = run('validate', '--config', bridged, '--against', base);
     expect(validate.status).toBe(1);
