@@ -33,7 +33,8 @@ function baseline(stacks: Record<string, StackJson>): void {
         copy(provider, config);
       }
     }
-    for (const [vname, v] of Object.entries<any>(json.variable ?? {})) new cdktf.TerraformVariable(stack, vname, { type: v.type, sensitive: v.sensitive, description: v.description, nullable: v.nullable });
+    for (const [vname, v] of Object.entries<any>(json.variable ?? {}))
+      new cdktf.TerraformVariable(stack, vname, { type: v.type, sensitive: v.sensitive, description: v.description, nullable: v.nullable });
     for (const [type, sources] of Object.entries<any>(json.data ?? {})) {
       for (const [dname, body] of Object.entries<any>(sources)) copy(new cdktf.TerraformDataSource(stack, dname, { terraformResourceType: type }), body);
     }
@@ -47,7 +48,8 @@ function baseline(stacks: Record<string, StackJson>): void {
         }
       }
     }
-    for (const [oname, o] of Object.entries<any>(json.output ?? {})) new cdktf.TerraformOutput(stack, oname, { value: o.value, sensitive: o.sensitive, description: o.description });
+    for (const [oname, o] of Object.entries<any>(json.output ?? {}))
+      new cdktf.TerraformOutput(stack, oname, { value: o.value, sensitive: o.sensitive, description: o.description });
   }
   app.synth();
 }

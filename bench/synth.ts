@@ -62,7 +62,10 @@ function run(mode: string, input: string, out: string, workers?: number): Measur
   rmSync(out, { recursive: true, force: true });
   const cpuBefore = childrenCpuSeconds();
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [join(__dirname, 'synth-process.js'), mode, input, out, ...(workers ? [String(workers)] : [])], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [join(__dirname, 'synth-process.js'), mode, input, out, ...(workers ? [String(workers)] : [])], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (r.status !== 0) throw new Error(`${mode} failed:\n${r.stderr}`);
   const { maxRssKiB, rebuilt } = JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -221,20 +224,31 @@ function main(): void {
   }
   const at = (n: number) => rows.find((r) => r.tenants === n);
   const growth = at(100) && at(1000) ? ratio(at(1000)!.seconds, at(100)!.seconds) : undefined;
-  const result = { date: new Date().toISOString().slice(0, 16), machine: `${cpus().length} cores, node ${process.version}, load ${loadavg()[0].toFixed(1)}`, runs: args.runs, sizes: rows, growth100to1000: growth, ...(cli ?? {}) };
+  const result = {
+    date: new Date().toISOString().slice(0, 16),
+    machine: `${cpus().length} cores, node ${process.version}, load ${loadavg()[0].toFixed(1)}`,
+    runs: args.runs,
+    sizes: rows,
+    growth100to1000: growth,
+    ...(cli ?? {}),
+  };
   if (args.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
   process.stdout.write(`synth benchmark (${result.machine}, best of ${args.runs}); wall s / CPU s\n`);
-  process.stdout.write('tenants  load  stacks  resources        synth  peak RSS     baseline   ×base wall/CPU        floor   incremental  changed  ×full wall/CPU\n');
+  process.stdout.write(
+    'tenants  load  stacks  resources        synth  peak RSS     baseline   ×base wall/CPU        floor   incremental  changed  ×full wall/CPU\n',
+  );
   const pair = (w: number, c: number) => `${w.toFixed(2)}/${c.toFixed(2)}`;
   for (const r of rows) {
     process.stdout.write(
       `${String(r.tenants).padStart(7)} ${String(r.load).padStart(5)} ${String(r.stacks).padStart(7)} ${String(r.resources).padStart(10)} ${pair(r.seconds, r.cpuSeconds).padStart(12)} ${`${r.maxRssMiB} MiB`.padStart(9)} ${pair(r.baselineSeconds, r.baselineCpuSeconds).padStart(12)} ${pair(r.vsBaseline, r.cpuVsBaseline).padStart(16)} ${pair(r.floorSeconds, r.floorCpuSeconds).padStart(12)} ${pair(r.incrementalSeconds, r.incrementalCpuSeconds).padStart(13)} ${String(r.changedStacks).padStart(8)} ${pair(r.incrementalVsFull, r.incrementalCpuVsFull).padStart(15)}\n`,
     );
     if (r.parallel2Seconds !== undefined) {
-      process.stdout.write(`        --jobs 2: ${pair(r.parallel2Seconds, r.parallel2CpuSeconds)} s (${pair(r.parallel2VsFull, r.parallel2CpuVsFull)}× the one-process synth), bytes ${r.parallel2SameBytes ? 'identical' : 'DIFFERENT'}\n`);
+      process.stdout.write(
+        `        --jobs 2: ${pair(r.parallel2Seconds, r.parallel2CpuSeconds)} s (${pair(r.parallel2VsFull, r.parallel2CpuVsFull)}× the one-process synth), bytes ${r.parallel2SameBytes ? 'identical' : 'DIFFERENT'}\n`,
+      );
     }
   }
   if (cli) {

@@ -36,7 +36,12 @@ export function twinBenchLab(n: number): string {
   const tenants = Array.from({ length: n }, (_, i) => {
     const name = `t${String(i).padStart(2, '0')}`;
     const mode = i % 5 === 4 ? 'MultiInstance' : i % 2 === 0 ? 'SingleInstance' : 'Default';
-    const net = (k: number) => ({ addresses: [`10.${40 + k}.${i}.10-10.${40 + k}.${i}.40`], prefix: 24, gateway: `10.${40 + k}.${i}.1`, dnsServers: [`10.${40 + k}.${i}.1`] });
+    const net = (k: number) => ({
+      addresses: [`10.${40 + k}.${i}.10-10.${40 + k}.${i}.40`],
+      prefix: 24,
+      gateway: `10.${40 + k}.${i}.1`,
+      dnsServers: [`10.${40 + k}.${i}.1`],
+    });
     const pools: Record<string, unknown>[] = [{ name: 'workers', replicas: mode === 'MultiInstance' ? 2 : 1, size: { cpu: 2, memoryMiB: 2048, diskGiB: 8 } }];
     if (i % 4 === 3) pools.push({ name: 'burst', autoscaling: { min: 1, max: 3 }, size: { cpu: 2, memoryMiB: 2048, diskGiB: 8 } });
     return {
@@ -83,7 +88,12 @@ function managementProcesses(dir: string): ProcessFigure[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'));
-      out.push({ name: binary, pid: Number(entry), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / 100, peakRssMiB: hwm ? Math.round(Number(hwm[1]) / 1024) : 0 });
+      out.push({
+        name: binary,
+        pid: Number(entry),
+        cpuSeconds: (Number(fields[11]) + Number(fields[12])) / 100,
+        peakRssMiB: hwm ? Math.round(Number(hwm[1]) / 1024) : 0,
+      });
     } catch {
       /* the process ended while read */
     }
@@ -104,7 +114,13 @@ async function main(): Promise<void> {
   const root = resolve(__dirname, '../..');
   const log = (l: string) => process.stderr.write(`[bench:twin] ${l}\n`);
   const started = Date.now();
-  const twin = await LabTwin.start({ root, labText: twinBenchLab(n), labFile: 'bench-twin.yaml', work: mkdtempSync(join(tmpdir(), 'pvekaas-bench-twin-')), log: args.includes('--verbose') ? log : undefined });
+  const twin = await LabTwin.start({
+    root,
+    labText: twinBenchLab(n),
+    labFile: 'bench-twin.yaml',
+    work: mkdtempSync(join(tmpdir(), 'pvekaas-bench-twin-')),
+    log: args.includes('--verbose') ? log : undefined,
+  });
   try {
     const startedIn = (Date.now() - started) / 1000;
     log(`twin up in ${startedIn.toFixed(0)} s (proxmox stacks applied, controllers running); applying the Kubernetes stacks of ${n} tenants`);
@@ -146,7 +162,11 @@ async function main(): Promise<void> {
     }));
     const seconds = perTenant.map((t) => t.seconds).filter((s): s is number => s !== null);
     const fromStart = perTenant.map((t) => t.fromApplyStartSeconds).filter((s): s is number => s !== null);
-    const processes = managementProcesses(twin.management.dir).map((p) => ({ ...p, cpuSecondsPerTenant: Number((p.cpuSeconds / n).toFixed(2)), peakRssMiBPerTenant: Number((p.peakRssMiB / n).toFixed(1)) }));
+    const processes = managementProcesses(twin.management.dir).map((p) => ({
+      ...p,
+      cpuSecondsPerTenant: Number((p.cpuSeconds / n).toFixed(2)),
+      peakRssMiBPerTenant: Number((p.peakRssMiB / n).toFixed(1)),
+    }));
     const result = {
       date: new Date().toISOString(),
       tenants: n,
@@ -163,10 +183,19 @@ async function main(): Promise<void> {
     };
     if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
-      process.stdout.write(`${n} tenants over ${INSTANCES.length} instances: ${result.allConverged ? 'all converged as planned' : `NOT converged: ${result.notConverged.join(', ')} (${last})`}\n`);
-      process.stdout.write(`applied → converged: p50 ${result.appliedToConverged.p50} s, p95 ${result.appliedToConverged.p95} s, max ${result.appliedToConverged.max} s (twin start ${result.twinStartSeconds} s, total ${result.totalSeconds} s; load ${result.loadAverageAtEnd.join(' ')})\n`);
-      process.stdout.write(`apply started → converged: p50 ${result.applyStartToConverged.p50} s, p95 ${result.applyStartToConverged.p95} s, max ${result.applyStartToConverged.max} s\n`);
-      for (const p of processes) process.stdout.write(`  ${p.name.padEnd(26)} CPU ${p.cpuSeconds.toFixed(1).padStart(7)} s (${p.cpuSecondsPerTenant} s/tenant), peak RSS ${String(p.peakRssMiB).padStart(5)} MiB (${p.peakRssMiBPerTenant} MiB/tenant)\n`);
+      process.stdout.write(
+        `${n} tenants over ${INSTANCES.length} instances: ${result.allConverged ? 'all converged as planned' : `NOT converged: ${result.notConverged.join(', ')} (${last})`}\n`,
+      );
+      process.stdout.write(
+        `applied → converged: p50 ${result.appliedToConverged.p50} s, p95 ${result.appliedToConverged.p95} s, max ${result.appliedToConverged.max} s (twin start ${result.twinStartSeconds} s, total ${result.totalSeconds} s; load ${result.loadAverageAtEnd.join(' ')})\n`,
+      );
+      process.stdout.write(
+        `apply started → converged: p50 ${result.applyStartToConverged.p50} s, p95 ${result.applyStartToConverged.p95} s, max ${result.applyStartToConverged.max} s\n`,
+      );
+      for (const p of processes)
+        process.stdout.write(
+          `  ${p.name.padEnd(26)} CPU ${p.cpuSeconds.toFixed(1).padStart(7)} s (${p.cpuSecondsPerTenant} s/tenant), peak RSS ${String(p.peakRssMiB).padStart(5)} MiB (${p.peakRssMiBPerTenant} MiB/tenant)\n`,
+        );
       for (const t of perTenant) process.stdout.write(`  ${t.tenant} ${t.mode.padEnd(14)} ${t.seconds ?? '—'} s (load ${t.loadAverage?.join(' ') ?? '—'})\n`);
     }
     if (!result.allConverged) process.exitCode = 1;

@@ -98,7 +98,14 @@ export class CapiProvidersReadyJob extends Construct {
               image: props.kubectlImage,
               imagePullPolicy: 'IfNotPresent',
               command: ['/bin/kubectl'],
-              args: ['wait', `--for=jsonpath={.status.installedVersion}=${p.version}`, `--timeout=${minutes * 60}s`, '--namespace', p.namespace, `${p.resource}/${p.name}`],
+              args: [
+                'wait',
+                `--for=jsonpath={.status.installedVersion}=${p.version}`,
+                `--timeout=${minutes * 60}s`,
+                '--namespace',
+                p.namespace,
+                `${p.resource}/${p.name}`,
+              ],
               // kubectl keeps a discovery cache under $HOME; the root filesystem is read-only.
               env: [{ name: 'HOME', value: '/tmp' }],
               volumeMount: [{ name: 'tmp', mountPath: '/tmp' }],

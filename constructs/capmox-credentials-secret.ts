@@ -45,7 +45,12 @@ export class CapmoxCredentialsSecret extends Construct {
       metadata: {
         name: this.name,
         namespace: this.namespace,
-        labels: { ...CAPMOX_SECRET_TYPE_LABEL, 'app.kubernetes.io/managed-by': 'pvekaas', 'pvekaas.dev/instance': props.instance, 'pvekaas.dev/tenant': props.tenant },
+        labels: {
+          ...CAPMOX_SECRET_TYPE_LABEL,
+          'app.kubernetes.io/managed-by': 'pvekaas',
+          'pvekaas.dev/instance': props.instance,
+          'pvekaas.dev/tenant': props.tenant,
+        },
       },
       type: 'Opaque',
       // CAPMOX's keys (url, token, secret), as the tenant's copy holds them.

@@ -59,12 +59,22 @@ export class CapmoxServiceAccount extends Construct {
       return resource ? [resource] : undefined;
     };
     // A reference to a custom role orders the ACL after it (and its removal before the role's).
-    const common = (grant: AclRendering) => ({ path: grant.path, roleId: roles.get(grant.roleId)?.roleId ?? grant.roleId, propagate: grant.propagate, dependsOn: dependsOnPath(grant.path) });
+    const common = (grant: AclRendering) => ({
+      path: grant.path,
+      roleId: roles.get(grant.roleId)?.roleId ?? grant.roleId,
+      propagate: grant.propagate,
+      dependsOn: dependsOnPath(grant.path),
+    });
     for (const grant of account.grants) new Acl(this, grant.id, { ...common(grant), userId: user.userId });
 
     const tokens = new Map<string, CapmoxTenantToken>();
     for (const t of account.tokens) {
-      const token = new UserToken(this, t.id, { userId: user.userId, tokenName: t.tokenName, comment: t.comment, privilegesSeparation: t.privilegesSeparation });
+      const token = new UserToken(this, t.id, {
+        userId: user.userId,
+        tokenName: t.tokenName,
+        comment: t.comment,
+        privilegesSeparation: t.privilegesSeparation,
+      });
       for (const grant of t.grants) new Acl(this, grant.id, { ...common(grant), tokenId: token.id });
       // The provider stores the token as `<user>!<name>=<secret>`; CAPMOX wants the secret alone.
       tokens.set(t.tenant, { tokenId: token.id, tokenSecret: Fn.element(Fn.split('=', token.value), 1), grants: t.grants });

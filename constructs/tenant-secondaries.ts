@@ -55,8 +55,16 @@ export class TenantSecondaries extends Construct {
       for (const md of sc.machineDeployments) {
         const key = `${sc.instance}-${md.name}`;
         const templates = [
-          new KubernetesManifest(this, `${key}-bootstrap-template`, { manifest: md.bootstrapTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),
-          new KubernetesManifest(this, `${key}-machine-template`, { manifest: md.machineTemplate, lifecycle: { createBeforeDestroy: true }, dependsOn: [cluster] }),
+          new KubernetesManifest(this, `${key}-bootstrap-template`, {
+            manifest: md.bootstrapTemplate,
+            lifecycle: { createBeforeDestroy: true },
+            dependsOn: [cluster],
+          }),
+          new KubernetesManifest(this, `${key}-machine-template`, {
+            manifest: md.machineTemplate,
+            lifecycle: { createBeforeDestroy: true },
+            dependsOn: [cluster],
+          }),
         ];
         this.machineDeployments.push(
           new KubernetesManifest(this, `${key}-machine-deployment`, {

@@ -13,7 +13,8 @@ import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
 import { runAudit } from './lib/audit-run';
 import { readInputFile } from './lib/read-input';
 
-const usage = 'npm run --silent audit -- --config <lab.yaml> [--tokens <tokens.json>] [--format markdown|json]   (or PVEKAAS_AUDIT_TOKENS=\'{"<instance>": "<user@realm!name=secret>"}\')';
+const usage =
+  'npm run --silent audit -- --config <lab.yaml> [--tokens <tokens.json>] [--format markdown|json]   (or PVEKAAS_AUDIT_TOKENS=\'{"<instance>": "<user@realm!name=secret>"}\')';
 
 function parseTokens(text: string, from: string): Record<string, string> {
   let parsed: unknown;
@@ -47,7 +48,10 @@ runCommand(async () => {
   if (format !== 'markdown' && format !== 'json') throw new UsageError(`--format must be markdown or json (got ${format})\n\nusage: ${usage}`);
   const lab = loadLabFile(flags.config as string);
   const tokens = flags.tokens
-    ? parseTokens(readInputFile(flags.tokens as string, `--tokens ${String(flags.tokens)}`, 'give a JSON file of read-only tokens by instance (docs/usage.md)'), flags.tokens as string)
+    ? parseTokens(
+        readInputFile(flags.tokens as string, `--tokens ${String(flags.tokens)}`, 'give a JSON file of read-only tokens by instance (docs/usage.md)'),
+        flags.tokens as string,
+      )
     : parseTokens(process.env.PVEKAAS_AUDIT_TOKENS || '{}', 'PVEKAAS_AUDIT_TOKENS');
   const run = await runAudit(lab, tokens, flags.config as string);
   process.stdout.write(format === 'json' ? `${JSON.stringify({ ...run.report, errors: run.errors }, null, 2)}\n` : run.markdown);

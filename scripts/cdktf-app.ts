@@ -18,7 +18,9 @@ runCommand(() => {
   const lab = loadLabFile(file);
   const app = new App();
   // The CLI picks the output directory (cdktf.json, --output); the state directory is the lab's, relative to here.
-  const stateDirFromStack = relative(join(app.outdir, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir)).split('\\').join('/');
+  const stateDirFromStack = relative(join(app.outdir, 'stacks', 'any-stack'), resolve(lab.delivery.local.stateDir))
+    .split('\\')
+    .join('/');
   atLabFile(file, () => buildLab(app, lab, renderLab(lab, planPlacement(lab)), { stateDirFromStack }));
   // What app.synth() does, each element resolved once (scripts/lib/lean-synth.ts): the same bytes.
   withoutTokenTraces(() => synthesizeOnce(app, app.node.findAll().filter(TerraformStack.isStack), app.hclOutput));

@@ -28,7 +28,8 @@ function newestSource() {
     }
   };
   for (const dir of ['stacks', 'constructs', 'modules', 'scripts', 'sim', '.gen', 'bench']) walk(join(root, dir));
-  for (const file of ['tsconfig.json', 'package-lock.json', 'main.ts']) if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  for (const file of ['tsconfig.json', 'package-lock.json', 'main.ts'])
+    if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   return newest;
 }
 
@@ -36,7 +37,10 @@ const fresh = existsSync(app) && existsSync(stamp) && statSync(stamp).mtimeMs >=
 if (!fresh) {
   const started = Date.now();
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   } catch {
     process.stderr.write('pvekaas: the TypeScript sources do not compile (see above); fix them and run again\n');
     process.exit(1);

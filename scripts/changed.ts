@@ -32,7 +32,9 @@ runCommand(() => {
     process.stdout.write(`no stack changes: all ${total} stacks are byte-identical\n`);
     return;
   }
-  process.stdout.write(`${count('changed')} changed, ${count('added')} added, ${count('removed')} removed, ${result.unchanged.length} unchanged — in run order:\n`);
+  process.stdout.write(
+    `${count('changed')} changed, ${count('added')} added, ${count('removed')} removed, ${result.unchanged.length} unchanged — in run order:\n`,
+  );
   const width = Math.max(...result.changes.map((c) => c.stack.length));
   for (const c of result.changes) {
     process.stdout.write(`  ${c.change.padEnd(7)}  ${c.stack.padEnd(width)}  ${c.reasons[0]}\n`);

@@ -31,7 +31,8 @@ import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from './lib/upgr
 import { loadLabFile } from '../modules/config/load';
 import { AUTOMATION, errorBlock, firstError, tofuOnPath, TofuSupervisor } from './lib/tofu';
 
-const usage = 'npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>] [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan] [--phase retire]';
+const usage =
+  'npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>] [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--plan] [--phase retire]';
 
 function tofuPathOrFail(): string {
   const found = tofuOnPath();
@@ -44,11 +45,14 @@ function tokens(): Record<string, string> {
   if (!text) return {};
   try {
     const value = JSON.parse(text);
-    if (typeof value === 'object' && value && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')) return value as Record<string, string>;
+    if (typeof value === 'object' && value && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string'))
+      return value as Record<string, string>;
   } catch {
     // reported below
   }
-  throw new UserError('PROXMOX_API_TOKENS is not a JSON object of tokens by instance name\n  fix: PROXMOX_API_TOKENS=\'{"pmox-txl": "root@pam!pvekaas=<secret>"}\'');
+  throw new UserError(
+    'PROXMOX_API_TOKENS is not a JSON object of tokens by instance name\n  fix: PROXMOX_API_TOKENS=\'{"pmox-txl": "root@pam!pvekaas=<secret>"}\'',
+  );
 }
 
 // Interrupts: every tofu runs under a TofuSupervisor (scripts/lib/tofu.ts): in a process group of
@@ -126,7 +130,10 @@ runCommand(async () => {
     `${stacks.length} stack(s) to ${verb}${flags.against ? ` (changed against ${flags.against})` : ''}${skipped.length ? `; left out by --stacks: ${skipped.join(', ')}` : ''}, from ${where}/stacks\n`,
   );
   for (const stack of stacks) if (reasons.has(stack)) process.stderr.write(`  ${stack}: ${reasons.get(stack)}\n`);
-  for (const stack of removed) process.stderr.write(`  ${stack}: removed from the description — deploy never destroys; run \`tofu destroy\` in its directory first (see docs/usage.md, "Tenants")\n`);
+  for (const stack of removed)
+    process.stderr.write(
+      `  ${stack}: removed from the description — deploy never destroys; run \`tofu destroy\` in its directory first (see docs/usage.md, "Tenants")\n`,
+    );
   if (stacks.length === 0) {
     process.stderr.write(`nothing to ${verb}\n`);
     return;
@@ -141,22 +148,41 @@ runCommand(async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...AUTOMATION, ...(token ? { TF_VAR_proxmox_api_token: token } : {}) };
     const secrets = [token ?? '', ...Object.values(byInstance)];
     await supervisor.waitForEarlier(cwd, stack);
-    const init = (initLock = initLock.then(() => (supervisor.interrupted ? { code: 1, output: '' } : supervisor.run(['init', '-input=false', '-no-color'], cwd, env, secrets))));
+    const init = (initLock = initLock.then(() =>
+      supervisor.interrupted ? { code: 1, output: '' } : supervisor.run(['init', '-input=false', '-no-color'], cwd, env, secrets),
+    ));
     const initialized = (await init) as { code: number; output: string };
-    if (supervisor.interrupted) return { ok: false, interrupted: true, summary: `stopped by ${supervisor.interrupted} before tofu apply started: nothing applied` };
+    if (supervisor.interrupted)
+      return { ok: false, interrupted: true, summary: `stopped by ${supervisor.interrupted} before tofu apply started: nothing applied` };
     if (initialized.code !== 0) return { ok: false, summary: `tofu init: ${firstError(initialized.output)}`, detail: errorBlock(initialized.output) };
     // -lock-timeout: a tofu an earlier deploy left running (deploy killed) may still hold the state.
-    const args = flags.plan ? ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-lock-timeout=10m'] : ['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=10m'];
+    const args = flags.plan
+      ? ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-lock-timeout=10m']
+      : ['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=10m'];
     const result = await supervisor.run(args, cwd, env, secrets);
     const interrupted = supervisor.interrupted;
     if (interrupted && !(result.code === 0 || (flags.plan && result.code === 2))) {
       const made = (result.output.match(/: (Creation|Modifications|Destruction) complete after/g) ?? []).length;
-      return { ok: false, interrupted: true, summary: `tofu stopped by ${interrupted} after ${made} resource change(s), its state written${result.signal ? ` (tofu ended by ${result.signal})` : ''}`, detail: errorBlock(result.output) };
+      return {
+        ok: false,
+        interrupted: true,
+        summary: `tofu stopped by ${interrupted} after ${made} resource change(s), its state written${result.signal ? ` (tofu ended by ${result.signal})` : ''}`,
+        detail: errorBlock(result.output),
+      };
     }
     if (flags.plan && result.code === 0) return { ok: true, summary: 'no changes' };
-    if (result.code !== 0 && !(flags.plan && result.code === 2)) return { ok: false, summary: `tofu ${verb}: ${firstError(result.output)}`, detail: errorBlock(result.output) };
-    const counts = /(\d+) to add, (\d+) to change, (\d+) to destroy/.exec(result.output) ?? /Resources: (\d+) added, (\d+) changed, (\d+) destroyed/.exec(result.output);
-    return { ok: true, summary: counts ? `${counts[1]} added, ${counts[2]} changed, ${counts[3]} destroyed${flags.plan ? ' (planned)' : ''}` : /No changes/.test(result.output) ? 'no changes' : 'done' };
+    if (result.code !== 0 && !(flags.plan && result.code === 2))
+      return { ok: false, summary: `tofu ${verb}: ${firstError(result.output)}`, detail: errorBlock(result.output) };
+    const counts =
+      /(\d+) to add, (\d+) to change, (\d+) to destroy/.exec(result.output) ?? /Resources: (\d+) added, (\d+) changed, (\d+) destroyed/.exec(result.output);
+    return {
+      ok: true,
+      summary: counts
+        ? `${counts[1]} added, ${counts[2]} changed, ${counts[3]} destroyed${flags.plan ? ' (planned)' : ''}`
+        : /No changes/.test(result.output)
+          ? 'no changes'
+          : 'done',
+    };
   };
 
   // From here on an interrupt is passed on to tofu, once (TofuSupervisor); before, nothing ran yet.
@@ -175,7 +201,10 @@ runCommand(async () => {
     stopped: () => (supervisor.interrupted ? `interrupted (${supervisor.interrupted})` : undefined),
     onEvent: (e) => {
       if (e.kind === 'start') process.stderr.write(`[${stamp()}] [${e.index}/${e.total}] ▶ ${e.stack}: init, ${verb}\n`);
-      else process.stderr.write(`[${stamp()}] [${e.index}/${e.total}] ${e.outcome.ok ? '✔' : e.outcome.interrupted ? '■' : '✘'} ${e.stack}: ${e.outcome.ok ? (flags.plan ? 'planned' : 'applied') + ' — ' : e.outcome.interrupted ? 'interrupted — ' : 'failed — '}${e.outcome.summary} (${e.seconds.toFixed(1)} s)\n`);
+      else
+        process.stderr.write(
+          `[${stamp()}] [${e.index}/${e.total}] ${e.outcome.ok ? '✔' : e.outcome.interrupted ? '■' : '✘'} ${e.stack}: ${e.outcome.ok ? (flags.plan ? 'planned' : 'applied') + ' — ' : e.outcome.interrupted ? 'interrupted — ' : 'failed — '}${e.outcome.summary} (${e.seconds.toFixed(1)} s)\n`,
+        );
     },
   });
   const done = flags.plan ? 'planned' : 'applied';

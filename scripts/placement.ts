@@ -70,7 +70,11 @@ function parseArguments(args: string[]): Options {
 /** Loads and places one description; errors name the file they come from. */
 function place(file: string, role: string): { lab: Lab; plan: PlacementPlan } {
   const lab: Lab = loadLabFile(file);
-  const plan = atLabFile(file, () => planPlacement(lab), (count) => `${file}${role}: the lab does not fit its Proxmox instances (${problemCount(count)})`);
+  const plan = atLabFile(
+    file,
+    () => planPlacement(lab),
+    (count) => `${file}${role}: the lab does not fit its Proxmox instances (${problemCount(count)})`,
+  );
   return { lab, plan };
 }
 

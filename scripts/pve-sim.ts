@@ -11,7 +11,8 @@ import { PveSimulator, instanceSpecsFromLab, type FaultSpec, type InstanceSpec }
 import { parseFlags, runCommand, UserError } from './lib/cli';
 import { readInputFile } from './lib/read-input';
 
-const usage = 'npm run --silent pve-sim -- [--config examples/lab.yaml] [--instances pmox-txl,pmox-fra] [--port 8006] [--task-ms 250] [--faults faults.json] [--quiet]';
+const usage =
+  'npm run --silent pve-sim -- [--config examples/lab.yaml] [--instances pmox-txl,pmox-fra] [--port 8006] [--task-ms 250] [--faults faults.json] [--quiet]';
 
 runCommand(async () => {
   const flags = parseFlags(
@@ -40,7 +41,9 @@ runCommand(async () => {
   let faults: FaultSpec | undefined;
   if (flags.faults) {
     try {
-      faults = JSON.parse(readInputFile(flags.faults as string, `--faults ${String(flags.faults)}`, 'give a JSON file of faults (docs/proxmox.md)')) as FaultSpec;
+      faults = JSON.parse(
+        readInputFile(flags.faults as string, `--faults ${String(flags.faults)}`, 'give a JSON file of faults (docs/proxmox.md)'),
+      ) as FaultSpec;
     } catch (e) {
       if (e instanceof UserError) throw e;
       throw new UserError(`cannot read --faults ${String(flags.faults)}: ${(e as Error).message}`);

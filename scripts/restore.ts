@@ -50,15 +50,22 @@ export async function restoreWhole(o: WholeRestore): Promise<{ facts: SnapshotFa
     const current = await inspectSnapshotDb(bin, db);
     if (current.join(',') !== facts.memberIds.join(',')) {
       const hex = (ids: string[]) => ids.map((i) => BigInt(i).toString(16)).join(', ') || '(none)';
-      throw new UserError(`${o.snapshot} is a snapshot of another datastore: its members are ${hex(facts.memberIds)}, the data directory ${o.dataDir} has ${hex(current)}; restore only a snapshot this datastore took`);
+      throw new UserError(
+        `${o.snapshot} is a snapshot of another datastore: its members are ${hex(facts.memberIds)}, the data directory ${o.dataDir} has ${hex(current)}; restore only a snapshot this datastore took`,
+      );
     }
   }
   if (!o.overwrite) {
-    throw new UserError(`${o.snapshot} (revision ${facts.revision}, ${facts.totalKeys} keys) would replace the datastore in ${o.dataDir}: stop the datastore, then run again with --overwrite (the data directory is moved aside, not deleted)`);
+    throw new UserError(
+      `${o.snapshot} (revision ${facts.revision}, ${facts.totalKeys} keys) would replace the datastore in ${o.dataDir}: stop the datastore, then run again with --overwrite (the data directory is moved aside, not deleted)`,
+    );
   }
   let movedAside: string | undefined;
   if (existsSync(o.dataDir)) {
-    movedAside = `${o.dataDir}.before-restore-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+    movedAside = `${o.dataDir}.before-restore-${new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')}`;
     renameSync(o.dataDir, movedAside);
     log(`moved ${o.dataDir} aside to ${movedAside}`);
   }
@@ -72,7 +79,12 @@ async function inspectSnapshotDb(bin: string, db: string): Promise<string[]> {
   const { execFileSync } = await import('node:child_process');
   try {
     const out = execFileSync(join(bin, 'bbolt'), ['keys', db, 'members'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'pipe'] });
-    return out.split('\n').map((l) => l.trim()).filter(Boolean).map((hex) => BigInt(`0x${hex}`).toString()).sort();
+    return out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .map((hex) => BigInt(`0x${hex}`).toString())
+      .sort();
   } catch (e) {
     throw new UserError(`${db}: cannot read its members (is the datastore still running? stop it first): ${(e as Error).message.split('\n')[0]}`);
   }
@@ -82,7 +94,8 @@ async function inspectSnapshotDb(bin: string, db: string): Promise<string[]> {
 export async function restoreTenant(o: TenantRestore): Promise<{ facts: SnapshotFacts; before: number; after: number; deleted: number }> {
   const bin = o.bin ?? toolchainBin;
   const log = o.log ?? (() => {});
-  if (!/^[A-Za-z0-9._-]+$/.test(o.schema)) throw new UserError(`--schema ${JSON.stringify(o.schema)}: a tenant's datastore schema (the TenantControlPlane's status.storage.setup.schema), no slashes`);
+  if (!/^[A-Za-z0-9._-]+$/.test(o.schema))
+    throw new UserError(`--schema ${JSON.stringify(o.schema)}: a tenant's datastore schema (the TenantControlPlane's status.storage.setup.schema), no slashes`);
   const facts = await inspectSnapshot(bin, o.snapshot).catch((e: Error) => {
     throw new UserError(e.message);
   });
@@ -91,10 +104,18 @@ export async function restoreTenant(o: TenantRestore): Promise<{ facts: Snapshot
   });
   const prefix = `/${o.schema}/`;
   const keys = await snapshotKeys(bin, o.snapshot, prefix);
-  if (keys.length === 0) throw new UserError(`${o.snapshot} holds no key under ${prefix}: not a tenant of this snapshot (the schema is the TenantControlPlane's status.storage.setup.schema)`);
-  if (!o.overwrite) throw new UserError(`${o.snapshot} (revision ${facts.revision}) would replace the ${keys.length} keys of ${prefix} in the datastore at ${o.endpoint}: run again with --overwrite`);
+  if (keys.length === 0)
+    throw new UserError(
+      `${o.snapshot} holds no key under ${prefix}: not a tenant of this snapshot (the schema is the TenantControlPlane's status.storage.setup.schema)`,
+    );
+  if (!o.overwrite)
+    throw new UserError(
+      `${o.snapshot} (revision ${facts.revision}) would replace the ${keys.length} keys of ${prefix} in the datastore at ${o.endpoint}: run again with --overwrite`,
+    );
   const r = await restorePrefix(o.endpoint, o.tls, prefix, keys);
-  log(`restored ${prefix}: ${r.before} keys replaced by the snapshot's ${r.after} (revision ${facts.revision}; ${r.deleted} newer keys deleted); nothing outside ${prefix} changed`);
+  log(
+    `restored ${prefix}: ${r.before} keys replaced by the snapshot's ${r.after} (revision ${facts.revision}; ${r.deleted} newer keys deleted); nothing outside ${prefix} changed`,
+  );
   return { facts, ...r };
 }
 
@@ -104,7 +125,7 @@ if (require.main === module) {
       process.argv.slice(2),
       {
         snapshot: { type: 'string', value: '<file>', help: 'a snapshot the backup CronJob uploaded (kamaji-etcd-<UTC time>.db)' },
-        'data-dir': { type: 'string', value: '<dir>', help: 'whole restore: the stopped member\'s data directory' },
+        'data-dir': { type: 'string', value: '<dir>', help: "whole restore: the stopped member's data directory" },
         name: { type: 'string', value: '<member>', help: 'whole restore: the member name (--name of etcd)' },
         'peer-url': { type: 'string', value: '<url>', help: 'whole restore: its --initial-advertise-peer-urls' },
         token: { type: 'string', value: '<token>', help: 'whole restore: its --initial-cluster-token' },

@@ -18,14 +18,19 @@ const usage = 'npm run --silent review -- --config <new lab.yaml> --against <old
 
 /** Every `<stack>.json` plan and `<stack>.skipped` reason of a directory; all bad files reported at once. */
 function readPlans(dir: string): { plans: Record<string, TofuPlanJson>; skipped: Record<string, string> } {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--plans ${dir}: no such directory (it should hold <stack>.json files from \`tofu show -json <planfile>\`)`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UserError(`--plans ${dir}: no such directory (it should hold <stack>.json files from \`tofu show -json <planfile>\`)`);
   const plans: Record<string, TofuPlanJson> = {};
   const skipped: Record<string, string> = {};
   const problems: string[] = [];
   for (const file of readdirSync(dir).sort()) {
     const path = join(dir, file);
     if (file.endsWith('.skipped')) {
-      skipped[basename(file, '.skipped')] = readInputFile(path, '--plans', 'write a .skipped file with the reason a stack was not planned', 64 * 1024).trim().split('\n')[0].slice(0, 300) || 'skipped (no reason given)';
+      skipped[basename(file, '.skipped')] =
+        readInputFile(path, '--plans', 'write a .skipped file with the reason a stack was not planned', 64 * 1024)
+          .trim()
+          .split('\n')[0]
+          .slice(0, 300) || 'skipped (no reason given)';
       continue;
     }
     if (!file.endsWith('.json')) continue;
@@ -68,7 +73,9 @@ function checkReplaceable(path: string): void {
   }
   if (!stat.isFile()) {
     const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a directory' : 'not a regular file';
-    throw new UserError(`--out: refusing to replace ${path}: it is ${what}; review writes only regular files, never through a link\n  fix: remove it, or choose another --out path`);
+    throw new UserError(
+      `--out: refusing to replace ${path}: it is ${what}; review writes only regular files, never through a link\n  fix: remove it, or choose another --out path`,
+    );
   }
 }
 
@@ -122,7 +129,9 @@ runCommand(() => {
   });
   if (out) {
     writeWhole(out, result.markdown);
-    process.stderr.write(`review written to ${out}${picture ? ` (picture: ${join(dirname(out), picture)})` : ''}; ${changed.changes.length} stack change(s), ${result.warnings.length} warning(s)\n`);
+    process.stderr.write(
+      `review written to ${out}${picture ? ` (picture: ${join(dirname(out), picture)})` : ''}; ${changed.changes.length} stack change(s), ${result.warnings.length} warning(s)\n`,
+    );
   } else {
     process.stdout.write(result.markdown);
   }

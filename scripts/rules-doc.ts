@@ -24,7 +24,7 @@ export function rulesDoc(homes: readonly { home: string; rules: readonly LabRule
     '(modules/config/safety.ts); then the rules below, which relate several fields. Each rule has one id, one home (the',
     'file that defines it) and a fixture that fires exactly it (test/config/rule-fixtures.ts, run by',
     'test/config/rules.test.ts through the real loader). Rules that need the placement plan (node networks large enough for',
-    "every pool at its maximum, VIP allocation, templates on every node a machine lands on) run when the lab is rendered, with",
+    'every pool at its maximum, VIP allocation, templates on every node a machine lands on) run when the lab is rendered, with',
     'the same problem format.',
     '',
     `${count} rules:`,

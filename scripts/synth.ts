@@ -14,7 +14,11 @@ runCommand(() => {
       out: { type: 'string', value: '<dir>', help: 'where the stacks go, replaced atomically (default: cdktf.out)' },
       hcl: { type: 'boolean', help: 'write HCL (cdk.tf) instead of JSON' },
       full: { type: 'boolean', help: 'synthesize every stack, without the synth cache' },
-      jobs: { type: 'string', value: '<n>', help: 'worker processes synthesizing shares of the stacks at once (default 1: this process); less memory per process, more CPU in all' },
+      jobs: {
+        type: 'string',
+        value: '<n>',
+        help: 'worker processes synthesizing shares of the stacks at once (default 1: this process); less memory per process, more CPU in all',
+      },
     },
     usage,
     { about: 'Synthesizes one stack per Proxmox instance, two for the management plane and one per tenant, and the placement plan.' },

@@ -23,7 +23,10 @@ export const TWIN_BANNER =
   'SIMULATED Proxmox VE, Kamaji and its provider (from their source; a real tenant kube-apiserver stands in for its pods), CAAPH (the real Cilium chart rendered), kubelets, the Jobs (run as their ServiceAccounts), hashicorp/kubernetes (kubernetes_manifest applied and planned by its 2.38.0 rules)';
 
 export function machineTable(tenants: TwinTenant[]): string[] {
-  const lines = ['| tenant | machine | pool | instance | node | VM | cpu | memory | disk | IP | created by | Node |', '|---|---|---|---|---|---:|---:|---:|---:|---|---|---|'];
+  const lines = [
+    '| tenant | machine | pool | instance | node | VM | cpu | memory | disk | IP | created by | Node |',
+    '|---|---|---|---|---|---:|---:|---:|---:|---|---|---|',
+  ];
   for (const t of tenants) {
     for (const m of t.machines) {
       lines.push(

@@ -41,12 +41,28 @@ runCommand(() => {
   const upgrades = planUpgrades(lab, plan, versionsOfLab(old));
   // Every other change that replaces node groups (a size, an instance's storage, bridge or template, a VLAN) must surge too.
   const mds = (l: typeof lab, p: typeof plan) => [...renderTenants(l, p).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
-  const replaced = replacementProblems(lab, mds(old, atLabFile(flags.against as string, () => planPlacement(old))), mds(lab, plan), old);
+  const replaced = replacementProblems(
+    lab,
+    mds(
+      old,
+      atLabFile(flags.against as string, () => planPlacement(old)),
+    ),
+    mds(lab, plan),
+    old,
+  );
   const replacedJson = replaced.map((p) => ({ path: p.path.join('.'), message: p.message, fix: p.fix }));
-  if (format === 'json') process.stdout.write(`${JSON.stringify({ upgrades: upgradeJson(upgrades), ...(replaced.length > 0 ? { replacedWithoutSurge: replacedJson } : {}) }, null, 2)}\n`);
+  if (format === 'json')
+    process.stdout.write(
+      `${JSON.stringify({ upgrades: upgradeJson(upgrades), ...(replaced.length > 0 ? { replacedWithoutSurge: replacedJson } : {}) }, null, 2)}\n`,
+    );
   else {
-    const more = replaced.length > 0 ? ['', '## Node groups replaced with no surge (refused)', '', ...replacedJson.flatMap((p) => [`- ⚠️ ${p.path}: ${p.message}`, `  - fix: ${p.fix}`])] : [];
-    process.stdout.write(`${[`# Upgrade plan: ${flags.against} → ${flags.config}`, '', ...renderUpgradeMarkdown(upgrades), ...more].join('\n').replace(/\n+$/, '')}\n`);
+    const more =
+      replaced.length > 0
+        ? ['', '## Node groups replaced with no surge (refused)', '', ...replacedJson.flatMap((p) => [`- ⚠️ ${p.path}: ${p.message}`, `  - fix: ${p.fix}`])]
+        : [];
+    process.stdout.write(
+      `${[`# Upgrade plan: ${flags.against} → ${flags.config}`, '', ...renderUpgradeMarkdown(upgrades), ...more].join('\n').replace(/\n+$/, '')}\n`,
+    );
   }
   if (upgrades.some((u) => !u.accepted) || replaced.length > 0) process.exitCode = 1;
 });

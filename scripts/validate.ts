@@ -19,7 +19,11 @@ runCommand(() => {
     process.argv.slice(2),
     {
       config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
-      against: { type: 'string', value: '<old lab.yaml>', help: 'also check that every change from this description keeps its workers: upgrades can roll, replaced node groups surge' },
+      against: {
+        type: 'string',
+        value: '<old lab.yaml>',
+        help: 'also check that every change from this description keeps its workers: upgrades can roll, replaced node groups surge',
+      },
     },
     usage,
     { about: 'Checks a lab description (schema, rules, placement, rendering) without synthesizing; every problem with its file, line, path and fix.' },
@@ -39,8 +43,6 @@ runCommand(() => {
   }
   let machines = 0;
   for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;
-  process.stdout.write(
-    `${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`,
-  );
+  process.stdout.write(`${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`);
   printWarnings(process.stdout, config, [...labWarnings(lab), ...versionGuard(lab).warnings, ...supportWarnings(lab, todayUtc())], plan.warnings);
 });

@@ -20,7 +20,9 @@ export class PveClient {
   ) {}
 
   call<T = unknown>(method: string, path: string, params: Record<string, string | number | boolean> = {}): Promise<PveResponse<T>> {
-    const form = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)])).toString();
+    const form = new URLSearchParams(
+      Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)]),
+    ).toString();
     const inQuery = method === 'GET' || method === 'DELETE';
     const url = new URL(`api2/json${path}${inQuery && form ? `?${form}` : ''}`, this.endpoint);
     return new Promise((resolve, reject) => {

@@ -74,7 +74,9 @@ function safePattern(value: unknown, where: string, problems: string[]): RegExp 
     return never;
   }
   if (nestedQuantifier(value)) {
-    problems.push(`${where}: a quantified group that contains a quantifier can take exponential time; rewrite ${JSON.stringify(value)} without nesting (e.g. (a+)+ → a+)`);
+    problems.push(
+      `${where}: a quantified group that contains a quantifier can take exponential time; rewrite ${JSON.stringify(value)} without nesting (e.g. (a+)+ → a+)`,
+    );
     return never;
   }
   try {
@@ -126,7 +128,8 @@ export class FaultPlan {
   /** Replaces the plan; refuses (naming every problem) a spec with unsafe or invalid patterns. */
   set(spec: FaultSpec): void {
     const problems: string[] = [];
-    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new Error('a fault spec is an object: { routes?: [...], tasks?: [...], seed?: number }');
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
+      throw new Error('a fault spec is an object: { routes?: [...], tasks?: [...], seed?: number }');
     const routes = Array.isArray(spec.routes) ? spec.routes : spec.routes === undefined ? [] : (problems.push('routes must be a list'), []);
     const tasks = Array.isArray(spec.tasks) ? spec.tasks : spec.tasks === undefined ? [] : (problems.push('tasks must be a list'), []);
     if (routes.length + tasks.length > MAX_FAULTS) problems.push(`at most ${MAX_FAULTS} faults (got ${routes.length + tasks.length})`);
@@ -140,7 +143,7 @@ export class FaultPlan {
     if (problems.length) throw new Error(`invalid fault spec: ${problems.join('; ')}`);
     this.routes = r as (RouteFault & { fired: number; re: RegExp })[];
     this.tasks = k as (TaskFault & { fired: number; re: RegExp })[];
-    this.state = (Number(spec.seed ?? 1) >>> 0) || 1;
+    this.state = Number(spec.seed ?? 1) >>> 0 || 1;
   }
 
   clear(): void {

@@ -202,7 +202,15 @@ export class SimulatedInstance {
     this.bridges = spec.bridges ?? ['vmbr0'];
     this.users.set('root@pam', { userid: 'root@pam', comment: 'Built-in Superuser', enable: true, expire: 0, groups: [] });
     const secret = spec.adminTokenSecret ?? randomUUID();
-    this.tokens.set('root@pam!pvekaas', { fullid: 'root@pam!pvekaas', userid: 'root@pam', name: 'pvekaas', secret, privsep: false, expire: 0, comment: 'simulator administrator' });
+    this.tokens.set('root@pam!pvekaas', {
+      fullid: 'root@pam!pvekaas',
+      userid: 'root@pam',
+      name: 'pvekaas',
+      secret,
+      privsep: false,
+      expire: 0,
+      comment: 'simulator administrator',
+    });
     this.adminToken = `root@pam!pvekaas=${secret}`;
     this.rootPassword = spec.rootPassword ?? randomUUID();
     this.users.get('root@pam')!.passwordHash = passwordHash(this.rootPassword);
@@ -213,7 +221,16 @@ export class SimulatedInstance {
     const storage = spec.diskStorage ?? 'local-lvm';
     const size = (spec.diskGiB ?? 20) * GiB;
     const volname = `${spec.template ? 'base' : 'vm'}-${spec.vmid}-disk-0`;
-    this.volumes.push({ volid: `${storage}:${volname}`, storage, node: spec.node, content: 'images', format: 'raw', size, vmid: spec.vmid, ctime: this.startedAt });
+    this.volumes.push({
+      volid: `${storage}:${volname}`,
+      storage,
+      node: spec.node,
+      content: 'images',
+      format: 'raw',
+      size,
+      vmid: spec.vmid,
+      ctime: this.startedAt,
+    });
     const config = new Map<string, string>([
       ['name', spec.name],
       ['cores', '2'],

@@ -53,7 +53,10 @@ export function readIso(image: Buffer): IsoImage {
   if (joliet) for (const r of readDirectory(image, rootOf(joliet), true)) byExtent.set(r.extent, r.name);
   const files = plain
     .filter((r) => !r.directory)
-    .map((r) => ({ name: r.rrName ?? byExtent.get(r.extent) ?? plainName(r.name), data: Buffer.from(image.subarray(r.extent * SECTOR, r.extent * SECTOR + r.size)) }));
+    .map((r) => ({
+      name: r.rrName ?? byExtent.get(r.extent) ?? plainName(r.name),
+      data: Buffer.from(image.subarray(r.extent * SECTOR, r.extent * SECTOR + r.size)),
+    }));
   return { volumeId, files };
 }
 

@@ -30,7 +30,11 @@ export function instanceSpec(instance: Instance): InstanceSpec {
     existingVms: existing
       ? [
           { templateID: existing.templateID, sourceNode: existing.sourceNode, kubernetesVersion: existing.kubernetesVersion },
-          ...(existing.versions ?? []).map((v) => ({ templateID: v.templateID, sourceNode: v.sourceNode ?? existing.sourceNode, kubernetesVersion: v.kubernetesVersion })),
+          ...(existing.versions ?? []).map((v) => ({
+            templateID: v.templateID,
+            sourceNode: v.sourceNode ?? existing.sourceNode,
+            kubernetesVersion: v.kubernetesVersion,
+          })),
         ].map((t) => ({
           vmid: t.templateID,
           node: t.sourceNode,

@@ -82,7 +82,12 @@ export function normalizeNic(text: string, defaultMac: string): { value: string;
     }
   }
   const rest = props.pairs.filter(([k]) => k !== 'model' && k !== 'macaddr' && !NIC_MODELS.includes(k));
-  return { value: printProperties(undefined, [[model ?? 'virtio', (mac || defaultMac).toUpperCase()], ...rest]), bridge: get(props, 'bridge'), tag: get(props, 'tag'), trunks: get(props, 'trunks') };
+  return {
+    value: printProperties(undefined, [[model ?? 'virtio', (mac || defaultMac).toUpperCase()], ...rest]),
+    bridge: get(props, 'bridge'),
+    tag: get(props, 'tag'),
+    trunks: get(props, 'trunks'),
+  };
 }
 
 /** The JSON shape of `GET config`: typed values, plus the digest of the config text. */
@@ -116,7 +121,10 @@ export function privilegeForKey(key: string): string {
   if (['ciuser', 'cipassword', 'citype', 'ciupgrade', 'cicustom', 'nameserver', 'searchdomain', 'sshkeys'].includes(key) || /^ipconfig\d+$/.test(key)) {
     return 'VM.Config.Cloudinit';
   }
-  if (['bios', 'machine', 'scsihw', 'vga', 'ostype', 'arch', 'kvm', 'acpi', 'tablet', 'smbios1', 'rng0', 'watchdog', 'audio0'].includes(key) || /^(serial|usb|hostpci)\d+$/.test(key)) {
+  if (
+    ['bios', 'machine', 'scsihw', 'vga', 'ostype', 'arch', 'kvm', 'acpi', 'tablet', 'smbios1', 'rng0', 'watchdog', 'audio0'].includes(key) ||
+    /^(serial|usb|hostpci)\d+$/.test(key)
+  ) {
     return 'VM.Config.HWType';
   }
   return 'VM.Config.Options';

@@ -77,7 +77,17 @@ export interface InstanceSnapshot {
   acl: { path: string; type: string; ugid: string; roleid: string; propagate: boolean }[];
   pools: { poolid: string; comment?: string; vms: number[]; storage: string[] }[];
   storages: { storage: string; type: string; content: string[]; shared: boolean; path?: string; nodes?: string[] }[];
-  vms: { vmid: number; node: string; name?: string; template: boolean; tags: string[]; pool?: string; status: string; lock?: string; config: Record<string, string> }[];
+  vms: {
+    vmid: number;
+    node: string;
+    name?: string;
+    template: boolean;
+    tags: string[];
+    pool?: string;
+    status: string;
+    lock?: string;
+    config: Record<string, string>;
+  }[];
   volumes: { volid: string; node?: string; content: string; format: string; size: number; vmid?: number }[];
   tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
 }
@@ -219,14 +229,32 @@ export class PveSimulator {
       name: s.name,
       version: s.version,
       nodes: [...s.nodes.keys()].sort(),
-      users: [...s.users.values()].sort((a, b) => a.userid.localeCompare(b.userid)).map((u) => ({ userid: u.userid, enable: u.enable, ...(u.comment ? { comment: u.comment } : {}), groups: u.groups })),
-      tokens: [...s.tokens.values()].sort((a, b) => a.fullid.localeCompare(b.fullid)).map((t) => ({ tokenid: t.fullid, privsep: t.privsep, ...(t.comment ? { comment: t.comment } : {}) })),
+      users: [...s.users.values()]
+        .sort((a, b) => a.userid.localeCompare(b.userid))
+        .map((u) => ({ userid: u.userid, enable: u.enable, ...(u.comment ? { comment: u.comment } : {}), groups: u.groups })),
+      tokens: [...s.tokens.values()]
+        .sort((a, b) => a.fullid.localeCompare(b.fullid))
+        .map((t) => ({ tokenid: t.fullid, privsep: t.privsep, ...(t.comment ? { comment: t.comment } : {}) })),
       roles: Object.fromEntries([...s.customRoles].sort(([a], [b]) => a.localeCompare(b)).map(([id, p]) => [id, [...p].sort()])),
       acl: s.acl.map((e) => ({ ...e })).sort((a, b) => a.path.localeCompare(b.path) || a.ugid.localeCompare(b.ugid) || a.roleid.localeCompare(b.roleid)),
-      pools: [...s.pools.values()].sort((a, b) => a.poolid.localeCompare(b.poolid)).map((p) => ({ poolid: p.poolid, ...(p.comment ? { comment: p.comment } : {}), vms: [...p.vms].sort((a, b) => a - b), storage: [...p.storage].sort() })),
+      pools: [...s.pools.values()]
+        .sort((a, b) => a.poolid.localeCompare(b.poolid))
+        .map((p) => ({
+          poolid: p.poolid,
+          ...(p.comment ? { comment: p.comment } : {}),
+          vms: [...p.vms].sort((a, b) => a - b),
+          storage: [...p.storage].sort(),
+        })),
       storages: [...s.storages.values()]
         .sort((a, b) => a.id.localeCompare(b.id))
-        .map((st) => ({ storage: st.id, type: st.type, content: [...st.content].sort(), shared: !!st.shared, ...(st.path ? { path: st.path } : {}), ...(st.nodes ? { nodes: [...st.nodes] } : {}) })),
+        .map((st) => ({
+          storage: st.id,
+          type: st.type,
+          content: [...st.content].sort(),
+          shared: !!st.shared,
+          ...(st.path ? { path: st.path } : {}),
+          ...(st.nodes ? { nodes: [...st.nodes] } : {}),
+        })),
       vms: [...s.vms.values()]
         .sort((a, b) => a.vmid - b.vmid)
         .map((vm) => ({
@@ -242,7 +270,14 @@ export class PveSimulator {
           config: Object.fromEntries([...vm.config].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, k === 'cipassword' ? '**********' : v])),
         })),
       volumes: s.volumes
-        .map((v) => ({ volid: v.volid, ...(v.node ? { node: v.node } : {}), content: v.content, format: v.format, size: v.size, ...(v.vmid !== undefined ? { vmid: v.vmid } : {}) }))
+        .map((v) => ({
+          volid: v.volid,
+          ...(v.node ? { node: v.node } : {}),
+          content: v.content,
+          format: v.format,
+          size: v.size,
+          ...(v.vmid !== undefined ? { vmid: v.vmid } : {}),
+        }))
         .sort((a, b) => (a.node ?? '').localeCompare(b.node ?? '') || a.volid.localeCompare(b.volid)),
       tasks: [...s.tasks.values()].map((t) => ({ upid: t.upid, type: t.type, status: t.status, ...(t.exitstatus ? { exitstatus: t.exitstatus } : {}) })),
     };
@@ -304,7 +339,13 @@ export class PveSimulator {
         }
       }
     } else if (isAdmin && req.headers.authorization !== `Bearer ${this.adminSecret}`) {
-      refuseUnread(req, res, 401, { error: 'the simulator admin API needs the header Authorization: Bearer <admin secret> (printed when the simulator starts)' }, 'authentication required');
+      refuseUnread(
+        req,
+        res,
+        401,
+        { error: 'the simulator admin API needs the header Authorization: Bearer <admin secret> (printed when the simulator starts)' },
+        'authentication required',
+      );
       return;
     }
     const limit = method === 'POST' && /\/storage\/[^/]+\/upload\/?$/.test(url.pathname) ? MAX_UPLOAD_BODY : MAX_BODY;
@@ -344,12 +385,19 @@ export class PveSimulator {
       record.status = error.status;
       send(res, error.status, { data: null, ...(error.errors ? { errors: error.errors } : {}), message: `${error.message}\n` }, error.message);
     }
-    this.options.log?.(`${state.name} ${method} ${path}${url.search.length > 200 ? `${url.search.slice(0, 200)}…` : url.search} -> ${record.status}${record.authid ? ` (${record.authid})` : ''}`);
+    this.options.log?.(
+      `${state.name} ${method} ${path}${url.search.length > 200 ? `${url.search.slice(0, 200)}…` : url.search} -> ${record.status}${record.authid ? ` (${record.authid})` : ''}`,
+    );
   }
 
   private admin(state: SimulatedInstance, method: string, url: URL, authorization: string | undefined, body: string, res: ServerResponse): void {
     if (authorization !== `Bearer ${this.adminSecret}`) {
-      send(res, 401, { error: 'the simulator admin API needs the header Authorization: Bearer <admin secret> (printed when the simulator starts)' }, 'authentication required');
+      send(
+        res,
+        401,
+        { error: 'the simulator admin API needs the header Authorization: Bearer <admin secret> (printed when the simulator starts)' },
+        'authentication required',
+      );
       return;
     }
     try {
@@ -358,7 +406,11 @@ export class PveSimulator {
         case 'GET /_sim/state':
           return send(res, 200, this.snapshot(state.name));
         case 'GET /_sim/vms':
-          return send(res, 200, this.listVms().filter((v) => v.instance === state.name));
+          return send(
+            res,
+            200,
+            this.listVms().filter((v) => v.instance === state.name),
+          );
         case 'GET /_sim/routes':
           return send(res, 200, routeTemplates());
         case 'GET /_sim/faults':
@@ -377,7 +429,9 @@ export class PveSimulator {
           return send(res, 200, { authid, path, privileges: state.privileges(authid, path) });
         }
         default:
-          return send(res, 404, { error: `no admin route ${what}; try GET /_sim/state, /_sim/vms, /_sim/routes, /_sim/faults, /_sim/privileges?authid=&path=` });
+          return send(res, 404, {
+            error: `no admin route ${what}; try GET /_sim/state, /_sim/vms, /_sim/routes, /_sim/faults, /_sim/privileges?authid=&path=`,
+          });
       }
     } catch (e) {
       send(res, 400, { error: (e as Error).message });
@@ -402,7 +456,11 @@ function vmView(s: SimulatedInstance, vm: Vm): SimVmView {
       if (!bootstrap && volume?.data) {
         try {
           const files = cloudInitFiles(volume.data);
-          bootstrap = { ...(files.userData !== undefined ? { userData: files.userData } : {}), ...(files.metaData !== undefined ? { metaData: files.metaData } : {}), ...(files.networkConfig !== undefined ? { networkConfig: files.networkConfig } : {}) };
+          bootstrap = {
+            ...(files.userData !== undefined ? { userData: files.userData } : {}),
+            ...(files.metaData !== undefined ? { metaData: files.metaData } : {}),
+            ...(files.networkConfig !== undefined ? { networkConfig: files.networkConfig } : {}),
+          };
         } catch {
           // Not an ISO9660 image: no bootstrap data.
         }
@@ -441,7 +499,10 @@ function vmView(s: SimulatedInstance, vm: Vm): SimVmView {
 }
 
 /** `POST /access/ticket`: password login (PVE::API2::AccessControl create_ticket). */
-function login(state: SimulatedInstance, params: Params): { username: string; ticket: string; CSRFPreventionToken: string; cap: Record<string, Record<string, number>> } {
+function login(
+  state: SimulatedInstance,
+  params: Params,
+): { username: string; ticket: string; CSRFPreventionToken: string; cap: Record<string, Record<string, number>> } {
   const username = params.username;
   const password = params.password;
   if (!username) badParams({ username: 'property is missing and it is not optional' });
@@ -453,10 +514,16 @@ function login(state: SimulatedInstance, params: Params): { username: string; ti
   // PVE answers every failed login the same way, after a delay, whatever the reason.
   if (!ok) throw new PveError(401, 'authentication failure');
   const issued = Date.now();
-  const ticket = `PVE:${userid}:${Math.floor(issued / 1000).toString(16).toUpperCase()}::${randomBytes(192).toString('base64')}`;
-  const csrf = `${Math.floor(issued / 1000).toString(16).toUpperCase()}:${randomBytes(32).toString('base64').replace(/=+$/, '')}`;
+  const ticket = `PVE:${userid}:${Math.floor(issued / 1000)
+    .toString(16)
+    .toUpperCase()}::${randomBytes(192).toString('base64')}`;
+  const csrf = `${Math.floor(issued / 1000)
+    .toString(16)
+    .toUpperCase()}:${randomBytes(32).toString('base64').replace(/=+$/, '')}`;
   state.tickets.set(ticket, { userid, csrf, issued });
-  const cap = Object.fromEntries(['/vms', '/storage', '/access', '/nodes', '/sdn', '/mapping'].map((p) => [p.slice(1), Object.fromEntries(state.privileges(userid, p).map((x) => [x, 1]))]));
+  const cap = Object.fromEntries(
+    ['/vms', '/storage', '/access', '/nodes', '/sdn', '/mapping'].map((p) => [p.slice(1), Object.fromEntries(state.privileges(userid, p).map((x) => [x, 1]))]),
+  );
   return { username: userid, ticket, CSRFPreventionToken: csrf, cap };
 }
 
@@ -548,7 +615,8 @@ function parseInput(url: URL, body: Buffer, contentType: string | undefined): In
     } catch (e) {
       throw new PveError(400, `Parameter verification failed - JSON body: ${(e as Error).message}`);
     }
-    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new PveError(400, 'Parameter verification failed - the JSON body must be an object');
+    if (json === null || typeof json !== 'object' || Array.isArray(json))
+      throw new PveError(400, 'Parameter verification failed - the JSON body must be an object');
     for (const [k, v] of Object.entries(json as Record<string, unknown>)) {
       if (Array.isArray(v)) {
         arrays[k] = v.map((x) => String(x));
@@ -589,7 +657,11 @@ function send(res: ServerResponse, status: number, body: unknown, reason?: strin
   res.statusCode = status;
   // A status line is ASCII: a non-ASCII reason (PVE's message quoting a JSON body, "é") made
   // Node throw ERR_INVALID_CHAR and took the simulator down.
-  if (reason) res.statusMessage = reason.replace(/[\r\n]+/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
+  if (reason)
+    res.statusMessage = reason
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/[^\x20-\x7e]/g, '?')
+      .slice(0, 500);
   res.setHeader('Content-Type', 'application/json;charset=UTF-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.setHeader('Server', 'pve-api-daemon/3.0 (pvekaas simulator)');

@@ -80,10 +80,7 @@ export function buildLab(app: App, lab: Pick<Lab, 'delivery' | 'management' | 't
     if (options.tenantStacks && !options.tenantStacks(name)) continue;
     const tenantRendering = rendering.tenants.get(tenant.name);
     if (!tenantRendering) throw new Error(`buildLab: no rendering of tenant ${tenant.name} (render the lab with renderLab)`);
-    const stack = withBackend(
-      new TenantStack(app, name, { rendering: tenantRendering, access: lab.management.kubernetes }),
-      name,
-    );
+    const stack = withBackend(new TenantStack(app, name, { rendering: tenantRendering, access: lab.management.kubernetes }), name);
     stack.addDependency(managementConfig);
     tenants.set(tenant.name, stack);
   }

@@ -59,7 +59,9 @@ export class ProxmoxInstanceStack extends TerraformStack {
     const tenantPools = r.tenantPools.map(pool);
     const templatesPool = pool(r.templatesPool);
     // One cloud-init storage per tenant (Proxmox VE grants ISOs per storage only).
-    const cloudInitStorages = r.cloudInitStorages.map((c) => new StorageDirectory(this, c.id, { id: c.storageId, path: c.path, content: [...c.content], shared: c.shared }));
+    const cloudInitStorages = r.cloudInitStorages.map(
+      (c) => new StorageDirectory(this, c.id, { id: c.storageId, path: c.path, content: [...c.content], shared: c.shared }),
+    );
 
     this.serviceAccount = new CapmoxServiceAccount(this, 'capmox', {
       account: r.serviceAccount,

@@ -82,7 +82,7 @@ export class TenantStack extends TerraformStack {
     });
     new TerraformOutput(this, 'kubeconfig_command', {
       value: rendering.kubeconfigCommand,
-      description: 'writes the tenant\'s admin kubeconfig to a file (needs read access to the kubeconfig Secret)',
+      description: "writes the tenant's admin kubeconfig to a file (needs read access to the kubeconfig Secret)",
     });
   }
 }

@@ -59,7 +59,8 @@ function walk(node: JsonSchema, path: string, required: boolean, rows: Row[], fo
   const variants = node.anyOf ?? node.oneOf ?? node.allOf;
   if (variants) for (const v of variants) walk({ ...v, description: undefined, default: undefined }, path, required, rows, variants.length > 1);
   if (node.properties) {
-    for (const [key, child] of Object.entries(node.properties)) walk(child, path === '' ? key : `${path}.${key}`, node.required?.includes(key) ?? false, rows, form);
+    for (const [key, child] of Object.entries(node.properties))
+      walk(child, path === '' ? key : `${path}.${key}`, node.required?.includes(key) ?? false, rows, form);
   }
   if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${path}.<key>`, false, rows, form);
   if (node.items) walk({ ...node.items, description: undefined, default: undefined }, `${path}[]`, false, rows, form);

@@ -22,7 +22,11 @@ function instanceOf(raw: unknown): Instance {
   if (parsed.success) return parsed.data;
   const r = isRaw(raw) ? raw : {};
   return {
-    ...field(instanceSchema, { name: 'x', endpoint: 'https://x/', nodes: [{ name: 'x', cpu: 1, memoryMiB: 8 }], template: { templateSelector: { matchTags: ['x'] } } }, {} as Instance),
+    ...field(
+      instanceSchema,
+      { name: 'x', endpoint: 'https://x/', nodes: [{ name: 'x', cpu: 1, memoryMiB: 8 }], template: { templateSelector: { matchTags: ['x'] } } },
+      {} as Instance,
+    ),
     name: text(r.name),
     nodes: list(r.nodes).map((n) => field(instanceSchema.shape.nodes.element, n, { name: isRaw(n) ? text(n.name) : '', cpu: 1, memoryMiB: 8 })),
     template: field(instanceSchema.shape.template, r.template, { templateID: 100, sourceNode: '' }),
@@ -43,7 +47,11 @@ function tenantOf(raw: unknown): Tenant {
   const r = isRaw(raw) ? raw : {};
   const shape = tenantSchema.shape;
   return {
-    ...field(tenantSchema, { name: 'x', kubernetesVersion: 'v1.0.0', pools: [{ name: 'x', replicas: 1, size: { cpu: 1, memoryMiB: 8, diskGiB: 5 } }] }, {} as Tenant),
+    ...field(
+      tenantSchema,
+      { name: 'x', kubernetesVersion: 'v1.0.0', pools: [{ name: 'x', replicas: 1, size: { cpu: 1, memoryMiB: 8, diskGiB: 5 } }] },
+      {} as Tenant,
+    ),
     name: text(r.name),
     kubernetesVersion: field(shape.kubernetesVersion, r.kubernetesVersion, ''),
     placement: field(shape.placement, r.placement, { mode: 'Default' as const }),

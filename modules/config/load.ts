@@ -31,7 +31,9 @@ export function readLabText(file: string): string {
       [
         {
           path: [],
-          message: tooLarge ? `the lab description ${e.reason.replace(/^it is /, 'is ')} (1000 tenants take about 0.7 MiB)` : `cannot read the lab description: ${e.reason}`,
+          message: tooLarge
+            ? `the lab description ${e.reason.replace(/^it is /, 'is ')} (1000 tenants take about 0.7 MiB)`
+            : `cannot read the lab description: ${e.reason}`,
           fix: tooLarge ? 'split the lab, or check that --config names the right file' : 'pass --config <path to a lab YAML file>',
         },
       ],
@@ -63,12 +65,22 @@ export function readRegularFile(file: string, limit: number): string {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new FileReadError(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code ?? 'unreadable');
+    throw new FileReadError(
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unreadable'),
+    );
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
-      const kind = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : stat.isSocket() ? 'a socket' : 'not a regular file';
+      const kind = stat.isDirectory()
+        ? 'a directory'
+        : stat.isFIFO()
+          ? 'a named pipe (FIFO)'
+          : stat.isCharacterDevice() || stat.isBlockDevice()
+            ? 'a device'
+            : stat.isSocket()
+              ? 'a socket'
+              : 'not a regular file';
       throw new FileReadError(`it is ${kind}, not a regular file`);
     }
     if (stat.size > limit) throw new FileReadError(`it is ${stat.size} bytes, more than the ${limit} it may have`, stat.size);
@@ -102,7 +114,9 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
   } catch (e) {
     if (!(e instanceof Error) || e.name !== 'YAMLException') {
       // js-yaml recurses per nesting level: only absurd nesting gets here (a RangeError).
-      throw new ProblemError([{ path: [], message: 'YAML syntax: the data nests too deeply to be read', fix: 'remove the nested lists or mappings' }], { file });
+      throw new ProblemError([{ path: [], message: 'YAML syntax: the data nests too deeply to be read', fix: 'remove the nested lists or mappings' }], {
+        file,
+      });
     }
     throw syntaxError(text, file, e as YAMLException);
   }
@@ -282,7 +296,14 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-const typeNames: Record<string, string> = { int: 'a whole number', number: 'a number', string: 'text', boolean: 'true or false', array: 'a list', object: 'a mapping' };
+const typeNames: Record<string, string> = {
+  int: 'a whole number',
+  number: 'a number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping',
+};
 
 function fromIssue(issue: Issue, data: unknown): Problem[] {
   const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
@@ -290,7 +311,8 @@ function fromIssue(issue: Issue, data: unknown): Problem[] {
   // A URL the parser refuses may still hold credentials (`https:/user:pw@host`): the problem is
   // then those, shown redacted — never the URL as written.
   const credentials = issue.code === 'invalid_format' && issue.format === 'url' && typeof value === 'string' ? urlCredentialProblem(value) : undefined;
-  if (credentials) return [{ path, message: `this URL must not carry credentials: ${credentials}`, value: redactUrl(value as string), fix: URL_CREDENTIAL_FIX }];
+  if (credentials)
+    return [{ path, message: `this URL must not carry credentials: ${credentials}`, value: redactUrl(value as string), fix: URL_CREDENTIAL_FIX }];
   switch (issue.code) {
     case 'unrecognized_keys': {
       const parent = valueAt(data, issue.path);
@@ -307,10 +329,23 @@ function fromIssue(issue: Issue, data: unknown): Problem[] {
     }
     case 'invalid_type': {
       if (value === undefined) {
-        return [{ path, message: `missing required field "${String(path[path.length - 1] ?? 'value')}"`, fix: `add it: expected ${typeNames[issue.expected] ?? issue.expected}` }];
+        return [
+          {
+            path,
+            message: `missing required field "${String(path[path.length - 1] ?? 'value')}"`,
+            fix: `add it: expected ${typeNames[issue.expected] ?? issue.expected}`,
+          },
+        ];
       }
       const custom = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
-      return [{ path, message: custom ?? `expected ${typeNames[issue.expected] ?? issue.expected}`, value, fix: `write ${typeNames[issue.expected] ?? issue.expected} here` }];
+      return [
+        {
+          path,
+          message: custom ?? `expected ${typeNames[issue.expected] ?? issue.expected}`,
+          value,
+          fix: `write ${typeNames[issue.expected] ?? issue.expected} here`,
+        },
+      ];
     }
     case 'invalid_union': {
       // The one form the value was meant to be (no unknown or missing field): its own problems.
@@ -360,7 +395,7 @@ function knownKeysAt(path: readonly PropertyKey[]): string[] {
   schema = unwrap(schema);
   const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
   if (def?.type === 'union') {
-    return [...new Set((def.options as unknown[]).flatMap((o) => Object.keys(((unwrap(o) as { _zod: { def: { shape?: object } } })._zod.def.shape ?? {}))))];
+    return [...new Set((def.options as unknown[]).flatMap((o) => Object.keys((unwrap(o) as { _zod: { def: { shape?: object } } })._zod.def.shape ?? {})))];
   }
   return def?.type === 'object' ? Object.keys(def.shape as object) : [];
 }

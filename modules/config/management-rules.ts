@@ -31,7 +31,7 @@ export const MANAGEMENT_RULES: readonly LabRule[] = [
   {
     id: 'versions.tenant-kubernetes',
     refuses:
-      "a tenant Kubernetes minor (kubernetesVersion, previous.kubernetesVersion) newer than the pinned Kamaji accepts or outside the workload-cluster range of the pinned CAPI core (modules/versions/tenant-range.ts; end of life is a warning, not this rule)",
+      'a tenant Kubernetes minor (kubernetesVersion, previous.kubernetesVersion) newer than the pinned Kamaji accepts or outside the workload-cluster range of the pinned CAPI core (modules/versions/tenant-range.ts; end of life is a warning, not this rule)',
     fix: 'choose a version inside the range the error names (docs/tenants.md, "Kubernetes versions")',
     check: (lab) => {
       const versions = resolveVersions((lab.management.versions ?? {}) as Partial<Record<VersionKey, string>>);

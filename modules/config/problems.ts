@@ -151,7 +151,9 @@ export function formatProblems(problems: readonly Problem[], source: ProblemSour
   const { file } = source;
   const title =
     source.title ??
-    (file !== undefined ? `${file}: ${problemCount(problems.length)} in the lab description` : `the lab description has problems: ${problemCount(problems.length)}`);
+    (file !== undefined
+      ? `${file}: ${problemCount(problems.length)} in the lab description`
+      : `the lab description has problems: ${problemCount(problems.length)}`);
   const lines = [title];
   for (const p of problems.slice(0, MAX_SHOWN_PROBLEMS)) {
     const where = file === undefined ? '' : p.line !== undefined ? `${file}:${p.line}:${p.column ?? 1}  ` : `${file}  `;

@@ -43,7 +43,10 @@ export function tenantCloudInitPath(instance: { readonly storage: { readonly clo
  * `network.vlan`), or undefined for untagged: what its token may use of the bridge (SDN.Use on
  * `/sdn/zones/localnetwork/<bridge>/<vlan>`, or on the bridge itself for untagged, never both).
  */
-export function tenantVlanOn(tenant: { readonly network?: { readonly vlan?: number }; readonly networks?: Readonly<Record<string, { readonly vlan?: number }>> }, instance: string): number | undefined {
+export function tenantVlanOn(
+  tenant: { readonly network?: { readonly vlan?: number }; readonly networks?: Readonly<Record<string, { readonly vlan?: number }>> },
+  instance: string,
+): number | undefined {
   const own = tenant.networks && Object.hasOwn(tenant.networks, instance) ? tenant.networks[instance] : undefined;
   return (own ?? tenant.network)?.vlan;
 }

@@ -23,7 +23,9 @@ function checkQuotas(lab: Lab): Problem[] {
       const machines = pool.autoscaling?.max ?? pool.replicas ?? 0;
       cpu += machines * pool.size.cpu;
       memoryMiB += machines * pool.size.memoryMiB;
-      shares.push(`${pool.name} ${plural(machines, 'machine')} × ${pool.size.cpu} cpu / ${pool.size.memoryMiB} MiB${pool.autoscaling ? ' (autoscaling max)' : ''}`);
+      shares.push(
+        `${pool.name} ${plural(machines, 'machine')} × ${pool.size.cpu} cpu / ${pool.size.memoryMiB} MiB${pool.autoscaling ? ' (autoscaling max)' : ''}`,
+      );
       if (over === undefined && (cpu > quota.cpu || memoryMiB > quota.memoryMiB)) over = p;
     });
     if (over === undefined) return;
@@ -49,7 +51,7 @@ export const QUOTA_RULES: readonly LabRule[] = [
   {
     id: 'tenant.over-quota',
     refuses: "pools that reserve more vCPUs or memory than the tenant's quota, every pool at its maximum",
-    fix: 'make a pool smaller, or raise the tenant\'s quota',
+    fix: "make a pool smaller, or raise the tenant's quota",
     check: checkQuotas,
   },
 ];

@@ -146,7 +146,7 @@ function stringProblem(text: string): Omit<Problem, 'path'> | undefined {
   if (text.includes('\\')) {
     return {
       message:
-        "a backslash: the HCL that synth --hcl and export-hcl write keeps it unescaped, so tofu would read another value, or (before a double quote) end the string there and evaluate the rest as an expression",
+        'a backslash: the HCL that synth --hcl and export-hcl write keeps it unescaped, so tofu would read another value, or (before a double quote) end the string there and evaluate the rest as an expression',
       value: text,
       fix: 'remove it; in a URL write it percent-encoded (%5C) or use "/"',
     };
@@ -195,7 +195,10 @@ export function urlCredentialProblem(text: string): string | undefined {
   } else {
     // The authority as a URL parser finds it: after the scheme and any slashes or backslashes,
     // up to the path, query or fragment (WHATWG URL reads `https:/u:p@h` and `https:\\u:p@h` as `https://u:p@h`).
-    const authority = text.slice(scheme.length).replace(/^[/\\]*/, '').split(/[/\\?#]/)[0];
+    const authority = text
+      .slice(scheme.length)
+      .replace(/^[/\\]*/, '')
+      .split(/[/\\?#]/)[0];
     if (authority.includes('@')) return 'it holds a user or password ("user:password@host")';
   }
   try {

@@ -42,7 +42,9 @@ const storageId = (what: string) =>
     error: `${what} must be a Proxmox storage id: a lowercase letter first, then lowercase letters, digits, '.', '-' or '_' (no '/')`,
   });
 const poolId = (what: string) =>
-  z.string().regex(PVE_POOL, { error: `${what} must be a Proxmox pool id: letters, digits, '.', '-' or '_', a letter or digit first, at most 40 characters (no '/')` });
+  z
+    .string()
+    .regex(PVE_POOL, { error: `${what} must be a Proxmox pool id: letters, digits, '.', '-' or '_', a letter or digit first, at most 40 characters (no '/')` });
 
 /** A check that refuses a URL with credentials in it (users, passwords, secret query parameters). */
 const credentialCheck =
@@ -66,30 +68,24 @@ const noCredentials = credentialCheck(true);
 const urlWithoutCredentials = (base: z.ZodType<string>) => base.superRefine(credentialCheck(false));
 
 const dnsLabel = (what: string) =>
-  z
-    .string()
-    .regex(DNS_LABEL, {
-      error: `${what} must be a lowercase DNS label: a-z, 0-9 and '-', starting and ending with a letter or digit, at most 63 characters`,
-    });
+  z.string().regex(DNS_LABEL, {
+    error: `${what} must be a lowercase DNS label: a-z, 0-9 and '-', starting and ending with a letter or digit, at most 63 characters`,
+  });
 
-const positiveInt = (what: string) =>
-  z.int({ error: `${what} must be a whole number` }).positive({ error: `${what} must be greater than 0` });
+const positiveInt = (what: string) => z.int({ error: `${what} must be a whole number` }).positive({ error: `${what} must be greater than 0` });
 
 /** A positive whole number that CAPMOX or Kubernetes stores as a 32-bit integer. */
 const positiveInt32 = (what: string, where: string) =>
   positiveInt(what).max(INT32_MAX, { error: `${what} is at most ${INT32_MAX}: ${where} is a 32-bit number` });
 
-const nonNegativeInt = (what: string) =>
-  z.int({ error: `${what} must be a whole number` }).nonnegative({ error: `${what} must be 0 or more` });
+const nonNegativeInt = (what: string) => z.int({ error: `${what} must be a whole number` }).nonnegative({ error: `${what} must be 0 or more` });
 
-export const kubernetesVersion = z
-  .string()
-  .regex(K8S_VERSION, { error: 'a Kubernetes version is written like v1.35.4 (with the leading v and a patch number; minor and patch of at most 3 and 4 digits)' });
+export const kubernetesVersion = z.string().regex(K8S_VERSION, {
+  error: 'a Kubernetes version is written like v1.35.4 (with the leading v and a patch number; minor and patch of at most 3 and 4 digits)',
+});
 
 export const ipv4 = z.string().regex(IPV4, { error: 'expected an IPv4 address such as 10.0.0.1' });
-export const ipv4Range = z
-  .string()
-  .regex(IPV4_RANGE_OR_CIDR, { error: 'expected an IPv4 address, a range "10.0.0.10-10.0.0.50" or a CIDR "10.0.0.0/24"' });
+export const ipv4Range = z.string().regex(IPV4_RANGE_OR_CIDR, { error: 'expected an IPv4 address, a range "10.0.0.10-10.0.0.50" or a CIDR "10.0.0.0/24"' });
 export const cidr = z.string().regex(CIDR, { error: 'expected an IPv4 CIDR such as 10.244.0.0/16' });
 
 /** Resources kept free on every Proxmox node, for the host itself and for anything pvekaas does not plan. */
@@ -102,8 +98,8 @@ export const reserveSchema = z
 
 export const nodeSchema = z.strictObject({
   name: z.string().min(1, { error: 'a node needs a name: the Proxmox node name, e.g. pmox-txl-1' }).describe('Proxmox node name'),
-  cpu: positiveInt32('node cpu', 'a node\'s vCPU count').describe('plannable vCPUs of the node'),
-  memoryMiB: positiveInt32('node memoryMiB', 'a node\'s memory in MiB').describe('plannable memory of the node in MiB'),
+  cpu: positiveInt32('node cpu', "a node's vCPU count").describe('plannable vCPUs of the node'),
+  memoryMiB: positiveInt32('node memoryMiB', "a node's memory in MiB").describe('plannable memory of the node in MiB'),
   down: z
     .boolean({ error: 'down must be true or false' })
     .optional()
@@ -118,7 +114,9 @@ export const templateSchema = z
         templateID: z.int().min(100).max(999999999).describe('VM id of the template'),
         kubernetesVersion: kubernetesVersion
           .optional()
-          .describe('the Kubernetes version whose kubeadm and kubelet the template holds (CABPK needs them to match the machines); required for a tenant to use it'),
+          .describe(
+            'the Kubernetes version whose kubeadm and kubelet the template holds (CABPK needs them to match the machines); required for a tenant to use it',
+          ),
         versions: z
           .array(
             z.strictObject({
@@ -139,8 +137,7 @@ export const templateSchema = z
       }),
     ],
     {
-      error:
-        'give the template in exactly one form: { sourceNode: <node>, templateID: <id> } or { templateSelector: { matchTags: [capi, v1.35.4] } }',
+      error: 'give the template in exactly one form: { sourceNode: <node>, templateID: <id> } or { templateSelector: { matchTags: [capi, v1.35.4] } }',
     },
   )
   .describe('The VM template CAPMOX clones: by source node and id, or by tags');
@@ -148,7 +145,9 @@ export const templateSchema = z
 /** A node image built into a template by the instance stack (see the instance stack docs). */
 export const imageSchema = z.strictObject({
   kubernetesVersion: kubernetesVersion.describe('Kubernetes version the image is built for; the template is tagged with it'),
-  url: urlWithoutCredentials(z.url({ protocol: /^https?$/, error: 'the image url must be an http(s) URL of a cloud image' })).describe('cloud image URL, downloaded by Proxmox'),
+  url: urlWithoutCredentials(z.url({ protocol: /^https?$/, error: 'the image url must be an http(s) URL of a cloud image' })).describe(
+    'cloud image URL, downloaded by Proxmox',
+  ),
   checksum: z
     .string()
     .regex(/^[a-f0-9]{32,128}$/, { error: 'the checksum is the hex digest of the image' })
@@ -164,7 +163,9 @@ export const imageSchema = z.strictObject({
     .array(z.string().min(1))
     .min(1)
     .optional()
-    .describe('nodes that get the template (default: one node, the first by name). On local disks (storage.disksShared: false) list every node machines may run on: each machine is cloned from the copy on its own node. With shared disks and templateSelector exactly one, since CAPMOX needs a unique tag match'),
+    .describe(
+      'nodes that get the template (default: one node, the first by name). On local disks (storage.disksShared: false) list every node machines may run on: each machine is cloned from the copy on its own node. With shared disks and templateSelector exactly one, since CAPMOX needs a unique tag match',
+    ),
 });
 
 export const instanceSchema = z.strictObject({
@@ -180,7 +181,9 @@ export const instanceSchema = z.strictObject({
       error: 'rootCAData does not decode to a PEM certificate (-----BEGIN CERTIFICATE-----); give base64 -w0 ca.pem',
     })
     .optional()
-    .describe("base64 of the PEM CA certificate the endpoint's TLS certificate is signed by (like kubeconfig's certificate-authority-data); CAPMOX trusts it besides the system roots"),
+    .describe(
+      "base64 of the PEM CA certificate the endpoint's TLS certificate is signed by (like kubeconfig's certificate-authority-data); CAPMOX trusts it besides the system roots",
+    ),
   nodes: z.array(nodeSchema).min(1, { error: 'an instance needs at least one node' }),
   template: templateSchema,
   images: z.array(imageSchema).default([]).describe('templates the instance stack builds, one per Kubernetes version'),
@@ -196,22 +199,23 @@ export const instanceSchema = z.strictObject({
         .default(false)
         .describe(
           'true when storage.disks is shared by every node of the instance (Ceph RBD, NFS, iSCSI): one template then clones to every node. ' +
-            "On local storage (the default) Proxmox VE refuses to clone a template to another node (\"can't clone VM to node … (VM uses local storage)\"), so every machine is cloned from a template on its own node",
+            'On local storage (the default) Proxmox VE refuses to clone a template to another node ("can\'t clone VM to node … (VM uses local storage)"), so every machine is cloned from a template on its own node',
         ),
       images: storageId('storage.images').default('local').describe('storage (with content type import) for downloaded cloud images'),
       cloudInit: storageId('storage.cloudInit')
         .default('capmox-cloudinit')
         .describe(
           'prefix of the cloud-init storages: the instance stack creates one directory storage (content iso) per tenant with machines on the instance, ' +
-            '<cloudInit>-<tenant>, for the cloud-init ISOs CAPMOX uploads and deletes, and only that tenant\'s token may use it; no such storage may be storage.images or storage.disks',
+            "<cloudInit>-<tenant>, for the cloud-init ISOs CAPMOX uploads and deletes, and only that tenant's token may use it; no such storage may be storage.images or storage.disks",
         ),
       cloudInitPath: z
         .string()
         .regex(/^(\/[A-Za-z0-9_][A-Za-z0-9._-]{0,63}){1,16}$/, {
-          error: "storage.cloudInitPath is an absolute directory on the nodes: '/' then segments of letters, digits and . _ - (not starting with '.'), e.g. /var/lib/capmox-cloudinit",
+          error:
+            "storage.cloudInitPath is an absolute directory on the nodes: '/' then segments of letters, digits and . _ - (not starting with '.'), e.g. /var/lib/capmox-cloudinit",
         })
         .default('/var/lib/capmox-cloudinit')
-        .describe('directory on every node under which each tenant\'s cloud-init storage keeps its files (<cloudInitPath>/<tenant>); Proxmox VE creates it'),
+        .describe("directory on every node under which each tenant's cloud-init storage keeps its files (<cloudInitPath>/<tenant>); Proxmox VE creates it"),
     })
     .default({ disks: 'local-lvm', disksShared: false, images: 'local', cloudInit: 'capmox-cloudinit', cloudInitPath: '/var/lib/capmox-cloudinit' }),
   bridge: z
@@ -316,9 +320,10 @@ export const tenantSchema = z.strictObject({
     .array(
       z
         .string()
-        .regex(IDENTITY, { error: "a group name is letters, digits and . _ @ : / + = -, starting with a letter or digit" })
+        .regex(IDENTITY, { error: 'a group name is letters, digits and . _ @ : / + = -, starting with a letter or digit' })
         .refine((g) => !/^system:/i.test(g), {
-          error: 'a "system:" group is Kubernetes\' own (system:authenticated is everyone who can log in, system:masters the cluster admins); granting it this tenant\'s access would open its admin kubeconfig to them',
+          error:
+            'a "system:" group is Kubernetes\' own (system:authenticated is everyone who can log in, system:masters the cluster admins); granting it this tenant\'s access would open its admin kubeconfig to them',
           params: { fix: 'name the group of the people who run this tenant, e.g. team-d' },
         }),
     )
@@ -331,7 +336,11 @@ export const tenantSchema = z.strictObject({
   previous: z
     .strictObject({
       kubernetesVersion: kubernetesVersion.optional().describe('the version the workers ran before this change (an upgrade: at most one minor older)'),
-      pools: z.array(poolSchema).min(1, { error: 'previous.pools needs at least one pool' }).optional().describe('the pools as they were before this change (default: pools)'),
+      pools: z
+        .array(poolSchema)
+        .min(1, { error: 'previous.pools needs at least one pool' })
+        .optional()
+        .describe('the pools as they were before this change (default: pools)'),
       network: nodeNetworkSchema.optional().describe('the node network as it was before this change, e.g. its vlan (default: network)'),
       instances: z
         .record(z.string().min(1), previousInstanceSchema)
@@ -361,7 +370,7 @@ export const managementSchema = z.strictObject({
       z.strictObject({
         configPath: z
           .string()
-          .regex(FILE_PATH, { error: "configPath is a file path: letters, digits, spaces and . _ ~ / + @ = : , -" })
+          .regex(FILE_PATH, { error: 'configPath is a file path: letters, digits, spaces and . _ ~ / + @ = : , -' })
           .superRefine((p, ctx) => {
             const generated = generatedDirectoryOf(p);
             if (generated) {
@@ -421,14 +430,19 @@ export const managementSchema = z.strictObject({
         .union([z.literal(1), z.literal(3), z.literal(5)], { error: 'datastore.replicas is 1, 3 or 5 (etcd needs an odd member count)' })
         .default(3)
         .describe('kamaji-etcd members, one per management node'),
-      size: z.string().regex(/^\d+(Gi|Mi|Ti)$/, { error: 'size is a Kubernetes quantity such as 10Gi' }).default('8Gi'),
+      size: z
+        .string()
+        .regex(/^\d+(Gi|Mi|Ti)$/, { error: 'size is a Kubernetes quantity such as 10Gi' })
+        .default('8Gi'),
       storageClass: z
         .string()
         .regex(DNS_SUBDOMAIN, { error: 'storageClass is a Kubernetes object name: lowercase letters, digits, - and .' })
         .default('openebs-hostpath')
         .describe('StorageClass of the etcd volumes'),
       csi: z
-        .enum(['openebs-localpv', 'existing'], { error: 'datastore.csi is openebs-localpv (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)' })
+        .enum(['openebs-localpv', 'existing'], {
+          error: 'datastore.csi is openebs-localpv (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)',
+        })
         .default('openebs-localpv')
         .describe('openebs-localpv: pvekaas installs OpenEBS LocalPV and creates storageClass; existing: the cluster already has storageClass'),
       backup: z
@@ -437,8 +451,13 @@ export const managementSchema = z.strictObject({
           retention: positiveInt('backup.retention').default(14).describe('snapshots kept; older ones are deleted after each backup'),
           s3: z.strictObject({
             endpoint: urlWithoutCredentials(z.url({ protocol: /^https?$/, error: 'endpoint is the http(s) URL of the S3-compatible service' })),
-            bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'bucket is an S3 bucket name: 3-63 lowercase letters, digits, dots and dashes' }),
-            region: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'region is letters, digits, - and _, e.g. us-east-1' }).default('us-east-1'),
+            bucket: z
+              .string()
+              .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'bucket is an S3 bucket name: 3-63 lowercase letters, digits, dots and dashes' }),
+            region: z
+              .string()
+              .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'region is letters, digits, - and _, e.g. us-east-1' })
+              .default('us-east-1'),
             prefix: z
               .string()
               .regex(/^([A-Za-z0-9_.-]+\/)*$/, { error: 'prefix is empty or a path ending in "/" of letters, digits, _ . -, e.g. kamaji-etcd/' })
@@ -488,7 +507,9 @@ export const managementSchema = z.strictObject({
       providers: z
         .string()
         .superRefine(noCredentials)
-        .regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers' })
+        .regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, {
+          error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers',
+        })
         .optional()
         .describe('OCI repository prefix of the CAPI provider components (default <images>/capi-providers)'),
     })
@@ -614,7 +635,12 @@ export function fixedTemplateFor(instance: Instance, version: string): FixedTemp
  * (VM id from templateVmIds). Undefined when the disks are shared (any template clones anywhere)
  * or the node has no template for the version.
  */
-export function nodeTemplateFor(instance: Instance, version: string, node: string, ids: (versions: string[]) => Map<string, Map<string, number>>): FixedTemplate | undefined {
+export function nodeTemplateFor(
+  instance: Instance,
+  version: string,
+  node: string,
+  ids: (versions: string[]) => Map<string, Map<string, number>>,
+): FixedTemplate | undefined {
   if (instance.storage.disksShared) return undefined;
   if ('templateID' in instance.template) {
     const fixed = fixedTemplateFor(instance, version);
@@ -622,7 +648,9 @@ export function nodeTemplateFor(instance: Instance, version: string, node: strin
   }
   const image = instance.images.find((i) => i.kubernetesVersion === version);
   if (!image || !imageNodes(instance, image).includes(node)) return undefined;
-  const templateID = ids(instance.images.map((i) => i.kubernetesVersion)).get(version)?.get(node);
+  const templateID = ids(instance.images.map((i) => i.kubernetesVersion))
+    .get(version)
+    ?.get(node);
   return templateID === undefined ? undefined : { sourceNode: node, templateID };
 }
 

@@ -42,7 +42,13 @@ function checkSecurityRules(lab: Lab): Problem[] {
       }
     }
     const storage = instance?.storage;
-    if (storage && typeof storage.cloudInit === 'string' && PVE_DEFAULT_STORAGES.has(storage.cloudInit) && storage.images !== storage.cloudInit && storage.disks !== storage.cloudInit) {
+    if (
+      storage &&
+      typeof storage.cloudInit === 'string' &&
+      PVE_DEFAULT_STORAGES.has(storage.cloudInit) &&
+      storage.images !== storage.cloudInit &&
+      storage.disks !== storage.cloudInit
+    ) {
       problems.push({
         rule: 'storage.cloud-init-default-storage',
         path: ['proxmox', 'instances', ii, 'storage', 'cloudInit'],
@@ -55,14 +61,17 @@ function checkSecurityRules(lab: Lab): Problem[] {
       });
     }
     if (!storage || typeof storage.cloudInit !== 'string') return;
-    const shared = [storage.images === storage.cloudInit ? 'storage.images' : undefined, storage.disks === storage.cloudInit ? 'storage.disks' : undefined].filter(
-      (s): s is string => s !== undefined,
-    );
+    const shared = [
+      storage.images === storage.cloudInit ? 'storage.images' : undefined,
+      storage.disks === storage.cloudInit ? 'storage.disks' : undefined,
+    ].filter((s): s is string => s !== undefined);
     // Each tenant's own storage, <cloudInit>-<tenant>, must not be one of them either.
     for (const tenant of Array.isArray(lab?.tenants) ? lab.tenants : []) {
       if (typeof tenant?.name !== 'string') continue;
       const id = tenantCloudInitStorage({ storage }, tenant.name);
-      const same = [storage.images === id ? 'storage.images' : undefined, storage.disks === id ? 'storage.disks' : undefined].filter((s): s is string => s !== undefined);
+      const same = [storage.images === id ? 'storage.images' : undefined, storage.disks === id ? 'storage.disks' : undefined].filter(
+        (s): s is string => s !== undefined,
+      );
       if (same.length === 0) continue;
       problems.push({
         rule: 'storage.cloud-init-is-tenant-storage',
@@ -77,7 +86,8 @@ function checkSecurityRules(lab: Lab): Problem[] {
       problems.push({
         rule: 'storage.cloud-init-path-in-var-lib-vz',
         path: ['proxmox', 'instances', ii, 'storage', 'cloudInitPath'],
-        message: 'the cloud-init storages would overlap /var/lib/vz, the directory of every node\'s `local` storage: its ISOs, templates and backups would sit beside the tenants\' bootstrap ISOs',
+        message:
+          "the cloud-init storages would overlap /var/lib/vz, the directory of every node's `local` storage: its ISOs, templates and backups would sit beside the tenants' bootstrap ISOs",
         value: storage.cloudInitPath,
         fix: 'use a directory of their own, e.g. /var/lib/capmox-cloudinit (the default)',
       });
@@ -90,8 +100,7 @@ function checkSecurityRules(lab: Lab): Problem[] {
         `the cloud-init storage is also ${shared.join(' and ')}: CAPMOX deletes its cloud-init ISOs, which takes Datastore.Allocate on the storage, ` +
         `and that would let every tenant's token delete ${shared.includes('storage.images') ? 'the downloaded node images' : 'VM disks'} and any other file there`,
       value: storage.cloudInit,
-      fix:
-        'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default): the instance stack creates one directory storage per tenant, <cloudInit>-<tenant>, for the ISOs alone',
+      fix: 'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default): the instance stack creates one directory storage per tenant, <cloudInit>-<tenant>, for the ISOs alone',
     });
   });
   return problems;
@@ -105,7 +114,7 @@ export const SECURITY_RULES: readonly LabRule[] = rulesOf(checkSecurityRules, [
   },
   {
     id: 'storage.cloud-init-default-storage',
-    refuses: "storage.cloudInit naming a default storage of every Proxmox VE node (local, local-lvm, local-zfs)",
+    refuses: 'storage.cloudInit naming a default storage of every Proxmox VE node (local, local-lvm, local-zfs)',
     fix: 'set storage.cloudInit to a prefix of its own, e.g. capmox-cloudinit (the default)',
   },
   {

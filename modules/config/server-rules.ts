@@ -82,7 +82,7 @@ export const SERVER_RULES: readonly LabRule[] = [
   },
   {
     id: 'template.match-tag-twice',
-    refuses: "a tag listed twice in templateSelector.matchTags (a set: the API server refuses the repeat)",
+    refuses: 'a tag listed twice in templateSelector.matchTags (a set: the API server refuses the repeat)',
     fix: 'list it once',
     check: (lab) =>
       looseInstances(lab).flatMap((instance, ii) => {
@@ -95,14 +95,17 @@ export const SERVER_RULES: readonly LabRule[] = [
     id: 'tenant.control-plane-replicas-int32',
     refuses: 'controlPlane.replicas above the int32 range the API server checks',
     fix: `use a number up to ${INT32_MAX}`,
-    check: (lab) => looseTenants(lab).flatMap((tenant, ti) => int32(tenant?.controlPlane?.replicas, ['tenants', ti, 'controlPlane', 'replicas'], 'controlPlane.replicas')),
+    check: (lab) =>
+      looseTenants(lab).flatMap((tenant, ti) => int32(tenant?.controlPlane?.replicas, ['tenants', ti, 'controlPlane', 'replicas'], 'controlPlane.replicas')),
   },
   {
     id: 'network.dns-server-twice',
     refuses: 'a DNS server listed twice in network.dnsServers (a set: the API server refuses the repeat)',
     fix: 'list it once',
     check: (lab) =>
-      looseTenants(lab).flatMap((tenant, ti) => duplicatesIn(tenant?.network?.dnsServers, ['tenants', ti, 'network', 'dnsServers'], 'DNS server', "CAPMOX's dnsServers")),
+      looseTenants(lab).flatMap((tenant, ti) =>
+        duplicatesIn(tenant?.network?.dnsServers, ['tenants', ti, 'network', 'dnsServers'], 'DNS server', "CAPMOX's dnsServers"),
+      ),
   },
 ];
 

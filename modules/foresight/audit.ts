@@ -54,7 +54,17 @@ export interface ObservedInstance {
 }
 
 export type Finding =
-  | { kind: 'moved'; instance: string; vmid: number; vm: string; tenant: string; pool: string; machineDeployment: string; planned: { instance: string; nodes: string[] }; found: { instance: string; node: string } }
+  | {
+      kind: 'moved';
+      instance: string;
+      vmid: number;
+      vm: string;
+      tenant: string;
+      pool: string;
+      machineDeployment: string;
+      planned: { instance: string; nodes: string[] };
+      found: { instance: string; node: string };
+    }
   | { kind: 'orphan'; instance: string; vmid: number; vm: string; node: string; why: string }
   | { kind: 'capacity'; instance: string; node: string; message: string };
 
@@ -76,7 +86,11 @@ interface Owner {
 }
 
 const isTemplate = (vm: ResourceVm) => vm.template === 1 || vm.template === true;
-const tagsOf = (vm: ResourceVm) => (vm.tags ?? '').split(/[;, ]/).map((t) => t.trim().toLowerCase()).filter(Boolean);
+const tagsOf = (vm: ResourceVm) =>
+  (vm.tags ?? '')
+    .split(/[;, ]/)
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
 
 /**
  * The CAPI Clusters of each tenant, as the tenant rendering names them: the tenant's own, plus
@@ -104,9 +118,17 @@ export function owners(lab: Lab, plan: PlacementPlan): Owner[] {
   const rendered = tenantMachineDeployments(lab, plan);
   for (const tenant of plan.tenants) {
     for (const md of machineDeployments(tenant)) {
-      const shown = rendered.get(tenant.name)?.find((r) => r.pool === md.pool && r.instance === md.instance && r.nodes.join() === md.nodes.join())?.name ?? md.name;
+      const shown =
+        rendered.get(tenant.name)?.find((r) => r.pool === md.pool && r.instance === md.instance && r.nodes.join() === md.nodes.join())?.name ?? md.name;
       for (const cluster of clusters.get(tenant.name) ?? [clusterName(tenant)]) {
-        list.push({ prefix: `${cluster}-${md.name}-`, tenant: tenant.name, pool: md.pool, machineDeployment: shown, instance: md.instance, nodes: [...md.nodes] });
+        list.push({
+          prefix: `${cluster}-${md.name}-`,
+          tenant: tenant.name,
+          pool: md.pool,
+          machineDeployment: shown,
+          instance: md.instance,
+          nodes: [...md.nodes],
+        });
       }
     }
   }
@@ -132,7 +154,14 @@ export function auditLab(lab: Lab, plan: PlacementPlan, observed: readonly Obser
       // A tenant pool of this instance: `<pools.vms>-<tenant>`, planned or not (a deleted tenant's pool outlives it).
       const tenantPool = vm.pool !== undefined && vm.pool.startsWith(`${vmPool}-`) && vm.pool.length > vmPool.length + 1;
       if (owner && tenantPool && vm.pool !== tenantProxmoxPool(instance, owner.tenant)) {
-        findings.push({ kind: 'orphan', instance: seen.instance, vmid: vm.vmid, vm: name, node: vm.node, why: `named for tenant ${owner.tenant}'s machine deployment ${owner.machineDeployment} but in pool ${vm.pool}, not in ${tenantProxmoxPool(instance, owner.tenant)}` });
+        findings.push({
+          kind: 'orphan',
+          instance: seen.instance,
+          vmid: vm.vmid,
+          vm: name,
+          node: vm.node,
+          why: `named for tenant ${owner.tenant}'s machine deployment ${owner.machineDeployment} but in pool ${vm.pool}, not in ${tenantProxmoxPool(instance, owner.tenant)}`,
+        });
         continue;
       }
       if (owner) {
@@ -166,7 +195,13 @@ export function auditLab(lab: Lab, plan: PlacementPlan, observed: readonly Obser
       const node = seen.nodes.find((n) => n.node === usage.node);
       const planned = `the plan places ${usage.cpu.planned} cpu and ${usage.memoryMiB.planned} MiB there (after a reserve of ${reserve.cpu} cpu and ${reserve.memoryMiB} MiB)`;
       if (!node) {
-        if (usage.cpu.planned > 0 || usage.memoryMiB.planned > 0) findings.push({ kind: 'capacity', instance: seen.instance, node: usage.node, message: `node ${usage.node} is not in the cluster any more; ${planned}` });
+        if (usage.cpu.planned > 0 || usage.memoryMiB.planned > 0)
+          findings.push({
+            kind: 'capacity',
+            instance: seen.instance,
+            node: usage.node,
+            message: `node ${usage.node} is not in the cluster any more; ${planned}`,
+          });
         continue;
       }
       if (node.status !== undefined && node.status !== 'online' && (usage.cpu.planned > 0 || usage.memoryMiB.planned > 0)) {
@@ -178,7 +213,8 @@ export function auditLab(lab: Lab, plan: PlacementPlan, observed: readonly Obser
       const short: string[] = [];
       if (cpu !== undefined && cpu - reserve.cpu < usage.cpu.planned) short.push(`${cpu} cpu`);
       if (memoryMiB !== undefined && memoryMiB - reserve.memoryMiB < usage.memoryMiB.planned) short.push(`${memoryMiB} MiB`);
-      if (short.length > 0) findings.push({ kind: 'capacity', instance: seen.instance, node: usage.node, message: `node ${usage.node} has ${short.join(' and ')}; ${planned}` });
+      if (short.length > 0)
+        findings.push({ kind: 'capacity', instance: seen.instance, node: usage.node, message: `node ${usage.node} has ${short.join(' and ')}; ${planned}` });
     }
   }
   return { read, matched, findings };
@@ -205,7 +241,9 @@ export function renderAuditMarkdown(report: AuditReport, label: string): string 
           `the plan puts it on ${f.planned.instance}/${f.planned.nodes.join(', ')} (Proxmox HA or a manual migration moved it; migrate it back, or the capacity the plan reserved is not where it thinks)`,
       );
     } else if (f.kind === 'orphan') {
-      lines.push(`- orphan: VM ${f.vmid} ${f.vm} on ${f.instance}/${f.node}, ${f.why}, belongs to no planned machine deployment (a leftover of a deleted tenant or pool, or made by hand)`);
+      lines.push(
+        `- orphan: VM ${f.vmid} ${f.vm} on ${f.instance}/${f.node}, ${f.why}, belongs to no planned machine deployment (a leftover of a deleted tenant or pool, or made by hand)`,
+      );
     } else {
       lines.push(`- capacity: ${f.instance}/${f.node}: ${f.message}`);
     }

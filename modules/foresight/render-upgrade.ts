@@ -13,7 +13,10 @@ export function renderUpgradeMarkdown(upgrades: readonly TenantUpgrade[], headin
   for (const u of upgrades) {
     lines.push(`${heading} ${u.tenant}: ${u.from} → ${u.to} — ${u.accepted ? 'can roll' : '**refused**'}`, '');
     if (u.steps.length > 1) {
-      lines.push(`${u.steps.length} steps, one change of the description each (the control plane moves one minor at a time): ${u.steps.map((s) => s.version).join(' → ')}.`, '');
+      lines.push(
+        `${u.steps.length} steps, one change of the description each (the control plane moves one minor at a time): ${u.steps.map((s) => s.version).join(' → ')}.`,
+        '',
+      );
     }
     if (u.steps.length > 0) {
       lines.push(
@@ -40,8 +43,20 @@ export function renderUpgradeMarkdown(upgrades: readonly TenantUpgrade[], headin
     if (u.surge.length > 0) {
       lines.push(
         ...table(
-          [u.surgeMode === 'rolling' ? 'machine deployment' : u.surging ? 'kept until the retire step' : 'new machine deployments', 'node', 'needs', 'free after the plan', 'fits'],
-          u.surge.map((s) => [s.machineDeployment, `${s.node} (${s.instance})`, `${s.need.cpu} cpu, ${formatMiB(s.need.memoryMiB)}`, `${s.free.cpu} cpu, ${formatMiB(s.free.memoryMiB)}`, s.fits ? 'yes' : '**no**']),
+          [
+            u.surgeMode === 'rolling' ? 'machine deployment' : u.surging ? 'kept until the retire step' : 'new machine deployments',
+            'node',
+            'needs',
+            'free after the plan',
+            'fits',
+          ],
+          u.surge.map((s) => [
+            s.machineDeployment,
+            `${s.node} (${s.instance})`,
+            `${s.need.cpu} cpu, ${formatMiB(s.need.memoryMiB)}`,
+            `${s.free.cpu} cpu, ${formatMiB(s.free.memoryMiB)}`,
+            s.fits ? 'yes' : '**no**',
+          ]),
         ),
         '',
       );

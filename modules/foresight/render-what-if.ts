@@ -31,7 +31,15 @@ export function renderWhatIfMarkdown(result: WhatIfResult, heading = '##'): stri
     for (const t of result.tenants) {
       for (const p of t.pools) {
         for (const m of p.on) {
-          rows.push([t.tenant, p.pool, m.machineDeployment, `${m.node} (${m.instance})`, m.max !== undefined ? `${m.replicas}..${m.max}` : m.replicas, `${p.survivors} of ${p.machines}`, m.stranded ? 'no: pinned to lost nodes' : 'yes']);
+          rows.push([
+            t.tenant,
+            p.pool,
+            m.machineDeployment,
+            `${m.node} (${m.instance})`,
+            m.max !== undefined ? `${m.replicas}..${m.max}` : m.replicas,
+            `${p.survivors} of ${p.machines}`,
+            m.stranded ? 'no: pinned to lost nodes' : 'yes',
+          ]);
         }
       }
     }
@@ -50,11 +58,23 @@ export function renderWhatIfMarkdown(result: WhatIfResult, heading = '##'): stri
     lines.push(`${h3} Tenants`, '');
     lines.push(
       ...table(
-        ['tenant', 'pools down', 'quorum at risk (half or more lost)', 'survives node loss (today → after re-synth)', 'survives instance loss (today → after re-synth)'],
+        [
+          'tenant',
+          'pools down',
+          'quorum at risk (half or more lost)',
+          'survives node loss (today → after re-synth)',
+          'survives instance loss (today → after re-synth)',
+        ],
         result.tenants.map((t) => [
           t.tenant,
-          t.pools.filter((p) => p.outage).map((p) => p.pool).join(', ') || '–',
-          t.pools.filter((p) => p.quorumAtRisk).map((p) => `${p.pool} (${p.survivors} of ${p.machines} left)`).join(', ') || '–',
+          t.pools
+            .filter((p) => p.outage)
+            .map((p) => p.pool)
+            .join(', ') || '–',
+          t.pools
+            .filter((p) => p.quorumAtRisk)
+            .map((p) => `${p.pool} (${p.survivors} of ${p.machines} left)`)
+            .join(', ') || '–',
           verdict(t.ha.before.survivesNodeLoss, t.ha.afterResynth?.survivesNodeLoss),
           verdict(t.ha.before.survivesInstanceLoss, t.ha.afterResynth?.survivesInstanceLoss),
         ]),
@@ -67,8 +87,15 @@ export function renderWhatIfMarkdown(result: WhatIfResult, heading = '##'): stri
   lines.push(`${h3} After re-synth without the lost nodes`, '');
   const replacements = result.tenants.flatMap((t) => t.replacements.map((r) => [t.tenant, r.pool, r.instance, r.node, r.replicas] as (string | number)[]));
   const moving = result.diff.tenants.filter((t) => t.before !== null && t.after !== null);
-  if (moving.length > 0) lines.push(...moving.map((t) => `- ${t.name} changes instances: ${t.before!.join(', ') || '(none)'} → ${t.after!.join(', ') || '(none)'}`), '');
-  if (replacements.length > 0) lines.push('Where machines go that are not where they were today (autoscaled pools: min):', '', ...table(['tenant', 'pool', 'instance', 'node', 'machines'], replacements), '');
+  if (moving.length > 0)
+    lines.push(...moving.map((t) => `- ${t.name} changes instances: ${t.before!.join(', ') || '(none)'} → ${t.after!.join(', ') || '(none)'}`), '');
+  if (replacements.length > 0)
+    lines.push(
+      'Where machines go that are not where they were today (autoscaled pools: min):',
+      '',
+      ...table(['tenant', 'pool', 'instance', 'node', 'machines'], replacements),
+      '',
+    );
   else lines.push('No machine needs a new place.', '');
   if (result.unplaceable.length > 0) lines.push('What no longer fits:', '', ...result.unplaceable.map((p) => `- ⚠️ ${p}`), '');
   lines.push(`${h3} Headroom per node after re-synth`, '');
@@ -88,7 +115,10 @@ export function renderWhatIfMarkdown(result: WhatIfResult, heading = '##'): stri
 
 /** The what-if as JSON-ready data with a fixed key order (the `whatIf` key of `placement --format json --what-if`). */
 export function whatIfJson(result: WhatIfResult) {
-  const ha = (h: { survivesNodeLoss: boolean; survivesInstanceLoss: boolean }) => ({ survivesNodeLoss: h.survivesNodeLoss, survivesInstanceLoss: h.survivesInstanceLoss });
+  const ha = (h: { survivesNodeLoss: boolean; survivesInstanceLoss: boolean }) => ({
+    survivesNodeLoss: h.survivesNodeLoss,
+    survivesInstanceLoss: h.survivesInstanceLoss,
+  });
   return {
     losses: result.losses.map((l) => (l.kind === 'instance' ? { kind: l.kind, instance: l.instance } : { kind: l.kind, instance: l.instance, node: l.node })),
     lostNodes: result.lostNodes.map((n) => ({ instance: n.instance, node: n.node })),
@@ -128,5 +158,8 @@ export function whatIfJson(result: WhatIfResult) {
 
 /** The plan after re-synth, with the lost nodes struck through. */
 export function renderWhatIfSvg(result: WhatIfResult): string {
-  return renderSvg(result.replan as PlacementPlan, { lost: result.lostNodes, title: `What if ${describeLosses(result.losses)} ${result.losses.length === 1 ? 'is' : 'are'} lost: the plan after re-synth` });
+  return renderSvg(result.replan as PlacementPlan, {
+    lost: result.lostNodes,
+    title: `What if ${describeLosses(result.losses)} ${result.losses.length === 1 ? 'is' : 'are'} lost: the plan after re-synth`,
+  });
 }

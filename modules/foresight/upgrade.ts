@@ -151,7 +151,9 @@ function renamesOnUpgrade(lab: Lab, plan: PlacementPlan, tenant: TenantPlan): bo
 }
 
 function surgeChecks(lab: Lab, plan: PlacementPlan, tenant: TenantPlan, mode: TenantUpgrade['surgeMode']): SurgeCheck[] {
-  const free = new Map(plan.nodes.map((n) => [`${n.instance}\u0000${n.node}`, { cpu: n.cpu.capacity - n.cpu.planned, memoryMiB: n.memoryMiB.capacity - n.memoryMiB.planned }]));
+  const free = new Map(
+    plan.nodes.map((n) => [`${n.instance}\u0000${n.node}`, { cpu: n.cpu.capacity - n.cpu.planned, memoryMiB: n.memoryMiB.capacity - n.memoryMiB.planned }]),
+  );
   const room = (instance: string, node: string) => free.get(`${instance}\u0000${node}`) ?? { cpu: 0, memoryMiB: 0 };
   const mds = tenantMachineDeployments(lab, plan).get(tenant.name) ?? [];
   if (mode === 'replace') {
@@ -262,7 +264,18 @@ export function planTenantUpgrade(lab: Lab, plan: PlacementPlan, tenant: Tenant,
           : `${s.node} (${s.instance}) has no room for the new machine deployments ${s.machineDeployment}: CAPI creates them beside the old ones, which needs ${s.need.cpu} cpu and ${s.need.memoryMiB} MiB, and the node has ${s.free.cpu} cpu and ${s.free.memoryMiB} MiB free after the plan`,
     );
   }
-  return { tenant: tenant.name, from, to, instances: instances.map((i) => i.name), steps, surgeMode, surging, surge, refusals, accepted: refusals.length === 0 };
+  return {
+    tenant: tenant.name,
+    from,
+    to,
+    instances: instances.map((i) => i.name),
+    steps,
+    surgeMode,
+    surging,
+    surge,
+    refusals,
+    accepted: refusals.length === 0,
+  };
 }
 
 /** The surge step's node checks, from placement's retiring machines (surge.ts): the old ones beside the new plan, per node. */
@@ -334,7 +347,10 @@ export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: Readonl
  * step's version). Applying them one after another performs the upgrade the planner accepted.
  */
 export function upgradeStepLabs(lab: Lab, upgrade: TenantUpgrade): Lab[] {
-  return upgrade.steps.map((step) => ({ ...lab, tenants: lab.tenants.map((t) => (t.name === upgrade.tenant ? { ...t, kubernetesVersion: step.version } : t)) }));
+  return upgrade.steps.map((step) => ({
+    ...lab,
+    tenants: lab.tenants.map((t) => (t.name === upgrade.tenant ? { ...t, kubernetesVersion: step.version } : t)),
+  }));
 }
 
 /** The versions a plan records (placement.json's `tenants[].kubernetesVersion`), for synth to compare with. */

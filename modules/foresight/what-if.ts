@@ -89,7 +89,10 @@ export function parseLosses(specs: readonly string[], lab: Lab): { losses: Loss[
   const losses: Loss[] = [];
   const problems: string[] = [];
   const instances = lab.proxmox.instances;
-  for (const spec of specs.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)) {
+  for (const spec of specs
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const match = /^(node|instance)\s+(\S+)$/.exec(spec);
     if (!match) {
       problems.push(`--what-if "${spec}": expected "node <name>", "node <instance>/<name>" or "instance <name>"`);
@@ -104,7 +107,8 @@ export function parseLosses(specs: readonly string[], lab: Lab): { losses: Loss[
     const [instanceName, nodeName] = name.includes('/') ? name.split('/', 2) : [undefined, name];
     const matches = instances.filter((i) => (instanceName === undefined || i.name === instanceName) && i.nodes.some((n) => n.name === nodeName));
     if (matches.length === 1) losses.push({ kind: 'node', instance: matches[0].name, node: nodeName });
-    else if (matches.length > 1) problems.push(`--what-if "${spec}": node ${nodeName} is in ${matches.map((i) => i.name).join(' and ')}; write node <instance>/${nodeName}`);
+    else if (matches.length > 1)
+      problems.push(`--what-if "${spec}": node ${nodeName} is in ${matches.map((i) => i.name).join(' and ')}; write node <instance>/${nodeName}`);
     else {
       const known = instances.flatMap((i) => i.nodes.map((n) => n.name));
       problems.push(`--what-if "${spec}": no node ${name} in the description (known: ${known.join(', ')})`);
@@ -143,7 +147,10 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
   const { plan: replanned, problems } = planPlacementPartial(labWithout(lab, lost));
   const lostNames = new Set(lostNodes.map((n) => n.node));
   // A lost node has no capacity by construction; its "not more than the reserve" warning says nothing new.
-  const replan: PlacementPlan = { ...replanned, warnings: replanned.warnings.filter((w) => !/^node (\S+) of /.test(w) || !lostNames.has(/^node (\S+) of /.exec(w)![1])) };
+  const replan: PlacementPlan = {
+    ...replanned,
+    warnings: replanned.warnings.filter((w) => !/^node (\S+) of /.test(w) || !lostNames.has(/^node (\S+) of /.exec(w)![1])),
+  };
   const diff = diffPlacement(plan, replan);
   const after = new Map(replan.tenants.map((t) => [t.name, t]));
 
@@ -161,12 +168,27 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
         if (!lost.has(key(p.instance, p.node))) continue;
         const md = mds.find((m) => m.pool === pool.name && m.instance === p.instance && m.nodes.includes(p.node));
         const stranded = md ? md.nodes.every((n) => lost.has(key(md.instance, n))) : true;
-        on.push({ machineDeployment: md?.name ?? `${pool.name}-${p.node}`, instance: p.instance, node: p.node, replicas: p.replicas, ...(p.max !== undefined ? { max: p.max } : {}), stranded });
+        on.push({
+          machineDeployment: md?.name ?? `${pool.name}-${p.node}`,
+          instance: p.instance,
+          node: p.node,
+          replicas: p.replicas,
+          ...(p.max !== undefined ? { max: p.max } : {}),
+          stranded,
+        });
       }
       if (on.length === 0) continue;
       const lostCount = on.reduce((n, m) => n + m.replicas, 0);
       const survivors = machines - lostCount;
-      pools.push({ pool: pool.name, machines, lost: lostCount, survivors, outage: machines > 0 && survivors === 0, quorumAtRisk: machines > 0 && survivors * 2 <= machines, on });
+      pools.push({
+        pool: pool.name,
+        machines,
+        lost: lostCount,
+        survivors,
+        outage: machines > 0 && survivors === 0,
+        quorumAtRisk: machines > 0 && survivors * 2 <= machines,
+        on,
+      });
     }
     if (pools.length === 0 && unplaceable.length === 0) continue;
     const survivingPools = tenant.pools.map((p) => ({ ...p, placements: p.placements.filter((x) => !lost.has(key(x.instance, x.node))) }));
@@ -175,7 +197,10 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
     const beforeConditions = tenant.haConditions ?? haConditions(tenant.pools);
     const afterConditions = fits ? next.haConditions : [];
     const haLost = fits ? afterConditions.filter((c) => c.status === 'False' && beforeConditions.some((b) => b.type === c.type && b.status === 'True')) : [];
-    const replacements = [...diff.added, ...diff.moved.map((m) => ({ tenant: m.tenant, pool: m.pool, instance: m.to.instance, node: m.to.node, replicas: m.replicas }))]
+    const replacements = [
+      ...diff.added,
+      ...diff.moved.map((m) => ({ tenant: m.tenant, pool: m.pool, instance: m.to.instance, node: m.to.node, replicas: m.replicas })),
+    ]
       .filter((c) => c.tenant === tenant.name)
       .map((c) => ({ pool: c.pool, instance: c.instance, node: c.node, replicas: c.replicas }))
       .sort((a, b) => compareNames(a.pool, b.pool) || compareNames(a.instance, b.instance) || compareNames(a.node, b.node));

@@ -24,12 +24,15 @@ export function capmoxGlobalCredentials(resources: readonly KubernetesObject[]):
     const spec = (r.spec ?? {}) as { configSecret?: unknown; deployment?: { containers?: ManagerContainer[] }; manager?: ManagerContainer };
     const where = `${r.kind} ${r.metadata.namespace}/${r.metadata.name}`;
     if (spec.configSecret !== undefined) {
-      problems.push(`${where} sets spec.configSecret: the operator would hand its keys to CAPMOX as environment, and PROXMOX_URL/TOKEN/SECRET there override every ProxmoxCluster's credentialsRef`);
+      problems.push(
+        `${where} sets spec.configSecret: the operator would hand its keys to CAPMOX as environment, and PROXMOX_URL/TOKEN/SECRET there override every ProxmoxCluster's credentialsRef`,
+      );
     }
     const containers: ManagerContainer[] = [...(spec.deployment?.containers ?? []), ...(spec.manager ? [spec.manager] : [])];
     for (const c of containers) {
       for (const e of c.env ?? []) {
-        if (typeof e?.name === 'string' && e.name.startsWith('PROXMOX_')) problems.push(`${where} sets ${e.name} on a manager container: CAPMOX would use it for every ProxmoxCluster instead of its credentialsRef`);
+        if (typeof e?.name === 'string' && e.name.startsWith('PROXMOX_'))
+          problems.push(`${where} sets ${e.name} on a manager container: CAPMOX would use it for every ProxmoxCluster instead of its credentialsRef`);
       }
     }
   }

@@ -6,14 +6,7 @@
  */
 import type { Management } from '../config/schema';
 import { capiProviders, managementImages, type CapiProvider, type ImagePin, type ManagementVersions } from '../versions';
-import {
-  KAMAJI_DATASTORE_NAME,
-  KAMAJI_ETCD_FULLNAME,
-  TENANT_VIP_POOL,
-  managementNamespaces,
-  providerNamespaces,
-  releaseNames,
-} from '../versions/layout';
+import { KAMAJI_DATASTORE_NAME, KAMAJI_ETCD_FULLNAME, TENANT_VIP_POOL, managementNamespaces, providerNamespaces, releaseNames } from '../versions/layout';
 import { mirroredImage, mirroredRepository, providerComponentsArtifact, type Mirror } from '../versions/mirror';
 
 /** What every builder needs: the lab's `management:` and its effective versions. */
@@ -26,7 +19,12 @@ export interface ManagementSettings {
 export interface KubernetesObject {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Record<string, string>;
+    readonly annotations?: Record<string, string>;
+  };
   readonly spec?: Record<string, unknown>;
 }
 

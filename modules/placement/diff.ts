@@ -104,7 +104,13 @@ function pairMoves(tenant: string, pool: string, nodes: NodeCounts[], diff: Plac
     return 0;
   });
   diff.moved.push(...moves);
-  const change = (side: { n: NodeCounts; left: number }): MachineChange => ({ tenant, pool, instance: side.n.instance, node: side.n.node, replicas: side.left });
+  const change = (side: { n: NodeCounts; left: number }): MachineChange => ({
+    tenant,
+    pool,
+    instance: side.n.instance,
+    node: side.n.node,
+    replicas: side.left,
+  });
   diff.removed.push(...leaving.filter((s) => s.left > 0).map(change));
   diff.added.push(...arriving.filter((s) => s.left > 0).map(change));
 }

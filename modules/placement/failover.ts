@@ -17,7 +17,9 @@ function labWithDown(lab: Lab, instance: string, node: string): Lab {
     ...lab,
     proxmox: {
       ...lab.proxmox,
-      instances: lab.proxmox.instances.map((i) => (i.name !== instance ? i : { ...i, nodes: i.nodes.map((n) => (n.name === node ? { ...n, down: true } : n)) })),
+      instances: lab.proxmox.instances.map((i) =>
+        i.name !== instance ? i : { ...i, nodes: i.nodes.map((n) => (n.name === node ? { ...n, down: true } : n)) },
+      ),
     },
   };
 }
@@ -45,12 +47,7 @@ export function cloneSourceNodes(instance: Instance, version: string): string[] 
  * loss is never refused for want of room for a second one). Pools without failover that would not
  * fit after a loss are named in a warning: re-synth is refused until they are made smaller.
  */
-export function checkFailover(
-  lab: Lab,
-  plan: PlacementPlan,
-  problems: Problem[],
-  planOnce: (lab: Lab) => { plan: PlacementPlan; problems: Problem[] },
-): void {
+export function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[], planOnce: (lab: Lab) => { plan: PlacementPlan; problems: Problem[] }): void {
   const degraded = lab.proxmox.instances.flatMap((i) => i.nodes.filter((n) => n.down).map((n) => `${n.name} (${i.name})`));
   const failoverPools = plan.tenants.flatMap((tenant) => {
     const ti = lab.tenants.findIndex((t) => t.name === tenant.name);
@@ -121,7 +118,8 @@ export function checkFailover(
       `tenant ${f.tenant.name}, pool ${f.pool.name} (failover): if ${nodes.length === 1 ? `node ${nodes[0]} is` : `any of the nodes ${nodes.join(', ')} is`} lost, ` +
       `re-synth with it down has no room for the pool's machines: ${why}`;
     const fix = `add nodes or capacity to the other nodes${f.pool.pinned === undefined && f.tenant.mode !== 'Default' ? ' or instances' : ''} the pool may use, make the pool (or others on those nodes) smaller, or remove failover`;
-    if (degraded.length > 0) plan.warnings.push(`${message} (only a warning while ${degraded.join(', ')} ${degraded.length === 1 ? 'is' : 'are'} down); fix: ${fix}`);
+    if (degraded.length > 0)
+      plan.warnings.push(`${message} (only a warning while ${degraded.join(', ')} ${degraded.length === 1 ? 'is' : 'are'} down); fix: ${fix}`);
     else problems.push({ path: ['tenants', f.ti, 'pools', f.pi, 'failover'], message, fix });
   }
   for (const [names, nodes] of blocked) {

@@ -47,9 +47,17 @@ export function haConditions(pools: PoolPlan[]): HaCondition[] {
     for (const [instance, machines] of perInstance) if (machines === total) onOneInstance.push({ pool: pool.name, instance, machines });
   }
   const what = (c: HaCause) => `pool ${c.pool} has ${c.machines === 1 ? 'its only machine' : `all ${c.machines} machines`}`;
-  const condition = (type: HaCondition['type'], causes: HaCause[], where: (c: HaCause) => string, falseReason: HaCondition['reason'], spread: string): HaCondition => {
-    if (withMachines === 0) return { type, status: 'True', reason: 'NoMachines', message: 'no pool has machines to lose (autoscaled pools with min 0)', causes: [] };
-    if (causes.length === 0) return { type, status: 'True', reason: 'EveryPoolSpread', message: `every pool with machines has them on at least two ${spread}`, causes: [] };
+  const condition = (
+    type: HaCondition['type'],
+    causes: HaCause[],
+    where: (c: HaCause) => string,
+    falseReason: HaCondition['reason'],
+    spread: string,
+  ): HaCondition => {
+    if (withMachines === 0)
+      return { type, status: 'True', reason: 'NoMachines', message: 'no pool has machines to lose (autoscaled pools with min 0)', causes: [] };
+    if (causes.length === 0)
+      return { type, status: 'True', reason: 'EveryPoolSpread', message: `every pool with machines has them on at least two ${spread}`, causes: [] };
     return { type, status: 'False', reason: falseReason, message: causes.map((c) => `${what(c)} on ${where(c)}`).join('; '), causes };
   };
   const nodeLoss = condition('SurvivesNodeLoss', onOneNode, (c) => `${c.node} (${c.instance})`, 'PoolOnOneNode', 'nodes');
@@ -61,8 +69,5 @@ export function haConditions(pools: PoolPlan[]): HaCondition[] {
       `; pool${refilled.length === 1 ? '' : 's'} ${refilled.join(', ')} (failover) ${refilled.length === 1 ? 'gets' : 'get'} every lost machine back ` +
       `on the surviving nodes once the node is marked down and the tenant stack is synthesized and applied again`;
   }
-  return [
-    nodeLoss,
-    condition('SurvivesInstanceLoss', onOneInstance, (c) => c.instance, 'PoolOnOneInstance', 'instances'),
-  ];
+  return [nodeLoss, condition('SurvivesInstanceLoss', onOneInstance, (c) => c.instance, 'PoolOnOneInstance', 'instances')];
 }

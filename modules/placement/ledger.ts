@@ -77,7 +77,12 @@ export function capacityLedger(plan: PlacementPlan): CapacityLedger {
     return {
       instance: n.instance,
       node: n.node,
-      cpu: { capacity: n.cpu.capacity, planned: n.cpu.planned, free: n.cpu.capacity - n.cpu.planned - (surge?.cpu ?? 0), ...(surge ? { surge: surge.cpu } : {}) },
+      cpu: {
+        capacity: n.cpu.capacity,
+        planned: n.cpu.planned,
+        free: n.cpu.capacity - n.cpu.planned - (surge?.cpu ?? 0),
+        ...(surge ? { surge: surge.cpu } : {}),
+      },
       memoryMiB: {
         capacity: n.memoryMiB.capacity,
         planned: n.memoryMiB.planned,

@@ -374,7 +374,13 @@ export function placeSingleInstance(
             .join(', ')}, for lack of room (it moves there once room is made): ${refusals.join('; ')}`,
         );
       }
-      const passed = refusals.length > 0 ? `; ${ranking.slice(0, refusals.length).map((i) => i.name).join(', ')} lacked room` : '';
+      const passed =
+        refusals.length > 0
+          ? `; ${ranking
+              .slice(0, refusals.length)
+              .map((i) => i.name)
+              .join(', ')} lacked room`
+          : '';
       return (
         `SingleInstance: the rendezvous ranking of the eligible instances for ${tenant.name} is ${order}; ` +
         `${instance.name} is the best-ranked that holds all ${plural(machines, 'machine')}${countsMax}${passed}.`
@@ -411,7 +417,12 @@ export function placeMultiInstanceTenant(placer: Placer, tenant: Tenant, ranking
   );
 }
 
-function placeMultiInstance(placer: Placer, ranking: InstanceModel[], byName: number[], demand: PoolDemand): { draft: PoolDraft; limited: boolean } | undefined {
+function placeMultiInstance(
+  placer: Placer,
+  ranking: InstanceModel[],
+  byName: number[],
+  demand: PoolDemand,
+): { draft: PoolDraft; limited: boolean } | undefined {
   const placed = placer.splitOverInstances(ranking, demand);
   if (placed < demand.count) {
     placer.problem(

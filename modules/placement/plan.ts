@@ -104,7 +104,12 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
     const instance = placer.instanceByName.get(pool.instance as string);
     const demand = demandOf(tenant, pool);
     if (!instance) {
-      placer.problem(tenant.name, pool.name, `tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`, 'pin it to one of proxmox.instances, or unpin it');
+      placer.problem(
+        tenant.name,
+        pool.name,
+        `tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`,
+        'pin it to one of proxmox.instances, or unpin it',
+      );
       continue;
     }
     const draft = placeWhole(placer, instance, demand, `pinned to ${instance.name}`, 'pin it elsewhere or unpin it');
@@ -125,7 +130,13 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
       );
     }
     for (const demand of free) {
-      const draft = placeWhole(placer, home, demand, 'Default mode places every machine on the default instance', 'choose mode SingleInstance or MultiInstance to use other instances');
+      const draft = placeWhole(
+        placer,
+        home,
+        demand,
+        'Default mode places every machine on the default instance',
+        'choose mode SingleInstance or MultiInstance to use other instances',
+      );
       if (draft) drafts.push(draft);
     }
     reason = `Default mode: every machine on the default instance ${home.name} (the first in proxmox.instances).`;
@@ -167,10 +178,13 @@ function eligibleInstances(placer: Placer, tenant: Tenant): InstanceModel[] {
     const instance = placer.instanceByName.get(name);
     if (instance) eligible.push(instance);
     else
-      placer.problem(tenant.name, undefined, `tenant ${tenant.name}: placement.instances names unknown instance ${name}`, 'name only instances of proxmox.instances', [
-        'placement',
-        'instances',
-      ]);
+      placer.problem(
+        tenant.name,
+        undefined,
+        `tenant ${tenant.name}: placement.instances names unknown instance ${name}`,
+        'name only instances of proxmox.instances',
+        ['placement', 'instances'],
+      );
   }
   return eligible;
 }

@@ -87,7 +87,12 @@ function diffJson(diff: PlacementDiff) {
 export function ledgerJson(plan: PlacementPlan) {
   const ledger = capacityLedger(plan);
   const pair = (x: { capacity: number; reserved: number }) => ({ capacity: x.capacity, reserved: x.reserved });
-  const room = (x: { capacity: number; planned: number; free: number; surge?: number }) => ({ capacity: x.capacity, planned: x.planned, ...(x.surge !== undefined ? { surge: x.surge } : {}), free: x.free });
+  const room = (x: { capacity: number; planned: number; free: number; surge?: number }) => ({
+    capacity: x.capacity,
+    planned: x.planned,
+    ...(x.surge !== undefined ? { surge: x.surge } : {}),
+    free: x.free,
+  });
   return {
     tenants: ledger.tenants.map((t) => ({
       tenant: t.tenant,
@@ -111,7 +116,16 @@ export function renderJson(plan: PlacementPlan, diff?: PlacementDiff): string {
     warnings: [...plan.warnings],
     ...(plan.surge
       ? {
-          surge: plan.surge.map((r) => ({ tenant: r.tenant, pool: r.pool, instance: r.instance, node: r.node, version: r.version, machines: r.machines, cpu: r.cpu, memoryMiB: r.memoryMiB })),
+          surge: plan.surge.map((r) => ({
+            tenant: r.tenant,
+            pool: r.pool,
+            instance: r.instance,
+            node: r.node,
+            version: r.version,
+            machines: r.machines,
+            cpu: r.cpu,
+            memoryMiB: r.memoryMiB,
+          })),
         }
       : {}),
     ...(diff ? { diff: diffJson(diff) } : {}),

@@ -119,7 +119,13 @@ function diffSection(diff: PlacementDiff): string[] {
   ] as const) {
     if (changes.length === 0) continue;
     lines.push(`### ${title}`, '');
-    lines.push(...table(['tenant', 'pool', 'instance', 'node', 'machines'], changes.map((c) => [c.tenant, c.pool, c.instance, c.node, c.replicas])), '');
+    lines.push(
+      ...table(
+        ['tenant', 'pool', 'instance', 'node', 'machines'],
+        changes.map((c) => [c.tenant, c.pool, c.instance, c.node, c.replicas]),
+      ),
+      '',
+    );
   }
   if (diff.bounds.length > 0) {
     lines.push('### Autoscaler bounds that change', '');
@@ -214,7 +220,14 @@ export function renderMarkdown(plan: PlacementPlan, diff?: PlacementDiff): strin
     lines.push(
       ...table(
         ['tenant', 'mode', 'instances', 'machines', 'survives node loss', 'survives instance loss'],
-        plan.tenants.map((t) => [t.name, t.mode, t.instances.join(', ') || '–', tenantMachines(t), yesNo(t.ha.survivesNodeLoss), yesNo(t.ha.survivesInstanceLoss)]),
+        plan.tenants.map((t) => [
+          t.name,
+          t.mode,
+          t.instances.join(', ') || '–',
+          tenantMachines(t),
+          yesNo(t.ha.survivesNodeLoss),
+          yesNo(t.ha.survivesInstanceLoss),
+        ]),
       ),
       '',
       SURVIVES_NODE_LOSS,

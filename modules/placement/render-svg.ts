@@ -49,7 +49,9 @@ function bar(
         `<title>${escapeXml(`${segment.tenant}: ${unit(segment.amount)}`)}</title></rect>`,
     );
     if (width >= segment.tenant.length * 6 + 6) {
-      out.push(`<text x="${num(at + 3)}" y="${num(y + 12)}" font-size="10" fill="${LIGHT.has(colour(segment.tenant)) ? '#222222' : '#ffffff'}">${escapeXml(segment.tenant)}</text>`);
+      out.push(
+        `<text x="${num(at + 3)}" y="${num(y + 12)}" font-size="10" fill="${LIGHT.has(colour(segment.tenant)) ? '#222222' : '#ffffff'}">${escapeXml(segment.tenant)}</text>`,
+      );
     }
     at += width;
   }
@@ -110,7 +112,8 @@ export function renderSvg(plan: PlacementPlan, options: SvgOptions = {}): string
   let y = MARGIN + 18;
   body.push(
     `<text x="${MARGIN}" y="${y}" font-size="18" font-weight="bold">${escapeXml(
-      options.title ?? `Placement: ${plan.tenants.length} tenant${plan.tenants.length === 1 ? '' : 's'} on ${instances.length} instance${instances.length === 1 ? '' : 's'}`,
+      options.title ??
+        `Placement: ${plan.tenants.length} tenant${plan.tenants.length === 1 ? '' : 's'} on ${instances.length} instance${instances.length === 1 ? '' : 's'}`,
     )}</text>`,
   );
   y += 14;

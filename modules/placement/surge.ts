@@ -38,7 +38,11 @@ export function previousInstance(instance: Instance, was: PreviousInstance | und
   return {
     ...instance,
     bridge: was.bridge ?? instance.bridge,
-    storage: { ...instance.storage, ...(was.storage?.disks !== undefined ? { disks: was.storage.disks } : {}), ...(was.storage?.disksShared !== undefined ? { disksShared: was.storage.disksShared } : {}) },
+    storage: {
+      ...instance.storage,
+      ...(was.storage?.disks !== undefined ? { disks: was.storage.disks } : {}),
+      ...(was.storage?.disksShared !== undefined ? { disksShared: was.storage.disksShared } : {}),
+    },
     template: was.template ?? instance.template,
     images: was.images ?? instance.images,
     vmIdRange: was.vmIdRange ?? instance.vmIdRange,
@@ -161,7 +165,8 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
       const mine = here.filter((s) => s.tenant === name);
       const pools = [...new Set(mine.map((s) => s.pool))];
       const templateChange = networkChanged(lab.tenants[index]) || changedInstances(lab, lab.tenants[index]).has(node.instance);
-      const versionChange = lab.tenants[index].previous?.kubernetesVersion !== undefined && lab.tenants[index].previous?.kubernetesVersion !== lab.tenants[index].kubernetesVersion;
+      const versionChange =
+        lab.tenants[index].previous?.kubernetesVersion !== undefined && lab.tenants[index].previous?.kubernetesVersion !== lab.tenants[index].kubernetesVersion;
       problems.push({
         path: ['tenants', index, 'previous'],
         message:
@@ -172,8 +177,8 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
         fix: templateChange
           ? `an instance-level change (previous.instances, previous.network) surges every node group of the tenant there at once, and of every tenant it touches: make room on ${node.node} (add a node to ${node.instance}, or lower replicas in a step of its own before the change)`
           : versionChange
-          ? `an upgrade surges every pool of the tenant at once: make room on ${node.node} (move or shrink another tenant's pools, or add a node to ${node.instance}), or lower the tenant's replicas for the upgrade in a step of its own`
-          : `surge one pool at a time: change ${pools.length > 1 ? 'one of the pools ' + pools.join(', ') : 'this pool'} alone (the others as in previous.pools), deploy, remove previous once its new Nodes are Ready, then the next; or make room on ${node.node}`,
+            ? `an upgrade surges every pool of the tenant at once: make room on ${node.node} (move or shrink another tenant's pools, or add a node to ${node.instance}), or lower the tenant's replicas for the upgrade in a step of its own`
+            : `surge one pool at a time: change ${pools.length > 1 ? 'one of the pools ' + pools.join(', ') : 'this pool'} alone (the others as in previous.pools), deploy, remove previous once its new Nodes are Ready, then the next; or make room on ${node.node}`,
       });
     }
   }

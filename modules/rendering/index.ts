@@ -52,12 +52,20 @@ export interface LabRendering {
 /** The management stack's rendering (`renderManagement`, past the version guard, and the static control plane's objects). */
 export function renderManagementPlane(lab: Pick<Lab, 'management' | 'capmox'>): ManagementPlaneRendering {
   const { staticControlPlane, ...management } = renderManagement(lab);
-  return { ...management, ...(staticControlPlane ? { staticControlPlane: { crd: staticControlPlaneCrd(), clusterRole: staticControlPlaneClusterRole() } } : {}) };
+  return {
+    ...management,
+    ...(staticControlPlane ? { staticControlPlane: { crd: staticControlPlaneCrd(), clusterRole: staticControlPlaneClusterRole() } } : {}),
+  };
 }
 
 /** The management-config stack's rendering: the tenant VIP pool, and the `lab-tenant` class for the lab's MultiInstance mode and health check. */
 export function renderManagementConfig(lab: Pick<Lab, 'management' | 'capmox'>): ManagementConfigRendering {
-  const options = { dataStoreName: KAMAJI_DATASTORE_NAME, multiInstance: lab.capmox.multiInstance, namespace: CLUSTER_CLASS_NAMESPACE, healthCheck: lab.management.healthCheck };
+  const options = {
+    dataStoreName: KAMAJI_DATASTORE_NAME,
+    multiInstance: lab.capmox.multiInstance,
+    namespace: CLUSTER_CLASS_NAMESPACE,
+    healthCheck: lab.management.healthCheck,
+  };
   return {
     vipPool: tenantVipPoolManifests(lab.management).map((o) => o as unknown as KubernetesObject),
     clusterClass: {

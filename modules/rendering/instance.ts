@@ -49,14 +49,29 @@ export interface CapmoxTenant {
 }
 
 /** The ACLs every tenant's token (and the user) needs, in a stable order (path, then role). */
-export function capmoxGrants(props: { readonly templates: { readonly pool: string } | { readonly vmIds: readonly number[] }; readonly diskStorage: string }): CapmoxGrant[] {
+export function capmoxGrants(props: {
+  readonly templates: { readonly pool: string } | { readonly vmIds: readonly number[] };
+  readonly diskStorage: string;
+}): CapmoxGrant[] {
   const grants: CapmoxGrant[] = [
     { path: '/', roleId: CAPMOX_ROLES.sysAudit.id, propagate: false, reason: 'read the cluster status and /cluster/resources (template lookup by tags)' },
     { path: '/nodes', roleId: CAPMOX_ROLES.sysAudit.id, propagate: true, reason: 'read node status and memory for scheduling' },
     ...('pool' in props.templates
-      ? [{ path: `/pool/${props.templates.pool}`, roleId: 'PVETemplateUser', propagate: true, reason: 'clone the templates (VM.Clone, VM.Audit), nothing else' }]
+      ? [
+          {
+            path: `/pool/${props.templates.pool}`,
+            roleId: 'PVETemplateUser',
+            propagate: true,
+            reason: 'clone the templates (VM.Clone, VM.Audit), nothing else',
+          },
+        ]
       : // One existing template per Kubernetes version (template.kubernetesVersion and template.versions).
-        [...new Set(props.templates.vmIds)].map((id) => ({ path: `/vms/${id}`, roleId: 'PVETemplateUser', propagate: false, reason: 'clone the existing template (VM.Clone, VM.Audit), nothing else' }))),
+        [...new Set(props.templates.vmIds)].map((id) => ({
+          path: `/vms/${id}`,
+          roleId: 'PVETemplateUser',
+          propagate: false,
+          reason: 'clone the existing template (VM.Clone, VM.Audit), nothing else',
+        }))),
     { path: `/storage/${props.diskStorage}`, roleId: CAPMOX_ROLES.allocateSpace.id, propagate: true, reason: 'allocate the cloned disks' },
   ];
   return sortGrants(grants);
@@ -73,7 +88,12 @@ export function capmoxGrants(props: { readonly templates: { readonly pool: strin
 export function tenantGrants(tenant: CapmoxTenant, bridge: string, sdnZone = 'localnetwork'): CapmoxGrant[] {
   const bridgePath = `/sdn/zones/${sdnZone}/${bridge}`;
   return [
-    { path: `/pool/${tenant.pool}`, roleId: 'PVEVMAdmin', propagate: true, reason: `create, configure, start, stop and delete the machines of tenant ${tenant.name}, only inside its pool` },
+    {
+      path: `/pool/${tenant.pool}`,
+      roleId: 'PVEVMAdmin',
+      propagate: true,
+      reason: `create, configure, start, stop and delete the machines of tenant ${tenant.name}, only inside its pool`,
+    },
     {
       path: `/storage/${tenant.cloudInitStorage}`,
       roleId: CAPMOX_ROLES.cloudInit.id,
@@ -81,8 +101,18 @@ export function tenantGrants(tenant: CapmoxTenant, bridge: string, sdnZone = 'lo
       reason: `upload and delete the bootstrap (cloud-init) ISO of each machine of tenant ${tenant.name}, on a storage of its own that holds nothing else`,
     },
     tenant.vlan === undefined
-      ? { path: bridgePath, roleId: 'PVESDNUser', propagate: false, reason: `attach the machines of tenant ${tenant.name} to the bridge, untagged only (SDN.Use; no VLAN, no trunk)` }
-      : { path: `${bridgePath}/${tenant.vlan}`, roleId: 'PVESDNUser', propagate: false, reason: `attach the machines of tenant ${tenant.name} to VLAN ${tenant.vlan} of the bridge only (SDN.Use)` },
+      ? {
+          path: bridgePath,
+          roleId: 'PVESDNUser',
+          propagate: false,
+          reason: `attach the machines of tenant ${tenant.name} to the bridge, untagged only (SDN.Use; no VLAN, no trunk)`,
+        }
+      : {
+          path: `${bridgePath}/${tenant.vlan}`,
+          roleId: 'PVESDNUser',
+          propagate: false,
+          reason: `attach the machines of tenant ${tenant.name} to VLAN ${tenant.vlan} of the bridge only (SDN.Use)`,
+        },
   ];
 }
 
@@ -223,26 +253,37 @@ export function renderInstance(
     cloudInitStorage: tenantCloudInitStorage(instance, name),
     vlan: Object.hasOwn(vlans, name) ? vlans[name] : undefined,
   }));
-  const tenantPools = own.map((t): PoolRendering => ({ id: `tenant-pool-${t.name}`, poolId: t.pool, comment: `Cluster API machines (CAPMOX) of tenant ${t.name}; managed by pvekaas`, aclPath: `/pool/${t.pool}` }));
-  const templatesPool: PoolRendering = { id: `pool-${instance.pools.templates}`, poolId: instance.pools.templates, comment: 'Node templates CAPMOX clones; managed by pvekaas', aclPath: `/pool/${instance.pools.templates}` };
+  const tenantPools = own.map((t): PoolRendering => ({
+    id: `tenant-pool-${t.name}`,
+    poolId: t.pool,
+    comment: `Cluster API machines (CAPMOX) of tenant ${t.name}; managed by pvekaas`,
+    aclPath: `/pool/${t.pool}`,
+  }));
+  const templatesPool: PoolRendering = {
+    id: `pool-${instance.pools.templates}`,
+    poolId: instance.pools.templates,
+    comment: 'Node templates CAPMOX clones; managed by pvekaas',
+    aclPath: `/pool/${instance.pools.templates}`,
+  };
   // One cloud-init storage per tenant: Proxmox VE grants ISOs per storage only, so a shared one
   // would let every tenant's token list, attach, replace and delete every tenant's bootstrap ISO.
-  const cloudInitStorages = own.map(
-    (t): CloudInitStorageRendering => ({
-      id: `cloudinit-storage-${t.name}`,
-      tenant: t.name,
-      storageId: t.cloudInitStorage,
-      path: tenantCloudInitPath(instance, t.name),
-      content: ['iso'],
-      shared: false,
-      aclPath: `/storage/${t.cloudInitStorage}`,
-    }),
-  );
+  const cloudInitStorages = own.map((t): CloudInitStorageRendering => ({
+    id: `cloudinit-storage-${t.name}`,
+    tenant: t.name,
+    storageId: t.cloudInitStorage,
+    path: tenantCloudInitPath(instance, t.name),
+    content: ['iso'],
+    shared: false,
+    aclPath: `/storage/${t.cloudInitStorage}`,
+  }));
 
   const existingTemplate = 'templateID' in instance.template ? instance.template : undefined;
   const grantsOf = (i: Instance) => {
     const fixed = 'templateID' in i.template ? i.template : undefined;
-    return capmoxGrants({ templates: fixed ? { vmIds: [fixed.templateID, ...(fixed.versions ?? []).map((v) => v.templateID)] } : { pool: i.pools.templates }, diskStorage: i.storage.disks });
+    return capmoxGrants({
+      templates: fixed ? { vmIds: [fixed.templateID, ...(fixed.versions ?? []).map((v) => v.templateID)] } : { pool: i.pools.templates },
+      diskStorage: i.storage.disks,
+    });
   };
   // Surge, then retire: until the retire step the retiring machines (their remediation, their
   // deletion) need what they were made with — the old disk storage, template, bridge and VLAN.
@@ -271,7 +312,12 @@ export function renderInstance(
   const templates: NodeTemplateRendering[] = [];
   const templateIds: Record<string, Record<string, number>> = {};
   if (!existingTemplate) {
-    const ids = templateVmIds(instance.name, instance.vmIdRange, instance.nodes.map((n) => n.name), instance.images.map((i) => i.kubernetesVersion));
+    const ids = templateVmIds(
+      instance.name,
+      instance.vmIdRange,
+      instance.nodes.map((n) => n.name),
+      instance.images.map((i) => i.kubernetesVersion),
+    );
     for (const image of [...instance.images].sort((a, b) => a.kubernetesVersion.localeCompare(b.kubernetesVersion))) {
       const perNode: Record<string, number> = {};
       for (const node of imageNodes(instance, image)) {
@@ -305,7 +351,10 @@ export function renderInstance(
   return {
     name: instance.name,
     provider: { endpoint: instance.endpoint, insecure: instance.insecure },
-    apiToken: { variable: API_TOKEN_VARIABLE, description: `API token of an administrator of ${instance.name}, as user@realm!tokenid=secret (set TF_VAR_${API_TOKEN_VARIABLE})` },
+    apiToken: {
+      variable: API_TOKEN_VARIABLE,
+      description: `API token of an administrator of ${instance.name}, as user@realm!tokenid=secret (set TF_VAR_${API_TOKEN_VARIABLE})`,
+    },
     url: instance.endpoint.replace(/\/+$/, ''),
     tenants: [...tenants],
     tenantPools,
@@ -331,7 +380,9 @@ export function renderInstances(lab: Lab, plan: Pick<PlacementPlan, 'tenants'>):
     const surging = Object.fromEntries(
       lab.tenants.flatMap((t) => {
         const before = previousTenant(t);
-        return before ? [[t.name, { instance: previousInstance(instance, t.previous?.instances?.[instance.name]), vlan: tenantVlanOn(before, instance.name) }]] : [];
+        return before
+          ? [[t.name, { instance: previousInstance(instance, t.previous?.instances?.[instance.name]), vlan: tenantVlanOn(before, instance.name) }]]
+          : [];
       }),
     );
     out.set(instance.name, renderInstance(instance, tenantsOnInstance(plan, instance.name), vlans, undefined, undefined, surging));

@@ -37,7 +37,9 @@ export const ifOneHostFails: ReviewSection = (input) => {
   for (const name of touched) {
     const tenant = plan.tenants.find((t) => t.name === name)!;
     const nodes: NodeRef[] = [];
-    for (const pool of tenant.pools) for (const p of pool.placements) if (!nodes.some((n) => n.instance === p.instance && n.node === p.node)) nodes.push({ instance: p.instance, node: p.node });
+    for (const pool of tenant.pools)
+      for (const p of pool.placements)
+        if (!nodes.some((n) => n.instance === p.instance && n.node === p.node)) nodes.push({ instance: p.instance, node: p.node });
     let worst: { node: NodeRef; result: WhatIfResult; lost: number } | undefined;
     for (const node of nodes) {
       const key = `${node.instance}/${node.node}`;
@@ -61,7 +63,11 @@ export const ifOneHostFails: ReviewSection = (input) => {
       worst.lost,
       down.join(', ') || '–',
       quorum.join(', ') || '–',
-      impact?.unplaceable.length ? 'does not fit' : after ? `node loss: ${after.survivesNodeLoss ? 'yes' : 'no'}, instance loss: ${after.survivesInstanceLoss ? 'yes' : 'no'}` : '–',
+      impact?.unplaceable.length
+        ? 'does not fit'
+        : after
+          ? `node loss: ${after.survivesNodeLoss ? 'yes' : 'no'}, instance loss: ${after.survivesInstanceLoss ? 'yes' : 'no'}`
+          : '–',
     ]);
   }
   return {
@@ -98,7 +104,9 @@ export const capacitySection: ReviewSection = (input) => {
   const ledger = capacityLedger(input.after.plan);
   const entries = ledger.tenants.filter((t) => touched.has(t.tenant));
   if (entries.length === 0) return undefined;
-  const used = new Set(input.after.plan.tenants.filter((t) => touched.has(t.name)).flatMap((t) => t.pools.flatMap((p) => p.placements.map((x) => `${x.instance}/${x.node}`))));
+  const used = new Set(
+    input.after.plan.tenants.filter((t) => touched.has(t.name)).flatMap((t) => t.pools.flatMap((p) => p.placements.map((x) => `${x.instance}/${x.node}`))),
+  );
   return {
     title: 'Capacity ledger',
     lines: [
@@ -106,12 +114,21 @@ export const capacitySection: ReviewSection = (input) => {
       '',
       ...table(
         ['tenant', 'instance', 'machines at max', 'cpu', 'memory', 'quota (whole tenant)'],
-        entries.map((t) => [t.tenant, t.instance, t.machines, t.cpu, formatMiB(t.memoryMiB), t.quota ? `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)}` : '–']),
+        entries.map((t) => [
+          t.tenant,
+          t.instance,
+          t.machines,
+          t.cpu,
+          formatMiB(t.memoryMiB),
+          t.quota ? `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)}` : '–',
+        ]),
       ),
       '',
       ...table(
         ['instance', 'node', 'cpu free / capacity', 'memory free / capacity'],
-        ledger.nodes.filter((n) => used.has(`${n.instance}/${n.node}`)).map((n) => [n.instance, n.node, `${n.cpu.free} / ${n.cpu.capacity}`, `${formatMiB(n.memoryMiB.free)} / ${formatMiB(n.memoryMiB.capacity)}`]),
+        ledger.nodes
+          .filter((n) => used.has(`${n.instance}/${n.node}`))
+          .map((n) => [n.instance, n.node, `${n.cpu.free} / ${n.cpu.capacity}`, `${formatMiB(n.memoryMiB.free)} / ${formatMiB(n.memoryMiB.capacity)}`]),
       ),
     ],
   };

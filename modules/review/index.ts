@@ -58,7 +58,9 @@ function versionWarnings(before: Lab, after: Lab): string[] {
   for (const tenant of after.tenants) {
     const was = old.get(tenant.name);
     if (was && was.kubernetesVersion !== tenant.kubernetesVersion) {
-      warnings.push(`Kubernetes version of tenant ${tenant.name} changes ${was.kubernetesVersion} → ${tenant.kubernetesVersion}: its control plane and every worker are upgraded`);
+      warnings.push(
+        `Kubernetes version of tenant ${tenant.name} changes ${was.kubernetesVersion} → ${tenant.kubernetesVersion}: its control plane and every worker are upgraded`,
+      );
     }
   }
   const oldVersions: Record<string, string | undefined> = { ...before.management.versions };
@@ -92,7 +94,8 @@ function planWarnings(stack: string, summary: PlanSummary): string[] {
       said = true;
     };
     if (VM_TYPES.has(c.type) && destroys) warn(`${stack}: VM ${c.address} is ${gone}`);
-    if (CREDENTIAL_TYPES.has(c.type) && c.action !== 'create') warn(`${stack}: credential ${c.address} is ${c.action === 'update' ? 'changed' : c.action === 'replace' ? 'rotated' : 'deleted'}`);
+    if (CREDENTIAL_TYPES.has(c.type) && c.action !== 'create')
+      warn(`${stack}: credential ${c.address} is ${c.action === 'update' ? 'changed' : c.action === 'replace' ? 'rotated' : 'deleted'}`);
     if (c.type === 'kubernetes_manifest' && destroys) {
       const manifest = c.before?.manifest as { kind?: string; metadata?: { name?: string } } | undefined;
       if (manifest?.kind === 'Cluster') warn(`${stack}: tenant Cluster ${c.address} is ${gone} (its VMs and control plane go with it)`);
@@ -103,7 +106,10 @@ function planWarnings(stack: string, summary: PlanSummary): string[] {
       warn(`${stack}: Namespace ${name ?? c.address} is ${gone} (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)`);
     }
     if (POOL_TYPES.has(c.type) && destroys) warn(`${stack}: Proxmox pool ${String(c.before?.pool_id ?? c.address)} is ${gone} (its ACLs go with it)`);
-    if (c.type === 'helm_release' && destroys) warn(`${stack}: Helm release ${String(c.before?.name ?? c.address)} is ${c.action === 'replace' ? 'reinstalled' : 'uninstalled'} (what it installed goes with it)`);
+    if (c.type === 'helm_release' && destroys)
+      warn(
+        `${stack}: Helm release ${String(c.before?.name ?? c.address)} is ${c.action === 'replace' ? 'reinstalled' : 'uninstalled'} (what it installed goes with it)`,
+      );
     if (c.type === 'helm_release' && c.action === 'update' && c.before?.version !== c.after?.version) {
       warn(`${stack}: chart ${String(c.after?.chart ?? c.address)} changes version ${String(c.before?.version)} → ${String(c.after?.version)}`);
     }
@@ -111,7 +117,9 @@ function planWarnings(stack: string, summary: PlanSummary): string[] {
   }
   if (otherDestroys.length > 0) {
     const shown = otherDestroys.slice(0, 5).map((c) => `${c.address} (${c.action === 'replace' ? 'replaced' : 'destroyed'})`);
-    warnings.push(`${stack}: ${otherDestroys.length} more resource${otherDestroys.length === 1 ? ' is' : 's are'} destroyed or replaced: ${shown.join(', ')}${otherDestroys.length > 5 ? `, and ${otherDestroys.length - 5} more` : ''}`);
+    warnings.push(
+      `${stack}: ${otherDestroys.length} more resource${otherDestroys.length === 1 ? ' is' : 's are'} destroyed or replaced: ${shown.join(', ')}${otherDestroys.length > 5 ? `, and ${otherDestroys.length - 5} more` : ''}`,
+    );
   }
   return warnings;
 }
@@ -121,9 +129,12 @@ export function review(input: ReviewInput): Review {
   const diff = diffPlacement(before.plan, after.plan);
   const warnings: string[] = [];
   const afterTenants = new Set(after.lab.tenants.map((t) => t.name));
-  for (const t of before.lab.tenants) if (!afterTenants.has(t.name)) warnings.push(`tenant ${t.name} is deleted: its stack tenant-${t.name} must be destroyed (control plane, VMs, VIP, autoscaler)`);
+  for (const t of before.lab.tenants)
+    if (!afterTenants.has(t.name))
+      warnings.push(`tenant ${t.name} is deleted: its stack tenant-${t.name} must be destroyed (control plane, VMs, VIP, autoscaler)`);
   const afterInstances = new Set(after.lab.proxmox.instances.map((i) => i.name));
-  for (const i of before.lab.proxmox.instances) if (!afterInstances.has(i.name)) warnings.push(`instance ${i.name} is removed: its stack proxmox-${i.name} must be destroyed`);
+  for (const i of before.lab.proxmox.instances)
+    if (!afterInstances.has(i.name)) warnings.push(`instance ${i.name} is removed: its stack proxmox-${i.name} must be destroyed`);
   const oldHa = new Map(before.plan.tenants.map((t) => [t.name, t.ha]));
   for (const t of after.plan.tenants) {
     const was = oldHa.get(t.name);
@@ -146,14 +157,21 @@ export function review(input: ReviewInput): Review {
   const removed = diff.removed.reduce((n, m) => n + m.replicas, 0);
   const title = `## pvekaas review: ${before.label} → ${after.label}`;
   if (changes && changes.length === 0 && warnings.length === 0 && moved + added + removed === 0 && extra.length === 0) {
-    return { markdown: `${title}\n\nNo change: all ${input.stackChanges!.unchanged.length} synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`, warnings, stacks };
+    return {
+      markdown: `${title}\n\nNo change: all ${input.stackChanges!.unchanged.length} synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`,
+      warnings,
+      stacks,
+    };
   }
   const unplanned = (changes ?? []).filter((c) => c.change !== 'removed' && !(c.stack in stacks)).map((c) => c.stack);
 
   const lines = [title, ''];
   lines.push('### Must not miss', '');
   if (warnings.length > 0) lines.push(...warnings.map((w) => `- ⚠️ ${w}`));
-  else if (unplanned.length > 0) lines.push(`Nothing found in the ${Object.keys(stacks).length} plan(s) read — but ${unplanned.length} changed stack(s) were not planned (${unplanned.join(', ')}): their effect is not checked here.`);
+  else if (unplanned.length > 0)
+    lines.push(
+      `Nothing found in the ${Object.keys(stacks).length} plan(s) read — but ${unplanned.length} changed stack(s) were not planned (${unplanned.join(', ')}): their effect is not checked here.`,
+    );
   else lines.push('Nothing destroyed, rotated, downgraded in HA or version-changed.');
   lines.push('');
   if (changes) {
@@ -170,7 +188,10 @@ export function review(input: ReviewInput): Review {
   lines.push(`${moved} machine${moved === 1 ? '' : 's'} move, ${added} added, ${removed} removed.`, '');
   const diffText = renderDiffMarkdown(diff).trim();
   // The diff's own title repeats this section's; its subsections become this section's.
-  const body = diffText.replace(/^##? [^\n]*\n+/, '').replace(/^### /gm, '#### ').trim();
+  const body = diffText
+    .replace(/^##? [^\n]*\n+/, '')
+    .replace(/^### /gm, '#### ')
+    .trim();
   if (body) lines.push(body, '');
   if (input.picture) lines.push(`![placement after the change](${input.picture})`, '');
   lines.push('### Plans', '');

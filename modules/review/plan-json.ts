@@ -49,17 +49,27 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * wrong file as "no changes".
  */
 export function checkPlanJson(value: unknown, file: string): TofuPlanJson {
-  if (!isRecord(value)) throw new PlanFormatError(file, `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+  if (!isRecord(value))
+    throw new PlanFormatError(file, `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
   if (typeof value.format_version !== 'string' || typeof value.terraform_version !== 'string') {
     throw new PlanFormatError(file, 'it has no format_version and terraform_version');
   }
   if (!isRecord(value.planned_values)) {
-    throw new PlanFormatError(file, isRecord(value.values) ? 'it is the JSON of a state (`values`), not of a plan (`planned_values`)' : 'it has no planned_values');
+    throw new PlanFormatError(
+      file,
+      isRecord(value.values) ? 'it is the JSON of a state (`values`), not of a plan (`planned_values`)' : 'it has no planned_values',
+    );
   }
   if (value.resource_changes !== undefined) {
     if (!Array.isArray(value.resource_changes)) throw new PlanFormatError(file, 'resource_changes is not a list');
     value.resource_changes.forEach((rc, i) => {
-      const ok = isRecord(rc) && typeof rc.address === 'string' && typeof rc.type === 'string' && isRecord(rc.change) && Array.isArray(rc.change.actions) && rc.change.actions.every((a) => typeof a === 'string');
+      const ok =
+        isRecord(rc) &&
+        typeof rc.address === 'string' &&
+        typeof rc.type === 'string' &&
+        isRecord(rc.change) &&
+        Array.isArray(rc.change.actions) &&
+        rc.change.actions.every((a) => typeof a === 'string');
       if (!ok) throw new PlanFormatError(file, `resource_changes[${i}] has no address, type or change.actions`);
     });
   }
@@ -72,7 +82,8 @@ function actionOf(actions: string[]): PlanAction {
   return 'no-op';
 }
 
-const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const record = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /** Counts as `tofu plan` reports them: a replacement is one add and one destroy. Data sources are left out. */
 export function summarizePlan(plan: TofuPlanJson): PlanSummary {

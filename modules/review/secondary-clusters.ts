@@ -26,7 +26,9 @@ export const secondaryClustersSection: ReviewSection = (input: ReviewInput) => {
   const lines: string[] = [];
   const warnings: string[] = [];
   for (const r of added) {
-    lines.push(`- tenant ${r.tenant} gains instance ${r.instance}: secondary Cluster ${r.cluster} is created after the tenant's control plane is initialized; its workers join once the secret mirror has copied the CA and kubeconfig (it runs every 5 minutes).`);
+    lines.push(
+      `- tenant ${r.tenant} gains instance ${r.instance}: secondary Cluster ${r.cluster} is created after the tenant's control plane is initialized; its workers join once the secret mirror has copied the CA and kubeconfig (it runs every 5 minutes).`,
+    );
   }
   for (const r of removed) {
     const tenantGone = !afterTenants.has(r.tenant);

@@ -31,13 +31,17 @@ function show(v: unknown): string {
 
 /** `pools[workers].replicas` → `pool workers replicas`: list entries by their name, as the lab names them. */
 function readable(path: string): string {
-  return path.replace(/(\w+?)s?\[([^\]]+)\]\.?/g, '$1 $2 ').replace(/\.(?=\w)/g, ' ').trim();
+  return path
+    .replace(/(\w+?)s?\[([^\]]+)\]\.?/g, '$1 $2 ')
+    .replace(/\.(?=\w)/g, ' ')
+    .trim();
 }
 
 /** Differences between two values as `path before → after` lines; lists of named objects are matched by name. */
 export function diffValues(a: unknown, b: unknown, path = ''): string[] {
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
-  const named = (v: unknown): v is { name: string }[] => Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { name?: unknown }).name === 'string');
+  const named = (v: unknown): v is { name: string }[] =>
+    Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { name?: unknown }).name === 'string');
   if (named(a) && named(b)) {
     const out: string[] = [];
     const before = new Map(a.map((x) => [x.name, x]));
@@ -72,7 +76,12 @@ function reasonsFor(stack: string, before: SynthesizedLab, after: SynthesizedLab
     const i = a.proxmox.instances.find((x) => x.name === name);
     const j = b.proxmox.instances.find((x) => x.name === name);
     own = !i ? [`instance ${name} added`] : !j ? [`instance ${name} removed from the description`] : prefixed(`instance ${name}: `, diffValues(i, j));
-    own.push(...prefixed('proxmox ', diffValues(a.proxmox.reserve, b.proxmox.reserve).map((l) => `reserve ${l}`)));
+    own.push(
+      ...prefixed(
+        'proxmox ',
+        diffValues(a.proxmox.reserve, b.proxmox.reserve).map((l) => `reserve ${l}`),
+      ),
+    );
   } else if (stack === 'management' || stack === 'management-config') {
     const instances = diffValues(
       a.proxmox.instances.map((x) => ({ name: x.name })),
@@ -87,7 +96,8 @@ function reasonsFor(stack: string, before: SynthesizedLab, after: SynthesizedLab
     own = !t ? [`tenant ${name} added`] : !u ? [`tenant ${name} removed from the description`] : prefixed(`tenant ${name}: `, diffValues(t, u));
     const p = before.plan.tenants.find((x) => x.name === name);
     const q = after.plan.tenants.find((x) => x.name === name);
-    if (t && u && own.length === 0 && JSON.stringify(p) !== JSON.stringify(q)) own.push(`tenant ${name}: its placement changes (other tenants or nodes changed)`);
+    if (t && u && own.length === 0 && JSON.stringify(p) !== JSON.stringify(q))
+      own.push(`tenant ${name}: its placement changes (other tenants or nodes changed)`);
     if (t && u && own.length === 0) own.push(...shared);
   }
   if (own.length > 0) return own;
@@ -95,7 +105,10 @@ function reasonsFor(stack: string, before: SynthesizedLab, after: SynthesizedLab
   if (!stack.startsWith('tenant-')) {
     const was = new Set(a.tenants.map((t) => t.name));
     const is = new Set(b.tenants.map((t) => t.name));
-    const tenants = [...[...is].filter((t) => !was.has(t)).map((t) => `tenant ${t} added`), ...[...was].filter((t) => !is.has(t)).map((t) => `tenant ${t} removed`)];
+    const tenants = [
+      ...[...is].filter((t) => !was.has(t)).map((t) => `tenant ${t} added`),
+      ...[...was].filter((t) => !is.has(t)).map((t) => `tenant ${t} removed`),
+    ];
     if (tenants.length > 0) return [`${tenants.join(', ')} (its CAPMOX pool and token)`];
   }
   const lab = [...shared, ...prefixed('proxmox ', diffValues(a.proxmox, b.proxmox))];

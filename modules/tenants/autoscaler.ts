@@ -30,7 +30,9 @@ export interface AutoscalerOptions {
  * informer on the template's resource in the discovered namespace, waited for until it syncs — so
  * without list and watch, scaling from zero never happens). Found by the lab twin.
  */
-export const AUTOSCALER_ADDITIONAL_RULES = [{ apiGroups: ['infrastructure.cluster.x-k8s.io'], resources: ['proxmoxmachinetemplates'], verbs: ['get', 'list', 'watch'] }];
+export const AUTOSCALER_ADDITIONAL_RULES = [
+  { apiGroups: ['infrastructure.cluster.x-k8s.io'], resources: ['proxmoxmachinetemplates'], verbs: ['get', 'list', 'watch'] },
+];
 
 /** The image tag for a Kubernetes version, or undefined when none is pinned for its minor. */
 export function autoscalerImageTag(kubernetesVersion: string): string | undefined {

@@ -9,7 +9,8 @@
  * against CAPI's own rules (a Go text/template render, then YAML) rather than against a copy.
  *
  * CAPI v1.12 (the pinned clusterApi, modules/versions/toolchain.json),
- * internal/controllers/topology/cluster/patches/inline/json_patch_generator.go: a patch applies when its rendered `enabledIf` is `true` (patchIsEnabled); a value comes from
+ * internal/controllers/topology/cluster/patches/inline/json_patch_generator.go: a patch applies when its
+ * rendered `enabledIf` is `true` (patchIsEnabled); a value comes from
  * `value`, a variable (`valueFrom.variable`, a dotted path) or a rendered template
  * (`valueFrom.template`, parsed as YAML: renderValueTemplate); `remove` has no value. The patches
  * are RFC 6902 operations (evanphx/json-patch in patches/engine.go).
@@ -45,7 +46,9 @@ const VALUE_TEMPLATES: Record<string, (v: Variables) => unknown> = {
   '{{ if .proxmoxTemplate.appendVersionTag }}{{ append (default list .proxmoxTemplate.matchTags) .builtin.machineDeployment.version | toJson }}{{ else }}{{ .proxmoxTemplate.matchTags | toJson }}{{ end }}':
     (v) => {
       const tags = get(v, 'proxmoxTemplate.matchTags');
-      return truthy(get(v, 'proxmoxTemplate.appendVersionTag')) ? [...(truthy(tags) ? (tags as unknown[]) : []), get(v, 'builtin.machineDeployment.version')] : tags;
+      return truthy(get(v, 'proxmoxTemplate.appendVersionTag'))
+        ? [...(truthy(tags) ? (tags as unknown[]) : []), get(v, 'builtin.machineDeployment.version')]
+        : tags;
     },
   [CONTROL_PLANE_SPREAD]: (v) => ({
     topologySpreadConstraints: [
@@ -128,7 +131,12 @@ function patchValue(jp: JsonPatch, vars: Variables): unknown {
  * picks it applied, in the class's order. `selects` says which `matchResources` pick this object
  * (the control plane, the infrastructure cluster, a machine deployment class).
  */
-export function applyClassPatches<T extends KubernetesObject>(patches: readonly ClassPatch[], object: T, selects: (m: MatchResources) => boolean, vars: Variables): T {
+export function applyClassPatches<T extends KubernetesObject>(
+  patches: readonly ClassPatch[],
+  object: T,
+  selects: (m: MatchResources) => boolean,
+  vars: Variables,
+): T {
   for (const patch of patches) {
     if (!enabled(patch.enabledIf, vars)) continue;
     for (const def of patch.definitions) {
@@ -159,7 +167,9 @@ const KINDS: Record<Target, string> = {
  */
 export function patchedTemplateSpec(target: Target, vars: Variables): Record<string, unknown> {
   const kind = KINDS[target];
-  const template = structuredClone(clusterClassTemplates({ dataStoreName: 'unused', multiInstance: 'refuse' }).find((t) => t.kind === kind)) as KubernetesObject;
+  const template = structuredClone(
+    clusterClassTemplates({ dataStoreName: 'unused', multiInstance: 'refuse' }).find((t) => t.kind === kind),
+  ) as KubernetesObject;
   applyClassPatches(releasedPatches(), template, (m) => selects(m, target), vars);
   return (template.spec as { template: { spec: Record<string, unknown> } }).template.spec;
 }

@@ -12,7 +12,6 @@ export type JsonPatch =
   | { op: 'add' | 'replace'; path: string; value: unknown }
   | { op: 'remove'; path: string };
 
-
 export interface Selector {
   apiVersion: string;
   kind: string;
@@ -58,7 +57,6 @@ export const CONTROL_PLANE_SPREAD = `topologySpreadConstraints:
     matchLabels:
       kamaji.clastix.io/name: "{{ .builtin.cluster.name }}"
 `;
-
 
 export function releasedPatches(): ClassPatch[] {
   return [
@@ -109,7 +107,7 @@ export function releasedPatches(): ClassPatch[] {
     },
     {
       name: 'proxmox-credentials',
-      description: 'The Proxmox API of the tenant\'s instance.',
+      description: "The Proxmox API of the tenant's instance.",
       definitions: [{ selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/credentialsRef', 'proxmoxCredentials')] }],
     },
     {
@@ -122,12 +120,12 @@ export function releasedPatches(): ClassPatch[] {
     },
     {
       name: 'worker-network',
-      description: 'Bridge of the workers\' first network device.',
+      description: "Bridge of the workers' first network device.",
       definitions: [{ selector: SELECT.workerMachine, jsonPatches: [fromVariable('add', `${MACHINE}/network/networkDevices/0/bridge`, 'bridge')] }],
     },
     {
       name: 'worker-vlan',
-      description: 'VLAN tag of the workers\' first network device.',
+      description: "VLAN tag of the workers' first network device.",
       enabledIf: '{{ if .vlan }}true{{ end }}',
       definitions: [{ selector: SELECT.workerMachine, jsonPatches: [fromVariable('add', `${MACHINE}/network/networkDevices/0/vlan`, 'vlan')] }],
     },
@@ -149,7 +147,7 @@ export function releasedPatches(): ClassPatch[] {
     {
       name: 'worker-template-by-tags',
       description:
-        'Clone the template VM tagged with these tags; with appendVersionTag also with the machine deployment\'s Kubernetes version, so an upgrade switches the image exactly when CAPI rolls that machine deployment.',
+        "Clone the template VM tagged with these tags; with appendVersionTag also with the machine deployment's Kubernetes version, so an upgrade switches the image exactly when CAPI rolls that machine deployment.",
       enabledIf: '{{ if not .proxmoxTemplate.templateID }}true{{ end }}',
       definitions: [
         {
@@ -176,7 +174,7 @@ export function releasedPatches(): ClassPatch[] {
     },
     {
       name: 'worker-size',
-      description: 'CPU, memory and boot disk of a machine deployment\'s VMs.',
+      description: "CPU, memory and boot disk of a machine deployment's VMs.",
       enabledIf: '{{ if .workerSize }}true{{ end }}',
       definitions: [
         {
@@ -199,7 +197,9 @@ export function proposalPatches(): ClassPatch[] {
       name: 'proxmox-availability-zones',
       description: 'Multi-instance proposal (CAPMOX #887/#889): one availability zone per Proxmox instance, with its nodes and credentials.',
       enabledIf: '{{ if .proxmoxAvailabilityZones }}true{{ end }}',
-      definitions: [{ selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/availabilityZones', 'proxmoxAvailabilityZones')] }],
+      definitions: [
+        { selector: SELECT.infrastructureCluster, jsonPatches: [fromVariable('add', '/spec/template/spec/availabilityZones', 'proxmoxAvailabilityZones')] },
+      ],
     },
   ];
 }

@@ -84,19 +84,19 @@ export interface ClassTemplates {
 /** The worker ProxmoxMachineTemplate's spec before the per-Cluster patches. */
 function workerMachineSpec(): Record<string, unknown> {
   return {
-  full: true,
-  numSockets: 1,
-  numCores: 2,
-  memoryMiB: 4096,
-  disks: { bootVolume: { disk: 'scsi0', sizeGb: 20 } },
-  // The CRD requires a template source in the template itself; the proxmoxTemplate patches
-  // replace its tags or remove it (source node and id). `uniqueSubset`: the template's tags must
-  // contain all of these and may carry more (user-built templates often do), and exactly one
-  // template may match (CAPMOX's TemplateMatchPolicySubset; the default `exact` needs the
-  // very same tag set).
-  templateSelector: { matchTags: ['capi'], matchPolicy: 'uniqueSubset' },
-  network: { networkDevices: [{ name: 'net0', bridge: 'vmbr0', model: 'virtio' }] },
-};
+    full: true,
+    numSockets: 1,
+    numCores: 2,
+    memoryMiB: 4096,
+    disks: { bootVolume: { disk: 'scsi0', sizeGb: 20 } },
+    // The CRD requires a template source in the template itself; the proxmoxTemplate patches
+    // replace its tags or remove it (source node and id). `uniqueSubset`: the template's tags must
+    // contain all of these and may carry more (user-built templates often do), and exactly one
+    // template may match (CAPMOX's TemplateMatchPolicySubset; the default `exact` needs the
+    // very same tag set).
+    templateSelector: { matchTags: ['capi'], matchPolicy: 'uniqueSubset' },
+    network: { networkDevices: [{ name: 'net0', bridge: 'vmbr0', model: 'virtio' }] },
+  };
 }
 
 /** The name of the class's worker ProxmoxMachineTemplate (it depends on its content only). */

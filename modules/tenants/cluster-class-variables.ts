@@ -25,7 +25,7 @@ const NODE_NAMES = { type: 'array', minItems: 1, items: { type: 'string', minLen
 const templateSourceSchema = {
   type: 'object',
   description:
-    'The VM template CAPMOX clones: sourceNode + templateID, or matchTags (plus the machine deployment\'s Kubernetes version when appendVersionTag is true).',
+    "The VM template CAPMOX clones: sourceNode + templateID, or matchTags (plus the machine deployment's Kubernetes version when appendVersionTag is true).",
   properties: {
     sourceNode: { type: 'string', minLength: 1 },
     templateID: { type: 'integer', minimum: 100, maximum: 999999999 },
@@ -75,19 +75,19 @@ export function releasedVariables(): ClassVariable[] {
     {
       name: 'bridge',
       required: true,
-      schema: { type: 'string', minLength: 1, description: 'Proxmox bridge of the workers\' net0.' },
+      schema: { type: 'string', minLength: 1, description: "Proxmox bridge of the workers' net0." },
     },
     {
       name: 'vlan',
       required: false,
-      schema: { type: 'integer', minimum: 1, maximum: 4094, description: 'VLAN tag of the workers\' net0; untagged when unset.' },
+      schema: { type: 'integer', minimum: 1, maximum: 4094, description: "VLAN tag of the workers' net0; untagged when unset." },
     },
     {
       name: 'proxmoxCredentials',
       required: true,
       schema: {
         type: 'object',
-        description: 'Secret (in the Cluster\'s namespace) with the url, token and secret of the Proxmox API CAPMOX uses.',
+        description: "Secret (in the Cluster's namespace) with the url, token and secret of the Proxmox API CAPMOX uses.",
         required: ['name'],
         properties: { name: KUBERNETES_NAME },
       },
@@ -96,7 +96,7 @@ export function releasedVariables(): ClassVariable[] {
     {
       name: 'proxmoxPool',
       required: true,
-      schema: { type: 'string', minLength: 1, description: 'Proxmox resource pool the worker VMs join (CAPMOX\'s ACLs are on it).' },
+      schema: { type: 'string', minLength: 1, description: "Proxmox resource pool the worker VMs join (CAPMOX's ACLs are on it)." },
     },
     {
       name: 'proxmoxStorage',
@@ -144,7 +144,8 @@ export function proposalVariables(): ClassVariable[] {
       required: false,
       schema: {
         type: 'array',
-        description: 'ProxmoxCluster spec.availabilityZones (CAPMOX #887/#889): one zone per Proxmox instance, with its nodes and the Secret of its credentials.',
+        description:
+          'ProxmoxCluster spec.availabilityZones (CAPMOX #887/#889): one zone per Proxmox instance, with its nodes and the Secret of its credentials.',
         minItems: 1,
         items: {
           type: 'object',

@@ -135,7 +135,13 @@ export function clusterNetwork(tenant: Tenant): Record<string, unknown> {
  * The class variables of a Cluster whose infrastructure is one instance: the primary Cluster's
  * (on the first instance of the plan), and what a secondary Cluster's objects are rendered from.
  */
-export function clusterVariables(input: { tenant: Tenant; vip: string; instance: Instance; network: NonNullable<Tenant['network']>; nodes: string[] }): TopologyVariable[] {
+export function clusterVariables(input: {
+  tenant: Tenant;
+  vip: string;
+  instance: Instance;
+  network: NonNullable<Tenant['network']>;
+  nodes: string[];
+}): TopologyVariable[] {
   const { tenant, vip, instance, network } = input;
   return [
     { name: 'controlPlaneVIP', value: vip },
@@ -165,7 +171,14 @@ export function machineDeploymentOverrides(md: MachineDeploymentPlan, nodeTempla
 /** The node template of a machine deployment on local disks (nodeTemplateFor), for its one node. */
 export function machineDeploymentTemplate(instance: Instance, version: string, md: MachineDeploymentPlan): FixedTemplate | undefined {
   if (instance.storage.disksShared || md.nodes.length !== 1) return undefined;
-  return nodeTemplateFor(instance, version, md.nodes[0], (versions) => templateVmIds(instance.name, instance.vmIdRange, instance.nodes.map((n) => n.name), versions));
+  return nodeTemplateFor(instance, version, md.nodes[0], (versions) =>
+    templateVmIds(
+      instance.name,
+      instance.vmIdRange,
+      instance.nodes.map((n) => n.name),
+      versions,
+    ),
+  );
 }
 
 /**
@@ -231,7 +244,6 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       value: instances.map((i) => ({ name: i.name, nodes: nodesOn(mds, i.name), credentialsRef: { name: tenantCredentialsSecretName(i.name) } })),
     });
   }
-
 
   // With secondary Clusters, the machine deployments of the other instances are theirs (secondary.ts).
   const inTopology = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;

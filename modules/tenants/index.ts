@@ -18,14 +18,7 @@ import { cniHelmChartProxy } from './cni';
 import { maxMachines, type MachineDeploymentPlan } from './machine-deployments';
 import type { KubernetesObject } from './manifest';
 import { checkMultiInstance } from './multi-instance';
-import {
-  LABEL_TENANT,
-  clusterName,
-  isReservedNamespace,
-  kubeconfigSecretName,
-  tenantCredentialsSecretName,
-  tenantNamespace,
-} from './names';
+import { LABEL_TENANT, clusterName, isReservedNamespace, kubeconfigSecretName, tenantCredentialsSecretName, tenantNamespace } from './names';
 import { checkTenantNetwork, requireNetwork } from './network';
 import { throwRenderProblems } from './problems';
 import { tenantRole, tenantRoleBinding } from './rbac';
@@ -168,7 +161,11 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
   }
   problems.push(...nodeTemplateProblems(lab, tenant, tenantPlan, index), ...downTemplateProblems(lab, tenant, tenantPlan));
   if (tenantPlan.pools.every((p) => p.placements.length === 0)) {
-    problems.push({ path: [...base, 'pools'], message: `the placement plan puts no machine of tenant ${tenant.name} anywhere`, fix: 'see the placement report' });
+    problems.push({
+      path: [...base, 'pools'],
+      message: `the placement plan puts no machine of tenant ${tenant.name} anywhere`,
+      fix: 'see the placement report',
+    });
   }
   if (problems.length > 0 || shared.problems.length > 0) return problems;
 
@@ -186,7 +183,14 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
     }));
   }
   const retiringInput = before && beforePlan ? { tenant: before, plan: beforePlan, lab: previousLabOf(lab, tenant) } : undefined;
-  const { cluster, machineDeployments, instances, retiring, retiringProblems } = tenantCluster({ lab, tenant, plan: tenantPlan, vip: vip.vip, rendering, retiring: retiringInput });
+  const { cluster, machineDeployments, instances, retiring, retiringProblems } = tenantCluster({
+    lab,
+    tenant,
+    plan: tenantPlan,
+    vip: vip.vip,
+    rendering,
+    retiring: retiringInput,
+  });
   if (retiringProblems.length > 0) {
     return retiringProblems.map((message) => ({
       path: [...base, 'previous'],
@@ -217,15 +221,13 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
     : [];
 
   const namespace = tenantNamespace(tenant);
-  const credentials = instances.map(
-    (i): CredentialsCopy => ({
-      instance: i.name,
-      source: { name: capmoxTenantCredentialsSecretName(i.name, tenant.name), namespace: CAPMOX_CREDENTIALS_NAMESPACE },
-      target: { name: tenantCredentialsSecretName(i.name), namespace },
-      labels: { ...CAPMOX_SECRET_TYPE_LABEL, [LABEL_TENANT]: tenant.name },
-      tlsData: capmoxTlsData(i),
-    }),
-  );
+  const credentials = instances.map((i): CredentialsCopy => ({
+    instance: i.name,
+    source: { name: capmoxTenantCredentialsSecretName(i.name, tenant.name), namespace: CAPMOX_CREDENTIALS_NAMESPACE },
+    target: { name: tenantCredentialsSecretName(i.name), namespace },
+    labels: { ...CAPMOX_SECRET_TYPE_LABEL, [LABEL_TENANT]: tenant.name },
+    tlsData: capmoxTlsData(i),
+  }));
   const mirror = lab.management.mirror;
   const autoscaler: TenantAutoscaler | undefined = autoscaled
     ? {
@@ -240,16 +242,14 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
         }),
       }
     : undefined;
-  const placement = machineDeployments.map(
-    (md): PlacementOutput => ({
-      machineDeployment: md.name,
-      cluster: secondaries.find((sc) => sc.instance === md.instance)?.name ?? clusterName(tenant),
-      pool: md.pool,
-      instance: md.instance,
-      nodes: md.nodes,
-      ...(md.scale.kind === 'autoscaled' ? { min: md.scale.min, max: md.scale.max } : { replicas: md.scale.replicas }),
-    }),
-  );
+  const placement = machineDeployments.map((md): PlacementOutput => ({
+    machineDeployment: md.name,
+    cluster: secondaries.find((sc) => sc.instance === md.instance)?.name ?? clusterName(tenant),
+    pool: md.pool,
+    instance: md.instance,
+    nodes: md.nodes,
+    ...(md.scale.kind === 'autoscaled' ? { min: md.scale.min, max: md.scale.max } : { replicas: md.scale.replicas }),
+  }));
   return {
     tenant,
     namespace: namespaceObject(tenant),
@@ -348,12 +348,21 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
       if (byInstance.get(t.instance)?.includes(t.node) || targets.get(t.instance)?.includes(t.node)) continue;
       targets.set(t.instance, [...(targets.get(t.instance) ?? []), t.node].sort());
     }
-    const checks: [string, string[], boolean][] = [...[...byInstance].map(([i, n]): [string, string[], boolean] => [i, n, false]), ...[...targets].map(([i, n]): [string, string[], boolean] => [i, n, true])];
+    const checks: [string, string[], boolean][] = [
+      ...[...byInstance].map(([i, n]): [string, string[], boolean] => [i, n, false]),
+      ...[...targets].map(([i, n]): [string, string[], boolean] => [i, n, true]),
+    ];
     for (const [instanceName, nodes, isFailover] of checks) {
       const ii = lab.proxmox.instances.findIndex((i) => i.name === instanceName);
       const instance = lab.proxmox.instances[ii];
       if (!instance || instance.storage.disksShared) continue;
-      const ids = (versions: string[]) => templateVmIds(instance.name, instance.vmIdRange, instance.nodes.map((n) => n.name), versions);
+      const ids = (versions: string[]) =>
+        templateVmIds(
+          instance.name,
+          instance.vmIdRange,
+          instance.nodes.map((n) => n.name),
+          versions,
+        );
       let missing: string[];
       try {
         missing = nodes.filter((node) => !nodeTemplateFor(instance, tenant.kubernetesVersion, node, ids));
@@ -365,10 +374,22 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
       if (isFailover) {
         // Failover targets (placement's re-plan with one node down) need the template too: otherwise re-synth after the loss is refused.
         const fix = fixed
-          ? `set proxmox.instances[${ii}].storage.disksShared: true if ${instance.storage.disks} is shared by the nodes, or let the instance build its templates (images with nodes: [${instance.nodes.map((n) => n.name).sort().join(', ')}])`
+          ? `set proxmox.instances[${ii}].storage.disksShared: true if ${instance.storage.disks} is shared by the nodes, or let the instance build its templates (images with nodes: [${instance.nodes
+              .map((n) => n.name)
+              .sort()
+              .join(', ')}])`
           : `list ${missing.join(', ')} in the nodes of proxmox.instances[${ii}].images (kubernetesVersion ${tenant.kubernetesVersion}), or set storage.disksShared: true if ${instance.storage.disks} is shared by the nodes`;
         problems.push({
-          path: ['tenants', index, 'pools', Math.max(0, tenant.pools.findIndex((p) => p.name === pool.name)), 'failover'],
+          path: [
+            'tenants',
+            index,
+            'pools',
+            Math.max(
+              0,
+              tenant.pools.findIndex((p) => p.name === pool.name),
+            ),
+            'failover',
+          ],
           message:
             `tenant ${tenant.name}, pool ${pool.name} (failover): after the loss of a node, re-synth puts machines on ${missing.join(', ')} of ${instanceName}, which ${missing.length === 1 ? 'has' : 'have'} no ${tenant.kubernetesVersion} template, ` +
             `and storage.disks ${instance.storage.disks} is local: Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node '${missing[0]}' (VM uses local storage)")`,
@@ -378,13 +399,24 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
         continue;
       }
       problems.push({
-        path: ['tenants', index, 'pools', Math.max(0, tenant.pools.findIndex((p) => p.name === pool.name))],
+        path: [
+          'tenants',
+          index,
+          'pools',
+          Math.max(
+            0,
+            tenant.pools.findIndex((p) => p.name === pool.name),
+          ),
+        ],
         message:
           `tenant ${tenant.name}, pool ${pool.name}: the plan puts machines on ${missing.join(', ')} of ${instanceName}, which ${missing.length === 1 ? 'has' : 'have'} no ${tenant.kubernetesVersion} template, ` +
           `and storage.disks ${instance.storage.disks} is local: Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node '${missing[0]}' (VM uses local storage)")`,
         value: missing,
         fix: fixed
-          ? `set proxmox.instances[${ii}].storage.disksShared: true if ${instance.storage.disks} is shared by the nodes, or let the instance build its templates (images with nodes: [${instance.nodes.map((n) => n.name).sort().join(', ')}])`
+          ? `set proxmox.instances[${ii}].storage.disksShared: true if ${instance.storage.disks} is shared by the nodes, or let the instance build its templates (images with nodes: [${instance.nodes
+              .map((n) => n.name)
+              .sort()
+              .join(', ')}])`
           : `list ${missing.join(', ')} in the nodes of proxmox.instances[${ii}].images (kubernetesVersion ${tenant.kubernetesVersion}), or set storage.disksShared: true if ${instance.storage.disks} is shared by the nodes`,
       });
     }

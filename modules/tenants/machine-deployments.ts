@@ -38,11 +38,11 @@ export function machineDeployments(plan: TenantPlan): MachineDeploymentPlan[] {
     if (other) {
       throw new ProblemError(
         [
-        {
-          path: ['proxmox', 'instances'],
-          message: `tenant ${plan.name}: the machine deployments of pool ${other.pool} on ${other.instance}/${other.nodes[0]} and of pool ${md.pool} on ${md.instance}/${md.nodes[0]} would both be named ${md.name}`,
-          fix: 'Proxmox node names that differ only in case or punctuation cannot be told apart in Kubernetes names; rename one node in the description',
-        },
+          {
+            path: ['proxmox', 'instances'],
+            message: `tenant ${plan.name}: the machine deployments of pool ${other.pool} on ${other.instance}/${other.nodes[0]} and of pool ${md.pool} on ${md.instance}/${md.nodes[0]} would both be named ${md.name}`,
+            fix: 'Proxmox node names that differ only in case or punctuation cannot be told apart in Kubernetes names; rename one node in the description',
+          },
         ],
         { title: renderTitle(1) },
       );

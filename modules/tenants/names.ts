@@ -50,12 +50,7 @@ export function tenantCredentialsSecretName(instance: string): string {
  * Namespaces a tenant must not take: deleting a tenant deletes its namespace.
  * `kube-*` and `default` are Kubernetes'; the others are the management plane's.
  */
-export const RESERVED_NAMESPACES = [
-  'default',
-  ...Object.values(managementNamespaces),
-  ...Object.values(providerNamespaces),
-  CLUSTER_CLASS_NAMESPACE,
-].sort();
+export const RESERVED_NAMESPACES = ['default', ...Object.values(managementNamespaces), ...Object.values(providerNamespaces), CLUSTER_CLASS_NAMESPACE].sort();
 
 export function isReservedNamespace(name: string): boolean {
   return name.startsWith('kube-') || RESERVED_NAMESPACES.includes(name);

@@ -100,7 +100,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
         path: [...netPath, 'addresses', i],
         message: `node range ${a} is not inside the subnet ${subnet.text} of the gateway ${network.gateway}`,
         value: a,
-        fix: 'give node addresses from the gateway\'s subnet, or correct prefix/gateway',
+        fix: "give node addresses from the gateway's subnet, or correct prefix/gateway",
       });
     }
     if (r.first <= gateway && gateway <= r.last) {

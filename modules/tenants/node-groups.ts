@@ -7,7 +7,8 @@
  */
 import type { PoolPlan, TenantPlan } from '../placement/types';
 
-export type NodeGroupScale = { readonly kind: 'fixed'; readonly replicas: number } | { readonly kind: 'autoscaled'; readonly min: number; readonly max: number };
+export type NodeGroupScale =
+  { readonly kind: 'fixed'; readonly replicas: number } | { readonly kind: 'autoscaled'; readonly min: number; readonly max: number };
 
 export interface NodeGroup {
   readonly pool: string;

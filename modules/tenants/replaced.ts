@@ -48,7 +48,9 @@ export function topologyMachineDeployments(cluster: unknown): RenderedMachineDep
   const tenant = isObj(cluster.metadata) && isObj(cluster.metadata.labels) ? cluster.metadata.labels[LABEL_TENANT] : undefined;
   if (typeof tenant !== 'string') return [];
   const values = (list: unknown): Obj =>
-    Object.fromEntries((Array.isArray(list) ? list : []).filter((v): v is Obj => isObj(v) && typeof v.name === 'string').map((v) => [v.name as string, v.value]));
+    Object.fromEntries(
+      (Array.isArray(list) ? list : []).filter((v): v is Obj => isObj(v) && typeof v.name === 'string').map((v) => [v.name as string, v.value]),
+    );
   const clusterValues = values(topology.variables);
   const workers = isObj(topology.workers) && Array.isArray(topology.workers.machineDeployments) ? topology.workers.machineDeployments : [];
   const out: RenderedMachineDeployment[] = [];
@@ -80,7 +82,8 @@ export function topologyMachineDeployments(cluster: unknown): RenderedMachineDep
  * `kubernetes_manifest` whose manifest is a Cluster with a topology.
  */
 export function topologyClustersOfStack(stackJson: unknown): unknown[] {
-  const resources = isObj(stackJson) && isObj(stackJson.resource) && isObj(stackJson.resource.kubernetes_manifest) ? stackJson.resource.kubernetes_manifest : {};
+  const resources =
+    isObj(stackJson) && isObj(stackJson.resource) && isObj(stackJson.resource.kubernetes_manifest) ? stackJson.resource.kubernetes_manifest : {};
   return Object.keys(resources)
     .sort()
     .map((k) => (isObj(resources[k]) ? (resources[k] as Obj).manifest : undefined))
@@ -112,7 +115,10 @@ export function replacedGroups(before: readonly RenderedMachineDeployment[], aft
 }
 
 /** Groups whose old machine deployments go while a kept one carries the pool on (the retire step): `after` holds the kept ones. */
-export function retiredGroups(before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[]): (NodeGroupChange & { retired: string[] })[] {
+export function retiredGroups(
+  before: readonly RenderedMachineDeployment[],
+  after: readonly RenderedMachineDeployment[],
+): (NodeGroupChange & { retired: string[] })[] {
   return groups(before, after)
     .map((g) => ({ ...g, retired: g.before.filter((b) => !g.after.some((a) => a.name === b.name)).map((b) => b.name) }))
     .filter((g) => g.retired.length > 0 && g.before.some((b) => g.after.some((a) => a.name === b.name)));
@@ -138,7 +144,8 @@ export function flowYaml(value: unknown): string {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${k}: ${flowYaml(v)}`).join(', ')} }`;
   }
-  if (typeof value === 'string') return /^[A-Za-z_/][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'string')
+    return /^[A-Za-z_/][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
   return String(value);
 }
 
@@ -162,7 +169,13 @@ const INSTANCE_FIELDS = ['bridge', 'storage', 'template', 'images', 'vmIdRange']
  * when it is known (exact), else from the old Cluster's values. `unknown` lists what could not be
  * recovered from the Cluster alone.
  */
-function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[], read: ReadonlySet<string>, oldLab?: Lab): { previous: Obj; unknown: string[] } {
+function suggestedPrevious(
+  tenant: Tenant,
+  lab: Lab,
+  changes: NodeGroupChange[],
+  read: ReadonlySet<string>,
+  oldLab?: Lab,
+): { previous: Obj; unknown: string[] } {
   const previous: Obj = structuredClone(tenant.previous ?? {}) as Obj;
   const instances: Obj = isObj(previous.instances) ? previous.instances : {};
   const unknown: string[] = [];
@@ -175,7 +188,9 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
     const vars = changedVariables(g, read);
     if (vars.has('proxmoxPool')) {
       // The Proxmox pool holds the running machines: a new name replaces the pool under them, so this cannot surge.
-      unknown.push(`nothing keeps the machines through a new pools.vms of ${g.instance} (the Proxmox pool holding them would be replaced): put pools.vms back to ${flowYaml(String(vars.get('proxmoxPool')![0]).replace(new RegExp(`-${tenant.name}$`), ''))}`);
+      unknown.push(
+        `nothing keeps the machines through a new pools.vms of ${g.instance} (the Proxmox pool holding them would be replaced): put pools.vms back to ${flowYaml(String(vars.get('proxmoxPool')![0]).replace(new RegExp(`-${tenant.name}$`), ''))}`,
+      );
     }
     if (oldLab && oldTenant) {
       const was = oldLab.proxmox.instances.find((i) => i.name === g.instance);
@@ -198,11 +213,20 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
       else if (name === 'vlan') {
         const v = g.before[0].variables;
         const ip = isObj(v.nodeIPv4Config) ? v.nodeIPv4Config : {};
-        previous.network = { addresses: ip.addresses, prefix: ip.prefix, gateway: ip.gateway, dnsServers: v.dnsServers, ...(v.vlan !== undefined ? { vlan: v.vlan } : {}) };
+        previous.network = {
+          addresses: ip.addresses,
+          prefix: ip.prefix,
+          gateway: ip.gateway,
+          dnsServers: v.dnsServers,
+          ...(v.vlan !== undefined ? { vlan: v.vlan } : {}),
+        };
       } else if (name === 'workerSize') {
         const pools = (Array.isArray(previous.pools) ? previous.pools : structuredClone(tenant.pools)) as Obj[];
         previous.pools = pools.map((p) => (p.name === g.pool ? { ...p, size: was } : p));
-      } else if (name === 'proxmoxTemplate') unknown.push(`instances.${g.instance}: template, images and vmIdRange as they were (the old Cluster shows only the template it made of them: ${flowYaml(was)})`);
+      } else if (name === 'proxmoxTemplate')
+        unknown.push(
+          `instances.${g.instance}: template, images and vmIdRange as they were (the old Cluster shows only the template it made of them: ${flowYaml(was)})`,
+        );
       else if (name !== 'version') unknown.push(`${name} as it was (${flowYaml(was)})`);
     }
   }
@@ -216,7 +240,12 @@ function suggestedPrevious(tenant: Tenant, lab: Lab, changes: NodeGroupChange[],
  * `previous` to write. Tenants whose version changes without `previous` are left to the upgrade
  * checks (modules/foresight/upgrade.ts), which say the same with the upgrade's steps.
  */
-export function replacementProblems(lab: Lab, before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[], oldLab?: Lab): Problem[] {
+export function replacementProblems(
+  lab: Lab,
+  before: readonly RenderedMachineDeployment[],
+  after: readonly RenderedMachineDeployment[],
+  oldLab?: Lab,
+): Problem[] {
   const problems: Problem[] = [];
   const replaced = replacedGroups(before, after);
   const read = new Set(workerMachineVariables(lab.capmox.multiInstance));
@@ -242,7 +271,9 @@ export function replacementProblems(lab: Lab, before: readonly RenderedMachineDe
         what.join('; '),
       fix:
         `surge, then retire (docs/tenants.md): set tenants[${index}].previous: ${flowYaml(previous)}` +
-        (unknown.length > 0 ? ` and in it ${unknown.join('; ')} (npm run --silent validate -- --config <new> --against <old lab.yaml> prints them exactly)` : '') +
+        (unknown.length > 0
+          ? ` and in it ${unknown.join('; ')} (npm run --silent validate -- --config <new> --against <old lab.yaml> prints them exactly)`
+          : '') +
         ', deploy, and remove previous once the new Nodes are Ready (deploy checks that)',
     });
   }

@@ -40,7 +40,13 @@ export interface SecretMirror {
  * external etcd certificates may lack it), which the lab twin showed. The copy stays in the tenant
  * namespace beside the primary's own `<tenant>-ca`, which already holds that key.
  */
-export function mirroredSecret(input: { tenant: Pick<Tenant, 'name'>; secondary: string; name: string; data: Record<string, string>; clusterUid: string }): KubernetesObject {
+export function mirroredSecret(input: {
+  tenant: Pick<Tenant, 'name'>;
+  secondary: string;
+  name: string;
+  data: Record<string, string>;
+  clusterUid: string;
+}): KubernetesObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',

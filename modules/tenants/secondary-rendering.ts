@@ -55,5 +55,12 @@ function mirrorImage(lab: Lab): string {
 }
 
 export function secondaryRendering(lab: Lab, tenant: Tenant, clusters: SecondaryCluster[]): SecondaryRendering {
-  return { clusters, mirror: secretMirror(tenant, clusters.map((c) => c.name), mirrorImage(lab)) };
+  return {
+    clusters,
+    mirror: secretMirror(
+      tenant,
+      clusters.map((c) => c.name),
+      mirrorImage(lab),
+    ),
+  };
 }

@@ -28,7 +28,12 @@ export function tenantClusters(lab: Lab, plan: PlacementPlan): TenantClusterRow[
     const instances = order.filter((i) => used.has(i));
     if (instances.length === 0) continue;
     const secondaries = lab.capmox.multiInstance === 'secondary-clusters' ? instances.slice(1) : [];
-    rows.push({ tenant: t.name, cluster: clusterName(t), instance: secondaries.length > 0 || instances.length === 1 ? instances[0] : instances.join(', '), role: 'primary' });
+    rows.push({
+      tenant: t.name,
+      cluster: clusterName(t),
+      instance: secondaries.length > 0 || instances.length === 1 ? instances[0] : instances.join(', '),
+      role: 'primary',
+    });
     for (const i of secondaries) rows.push({ tenant: t.name, cluster: secondaryClusterName(t, i), instance: i, role: 'secondary' });
   }
   return rows;
@@ -42,7 +47,9 @@ export function renderClustersMarkdown(lab: Lab, plan: PlacementPlan): string {
     '',
     '| tenant | cluster | instance | role |',
     '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.tenant} | ${r.cluster} | ${r.instance} | ${r.role === 'primary' ? 'primary (control plane)' : 'secondary (workers join the primary)'} |`),
+    ...rows.map(
+      (r) => `| ${r.tenant} | ${r.cluster} | ${r.instance} | ${r.role === 'primary' ? 'primary (control plane)' : 'secondary (workers join the primary)'} |`,
+    ),
     '',
   ].join('\n');
 }

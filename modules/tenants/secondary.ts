@@ -112,13 +112,22 @@ const toMap = (vars: TopologyVariable[]): Variables => Object.fromEntries(vars.m
 
 /** The class's worker health check (checks and remediation), which the secondaries' MachineHealthChecks repeat. */
 function workerHealthCheck(lab: Lab): Record<string, unknown> {
-  const cc = clusterClass({ dataStoreName: 'unused', multiInstance: lab.capmox.multiInstance, healthCheck: lab.management.healthCheck }) as unknown as { spec: { workers: { machineDeployments: { class: string; healthCheck?: Record<string, unknown> }[] } } };
+  const cc = clusterClass({ dataStoreName: 'unused', multiInstance: lab.capmox.multiInstance, healthCheck: lab.management.healthCheck }) as unknown as {
+    spec: { workers: { machineDeployments: { class: string; healthCheck?: Record<string, unknown> }[] } };
+  };
   const worker = cc.spec.workers.machineDeployments.find((md) => md.class === WORKER_CLASS);
   const { enabled: _enabled, ...rest } = (worker?.healthCheck ?? {}) as Record<string, unknown>;
   return rest;
 }
 
-function secondaryMachineDeployment(tenant: Tenant, instance: Instance, secondary: string, globals: Variables, md: MachineDeploymentPlan, stable: string): SecondaryMachineDeployment {
+function secondaryMachineDeployment(
+  tenant: Tenant,
+  instance: Instance,
+  secondary: string,
+  globals: Variables,
+  md: MachineDeploymentPlan,
+  stable: string,
+): SecondaryMachineDeployment {
   const namespace = tenantNamespace(tenant);
   const name = fit(`${secondary}-${stable}`);
   const vars: Variables = {
@@ -189,7 +198,13 @@ function secondaryMachineDeployment(tenant: Tenant, instance: Instance, secondar
  * limit, counted over this machine deployment's machines only. Selected by the label CAPI puts on
  * every Machine of a MachineDeployment (`cluster.x-k8s.io/deployment-name`).
  */
-function machineDeploymentHealthCheck(tenant: Tenant, secondary: string, md: SecondaryMachineDeployment, labels: Record<string, string>, healthCheck: Record<string, unknown>): KubernetesObject {
+function machineDeploymentHealthCheck(
+  tenant: Tenant,
+  secondary: string,
+  md: SecondaryMachineDeployment,
+  labels: Record<string, string>,
+  healthCheck: Record<string, unknown>,
+): KubernetesObject {
   const name = md.machineDeployment.metadata.name as string;
   return {
     apiVersion: API.cluster,
@@ -251,7 +266,15 @@ export function secondaryClusters(input: SecondaryInput): SecondaryCluster[] {
       const before = input.retiring.tenant;
       const oldGroups = new Map(old.map((md) => [md, { pool: md.pool, instance: md.instance, node: md.nodes[0] }] as const));
       const oldNames = machineDeploymentNames([...oldGroups.values()]);
-      const oldGlobals = toMap(clusterVariables({ tenant: before, vip, instance, network: networkOn(before, instance.name), nodes: nodesOn(input.retiring.machineDeployments, instance.name) }));
+      const oldGlobals = toMap(
+        clusterVariables({
+          tenant: before,
+          vip,
+          instance,
+          network: networkOn(before, instance.name),
+          nodes: nodesOn(input.retiring.machineDeployments, instance.name),
+        }),
+      );
       for (const md of old) {
         const stable = oldNames.get(oldGroups.get(md)!) as string;
         if (rendered.some((r) => r.name === stable)) continue;

@@ -71,22 +71,24 @@ export function staticControlPlaneCrd(): KubernetesObject {
             openAPIV3Schema: {
               type: 'object',
               description:
-                'A control plane that is already there (the tenant\'s Kamaji control plane, owned by its primary Cluster), for a secondary Cluster whose workers join it. pvekaas; no controller.',
+                "A control plane that is already there (the tenant's Kamaji control plane, owned by its primary Cluster), for a secondary Cluster whose workers join it. pvekaas; no controller.",
               properties: {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },
                 metadata: { type: 'object' },
                 spec: {
                   type: 'object',
-                  description: 'The control plane the secondary\'s workers join.',
+                  description: "The control plane the secondary's workers join.",
                   properties: {
                     version: {
                       type: 'string',
-                      description: 'The Kubernetes version the tenant\'s control plane is to run (the tenant stack writes it); CAPI\'s MachineSet preflight checks compare the workers with it.',
+                      description:
+                        "The Kubernetes version the tenant's control plane is to run (the tenant stack writes it); CAPI's MachineSet preflight checks compare the workers with it.",
                     },
                     controlPlaneEndpoint: {
                       type: 'object',
-                      description: 'The API endpoint of the control plane the workers join (the tenant VIP), for people and tools; CAPI reads the endpoint from the infrastructure cluster.',
+                      description:
+                        'The API endpoint of the control plane the workers join (the tenant VIP), for people and tools; CAPI reads the endpoint from the infrastructure cluster.',
                       required: ['host', 'port'],
                       properties: {
                         host: { type: 'string', minLength: 1, maxLength: 512 },
@@ -102,7 +104,7 @@ export function staticControlPlaneCrd(): KubernetesObject {
                   properties: {
                     version: {
                       type: 'string',
-                      description: 'The version the control plane runs: the primary KamajiControlPlane\'s status.version, copied by the mirror.',
+                      description: "The version the control plane runs: the primary KamajiControlPlane's status.version, copied by the mirror.",
                     },
                     initialization: {
                       type: 'object',
@@ -135,7 +137,9 @@ export function staticControlPlaneClusterRole(): KubernetesObject {
       name: STATIC_CONTROL_PLANE_ROLE,
       labels: { 'cluster.x-k8s.io/aggregate-to-manager': 'true', 'app.kubernetes.io/managed-by': 'pvekaas' },
     },
-    rules: [{ apiGroups: [STATIC_CONTROL_PLANE_GROUP], resources: [STATIC_CONTROL_PLANE_PLURAL], verbs: ['get', 'list', 'watch', 'patch', 'update', 'delete'] }],
+    rules: [
+      { apiGroups: [STATIC_CONTROL_PLANE_GROUP], resources: [STATIC_CONTROL_PLANE_PLURAL], verbs: ['get', 'list', 'watch', 'patch', 'update', 'delete'] },
+    ],
   };
 }
 

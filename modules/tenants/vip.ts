@@ -53,7 +53,9 @@ function inPool(ranges: readonly Ipv4Range[], address: number): boolean {
 }
 
 function weight(tenant: string, address: number): bigint {
-  const digest = createHash('sha256').update(`${tenant}\0${numberToIp(address)}`).digest();
+  const digest = createHash('sha256')
+    .update(`${tenant}\0${numberToIp(address)}`)
+    .digest();
   return digest.readBigUInt64BE(0);
 }
 
@@ -108,7 +110,10 @@ export function allocateVips(lab: Lab): VipAllocation {
     vips.set(tenant.name, { tenant: tenant.name, vip: tenant.vip, source: 'description' });
   }
 
-  const automatic = lab.tenants.filter((t) => t.vip === undefined).map((t) => t.name).sort();
+  const automatic = lab.tenants
+    .filter((t) => t.vip === undefined)
+    .map((t) => t.name)
+    .sort();
   if (automatic.length === 0) return { vips, problems };
   const free = size - [...described.keys()].filter((a) => inPool(ranges, a)).length;
   if (automatic.length > free) {

@@ -66,9 +66,21 @@ export const autoscalerWithoutScaleToZero: ReadonlySet<string> = new Set(['1.30'
 
 /** How each pinned autoscaler tag is known: from upstream release notes, or not verified here. */
 export const autoscalerTagEvidence: Readonly<Record<string, { verified: boolean; source: string }>> = {
-  '1.30': { verified: true, source: 'tag cluster-autoscaler-1.30.7 (2025-10-29), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix for CAPI v1beta2 (#8452, first in 1.30.6); not #8412 (scale to 0)' },
-  '1.31': { verified: true, source: 'tag cluster-autoscaler-1.31.5 (2025-10-08), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix (#8453, first in 1.31.4); not #8412 (scale to 0)' },
-  '1.32': { verified: true, source: 'tag cluster-autoscaler-1.32.7 (2026-02-13), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix (#8454, first in 1.32.3); not #8412 (scale to 0)' },
+  '1.30': {
+    verified: true,
+    source:
+      'tag cluster-autoscaler-1.30.7 (2025-10-29), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix for CAPI v1beta2 (#8452, first in 1.30.6); not #8412 (scale to 0)',
+  },
+  '1.31': {
+    verified: true,
+    source:
+      'tag cluster-autoscaler-1.31.5 (2025-10-08), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix (#8453, first in 1.31.4); not #8412 (scale to 0)',
+  },
+  '1.32': {
+    verified: true,
+    source:
+      'tag cluster-autoscaler-1.32.7 (2026-02-13), the last of the series in kubernetes/autoscaler; has the clusterapi apiGroup fix (#8454, first in 1.32.3); not #8412 (scale to 0)',
+  },
   '1.33': { verified: true, source: 'release cluster-autoscaler-1.33.6 (2026-07-23), kubernetes/autoscaler releases; has #8412 (scale to 0)' },
   '1.34': { verified: true, source: 'release cluster-autoscaler-1.34.5 (2026-07-23), kubernetes/autoscaler releases' },
   '1.35': { verified: true, source: 'release cluster-autoscaler-1.35.2 (2026-07-23), kubernetes/autoscaler releases' },

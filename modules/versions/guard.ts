@@ -5,7 +5,17 @@
  * lab description (`resolveVersions`); they go through the same guard. No pin is ever `latest` —
  * with one documented exception: the Kamaji chart, whose only published version says so.
  */
-import { KAMAJI_CHART_LATEST, KAMAJI_DIGEST_NOTE, capiNextLane, crdDirOf, pinnedVersions, versionKeys, type ComponentKey, type ManagementVersions, type VersionKey } from './pins';
+import {
+  KAMAJI_CHART_LATEST,
+  KAMAJI_DIGEST_NOTE,
+  capiNextLane,
+  crdDirOf,
+  pinnedVersions,
+  versionKeys,
+  type ComponentKey,
+  type ManagementVersions,
+  type VersionKey,
+} from './pins';
 import { capiMinorOf, capiProviders, contractOf, type CapiProvider } from './providers';
 
 /** The pins with a lab's `management.versions` applied. */
@@ -118,7 +128,10 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
         severity: 'error',
         key: provider.versionKey,
         message: `${provider.title} ${provider.name} ${version} implements CAPI contract ${contract}, but core ${core.name} ${coreVersion} implements ${coreContract}`,
-        fix: matching.length > 0 ? `use a ${provider.name} release of series ${matching.join(', ')} (contract ${coreContract})` : `no known ${provider.name} release implements ${coreContract}; change the core version instead`,
+        fix:
+          matching.length > 0
+            ? `use a ${provider.name} release of series ${matching.join(', ')} (contract ${coreContract})`
+            : `no known ${provider.name} release implements ${coreContract}; change the core version instead`,
       });
     }
     if (coreMinor === undefined || provider.kind === 'bootstrap') continue;
@@ -134,7 +147,9 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
       findings.push({
         severity: 'warning',
         key: provider.versionKey,
-        message: known ?? `${provider.title} ${provider.name} ${version} is built against CAPI ${built} while core ${core.name} ${coreVersion} is ${coreMinor}; the contracts match, but this combination is not one pvekaas has checked`,
+        message:
+          known ??
+          `${provider.title} ${provider.name} ${version} is built against CAPI ${built} while core ${core.name} ${coreVersion} is ${coreMinor}; the contracts match, but this combination is not one pvekaas has checked`,
       });
     }
   }

@@ -90,4 +90,3 @@ export function imageInventory(v: ManagementVersions): ImagePin[] {
   for (const image of all) seen.set(imageRef(image), image);
   return [...seen.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, image]) => image);
 }
-

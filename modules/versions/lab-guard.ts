@@ -57,7 +57,6 @@ export function versionGuard(lab: VersionGuardInput): VersionGuard {
   return { versions, problems, warnings };
 }
 
-
 /**
  * What the version guard says about `capmox.multiInstance: secondary-clusters`: the route was read
  * from the source of exactly these releases (global credentials override credentialsRef; CABPK does

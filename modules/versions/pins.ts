@@ -74,7 +74,10 @@ export interface ToolchainTable {
   } & Record<string, unknown>;
   readonly crds: Readonly<Record<string, { readonly component: string; readonly paths?: readonly string[]; readonly committed?: boolean } | string>>;
   /** The second Cluster API lane: core and kubeadm bootstrap of the next CAPI minor (`capiNextLane`). */
-  readonly capiNext?: { readonly module: string; readonly version: string; readonly controllers: readonly string[]; readonly crds: string } & Record<string, unknown>;
+  readonly capiNext?: { readonly module: string; readonly version: string; readonly controllers: readonly string[]; readonly crds: string } & Record<
+    string,
+    unknown
+  >;
 }
 
 /** One directory of the CRD tree, as scripts/toolchain lays it out. */
@@ -84,7 +87,8 @@ const table = toolchain as unknown as ToolchainTable;
 
 function row(t: ToolchainTable, name: string): ComponentPin {
   const r = t.components[name];
-  if (r === undefined || typeof r === 'string') throw new Error(`modules/versions/toolchain.json: no component ${name} (components lists ${Object.keys(t.components).join(', ')})`);
+  if (r === undefined || typeof r === 'string')
+    throw new Error(`modules/versions/toolchain.json: no component ${name} (components lists ${Object.keys(t.components).join(', ')})`);
   return r;
 }
 
@@ -112,7 +116,12 @@ export function resolveToolchain(t: ToolchainTable = table) {
   for (const [name, entry] of Object.entries(t.crds)) {
     if (typeof entry === 'string') continue; // a "//" comment
     if (entry.committed) crds[`${name}/${row(t, entry.component).version}`] = { committed: `crds/${name}/${row(t, entry.component).version}` };
-    else crds[`${name}/${moduleVersionOf(t, entry.component)}`] = { module: row(t, entry.component).module!, version: moduleVersionOf(t, entry.component), paths: entry.paths ?? [] };
+    else
+      crds[`${name}/${moduleVersionOf(t, entry.component)}`] = {
+        module: row(t, entry.component).module!,
+        version: moduleVersionOf(t, entry.component),
+        paths: entry.paths ?? [],
+      };
   }
   // The second CAPI lane: its controllers' package, webhooks and role at the paths of the controllers
   // section, in the lane's module; its CRDs at the paths of its crds entry, beside the pinned ones.
@@ -123,8 +132,10 @@ export function resolveToolchain(t: ToolchainTable = table) {
       throw new Error(`modules/versions/toolchain.json: capiNext: ${m}`);
     };
     const entry = t.crds[n.crds];
-    if (entry === undefined || typeof entry === 'string' || entry.committed || row(t, entry.component).module !== n.module) fail(`crds.${n.crds} is not the CRDs of ${n.module}`);
-    const pick = (o: Readonly<Record<string, string>>, what: string) => Object.fromEntries(n.controllers.map((name) => [name, o[name] ?? fail(`controllers.${what} has no ${name}`)]));
+    if (entry === undefined || typeof entry === 'string' || entry.committed || row(t, entry.component).module !== n.module)
+      fail(`crds.${n.crds} is not the CRDs of ${n.module}`);
+    const pick = (o: Readonly<Record<string, string>>, what: string) =>
+      Object.fromEntries(n.controllers.map((name) => [name, o[name] ?? fail(`controllers.${what} has no ${name}`)]));
     const at = (spec: string) => {
       const [name, path] = spec.split(':');
       if (row(t, name).module !== n.module) fail(`${spec} is not a file of ${n.module}`);

@@ -203,4 +203,3 @@ export function capiMinorOf(provider: CapiProvider, version: string): string | u
   }
   return provider.builtAgainst[version];
 }
-

@@ -29,7 +29,9 @@ export async function runAudit(lab: Lab, tokens: Readonly<Record<string, string>
     lab.proxmox.instances.map(async (instance) => {
       const token = tokens[instance.name];
       if (!token) {
-        errors.push(`${instance.name}: no read-only token (give one per instance in PVEKAAS_AUDIT_TOKENS or --tokens, e.g. {"${instance.name}": "auditor@pve!audit=<secret>"})`);
+        errors.push(
+          `${instance.name}: no read-only token (give one per instance in PVEKAAS_AUDIT_TOKENS or --tokens, e.g. {"${instance.name}": "auditor@pve!audit=<secret>"})`,
+        );
         return;
       }
       try {

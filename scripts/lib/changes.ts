@@ -25,14 +25,16 @@ function readOutputFile(out: string, path: string): string {
   try {
     return readRegularFile(path, MAX_INPUT_BYTES);
   } catch (e) {
-    if (e instanceof FileReadError) throw new UserError(`${out}: cannot read ${path}: ${e.reason}\n  fix: give a directory written by \`npm run synth\`, unchanged since`);
+    if (e instanceof FileReadError)
+      throw new UserError(`${out}: cannot read ${path}: ${e.reason}\n  fix: give a directory written by \`npm run synth\`, unchanged since`);
     throw e;
   }
 }
 
 /** A content hash per stack of a synth output, from its cache index (which lists every file synthesis wrote). */
 export function stackHashes(out: string): Record<string, string> {
-  if (!isOutputDir(out, 'synth')) throw new UserError(`${out}: not a synth output of pvekaas (no .pvekaas-output marker)\n  fix: give a directory written by \`npm run synth\``);
+  if (!isOutputDir(out, 'synth'))
+    throw new UserError(`${out}: not a synth output of pvekaas (no .pvekaas-output marker)\n  fix: give a directory written by \`npm run synth\``);
   let index: { stacks: Record<string, { files: Record<string, string>; manifest: unknown }> };
   try {
     index = JSON.parse(readOutputFile(out, join(out, '.pvekaas-cache.json')));
@@ -43,12 +45,24 @@ export function stackHashes(out: string): Record<string, string> {
   }
   const hashes: Record<string, string> = {};
   for (const [stack, entry] of Object.entries(index.stacks)) {
-    if (!/^[A-Za-z0-9._-]+$/.test(stack) || stack.startsWith('.')) throw new UserError(`${out}: its .pvekaas-cache.json names a stack "${stack.slice(0, 80)}" that is not a stack directory\n  fix: give a directory written by \`npm run synth\``);
-    const files = Object.keys(entry.files ?? {}).sort().map((f) => {
-      if (f.split('/').some((part) => part === '..' || part === '')) throw new UserError(`${out}: its .pvekaas-cache.json names a file "${f.slice(0, 80)}" outside its stack\n  fix: give a directory written by \`npm run synth\``);
-      return `${f}\0${createHash('sha256').update(readOutputFile(out, join(out, 'stacks', stack, f))).digest('hex')}`;
-    });
-    hashes[stack] = createHash('sha256').update(JSON.stringify([files, entry.manifest])).digest('hex');
+    if (!/^[A-Za-z0-9._-]+$/.test(stack) || stack.startsWith('.'))
+      throw new UserError(
+        `${out}: its .pvekaas-cache.json names a stack "${stack.slice(0, 80)}" that is not a stack directory\n  fix: give a directory written by \`npm run synth\``,
+      );
+    const files = Object.keys(entry.files ?? {})
+      .sort()
+      .map((f) => {
+        if (f.split('/').some((part) => part === '..' || part === ''))
+          throw new UserError(
+            `${out}: its .pvekaas-cache.json names a file "${f.slice(0, 80)}" outside its stack\n  fix: give a directory written by \`npm run synth\``,
+          );
+        return `${f}\0${createHash('sha256')
+          .update(readOutputFile(out, join(out, 'stacks', stack, f)))
+          .digest('hex')}`;
+      });
+    hashes[stack] = createHash('sha256')
+      .update(JSON.stringify([files, entry.manifest]))
+      .digest('hex');
   }
   return hashes;
 }

@@ -210,7 +210,8 @@ function fail(e: unknown): void {
 export function todayUtc(): string {
   const set = process.env.PVEKAAS_TODAY;
   if (set !== undefined && set !== '') {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(set) || Number.isNaN(Date.parse(`${set}T00:00:00Z`))) throw new UserError(`PVEKAAS_TODAY is "${set}": write a date like 2026-12-03`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(set) || Number.isNaN(Date.parse(`${set}T00:00:00Z`)))
+      throw new UserError(`PVEKAAS_TODAY is "${set}": write a date like 2026-12-03`);
     return set;
   }
   return new Date().toISOString().slice(0, 10);

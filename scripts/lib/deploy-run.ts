@@ -104,6 +104,14 @@ export function stackGlob(globs: string): (stack: string) => boolean {
     .split(',')
     .map((g) => g.trim())
     .filter(Boolean)
-    .map((g) => new RegExp(`^${g.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+    .map(
+      (g) =>
+        new RegExp(
+          `^${g
+            .split('*')
+            .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.*')}$`,
+        ),
+    );
   return (stack) => patterns.some((p) => p.test(stack));
 }

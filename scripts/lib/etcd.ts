@@ -33,7 +33,12 @@ export interface EtcdTls {
 export function etcdRequest(url: string, tls: EtcdTls | undefined, path: string, body: unknown): Promise<any> {
   return new Promise((resolvePromise, reject) => {
     const target = new URL(path, url);
-    const options: RequestOptions = { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' }, ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}) };
+    const options: RequestOptions = {
+      method: 'POST',
+      agent: false,
+      headers: { 'Content-Type': 'application/json' },
+      ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}),
+    };
     const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -46,7 +51,8 @@ export function etcdRequest(url: string, tls: EtcdTls | undefined, path: string,
         } catch {
           return reject(new Error(`etcd ${path}: HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
         }
-        if ((res.statusCode ?? 0) >= 300) return reject(new Error(`etcd ${path}: HTTP ${res.statusCode}: ${parsed.message ?? parsed.error ?? text.slice(0, 200)}`));
+        if ((res.statusCode ?? 0) >= 300)
+          return reject(new Error(`etcd ${path}: HTTP ${res.statusCode}: ${parsed.message ?? parsed.error ?? text.slice(0, 200)}`));
         resolvePromise(parsed);
       });
     });
@@ -119,11 +125,17 @@ export interface SnapshotFacts {
 export async function inspectSnapshot(bin: string, file: string): Promise<SnapshotFacts> {
   if (!existsSync(file)) throw new Error(`${file}: no such file`);
   const status = await run(join(bin, 'etcdutl'), ['snapshot', 'status', file, '--write-out=json']);
-  if (status.code !== 0) throw new Error(`${file} is not an etcd snapshot (etcdutl snapshot status: ${(status.stderr || status.stdout).trim().split('\n').pop()})`);
+  if (status.code !== 0)
+    throw new Error(`${file} is not an etcd snapshot (etcdutl snapshot status: ${(status.stderr || status.stdout).trim().split('\n').pop()})`);
   const s = JSON.parse(status.stdout) as { revision: number; totalKey: number };
   const keys = await run(join(bin, 'bbolt'), ['keys', file, 'members']);
   if (keys.code !== 0) throw new Error(`${file}: cannot read its members bucket (bbolt keys: ${keys.stderr.trim()})`);
-  const memberIds = keys.stdout.split('\n').map((l) => l.trim()).filter(Boolean).map((hex) => BigInt(`0x${hex}`).toString()).sort();
+  const memberIds = keys.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((hex) => BigInt(`0x${hex}`).toString())
+    .sort();
   return { revision: s.revision, totalKeys: s.totalKey, memberIds };
 }
 
@@ -132,7 +144,9 @@ export async function checkSameDatastore(file: string, facts: SnapshotFacts, url
   const live = await liveMembers(url, tls);
   if (facts.memberIds.join(',') !== live.memberIds.join(',')) {
     const hex = (ids: string[]) => ids.map((i) => BigInt(i).toString(16)).join(', ') || '(none)';
-    throw new Error(`${file} is a snapshot of another datastore: its members are ${hex(facts.memberIds)}, the datastore at ${url} (cluster ${BigInt(live.clusterId).toString(16)}) has ${hex(live.memberIds)}; restore only a snapshot this datastore took`);
+    throw new Error(
+      `${file} is a snapshot of another datastore: its members are ${hex(facts.memberIds)}, the datastore at ${url} (cluster ${BigInt(live.clusterId).toString(16)}) has ${hex(live.memberIds)}; restore only a snapshot this datastore took`,
+    );
   }
 }
 
@@ -164,7 +178,6 @@ export async function restoreDataDir(bin: string, file: string, dataDir: string,
   if (r.code !== 0) throw new Error(`etcdutl snapshot restore ${file}: ${r.stderr.trim()}`);
 }
 
-
 /** The keys under `prefix` as the snapshot holds them: restored into a scratch member on loopback, read, removed. */
 export async function snapshotKeys(bin: string, file: string, prefix: string): Promise<KeyValue[]> {
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-restore-'));
@@ -174,7 +187,20 @@ export async function snapshotKeys(bin: string, file: string, prefix: string): P
     await restoreDataDir(bin, file, join(dir, 'data'), member);
     const fd = openSync(join(dir, 'etcd.log'), 'a');
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(join(bin, 'etcd'), [`--name=${member.name}`, `--data-dir=${join(dir, 'data')}`, `--listen-client-urls=${url}`, `--advertise-client-urls=${url}`, `--listen-peer-urls=${member.peerUrl}`, `--initial-advertise-peer-urls=${member.peerUrl}`, `--initial-cluster=${member.name}=${member.peerUrl}`, '--log-level=error'], { stdio: ['ignore', fd, fd] });
+    const child = spawn(
+      join(bin, 'etcd'),
+      [
+        `--name=${member.name}`,
+        `--data-dir=${join(dir, 'data')}`,
+        `--listen-client-urls=${url}`,
+        `--advertise-client-urls=${url}`,
+        `--listen-peer-urls=${member.peerUrl}`,
+        `--initial-advertise-peer-urls=${member.peerUrl}`,
+        `--initial-cluster=${member.name}=${member.peerUrl}`,
+        '--log-level=error',
+      ],
+      { stdio: ['ignore', fd, fd] },
+    );
     closeSync(fd);
     try {
       const deadline = Date.now() + 60000;
@@ -203,7 +229,12 @@ export async function snapshotKeys(bin: string, file: string, prefix: string): P
  * more keys: docs/backup.md stops the tenant's control plane first. Returns how many keys were there
  * and are now.
  */
-export async function restorePrefix(url: string, tls: EtcdTls | undefined, prefix: string, keys: KeyValue[]): Promise<{ before: number; after: number; deleted: number }> {
+export async function restorePrefix(
+  url: string,
+  tls: EtcdTls | undefined,
+  prefix: string,
+  keys: KeyValue[],
+): Promise<{ before: number; after: number; deleted: number }> {
   if (!/^\/[^/]+\/$/.test(prefix)) throw new Error(`tenant prefix ${JSON.stringify(prefix)} must be /<schema>/`);
   const current = await rangePrefix(url, tls, prefix);
   const wanted = new Set(keys.map((kv) => kv.key.toString('latin1')));

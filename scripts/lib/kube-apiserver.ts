@@ -53,7 +53,9 @@ export function loadPinnedCrds(sets: readonly string[] = pinnedCrdSets): KubeObj
   for (const set of sets) {
     const dir = join(crdRoot, set);
     if (!existsSync(dir)) throw new Error(`pinned CRDs not found: ${dir} (run scripts/toolchain install crds)`);
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()) {
       for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
         const object = doc.toJS() as KubeObject | null;
         if (object?.kind !== 'CustomResourceDefinition') continue;
@@ -252,7 +254,6 @@ export interface KubeServerOptions {
   etcd?: { url: string; prefix: string; caFile: string; certFile: string; keyFile: string };
 }
 
-
 function openssl(dir: string, args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 }
@@ -269,7 +270,23 @@ function makeCertificates(dir: string): void {
   const sign = (name: string, subject: string, extensions: string) => {
     openssl(dir, ['req', '-new', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
     writeFileSync(join(dir, `${name}.ext`), extensions);
-    openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-out', `${name}.crt`, '-extfile', `${name}.ext`]);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-out',
+      `${name}.crt`,
+      '-extfile',
+      `${name}.ext`,
+    ]);
   };
   sign('server', '/CN=kube-apiserver', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n');
   sign('admin', '/O=system:masters/CN=pvekaas-kube-tier-admin', 'extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature,keyEncipherment\n');
@@ -366,9 +383,13 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     child.on('exit', () => running.delete(child));
     return child;
   };
-  const logs = () => Object.entries(logFiles).map(([name, file]) => `--- ${name} (${file}) ---\n${tail(file)}`).join('\n');
+  const logs = () =>
+    Object.entries(logFiles)
+      .map(([name, file]) => `--- ${name} (${file}) ---\n${tail(file)}`)
+      .join('\n');
   const exited = (child: ChildProcess, name: string) => {
-    if (child.exitCode !== null || child.signalCode !== null) throw Object.assign(new Error(`${name} exited (${child.exitCode ?? child.signalCode})`), { fatal: true });
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw Object.assign(new Error(`${name} exited (${child.exitCode ?? child.signalCode})`), { fatal: true });
   };
 
   const stop = async () => {
@@ -395,26 +416,34 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     const shared = options.etcd;
     const etcdUrl = shared?.url ?? `http://127.0.0.1:${etcdClient}`;
     const peerUrl = `http://127.0.0.1:${etcdPeer}`;
-    const etcd: ChildProcess | undefined = shared ? undefined : start('etcd', [
-      '--name=kube-tier',
-      `--data-dir=${join(dir, 'etcd')}`,
-      `--listen-client-urls=${etcdUrl}`,
-      `--advertise-client-urls=${etcdUrl}`,
-      `--listen-peer-urls=${peerUrl}`,
-      `--initial-advertise-peer-urls=${peerUrl}`,
-      `--initial-cluster=kube-tier=${peerUrl}`,
-      '--log-level=warn',
-      // Several CRDs are close to etcd's default 1.5 MiB request limit.
-      '--max-request-bytes=10485760',
-      // Throwaway data: fsync would only make a shared 2-core machine slower.
-      '--unsafe-no-fsync',
-    ]);
+    const etcd: ChildProcess | undefined = shared
+      ? undefined
+      : start('etcd', [
+          '--name=kube-tier',
+          `--data-dir=${join(dir, 'etcd')}`,
+          `--listen-client-urls=${etcdUrl}`,
+          `--advertise-client-urls=${etcdUrl}`,
+          `--listen-peer-urls=${peerUrl}`,
+          `--initial-advertise-peer-urls=${peerUrl}`,
+          `--initial-cluster=kube-tier=${peerUrl}`,
+          '--log-level=warn',
+          // Several CRDs are close to etcd's default 1.5 MiB request limit.
+          '--max-request-bytes=10485760',
+          // Throwaway data: fsync would only make a shared 2-core machine slower.
+          '--unsafe-no-fsync',
+        ]);
 
     const url = `https://127.0.0.1:${apiPort}`;
     const apiserverArgs = [
       `--etcd-servers=${etcdUrl}`,
       ...(shared
-        ? [`--etcd-prefix=${shared.prefix}`, `--etcd-cafile=${shared.caFile}`, `--etcd-certfile=${shared.certFile}`, `--etcd-keyfile=${shared.keyFile}`, '--etcd-compaction-interval=0']
+        ? [
+            `--etcd-prefix=${shared.prefix}`,
+            `--etcd-cafile=${shared.caFile}`,
+            `--etcd-certfile=${shared.certFile}`,
+            `--etcd-keyfile=${shared.keyFile}`,
+            '--etcd-compaction-interval=0',
+          ]
         : []),
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
@@ -434,7 +463,11 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     ];
     let apiserver = start('kube-apiserver', apiserverArgs);
 
-    const tls = { ca: readFileSync(join(dir, 'ca.crt'), 'utf8'), cert: readFileSync(join(dir, 'admin.crt'), 'utf8'), key: readFileSync(join(dir, 'admin.key'), 'utf8') };
+    const tls = {
+      ca: readFileSync(join(dir, 'ca.crt'), 'utf8'),
+      cert: readFileSync(join(dir, 'admin.crt'), 'utf8'),
+      key: readFileSync(join(dir, 'admin.key'), 'utf8'),
+    };
     client = new KubeClient(url, tls);
     const kubeconfig = join(dir, 'admin.kubeconfig');
     writeFileSync(kubeconfig, kubeconfigFor(url, dir));
@@ -443,11 +476,10 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     const pids = [etcd?.pid, apiserver.pid].filter((p): p is number => p !== undefined);
     const startWatchdog = (all: number[]) => {
       watchdog?.kill('SIGKILL');
-      watchdog = spawn(
-        'sh',
-        ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -9 ${all.join(' ')} 2>/dev/null; rm -rf '${dir}'`],
-        { detached: true, stdio: 'ignore' },
-      );
+      watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -9 ${all.join(' ')} 2>/dev/null; rm -rf '${dir}'`], {
+        detached: true,
+        stdio: 'ignore',
+      });
       watchdog.unref();
     };
     startWatchdog(pids);
@@ -491,7 +523,14 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     }
 
     if (options.scheduler) {
-      const scheduler = start('kube-scheduler', [`--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false']);
+      const scheduler = start('kube-scheduler', [
+        `--kubeconfig=${kubeconfig}`,
+        `--authentication-kubeconfig=${kubeconfig}`,
+        `--authorization-kubeconfig=${kubeconfig}`,
+        '--bind-address=127.0.0.1',
+        '--secure-port=0',
+        '--leader-elect=false',
+      ]);
       pids.push(scheduler.pid as number);
       startWatchdog(pids);
       await waitFor(
@@ -499,7 +538,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         readyTimeout,
         async () => {
           exited(scheduler, 'kube-scheduler');
-          return /Attempting to acquire leader lease|Started|successfully acquired|"Starting Kubernetes Scheduler"/.test(readFileSync(logFiles['kube-scheduler'], 'utf8'));
+          return /Attempting to acquire leader lease|Started|successfully acquired|"Starting Kubernetes Scheduler"/.test(
+            readFileSync(logFiles['kube-scheduler'], 'utf8'),
+          );
         },
         logs,
       );
@@ -534,7 +575,13 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
   }
 }
 
-async function installCrds(client: KubeClient, timeoutMs: number, logs: () => string, transform: (crd: KubeObject) => KubeObject, sets?: readonly string[]): Promise<string[]> {
+async function installCrds(
+  client: KubeClient,
+  timeoutMs: number,
+  logs: () => string,
+  transform: (crd: KubeObject) => KubeObject,
+  sets?: readonly string[],
+): Promise<string[]> {
   const crds = loadPinnedCrds(sets).map(transform);
   const names = crds.map((c) => c.metadata.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);

@@ -108,7 +108,9 @@ export async function startSimulatedLab(options: SimulatedLabOptions): Promise<S
     // directory instead, as seen from each synthesized stack.
     writeFileSync(labFile, pointLabAt(options.labText, endpoints, options.extraInstances));
     const out = join(options.work, 'out');
-    const stateDirFromStack = relative(join(out, 'stacks', 'any-stack'), join(options.work, 'state')).split('\\').join('/');
+    const stateDirFromStack = relative(join(out, 'stacks', 'any-stack'), join(options.work, 'state'))
+      .split('\\')
+      .join('/');
     const { lab } = synthesizeLab({ config: labFile, out, stateDirFromStack });
     // A plugin cache of the run's own: OpenTofu does not lock its plugin cache, and two runs in one
     // checkout (twin suites side by side) initializing at the same moment could leave a stack

@@ -104,7 +104,8 @@ function leanResolve(scope: unknown, obj: unknown, preparing = false): unknown {
       return out;
     }
     const record = value as Record<string, unknown>;
-    if (typeof record.resolve === 'function' || (record._children !== undefined && record._metadata !== undefined)) return cdktfResolve(scope, value, preparing);
+    if (typeof record.resolve === 'function' || (record._children !== undefined && record._metadata !== undefined))
+      return cdktfResolve(scope, value, preparing);
     const keys = Object.keys(record);
     if (keys.some(tokenString)) return cdktfResolve(scope, value, preparing);
     const out: Record<string, unknown> = {};

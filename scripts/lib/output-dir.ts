@@ -62,12 +62,15 @@ export function checkOutputDir(out: string, kind: OutputKind, flag = '--out'): v
   const dir = resolve(out);
   if (!existsSync(dir)) {
     const parent = dirname(dir);
-    if (existsSync(parent) && !statSync(parent).isDirectory()) throw new UserError(`${flag} ${out}: ${parent} is a file, not a directory\n  fix: choose an output path inside a directory`);
+    if (existsSync(parent) && !statSync(parent).isDirectory())
+      throw new UserError(`${flag} ${out}: ${parent} is a file, not a directory\n  fix: choose an output path inside a directory`);
     return;
   }
   const stat = lstatSync(dir);
-  if (stat.isSymbolicLink()) throw new UserError(`${flag} ${out}: is a symbolic link; pvekaas replaces only directories it made\n  fix: give the real directory, or a new path`);
-  if (!stat.isDirectory()) throw new UserError(`${flag} ${out}: is a file, not a directory; pvekaas never overwrites a file it did not write\n  fix: choose a new directory path`);
+  if (stat.isSymbolicLink())
+    throw new UserError(`${flag} ${out}: is a symbolic link; pvekaas replaces only directories it made\n  fix: give the real directory, or a new path`);
+  if (!stat.isDirectory())
+    throw new UserError(`${flag} ${out}: is a file, not a directory; pvekaas never overwrites a file it did not write\n  fix: choose a new directory path`);
   const entries = readdirSync(dir);
   if (entries.length === 0) return;
   const marker = readMarker(dir);
@@ -274,7 +277,8 @@ export function checkKeptDir(keep: string, flag = '--keep'): string {
   const dir = resolve(keep);
   if (existsSync(dir)) {
     const stat = lstatSync(dir);
-    if (!stat.isDirectory()) throw new UserError(`${flag} ${keep}: is not a directory; pvekaas never overwrites a file it did not write\n  fix: choose a new directory path`);
+    if (!stat.isDirectory())
+      throw new UserError(`${flag} ${keep}: is not a directory; pvekaas never overwrites a file it did not write\n  fix: choose a new directory path`);
     const entries = readdirSync(dir);
     const marker = readMarker(dir);
     if (entries.length > 0 && !(marker?.tool === 'pvekaas' && marker.command === 'work')) {
@@ -290,7 +294,10 @@ export function checkKeptDir(keep: string, flag = '--keep'): string {
 /** Makes a directory `checkKeptDir` accepted, with the marker of a kept run. */
 export function markKeptDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, MARKER), `${JSON.stringify({ tool: 'pvekaas', command: 'work', note: 'a directory kept by demo or twin --keep; they may write here again' })}\n`);
+  writeFileSync(
+    join(dir, MARKER),
+    `${JSON.stringify({ tool: 'pvekaas', command: 'work', note: 'a directory kept by demo or twin --keep; they may write here again' })}\n`,
+  );
   return dir;
 }
 
@@ -326,5 +333,6 @@ export function refuseConfiguredPathsInside(config: string, lab: Lab, out: strin
       fix: `keep the kubeconfig outside every generated directory (e.g. ~/.kube/lab-mgmt.yaml), or choose another ${flag}`,
     });
   }
-  if (problems.length > 0) throw configErrorAt(config, problems, `${config}: ${problems.length} configured path${problems.length === 1 ? '' : 's'} inside ${flag} ${out}`);
+  if (problems.length > 0)
+    throw configErrorAt(config, problems, `${config}: ${problems.length} configured path${problems.length === 1 ? '' : 's'} inside ${flag} ${out}`);
 }

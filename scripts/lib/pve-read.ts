@@ -35,7 +35,8 @@ export function jsonDepth(text: string, stopAt = Infinity): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -84,7 +85,9 @@ function getJson(target: ReadTarget, path: string): Promise<unknown> {
         }
         const text = Buffer.concat(chunks).toString('utf8');
         if (jsonDepth(text, MAX_ANSWER_DEPTH) > MAX_ANSWER_DEPTH) {
-          settle(() => reject(new Error(`${where} answered JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; Proxmox VE's answer is 3 levels (not read)`)));
+          settle(() =>
+            reject(new Error(`${where} answered JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; Proxmox VE's answer is 3 levels (not read)`)),
+          );
           return;
         }
         try {
@@ -114,7 +117,9 @@ export async function readInstance(target: ReadTarget): Promise<ObservedInstance
   };
   // PVE leaves out what a token may not see: no node at all means missing rights, not a cluster without nodes.
   if (observed.nodes.length === 0) {
-    throw new Error('the token sees no node, so every comparison would be wrong: give the user and its token the PVEAuditor role on / (VM.Audit and Sys.Audit)');
+    throw new Error(
+      'the token sees no node, so every comparison would be wrong: give the user and its token the PVEAuditor role on / (VM.Audit and Sys.Audit)',
+    );
   }
   return observed;
 }

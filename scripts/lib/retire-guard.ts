@@ -50,13 +50,18 @@ export function retireSteps(before: readonly RenderedMachineDeployment[], after:
     step.retired.push(...g.retired);
     step.carried.push(...carried.map((m) => m.name));
     // A topology machine deployment without replicas is the autoscaler's (modules/tenants/cluster.ts).
-    if (carried.some((m) => m.replicas === undefined)) step.autoscaled.push({ pool: g.pool, node: g.node, retired: [...g.retired].sort(), carried: carried.map((m) => m.name).sort() });
+    if (carried.some((m) => m.replicas === undefined))
+      step.autoscaled.push({ pool: g.pool, node: g.node, retired: [...g.retired].sort(), carried: carried.map((m) => m.name).sort() });
     steps.set(g.tenant, step);
   }
   return [...steps.values()].map((s) => ({ ...s, retired: [...new Set(s.retired)].sort(), carried: [...new Set(s.carried)].sort() }));
 }
 
-type LiveMachineDeployment = { metadata?: { name?: string; generation?: number }; spec?: { replicas?: number }; status?: { observedGeneration?: number; readyReplicas?: number } };
+type LiveMachineDeployment = {
+  metadata?: { name?: string; generation?: number };
+  spec?: { replicas?: number };
+  status?: { observedGeneration?: number; readyReplicas?: number };
+};
 
 /** The live MachineDeployments CAPI made for one topology name of a Cluster, or the server's answer when it is not 200. */
 async function live(client: KubeClient, step: RetireStep, name: string): Promise<LiveMachineDeployment[] | string> {
@@ -119,7 +124,10 @@ export function managementClient(lab: Lab): KubeClient {
   }
   const path = resolve(access.configPath.replace(/^~(?=$|\/)/, homedir()));
   const fail = (why: string) =>
-    new UserError(`the retire step needs the management cluster's MachineDeployments, and the kubeconfig ${access.configPath} ${why}\n  fix: make it readable, or pass --phase retire once every new machine deployment is Ready (docs/tenants.md, "Surge, then retire")`);
+    new UserError(
+      `the retire step needs the management cluster's MachineDeployments, and the kubeconfig ${access.configPath} ${why}\n  fix: make it readable, or pass --phase retire once every new machine deployment is Ready (docs/tenants.md, "Surge, then retire")`,
+    );
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a kubeconfig file read by path (clusters, contexts, users), each step checked below
   let config: any;
   try {
     config = parse(readFileSync(path, 'utf8'));
@@ -133,11 +141,19 @@ export function managementClient(lab: Lab): KubeClient {
   const user = named(config?.users, context?.user)?.user ?? {};
   if (!context || !cluster?.server) throw fail(`has no context ${contextName ?? '(none current)'} with a cluster server`);
   const data = (inline: unknown, file: unknown) =>
-    typeof inline === 'string' ? Buffer.from(inline, 'base64').toString('utf8') : typeof file === 'string' ? readFileSync(resolve(file.replace(/^~(?=$|\/)/, homedir())), 'utf8') : undefined;
+    typeof inline === 'string'
+      ? Buffer.from(inline, 'base64').toString('utf8')
+      : typeof file === 'string'
+        ? readFileSync(resolve(file.replace(/^~(?=$|\/)/, homedir())), 'utf8')
+        : undefined;
   if (user.exec || user['auth-provider']) throw fail('authenticates through a plugin, which deploy does not run');
   return new KubeClient(
     cluster.server,
-    { ca: data(cluster['certificate-authority-data'], cluster['certificate-authority']), cert: data(user['client-certificate-data'], user['client-certificate']), key: data(user['client-key-data'], user['client-key']) },
+    {
+      ca: data(cluster['certificate-authority-data'], cluster['certificate-authority']),
+      cert: data(user['client-certificate-data'], user['client-certificate']),
+      key: data(user['client-key-data'], user['client-key']),
+    },
     typeof user.token === 'string' ? user.token : undefined,
   );
 }

@@ -66,7 +66,10 @@ function runAll(): void {
   const others = job.shares.slice(1).map(
     (_, i) =>
       new Promise<string | undefined>((done) => {
-        const child = spawn(process.execPath, [__filename, jobFile, String(i + 1)], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PVEKAAS_SYNTH_PARENT: String(process.pid) } });
+        const child = spawn(process.execPath, [__filename, jobFile, String(i + 1)], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: { ...process.env, PVEKAAS_SYNTH_PARENT: String(process.pid) },
+        });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         child.on('error', (e) => done(`share ${i + 1}: ${e.message}`));

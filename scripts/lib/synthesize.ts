@@ -130,7 +130,11 @@ export function sourcesFingerprint(): string {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.(js|ts|json)$/.test(entry.name) && !entry.name.endsWith('.test.ts')) hash.update(`${relative(base, path)}\0`).update(readFileSync(path)).update('\0');
+      else if (/\.(js|ts|json)$/.test(entry.name) && !entry.name.endsWith('.test.ts'))
+        hash
+          .update(`${relative(base, path)}\0`)
+          .update(readFileSync(path))
+          .update('\0');
     }
   };
   for (const dir of ['modules', 'stacks', 'constructs', '.gen', 'scripts/lib']) walk(join(base, dir));
@@ -143,7 +147,10 @@ export function sourcesFingerprint(): string {
 
 /** manifest.json as cdktf writes it: with the json-stable-stringify cdktf itself uses (its layout of empty arrays included). */
 function stableJson(value: unknown): string {
-  const stringify = require(require.resolve('json-stable-stringify', { paths: [dirname(require.resolve('cdktf'))] })) as (v: unknown, o: { space: number }) => string;
+  const stringify = require(require.resolve('json-stable-stringify', { paths: [dirname(require.resolve('cdktf'))] })) as (
+    v: unknown,
+    o: { space: number },
+  ) => string;
   return stringify(value, { space: 2 });
 }
 
@@ -181,7 +188,9 @@ function intact(out: string, stack: string, cached: CachedStack): boolean {
 
 /** The default state path of a stack synthesized into `out`: the lab's stateDir against the working directory, from `<out>/stacks/<stack>/`. */
 export function stateDirFromStackFor(stateDir: string, out: string): string {
-  return relative(join(resolve(out), 'stacks', 'any-stack'), resolve(stateDir)).split('\\').join('/');
+  return relative(join(resolve(out), 'stacks', 'any-stack'), resolve(stateDir))
+    .split('\\')
+    .join('/');
 }
 
 interface StacksToSynthesize {
@@ -210,7 +219,9 @@ function synthesizeStacks(o: StacksToSynthesize): void {
       // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
       // the same name standing in for their dependency management-config (built, not written).
       buildLab(app, o.lab, o.rendering, { stateDirFromStack: o.stateDirFromStack, tenantStacks: o.tenantStacks, sharedStacks: o.sharedStacks });
-      const stacks = app.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c) && (o.everything || o.sharedStacks || c.node.id !== 'management-config'));
+      const stacks = app.node
+        .findAll()
+        .filter((c): c is TerraformStack => TerraformStack.isStack(c) && (o.everything || o.sharedStacks || c.node.id !== 'management-config'));
       // What App.synth does (for every stack, or for the stacks built here only), each element resolved once.
       synthesizeOnce(app, stacks, o.hcl);
     });
@@ -246,7 +257,12 @@ function synthesizeInWorkers(job: SynthJob): void {
   writeFileSync(jobFile, JSON.stringify(job));
   const worker = join(__dirname, 'synth-worker.js');
   const script = existsSync(worker) ? worker : resolve(__dirname, '../../dist/scripts/lib/synth-worker.js');
-  const r = spawnSync(process.execPath, [script, jobFile], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PVEKAAS_SYNTH_PARENT: String(process.pid) } });
+  const r = spawnSync(process.execPath, [script, jobFile], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, PVEKAAS_SYNTH_PARENT: String(process.pid) },
+  });
   if (r.status !== 0) throw new Error(`parallel synthesis failed (${r.signal ?? `exit ${r.status}`}):\n${r.error?.message ?? r.stderr}`);
   // What cdktf prints while synthesizing (annotations), as a one-process synth prints it.
   if (r.stderr) process.stderr.write(r.stderr);
@@ -289,8 +305,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan));
   const renderings = rendering.tenants;
   // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
-  const stateDirFromStack =
-    options.stateDirFromStack ?? stateDirFromStackFor(lab.delivery.local.stateDir, out);
+  const stateDirFromStack = options.stateDirFromStack ?? stateDirFromStackFor(lab.delivery.local.stateDir, out);
 
   // The inputs of each stack, hashed.
   const { tenants: _tenants, ...shared } = lab;
@@ -329,7 +344,10 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       const batch = options.batch ?? BATCH;
       const tenantStacks = rebuilt.filter((s) => !sharedStacks.includes(s));
       if (workers > 1 && tenantStacks.length >= workers) {
-        const shares = Array.from({ length: workers }, (_, k) => ({ shared: k === 0 && !reuseShared, tenantStacks: tenantStacks.filter((_, i) => i % workers === k) }));
+        const shares = Array.from({ length: workers }, (_, k) => ({
+          shared: k === 0 && !reuseShared,
+          tenantStacks: tenantStacks.filter((_, i) => i % workers === k),
+        }));
         synthesizeInWorkers({ config: options.config, labText, hcl, stateDirFromStack, scratch, shares });
         used = workers;
       } else if (tenantStacks.length > batch) {
@@ -338,16 +356,41 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
         for (let k = 0; k < batches; k++) {
           const mine = new Set(tenantStacks.slice(k * batch, (k + 1) * batch));
           const sharedHere = k === 0 && !reuseShared;
-          synthesizeStacks({ outdir: join(scratch, `.part-${k}`), lab, plan, rendering, stateDirFromStack, hcl, tenantStacks: (name) => mine.has(name), sharedStacks: sharedHere, everything: false });
+          synthesizeStacks({
+            outdir: join(scratch, `.part-${k}`),
+            lab,
+            plan,
+            rendering,
+            stateDirFromStack,
+            hcl,
+            tenantStacks: (name) => mine.has(name),
+            sharedStacks: sharedHere,
+            everything: false,
+          });
         }
         mergeParts(scratch, batches);
       } else {
-        synthesizeStacks({ outdir: scratch, lab, plan, rendering, stateDirFromStack, hcl, tenantStacks: (name) => !reused.has(name), sharedStacks: !reuseShared, everything: reused.size === 0 });
+        synthesizeStacks({
+          outdir: scratch,
+          lab,
+          plan,
+          rendering,
+          stateDirFromStack,
+          hcl,
+          tenantStacks: (name) => !reused.has(name),
+          sharedStacks: !reuseShared,
+          everything: reused.size === 0,
+        });
       }
       if (hcl) fixHclOutput(scratch);
       manifest = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8'));
     }
-    const index: CacheIndex = { format: CACHE_FORMAT, manifestVersion: manifest.version || previous!.manifestVersion, stacks: {}, warnings: rendering.management.warnings.map((w) => formatWarning(w)) };
+    const index: CacheIndex = {
+      format: CACHE_FORMAT,
+      manifestVersion: manifest.version || previous!.manifestVersion,
+      stacks: {},
+      warnings: rendering.management.warnings.map((w) => formatWarning(w)),
+    };
     for (const stack of [...keys.keys()].sort()) {
       const dir = join(scratch, 'stacks', stack);
       if (reused.has(stack)) {
@@ -369,4 +412,3 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   });
   return { lab, plan, stacks: [...keys.keys()].sort(), rebuilt, reused: [...reused].sort(), out, warnings, workers: used };
 }
-

@@ -116,11 +116,15 @@ export class TofuSupervisor {
 
   interrupt(signal: NodeJS.Signals): void {
     if (this.signal) {
-      this.log(`${signal} again: still waiting for ${this.running.size} tofu process(es) to finish and write their state (a second interrupt would make tofu stop without saving it, so none is passed on)`);
+      this.log(
+        `${signal} again: still waiting for ${this.running.size} tofu process(es) to finish and write their state (a second interrupt would make tofu stop without saving it, so none is passed on)`,
+      );
       return;
     }
     this.signal = signal;
-    this.log(`${signal}: stopping — nothing new starts; ${this.running.size} running tofu process(es) asked once to stop: they finish the resources in progress and write their state`);
+    this.log(
+      `${signal}: stopping — nothing new starts; ${this.running.size} running tofu process(es) asked once to stop: they finish the resources in progress and write their state`,
+    );
     for (const child of this.running) child.kill('SIGINT');
   }
 
@@ -208,5 +212,8 @@ export function errorBlock(output: string): string {
   const end = block.findIndex((l, i) => i > 0 && (/^╵/.test(l) || /^[│╷\s]*Error:/.test(l)));
   const first = end > 0 ? block.slice(0, /^╵/.test(block[end]) ? end + 1 : end) : block;
   const more = lines.filter((l) => /^[│╷\s]*Error:/.test(l)).length - 1;
-  return [...first.filter((l, i, all) => l.trim() || (i > 0 && i < all.length - 1)), ...(more > 0 ? [`(and ${more} more error${more === 1 ? '' : 's'})`] : [])].join('\n');
+  return [
+    ...first.filter((l, i, all) => l.trim() || (i > 0 && i < all.length - 1)),
+    ...(more > 0 ? [`(and ${more} more error${more === 1 ? '' : 's'})`] : []),
+  ].join('\n');
 }

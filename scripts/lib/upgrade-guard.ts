@@ -30,7 +30,9 @@ export function refuseUnrollableUpgrades(config: string, out: string, applies: (
   // Every other change that replaces node groups (issue 21): against the tenant stacks written last.
   const before = machineDeploymentsOfOutput(out);
   if (before.length > 0) {
-    const after = [...atLabFile(config, () => renderTenants(lab, plan)).values()].filter((t) => applies(`tenant-${t.tenant.name}`)).flatMap((t) => topologyMachineDeployments(t.cluster));
+    const after = [...atLabFile(config, () => renderTenants(lab, plan)).values()]
+      .filter((t) => applies(`tenant-${t.tenant.name}`))
+      .flatMap((t) => topologyMachineDeployments(t.cluster));
     problems.push(...replacementProblems(lab, before, after));
   }
   // deploy: only the tenant stacks it is about to apply (--stacks) matter.

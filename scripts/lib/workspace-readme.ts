@@ -12,7 +12,11 @@ export interface WorkspaceReadmeProps {
   stack: string;
   workspace: string;
   lab: Lab;
-  stackJson: { variable?: Record<string, VariableBlock>; output?: Record<string, { sensitive?: boolean; description?: string }>; data?: Record<string, Record<string, unknown>> };
+  stackJson: {
+    variable?: Record<string, VariableBlock>;
+    output?: Record<string, { sensitive?: boolean; description?: string }>;
+    data?: Record<string, Record<string, unknown>>;
+  };
   /** Every stack of the lab, in deploy order. */
   order: string[];
 }
@@ -45,14 +49,26 @@ export function workspaceReadme(props: WorkspaceReadmeProps): string {
   else {
     lines.push('| name | type | sensitive | how to set it |', '|---|---|---|---|');
     for (const [name, v] of variables) {
-      lines.push(`| \`${name}\` | ${v.type ?? 'string'} | ${v.sensitive ? '**yes**' : 'no'} | ${v.sensitive ? 'workspace variable marked sensitive, or `TF_VAR_' + name + '`' : '`TF_VAR_' + name + '`'}${v.description ? ` — ${v.description}` : ''} |`);
+      lines.push(
+        `| \`${name}\` | ${v.type ?? 'string'} | ${v.sensitive ? '**yes**' : 'no'} | ${v.sensitive ? 'workspace variable marked sensitive, or `TF_VAR_' + name + '`' : '`TF_VAR_' + name + '`'}${v.description ? ` — ${v.description}` : ''} |`,
+      );
     }
   }
   lines.push('', '## Outputs', '');
   if (outputs.length === 0) lines.push('None.');
   else for (const [name, o] of outputs) lines.push(`- \`${name}\`${o.sensitive ? ' (sensitive)' : ''}${o.description ? `: ${o.description}` : ''}`);
   lines.push('', '## Run order', '');
-  lines.push(reads.length > 0 ? `Reads the state of other workspaces (${reads.length} remote state source${reads.length === 1 ? '' : 's'}); apply those first.` : 'Reads no other workspace.');
-  lines.push('', deployOrder(props.order).map((s) => (s === stack ? `**${s}**` : s)).join(' → '), '');
+  lines.push(
+    reads.length > 0
+      ? `Reads the state of other workspaces (${reads.length} remote state source${reads.length === 1 ? '' : 's'}); apply those first.`
+      : 'Reads no other workspace.',
+  );
+  lines.push(
+    '',
+    deployOrder(props.order)
+      .map((s) => (s === stack ? `**${s}**` : s))
+      .join(' → '),
+    '',
+  );
   return lines.join('\n');
 }

@@ -49,10 +49,12 @@ export function asPlannedProblems(input: AsPlannedInput): string[] {
       if (n < lo || n > hi) problems.push(`pool ${pool.name} on ${p.instance}/${p.node}: ${n} machine(s), the plan says ${lo === hi ? lo : `${lo}..${hi}`}`);
     }
     for (const m of mine) {
-      if (!pool.placements.some((p) => p.instance === m.instance && p.node === m.node)) problems.push(`machine ${m.name} (pool ${pool.name}) on ${m.instance ?? '?'}/${m.node ?? '?'}, where the plan puts none of the pool`);
+      if (!pool.placements.some((p) => p.instance === m.instance && p.node === m.node))
+        problems.push(`machine ${m.name} (pool ${pool.name}) on ${m.instance ?? '?'}/${m.node ?? '?'}, where the plan puts none of the pool`);
     }
   }
-  for (const m of machines.filter((x) => !plan.pools.some((p) => p.name === x.pool))) problems.push(`machine ${m.name}: pool ${m.pool || '(none)'} is not in the plan`);
+  for (const m of machines.filter((x) => !plan.pools.some((p) => p.name === x.pool)))
+    problems.push(`machine ${m.name}: pool ${m.pool || '(none)'} is not in the plan`);
   for (const m of machines) {
     const instance = input.instances.find((i) => i.name === m.instance);
     if (!m.instance || !m.node || !instance) {
@@ -62,17 +64,30 @@ export function asPlannedProblems(input: AsPlannedInput): string[] {
     const network = tenant.networks?.[m.instance] ?? tenant.network;
     if (m.ipAddresses.length === 0) problems.push(`machine ${m.name}: no IP address`);
     for (const ip of m.ipAddresses) {
-      if (!network || !inRanges(ip, network.addresses)) problems.push(`machine ${m.name}: IP ${ip} is outside the tenant's range on ${m.instance} (${network?.addresses.join(', ') ?? 'none'})`);
+      if (!network || !inRanges(ip, network.addresses))
+        problems.push(`machine ${m.name}: IP ${ip} is outside the tenant's range on ${m.instance} (${network?.addresses.join(', ') ?? 'none'})`);
     }
     if (m.version !== version) problems.push(`machine ${m.name}: Kubernetes ${m.version ?? '?'}, the tenant's version is ${version}`);
     const expected =
-      nodeTemplateFor(instance, version, m.node, (versions) => templateVmIds(instance.name, instance.vmIdRange, instance.nodes.map((x) => x.name), versions)) ?? fixedTemplateFor(instance, version);
+      nodeTemplateFor(instance, version, m.node, (versions) =>
+        templateVmIds(
+          instance.name,
+          instance.vmIdRange,
+          instance.nodes.map((x) => x.name),
+          versions,
+        ),
+      ) ?? fixedTemplateFor(instance, version);
     if (!m.template) problems.push(`machine ${m.name}: its VM was not cloned from a template`);
-    else if (expected && m.template.vmid !== expected.templateID) problems.push(`machine ${m.name}: cloned from VM ${m.template.vmid} on ${m.template.node}, the template for ${version} on ${m.node} is VM ${expected.templateID}`);
-    else if (!expected && !m.template.tags.includes(version)) problems.push(`machine ${m.name}: cloned from VM ${m.template.vmid}, not a template tagged ${version}`);
+    else if (expected && m.template.vmid !== expected.templateID)
+      problems.push(
+        `machine ${m.name}: cloned from VM ${m.template.vmid} on ${m.template.node}, the template for ${version} on ${m.node} is VM ${expected.templateID}`,
+      );
+    else if (!expected && !m.template.tags.includes(version))
+      problems.push(`machine ${m.name}: cloned from VM ${m.template.vmid}, not a template tagged ${version}`);
     const token = input.tokenOn(m.instance);
     if (!token) problems.push(`machine ${m.name}: no credentials Secret for ${m.instance} in the tenant namespace`);
-    else if (m.createdBy !== token || !token.endsWith(`!${tenantTokenName(tenant.name)}`)) problems.push(`machine ${m.name}: VM created by ${m.createdBy ?? 'nobody known'}, not by the tenant's token on ${m.instance} (${token})`);
+    else if (m.createdBy !== token || !token.endsWith(`!${tenantTokenName(tenant.name)}`))
+      problems.push(`machine ${m.name}: VM created by ${m.createdBy ?? 'nobody known'}, not by the tenant's token on ${m.instance} (${token})`);
   }
   return problems;
 }

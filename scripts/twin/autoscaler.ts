@@ -79,9 +79,13 @@ export interface AutoscalerRelease {
 export function tenantAutoscalerReleases(out: string): AutoscalerRelease[] {
   const dir = join(out, 'stacks');
   const found: AutoscalerRelease[] = [];
-  for (const stack of readdirSync(dir).filter((s) => s.startsWith('tenant-')).sort()) {
+  for (const stack of readdirSync(dir)
+    .filter((s) => s.startsWith('tenant-'))
+    .sort()) {
     const config = readStack(out, stack).config;
-    for (const r of Object.values((config.resource?.helm_release ?? {}) as Record<string, { name: string; namespace: string; chart: string; values?: string[] }>)) {
+    for (const r of Object.values(
+      (config.resource?.helm_release ?? {}) as Record<string, { name: string; namespace: string; chart: string; values?: string[] }>,
+    )) {
       if (r.chart !== 'cluster-autoscaler') continue;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
       const values = Object.assign({}, ...(r.values ?? []).map((v) => (loadYaml(v) ?? {}) as Record<string, any>));
@@ -129,15 +133,27 @@ export function chartRbacObjects(release: AutoscalerRelease): Record<string, any
   const name = chartFullname(release);
   const ns = release.namespace;
   const extraArgs = (v.extraArgs ?? {}) as Record<string, unknown>;
-  const priority = String(extraArgs.expander ?? '').split(',').includes('priority');
+  const priority = String(extraArgs.expander ?? '')
+    .split(',')
+    .includes('priority');
   const rules: Record<string, unknown>[] = [
     { apiGroups: [''], resources: ['configmaps'], verbs: ['create', ...(priority ? ['list', 'watch'] : [])] },
-    { apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-autoscaler-status', ...(priority ? ['cluster-autoscaler-priority-expander'] : [])], verbs: ['delete', 'get', 'update', ...(priority ? ['watch'] : [])] },
+    {
+      apiGroups: [''],
+      resources: ['configmaps'],
+      resourceNames: ['cluster-autoscaler-status', ...(priority ? ['cluster-autoscaler-priority-expander'] : [])],
+      verbs: ['delete', 'get', 'update', ...(priority ? ['watch'] : [])],
+    },
   ];
-  if (extraArgs['leader-elect-resource-lock'] === 'configmaps') rules.push({ apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-autoscaler'], verbs: ['get', 'update'] });
+  if (extraArgs['leader-elect-resource-lock'] === 'configmaps')
+    rules.push({ apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-autoscaler'], verbs: ['get', 'update'] });
   const mode = v.clusterAPIMode ?? 'incluster-incluster';
   if (v.cloudProvider === 'clusterapi' && !r.clusterScoped && (mode === 'incluster-incluster' || mode === 'kubeconfig-incluster')) {
-    rules.push({ apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments', 'machinepools', 'machines', 'machinesets'], verbs: ['get', 'list', 'update', 'watch'] });
+    rules.push({
+      apiGroups: ['cluster.x-k8s.io'],
+      resources: ['machinedeployments', 'machinepools', 'machines', 'machinesets'],
+      verbs: ['get', 'list', 'update', 'watch'],
+    });
     rules.push({ apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale', 'machinepools/scale'], verbs: ['get', 'patch', 'update'] });
   }
   if (!r.clusterScoped) {
@@ -147,7 +163,13 @@ export function chartRbacObjects(release: AutoscalerRelease): Record<string, any
   rules.push(...r.additionalRules);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const objects: Record<string, any>[] = [];
-  if (r.saCreate) objects.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: chartServiceAccountName(release), namespace: ns }, automountServiceAccountToken: r.automount });
+  if (r.saCreate)
+    objects.push({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: chartServiceAccountName(release), namespace: ns },
+      automountServiceAccountToken: r.automount,
+    });
   // The ClusterRole and ClusterRoleBinding of clusterScoped mode are not played: pvekaas renders namespaced mode.
   if (r.clusterScoped) throw new Error(`${release.stack}: the twin plays the chart's namespaced RBAC only (rbac.clusterScoped: false)`);
   objects.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace: ns }, rules });
@@ -168,14 +190,25 @@ export function chartArgs(release: AutoscalerRelease): string[] | undefined {
   if (!(ad.clusterName || ad.namespace || (ad.labels && ad.labels.length) || v.autoscalingGroups)) return undefined;
   const mode = v.clusterAPIMode ?? 'incluster-incluster';
   const args = [`--cloud-provider=${v.cloudProvider}`];
-  args.push(v.cloudProvider === 'clusterapi' && mode === 'kubeconfig-incluster' ? `--namespace=${v.clusterAPIConfigMapsNamespace || 'kube-system'}` : `--namespace=${release.namespace}`);
+  args.push(
+    v.cloudProvider === 'clusterapi' && mode === 'kubeconfig-incluster'
+      ? `--namespace=${v.clusterAPIConfigMapsNamespace || 'kube-system'}`
+      : `--namespace=${release.namespace}`,
+  );
   if (v.cloudProvider === 'clusterapi') {
     // _helpers.tpl capiAutodiscoveryConfig: clusterName=…[,namespace=…][,labels…]
-    const labels = (ad.labels ?? []).map((l) => Object.entries(l).map(([k, x]) => `${k}=${x}`).join(',')).join(',');
+    const labels = (ad.labels ?? [])
+      .map((l) =>
+        Object.entries(l)
+          .map(([k, x]) => `${k}=${x}`)
+          .join(','),
+      )
+      .join(',');
     const parts = [ad.clusterName ? `clusterName=${ad.clusterName}` : '', ad.namespace ? `namespace=${ad.namespace}` : '', labels].filter(Boolean);
     if (ad.clusterName || ad.namespace || labels) args.push(`--node-group-auto-discovery=clusterapi:${parts.join(',')}`);
     if (mode === 'incluster-kubeconfig') args.push(`--cloud-config=${v.clusterAPICloudConfigPath ?? '/etc/kubernetes/mgmt-kubeconfig'}`);
-    else if (mode === 'kubeconfig-incluster') args.push(`--kubeconfig=${v.clusterAPIWorkloadKubeconfigPath ?? '/etc/kubernetes/value'}`, '--clusterapi-cloud-config-authoritative');
+    else if (mode === 'kubeconfig-incluster')
+      args.push(`--kubeconfig=${v.clusterAPIWorkloadKubeconfigPath ?? '/etc/kubernetes/value'}`, '--clusterapi-cloud-config-authoritative');
     else if (mode !== 'incluster-incluster') throw new Error(`${release.stack}: clusterAPIMode ${mode} is not played by the twin`);
   }
   const extraArgs = { logtostderr: true, stderrthreshold: 'info', v: 4, ...(v.extraArgs ?? {}) } as Record<string, unknown>;
@@ -262,12 +295,21 @@ interface SimNode {
 /** The predicates the simulation checks (resources, nodeSelector, taints). */
 function fits(pod: Obj, node: SimNode): boolean {
   const r = podRequests(pod);
-  if (node.used.cpu + r.cpu > node.allocatable.cpu + 1e-9 || node.used.memory + r.memory > node.allocatable.memory || node.used.pods + 1 > node.allocatable.pods) return false;
+  if (
+    node.used.cpu + r.cpu > node.allocatable.cpu + 1e-9 ||
+    node.used.memory + r.memory > node.allocatable.memory ||
+    node.used.pods + 1 > node.allocatable.pods
+  )
+    return false;
   for (const [k, v] of Object.entries((pod.spec?.nodeSelector ?? {}) as Record<string, string>)) if (node.labels[k] !== v) return false;
   const tolerations = (pod.spec?.tolerations ?? []) as { key?: string; operator?: string; value?: string; effect?: string }[];
   for (const t of node.taints) {
     if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
-    const tolerated = tolerations.some((x) => (x.effect === undefined || x.effect === '' || x.effect === t.effect) && (x.operator === 'Exists' ? x.key === undefined || x.key === t.key : x.key === t.key && (x.value ?? '') === (t.value ?? '')));
+    const tolerated = tolerations.some(
+      (x) =>
+        (x.effect === undefined || x.effect === '' || x.effect === t.effect) &&
+        (x.operator === 'Exists' ? x.key === undefined || x.key === t.key : x.key === t.key && (x.value ?? '') === (t.value ?? '')),
+    );
     if (!tolerated) return false;
   }
   return true;
@@ -303,7 +345,6 @@ export interface AutoscalerEvent {
   nodes?: string[];
 }
 
-
 /** A client for the first cluster and user of a kubeconfig (YAML or JSON). */
 function clientFromKubeconfig(text: string): KubeClient {
   const kc = loadYaml(text) as Obj;
@@ -313,7 +354,11 @@ function clientFromKubeconfig(text: string): KubeClient {
   const user = ((kc.users ?? []).find((u: Obj) => u.name === ctx.user) ?? kc.users?.[0])?.user ?? {};
   const b64 = (x?: string) => (x ? Buffer.from(x, 'base64').toString('utf8') : undefined);
   if (!cluster.server) throw new Error('the kubeconfig names no server');
-  return new KubeClient(cluster.server, { ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) }, user.token);
+  return new KubeClient(
+    cluster.server,
+    { ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) },
+    user.token,
+  );
 }
 
 interface ReleaseState {
@@ -359,9 +404,13 @@ export class AutoscalerPlayer {
       if (!st.installed) {
         // helm install/upgrade: the chart's RBAC objects, with Helm's (admin) credentials.
         for (const o of chartRbacObjects(release)) {
-          const path = o.kind === 'ServiceAccount' ? `/api/v1/namespaces/${o.metadata.namespace}/serviceaccounts/${o.metadata.name}` : `/apis/rbac.authorization.k8s.io/v1/namespaces/${o.metadata.namespace}/${o.kind.toLowerCase()}s/${o.metadata.name}`;
+          const path =
+            o.kind === 'ServiceAccount'
+              ? `/api/v1/namespaces/${o.metadata.namespace}/serviceaccounts/${o.metadata.name}`
+              : `/apis/rbac.authorization.k8s.io/v1/namespaces/${o.metadata.namespace}/${o.kind.toLowerCase()}s/${o.metadata.name}`;
           const r = await this.mgmt.request('PATCH', `${path}?fieldManager=helm&force=true`, o, 'application/apply-patch+yaml');
-          if (r.status !== 200 && r.status !== 201) throw new Error(`autoscaler ${key}: applying ${o.kind} ${o.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+          if (r.status !== 200 && r.status !== 201)
+            throw new Error(`autoscaler ${key}: applying ${o.kind} ${o.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
         }
         st.installed = true;
         this.log(`autoscaler ${key}: release ${release.name} installed (ServiceAccount ${chartServiceAccountName(release)}, Role ${chartFullname(release)})`);
@@ -395,7 +444,11 @@ export class AutoscalerPlayer {
     const watchNs = specs.find((s) => s.namespace)?.namespace ?? '';
     // The pod's credentials: a token of its ServiceAccount (kubelet's projected token).
     const sa = chartServiceAccountName(release);
-    const tr = await this.mgmt.post(`/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 600 } });
+    const tr = await this.mgmt.post(`/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 600 },
+    });
     if (tr.status !== 201 && tr.status !== 200) throw new Error(`no token for ServiceAccount ${ns}/${sa}: HTTP ${tr.status}: ${tr.body?.message ?? tr.text}`);
     const mgmt = new KubeClient(this.mgmtUrl, { ca: this.mgmtCa }, tr.body.status.token as string);
     // The workload kubeconfig: the Secret the chart mounts (the kubelet reads it, not the ServiceAccount).
@@ -413,7 +466,15 @@ export class AutoscalerPlayer {
     }
   }
 
-  private async loop(release: AutoscalerRelease, flags: Map<string, string>, st: ReleaseState, specs: DiscoverySpec[], watchNs: string, mgmt: KubeClient, workload: KubeClient): Promise<void> {
+  private async loop(
+    release: AutoscalerRelease,
+    flags: Map<string, string>,
+    st: ReleaseState,
+    specs: DiscoverySpec[],
+    watchNs: string,
+    mgmt: KubeClient,
+    workload: KubeClient,
+  ): Promise<void> {
     const ns = release.namespace;
     // getAPIGroupPreferredVersion (discovery), then the informers of newMachineController.
     const groups = await mgmt.get('/apis');
@@ -426,7 +487,8 @@ export class AutoscalerPlayer {
     const base = watchNs ? `/apis/cluster.x-k8s.io/${version}/namespaces/${watchNs}` : `/apis/cluster.x-k8s.io/${version}`;
     const list = async (resource: string): Promise<Obj[]> => {
       const r = await mgmt.get(`${base}/${resource}`);
-      if (r.status !== 200) throw new Error(`informer for ${resource} never syncs (WaitForCacheSync): failed to list ${resource}: ${r.body?.message ?? `HTTP ${r.status}`}`);
+      if (r.status !== 200)
+        throw new Error(`informer for ${resource} never syncs (WaitForCacheSync): failed to list ${resource}: ${r.body?.message ?? `HTTP ${r.status}`}`);
       return r.body.items as Obj[];
     };
     const machineSets = await list('machinesets');
@@ -446,18 +508,42 @@ export class AutoscalerPlayer {
     const clusterName = (r: Obj) => (r.spec?.clusterName as string | undefined) ?? r.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? '';
     const allowed = (r: Obj) =>
       specs.length === 0 ||
-      specs.some((s) => (!s.namespace || s.namespace === r.metadata.namespace) && (!s.clusterName || s.clusterName === clusterName(r)) && Object.entries(s.labels).every(([k, v]) => r.metadata.labels?.[k] === v));
-    const scalable = [...machineSets.filter((m) => !(m.metadata.ownerReferences ?? []).some((o: Obj) => o.kind === 'MachineDeployment')), ...machineDeployments];
+      specs.some(
+        (s) =>
+          (!s.namespace || s.namespace === r.metadata.namespace) &&
+          (!s.clusterName || s.clusterName === clusterName(r)) &&
+          Object.entries(s.labels).every(([k, v]) => r.metadata.labels?.[k] === v),
+      );
+    const scalable = [
+      ...machineSets.filter((m) => !(m.metadata.ownerReferences ?? []).some((o: Obj) => o.kind === 'MachineDeployment')),
+      ...machineDeployments,
+    ];
     const nodeGroups: NodeGroup[] = [];
     for (const r of scalable) {
       if (!allowed(r)) continue;
       const ann = (r.metadata.annotations ?? {}) as Record<string, string>;
       const min = ann[ANN_MIN] === undefined ? 0 : Number.parseInt(ann[ANN_MIN], 10);
       const max = ann[ANN_MAX] === undefined ? 0 : Number.parseInt(ann[ANN_MAX], 10);
-      if (Number.isNaN(min) || min < 0 || Number.isNaN(max) || max < 0 || max < min) throw new Error(`error validating min/max annotations of ${r.kind} ${r.metadata.name}`);
+      if (Number.isNaN(min) || min < 0 || Number.isNaN(max) || max < 0 || max < min)
+        throw new Error(`error validating min/max annotations of ${r.kind} ${r.metadata.name}`);
       const selector = (r.spec?.selector?.matchLabels ?? {}) as Record<string, string>;
-      const mine = machines.filter((m) => m.metadata.namespace === r.metadata.namespace && clusterName(m) === clusterName(r) && Object.entries(selector).every(([k, v]) => m.metadata.labels?.[k] === v));
-      const group: NodeGroup = { kind: r.kind, resource: r.kind === 'MachineSet' ? 'machinesets' : 'machinedeployments', name: r.metadata.name, namespace: r.metadata.namespace, replicas: r.spec?.replicas ?? 0, min, max, object: r, machines: mine };
+      const mine = machines.filter(
+        (m) =>
+          m.metadata.namespace === r.metadata.namespace &&
+          clusterName(m) === clusterName(r) &&
+          Object.entries(selector).every(([k, v]) => m.metadata.labels?.[k] === v),
+      );
+      const group: NodeGroup = {
+        kind: r.kind,
+        resource: r.kind === 'MachineSet' ? 'machinesets' : 'machinedeployments',
+        name: r.metadata.name,
+        namespace: r.metadata.namespace,
+        replicas: r.spec?.replicas ?? 0,
+        min,
+        max,
+        object: r,
+        machines: mine,
+      };
       const capacity = await this.instanceCapacity(mgmt, r);
       const canScaleFromZero = capacity !== undefined && capacity.cpu > 0 && capacity.memory > 0;
       if (r.spec?.replicas === 0 && !canScaleFromZero) continue;
@@ -486,7 +572,10 @@ export class AutoscalerPlayer {
       const n = snapshot.get(p.spec.nodeName);
       if (n) place(p, n);
     }
-    const unschedulable = pods.filter((p) => !p.spec?.nodeName && (p.status?.conditions ?? []).some((c: Obj) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'));
+    const unschedulable = pods.filter(
+      (p) =>
+        !p.spec?.nodeName && (p.status?.conditions ?? []).some((c: Obj) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'),
+    );
 
     // ---- scale-up ----
     // Upcoming nodes (replicas not registered yet) join the snapshot as template nodes first.
@@ -547,7 +636,10 @@ export class AutoscalerPlayer {
         const onNode = scheduled.filter((p) => p.spec.nodeName === name && !isDaemonSetPod(p) && !p.metadata.annotations?.['kubernetes.io/config.mirror']);
         const sim = snapshot.get(name)!;
         const used = onNode.reduce((s, p) => ({ cpu: s.cpu + podRequests(p).cpu, memory: s.memory + podRequests(p).memory }), { cpu: 0, memory: 0 });
-        const utilization = Math.max(sim.allocatable.cpu ? used.cpu / sim.allocatable.cpu : 0, sim.allocatable.memory ? used.memory / sim.allocatable.memory : 0);
+        const utilization = Math.max(
+          sim.allocatable.cpu ? used.cpu / sim.allocatable.cpu : 0,
+          sim.allocatable.memory ? used.memory / sim.allocatable.memory : 0,
+        );
         const movable =
           onNode.every((p) => (p.metadata.ownerReferences ?? []).some((o: Obj) => o.controller)) &&
           onNode.every((p) => [...snapshot.values()].some((other) => other.name !== name && fits(p, other)));
@@ -577,7 +669,9 @@ export class AutoscalerPlayer {
       }
       st.lastScaleDown = Date.now();
       this.events.push({ at: Date.now(), namespace: ns, group: g.name, kind: 'ScaleDown', from: g.replicas, to: replicas, nodes: deleted });
-      this.log(`autoscaler ${ns}: scale-down ${g.kind} ${g.name} ${g.replicas} → ${replicas} (${deleted.join(', ')} unneeded for ${Math.round(unneededTime / 1000)} s)`);
+      this.log(
+        `autoscaler ${ns}: scale-down ${g.kind} ${g.name} ${g.replicas} → ${replicas} (${deleted.join(', ')} unneeded for ${Math.round(unneededTime / 1000)} s)`,
+      );
     }
   }
 
@@ -601,12 +695,19 @@ export class AutoscalerPlayer {
       const groupR = await mgmt.get(`/apis/${group}`);
       const version = groupR.body?.preferredVersion?.version ?? String(ref.apiVersion ?? '').split('/')[1];
       const listed = await mgmt.get(`/apis/${group}/${version}/namespaces/${r.metadata.namespace}/${resource}`);
-      if (listed.status !== 200) throw new Error(`waiting for cache sync on infrastructure resource ${resource}.${group} (it never syncs): ${listed.body?.message ?? `HTTP ${listed.status}`}`);
+      if (listed.status !== 200)
+        throw new Error(
+          `waiting for cache sync on infrastructure resource ${resource}.${group} (it never syncs): ${listed.body?.message ?? `HTTP ${listed.status}`}`,
+        );
       infra = (listed.body.items as Obj[]).find((i) => i.metadata.name === ref.name);
     }
     if (!infra) return Object.keys(fromAnn).length > 1 ? { cpu: fromAnn.cpu ?? 0, memory: fromAnn.memory ?? 0, pods: fromAnn.pods! } : undefined;
     const status = (infra.status?.capacity ?? {}) as Record<string, string>;
-    return { cpu: fromAnn.cpu ?? quantity(status.cpu), memory: fromAnn.memory ?? quantity(status.memory), pods: fromAnn.pods ?? (quantity(status.pods) || 110) };
+    return {
+      cpu: fromAnn.cpu ?? quantity(status.cpu),
+      memory: fromAnn.memory ?? quantity(status.memory),
+      pods: fromAnn.pods ?? (quantity(status.pods) || 110),
+    };
   }
 
   /** SetSize (1.34.5): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */

@@ -51,7 +51,9 @@ const CLUSTER_LABEL = 'cluster.x-k8s.io/cluster-name';
 type Obj = KubeObject & { spec?: any; status?: any };
 
 /** metav1.LabelSelectorAsSelector, as the `labelSelector` query the API server evaluates. */
-export function selectorQuery(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+export function selectorQuery(
+  selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined,
+): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) parts.push(`${k}=${v}`);
   for (const e of selector?.matchExpressions ?? []) {
@@ -119,7 +121,8 @@ export class AddonPlayer {
       const ns = hcp.metadata.namespace!;
       const q = selectorQuery(hcp.spec?.clusterSelector);
       const list = await this.mgmt.get(`/apis/${CLUSTERS}/namespaces/${ns}/clusters?${new URLSearchParams({ labelSelector: q })}`);
-      if (list.status !== 200) throw new Error(`HelmChartProxy ${ns}/${hcp.metadata.name}: listing Clusters: HTTP ${list.status}: ${list.body?.message ?? list.text}`);
+      if (list.status !== 200)
+        throw new Error(`HelmChartProxy ${ns}/${hcp.metadata.name}: listing Clusters: HTTP ${list.status}: ${list.body?.message ?? list.text}`);
       for (const cluster of list.body.items as Obj[]) {
         const paused = cluster.spec?.paused || (cluster.metadata.annotations as Record<string, string> | undefined)?.['cluster.x-k8s.io/paused'] !== undefined;
         if (paused || cluster.metadata.deletionTimestamp) continue;
@@ -145,10 +148,17 @@ export class AddonPlayer {
   private async reconcile(hcp: Obj, cluster: Obj, previous: ReleaseState | undefined): Promise<ReleaseState> {
     const ns = hcp.metadata.namespace!;
     const name = cluster.metadata.name;
-    const state = (status: ReleaseState['status'], message?: string): ReleaseState => ({ proxy: hcp.metadata.name, chart: hcp.spec?.chartName, status, ...(message ? { message } : {}) });
+    const state = (status: ReleaseState['status'], message?: string): ReleaseState => ({
+      proxy: hcp.metadata.name,
+      chart: hcp.spec?.chartName,
+      status,
+      ...(message ? { message } : {}),
+    });
     const values = await this.parseValues(hcp, cluster);
     // The HelmReleaseProxy (constructHelmReleaseProxy / createOrUpdateHelmReleaseProxy).
-    const found = await this.mgmt.get(`/apis/${ADDONS}/namespaces/${ns}/helmreleaseproxies?${new URLSearchParams({ labelSelector: `${CLUSTER_LABEL}=${name},${PROXY_LABEL}=${hcp.metadata.name}` })}`);
+    const found = await this.mgmt.get(
+      `/apis/${ADDONS}/namespaces/${ns}/helmreleaseproxies?${new URLSearchParams({ labelSelector: `${CLUSTER_LABEL}=${name},${PROXY_LABEL}=${hcp.metadata.name}` })}`,
+    );
     const existing = (found.body?.items ?? []) as Obj[];
     if (existing.length > 1) throw new Error('multiple HelmReleaseProxies found matching the cluster and HelmChartProxy');
     let hrp = existing[0];
@@ -174,14 +184,19 @@ export class AddonPlayer {
           generateName: `${hcp.spec?.chartName}-${name}-`,
           namespace: ns,
           labels: { [CLUSTER_LABEL]: name, [PROXY_LABEL]: hcp.metadata.name },
-          ownerReferences: [{ apiVersion: ADDONS, kind: 'HelmChartProxy', name: hcp.metadata.name, uid: hcp.metadata.uid, controller: true, blockOwnerDeletion: true }],
+          ownerReferences: [
+            { apiVersion: ADDONS, kind: 'HelmChartProxy', name: hcp.metadata.name, uid: hcp.metadata.uid, controller: true, blockOwnerDeletion: true },
+          ],
         },
         spec: clean(spec),
       });
       if (created.status !== 201) throw new Error(`failed to create HelmReleaseProxy for cluster: ${ns}/${name}: ${created.body?.message ?? created.text}`);
       hrp = created.body as Obj;
     } else if (hrp.spec?.version !== spec.version || hrp.spec?.values !== values) {
-      const updated = await this.mgmt.request('PUT', `/apis/${ADDONS}/namespaces/${ns}/helmreleaseproxies/${hrp.metadata.name}`, { ...hrp, spec: clean({ ...hrp.spec, version: spec.version, values, options: spec.options }) });
+      const updated = await this.mgmt.request('PUT', `/apis/${ADDONS}/namespaces/${ns}/helmreleaseproxies/${hrp.metadata.name}`, {
+        ...hrp,
+        spec: clean({ ...hrp.spec, version: spec.version, values, options: spec.options }),
+      });
       if (updated.status !== 200) throw new Error(`failed to update HelmReleaseProxy '${hrp.metadata.name}': ${updated.body?.message ?? updated.text}`);
       hrp = updated.body as Obj;
       previous = undefined;
@@ -189,7 +204,8 @@ export class AddonPlayer {
     // The HelmReleaseProxy controller: the ClusterControlPlaneInitialized predicate, then the kubeconfig.
     if (cluster.status?.initialization?.controlPlaneInitialized !== true) return state('pending', 'waiting for the Cluster control plane to be initialized');
     const kubeconfig = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${name}-kubeconfig`);
-    if (kubeconfig.status !== 200 || !kubeconfig.body.data?.value) return state('pending', `failed to get kubeconfig for cluster: secret ${ns}/${name}-kubeconfig`);
+    if (kubeconfig.status !== 200 || !kubeconfig.body.data?.value)
+      return state('pending', `failed to get kubeconfig for cluster: secret ${ns}/${name}-kubeconfig`);
     if (previous?.status === 'deployed' && this.rendered.get(`${ns}/${name}/${hcp.metadata.name}`) === `${spec.version}\n${values}`) return previous;
     const installed = await this.install(hcp, cluster, values);
     const status = installed ? 'failed' : 'deployed';
@@ -215,8 +231,13 @@ export class AddonPlayer {
       // external.GetObjectFromContractVersionedRef: the version is the one the CRD's contract label
       // (`cluster.x-k8s.io/v1beta2`) names, not the group's preferred version.
       const version = await this.contractVersion(ref.apiGroup, ref.kind);
-      if (!version) throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}': no CRD of ${ref.kind}.${ref.apiGroup} with a contract label`);
-      const path = await this.mgmt.objectPath({ apiVersion: `${ref.apiGroup}/${version}`, kind: ref.kind, metadata: { name: ref.name, namespace: cluster.metadata.namespace } });
+      if (!version)
+        throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}': no CRD of ${ref.kind}.${ref.apiGroup} with a contract label`);
+      const path = await this.mgmt.objectPath({
+        apiVersion: `${ref.apiGroup}/${version}`,
+        kind: ref.kind,
+        metadata: { name: ref.name, namespace: cluster.metadata.namespace },
+      });
       const got = await this.mgmt.get(path);
       if (got.status !== 200) throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}': HTTP ${got.status}`);
       context[key] = got.body;
@@ -297,13 +318,19 @@ export class AddonPlayer {
         await plane.server.client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { fieldManager: 'helm' });
       }
       for (const object of objects) {
-        const namespaced = await plane.server.client.resourceFor(object.apiVersion, object.kind).then((r) => r.namespaced, () => undefined);
-        if (namespaced === undefined) return `${object.kind} ${object.metadata?.name}: the tenant API server does not serve ${object.apiVersion} ${object.kind}`;
+        const namespaced = await plane.server.client.resourceFor(object.apiVersion, object.kind).then(
+          (r) => r.namespaced,
+          () => undefined,
+        );
+        if (namespaced === undefined)
+          return `${object.kind} ${object.metadata?.name}: the tenant API server does not serve ${object.apiVersion} ${object.kind}`;
         const target = namespaced && !object.metadata.namespace ? { ...object, metadata: { ...object.metadata, namespace: ns } } : object;
         const r = await plane.server.client.apply(target, { fieldManager: 'helm' });
         if (r.status !== 200 && r.status !== 201) return `${object.kind} ${object.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`;
       }
-      this.log(`caaph ${cluster.metadata.namespace}/${cluster.metadata.name}: ${pinned.chart} ${pinned.version} rendered (${objects.length} objects) and applied to the tenant API server`);
+      this.log(
+        `caaph ${cluster.metadata.namespace}/${cluster.metadata.name}: ${pinned.chart} ${pinned.version} rendered (${objects.length} objects) and applied to the tenant API server`,
+      );
       return undefined;
     } finally {
       rmSync(dir, { recursive: true, force: true });

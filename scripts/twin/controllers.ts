@@ -90,7 +90,12 @@ export function controllerBuilds(root: string, builtFrom: Record<string, string>
     ];
     if (lane && lane.module === MODULE_OF[name] && lane.controllers.includes(name)) {
       const dir = join(root, '.toolchain/controllers', lane.cache);
-      out[name].push({ version: lane.version, bin: join(dir, 'bin', name), webhooks: join(dir, 'webhooks', `${name}.yaml`), rbac: join(dir, 'rbac', `${name}.yaml`) });
+      out[name].push({
+        version: lane.version,
+        bin: join(dir, 'bin', name),
+        webhooks: join(dir, 'webhooks', `${name}.yaml`),
+        rbac: join(dir, 'rbac', `${name}.yaml`),
+      });
     }
   }
   return out;
@@ -102,7 +107,7 @@ function buildFor(builds: Record<ControllerName, ControllerBuild[]>, name: Contr
   if (!build) {
     throw new Error(
       `the management stack deploys ${OPERATOR_KEYS[name][1]} ${version}, but the twin has ${MODULE_OF[name]} ${builds[name].map((b) => b.version).join(' and ')} only: ` +
-        'the twin runs the pinned versions (modules/versions/toolchain.json, components) and the second CAPI lane (capiNext): drop the lab\'s management.versions override, or change the pin and rebuild the toolchain',
+        "the twin runs the pinned versions (modules/versions/toolchain.json, components) and the second CAPI lane (capiNext): drop the lab's management.versions override, or change the pin and rebuild the toolchain",
     );
   }
   for (const file of [build.bin, build.webhooks, build.rbac]) if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);
@@ -145,8 +150,6 @@ export interface StartControllersOptions {
   track(child: ChildProcess): void;
 }
 
-
-
 /** A CA and one serving certificate for 127.0.0.1, shared by the webhook servers. */
 function webhookCertificates(dir: string): { caPem: string; certDir: string } {
   const certDir = join(dir, 'webhook-certs');
@@ -155,7 +158,10 @@ function webhookCertificates(dir: string): { caPem: string; certDir: string } {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   run(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=pvekaas-twin-webhook-ca']);
   run(['req', '-new', ...ec, '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', '/CN=127.0.0.1']);
-  writeFileSync(join(certDir, 'tls.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n');
+  writeFileSync(
+    join(certDir, 'tls.ext'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n',
+  );
   run(['x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-out', 'tls.crt', '-extfile', 'tls.ext']);
   return { caPem: readFileSync(join(certDir, 'ca.crt'), 'utf8'), certDir };
 }
@@ -223,13 +229,24 @@ export function controllerRbac(file: string, name: ControllerName): KubeObject[]
     .map((d) => d.toJS() as KubeObject | null)
     .filter((o): o is KubeObject => o?.kind === 'ClusterRole');
   if (roles.length !== 1) throw new Error(`${file} holds ${roles.length} ClusterRoles; expected the manager role alone`);
-  const role: KubeObject = { ...roles[0], metadata: { name: `${name}-manager-role`, ...(name === 'capi-manager' ? { labels: { [AGGREGATE_TO_CAPI]: 'true' } } : {}) } };
+  const role: KubeObject = {
+    ...roles[0],
+    metadata: { name: `${name}-manager-role`, ...(name === 'capi-manager' ? { labels: { [AGGREGATE_TO_CAPI]: 'true' } } : {}) },
+  };
   const bound = name === 'capi-manager' ? `${name}-aggregated-manager-role` : role.metadata.name;
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: CONTROLLERS_NAMESPACE } },
     role,
     ...(name === 'capi-manager'
-      ? [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: bound }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGGREGATE_TO_CAPI]: 'true' } }] }, rules: [] } as KubeObject]
+      ? [
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'ClusterRole',
+            metadata: { name: bound },
+            aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGGREGATE_TO_CAPI]: 'true' } }] },
+            rules: [],
+          } as KubeObject,
+        ]
       : []),
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -280,7 +297,14 @@ export async function startControllers(options: StartControllersOptions): Promis
   const ports = {} as Record<ControllerName, number>;
   const spawnController = (name: ControllerName, extraEnv: Record<string, string>) => {
     const tmp = join(dir, `${name}-tmp`);
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfigs[name], TMPDIR: tmp, ...deployed[name].env, ...extraEnv };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      KUBECONFIG: kubeconfigs[name],
+      TMPDIR: tmp,
+      ...deployed[name].env,
+      ...extraEnv,
+    };
     const fd = openSync(logFile(name), 'a');
     const child = spawn(running[name].bin, argsFor(name, ports[name], certDir, deployed[name].featureGates), {
       cwd: dir,
@@ -293,7 +317,11 @@ export async function startControllers(options: StartControllersOptions): Promis
     // A watchdog outlives a test process killed without afterAll (a jest timeout, a kill): the
     // controllers go with it, and CAPMOX's fixed webhook port is free for the next twin.
     if (child.pid !== undefined) {
-      const watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 2; done; kill -9 ${child.pid} 2>/dev/null`], { detached: true, stdio: 'ignore' });
+      const watchdog = spawn(
+        'sh',
+        ['-c', `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 2; done; kill -9 ${child.pid} 2>/dev/null`],
+        { detached: true, stdio: 'ignore' },
+      );
       watchdog.unref();
     }
   };
@@ -313,12 +341,14 @@ export async function startControllers(options: StartControllersOptions): Promis
     await Promise.all([...children.values()].map(stopOne));
   };
   const scaleDown = async (names: ControllerName[]) => {
-    await Promise.all(names.map(async (name) => {
-      await stopOne(children.get(name)!);
-      // The port (CAPMOX's is fixed) must be free again before a new process binds it.
-      const freed = Date.now() + 10000;
-      while ((await portOpen(ports[name])) && Date.now() < freed) await new Promise((r) => setTimeout(r, 100));
-    }));
+    await Promise.all(
+      names.map(async (name) => {
+        await stopOne(children.get(name)!);
+        // The port (CAPMOX's is fixed) must be free again before a new process binds it.
+        const freed = Date.now() + 10000;
+        while ((await portOpen(ports[name])) && Date.now() < freed) await new Promise((r) => setTimeout(r, 100));
+      }),
+    );
   };
   const restart = async (name: ControllerName, extraEnv: Record<string, string> = {}) => {
     await scaleDown([name]);
@@ -331,7 +361,8 @@ export async function startControllers(options: StartControllersOptions): Promis
     if (child.exitCode === null && child.signalCode === null) await scaleDown([name]);
     // SSA with the same field manager: what the new role or configurations no longer hold goes.
     for (const o of controllerRbac(build.rbac, name)) await client.applyOrThrow(o, { fieldManager: 'pvekaas-twin', force: true });
-    for (const config of webhookConfigurations(build.webhooks, name, ports[name], caPem)) await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
+    for (const config of webhookConfigurations(build.webhooks, name, ports[name], caPem))
+      await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
     running[name] = build;
     deployed[name] = deployment;
     spawnController(name, {});
@@ -341,7 +372,8 @@ export async function startControllers(options: StartControllersOptions): Promis
     const deadline = Date.now() + 60000;
     for (;;) {
       const child = children.get(name)!;
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited after its restart (${child.exitCode ?? child.signalCode}):\n${tail(logFile(name), 30)}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${name} exited after its restart (${child.exitCode ?? child.signalCode}):\n${tail(logFile(name), 30)}`);
       if (await portOpen(ports[name])) return;
       if (Date.now() > deadline) throw new Error(`${name}'s webhook server did not come up again on port ${ports[name]}:\n${tail(logFile(name), 30)}`);
       await new Promise((r) => setTimeout(r, 250));
@@ -352,12 +384,14 @@ export async function startControllers(options: StartControllersOptions): Promis
     for (const name of CONTROLLERS) {
       for (;;) {
         const child = children.get(name)!;
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${tail(logFile(name), 30)}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${tail(logFile(name), 30)}`);
         if (await portOpen(ports[name])) break;
         if (Date.now() > deadline) throw new Error(`${name}'s webhook server did not come up on port ${ports[name]}:\n${tail(logFile(name), 30)}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      for (const config of webhookConfigurations(running[name].webhooks, name, ports[name], caPem)) await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
+      for (const config of webhookConfigurations(running[name].webhooks, name, ports[name], caPem))
+        await client.applyOrThrow(config, { fieldManager: 'pvekaas-twin', force: true });
     }
   } catch (e) {
     await stop();

@@ -30,7 +30,6 @@ export interface DatastoreTls {
   key: string;
 }
 
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class TwinDatastore {
@@ -72,7 +71,12 @@ export class TwinDatastore {
 
   /** The flags of this member (also what a restore must repeat to keep the member id). */
   get memberFlags(): string[] {
-    return [`--name=${this.member.name}`, `--initial-advertise-peer-urls=${this.member.peerUrl}`, `--initial-cluster=${this.member.name}=${this.member.peerUrl}`, `--initial-cluster-token=${this.member.token}`];
+    return [
+      `--name=${this.member.name}`,
+      `--initial-advertise-peer-urls=${this.member.peerUrl}`,
+      `--initial-cluster=${this.member.name}=${this.member.peerUrl}`,
+      `--initial-cluster-token=${this.member.token}`,
+    ];
   }
 
   private async run(): Promise<void> {

@@ -39,12 +39,14 @@ export function backupCronJob(stack: StackContents): BackupCronJob | undefined {
   if (blocks.length === 0) return undefined;
   if (blocks.length > 1) throw new Error(`${stack.stack}: ${blocks.length} CronJobs; the twin knows one (the datastore backup)`);
   const job = JSON.parse(
-    resolveRefs(JSON.stringify(fromBlock(blocks[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack),
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
+    resolveRefs(
+      JSON.stringify(fromBlock(blocks[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })),
+      stack,
+    ),
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   ) as any;
   return { name: job.metadata.name, namespace: job.metadata.namespace, schedule: job.spec.schedule, pod: job.spec.jobTemplate.spec.template.spec };
 }
-
 
 /** An S3 endpoint: `rclone serve s3` over `dir` (each top-level directory a bucket), with one key pair. */
 export class TwinS3 {
@@ -58,12 +60,17 @@ export class TwinS3 {
     for (const b of buckets) mkdirSync(join(dir, b), { recursive: true });
     const port = await freePort();
     const fd = openSync(join(dir, '..', 's3.log'), 'a');
-    const child = spawn(join(root, '.toolchain/bin/rclone'), ['serve', 's3', dir, '--addr', `127.0.0.1:${port}`, '--auth-key', `${accessKey},${secretKey}`, '--config', '/dev/null'], { stdio: ['ignore', fd, fd] });
+    const child = spawn(
+      join(root, '.toolchain/bin/rclone'),
+      ['serve', 's3', dir, '--addr', `127.0.0.1:${port}`, '--auth-key', `${accessKey},${secretKey}`, '--config', '/dev/null'],
+      { stdio: ['ignore', fd, fd] },
+    );
     closeSync(fd);
     const s3 = new TwinS3(`http://127.0.0.1:${port}`, dir, child);
     const deadline = Date.now() + 30000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`rclone serve s3 exited (${child.exitCode}): ${readFileSync(join(dir, '..', 's3.log'), 'utf8').slice(-2000)}`);
+      if (child.exitCode !== null)
+        throw new Error(`rclone serve s3 exited (${child.exitCode}): ${readFileSync(join(dir, '..', 's3.log'), 'utf8').slice(-2000)}`);
       const up = await new Promise<boolean>((r) => {
         const socket = connect(port, '127.0.0.1');
         socket.once('connect', () => (socket.destroy(), r(true)));
@@ -107,7 +114,14 @@ export interface BackupTargets {
 }
 
 /** One run of the backup Job's pod; the hosts the pod may reach are the chart's Service and the lab's S3 endpoint. */
-export async function runBackupJob(mgmt: KubeClient, adminKubeconfig: string, root: string, job: BackupCronJob, t: BackupTargets, timeoutMs = 300000): Promise<PodRun> {
+export async function runBackupJob(
+  mgmt: KubeClient,
+  adminKubeconfig: string,
+  root: string,
+  job: BackupCronJob,
+  t: BackupTargets,
+  timeoutMs = 300000,
+): Promise<PodRun> {
   const hostPort = (url: string) => {
     const u = new URL(url);
     return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;

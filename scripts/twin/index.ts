@@ -193,7 +193,11 @@ export class LabTwin {
     // with `wait`, helm gives them the release's `timeout` to become ready, or the apply fails.
     const took = (Date.now() - standInStarted) / 1000;
     if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
-    this.kamaji = new KamajiPlayer(this.mgmt.client, () => kamajiReleases(this.run.out), (l) => this.log(l));
+    this.kamaji = new KamajiPlayer(
+      this.mgmt.client,
+      () => kamajiReleases(this.run.out),
+      (l) => this.log(l),
+    );
     this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l));
     this.kubelets = new KubeletPlayer(
       () => this.run.sim.listVms(),
@@ -208,7 +212,14 @@ export class LabTwin {
       },
     );
     this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l));
-    if (this.options.autoscaler) this.autoscaler = new AutoscalerPlayer(this.mgmt.client, this.mgmt.url, readCa(this.mgmt.dir), () => tenantAutoscalerReleases(this.run.out), (l) => this.log(l));
+    if (this.options.autoscaler)
+      this.autoscaler = new AutoscalerPlayer(
+        this.mgmt.client,
+        this.mgmt.url,
+        readCa(this.mgmt.dir),
+        () => tenantAutoscalerReleases(this.run.out),
+        (l) => this.log(l),
+      );
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
@@ -257,7 +268,8 @@ export class LabTwin {
         const declared = stack.config.variable?.[name];
         if (!declared) throw new Error(`${stack.stack}: no variable ${name}`);
         const value = this.options.variables?.[name] ?? declared.default;
-        if (value === undefined) throw new Error(`${stack.stack}: no value for the required variable ${name} (tofu apply would ask for it): pass it in the twin's variables`);
+        if (value === undefined)
+          throw new Error(`${stack.stack}: no value for the required variable ${name} (tofu apply would ask for it): pass it in the twin's variables`);
         return value as string;
       },
       remoteStateOutputs: (dataName) => {
@@ -272,7 +284,9 @@ export class LabTwin {
       secretData: async (namespace, name) => {
         const r = await this.mgmt.client.get(`/api/v1/namespaces/${namespace}/secrets/${name}`);
         if (r.status !== 200) throw new Error(`${stack.stack}: data source Secret ${namespace}/${name}: HTTP ${r.status}`);
-        return Object.fromEntries(Object.entries((r.body.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+        return Object.fromEntries(
+          Object.entries((r.body.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+        );
       },
     };
   }
@@ -344,7 +358,13 @@ export class LabTwin {
   }
 
   /** One resource: plan against its state, then apply (create, update, replace) or leave it. */
-  private async applyResource(stack: string, contents: StackContents, sources: ExpressionSources, o: StackObject, prior: ResourceState | undefined): Promise<ResourceState> {
+  private async applyResource(
+    stack: string,
+    contents: StackContents,
+    sources: ExpressionSources,
+    o: StackObject,
+    prior: ResourceState | undefined,
+  ): Promise<ResourceState> {
     const object = (await resolveExpressions(o.object, contents, sources)) as KubeObjectJson;
     const [type, name] = o.address.split('.');
     const config = contents.config.resource?.[type]?.[name] ?? {};
@@ -352,7 +372,10 @@ export class LabTwin {
       // kubernetes_namespace_v1, kubernetes_secret_v1, kubernetes_config_map_v1: the object the
       // provider writes, applied server-side; a changed name replaces it (destroyed after).
       const r = await this.mgmt.client.apply(object as never, { fieldManager: 'Terraform' });
-      if (r.status !== 200 && r.status !== 201) throw new Error(`${o.address} (${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}) refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+      if (r.status !== 200 && r.status !== 201)
+        throw new Error(
+          `${o.address} (${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}) refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`,
+        );
       const path = await this.mgmt.client.objectPath(object as never);
       if (prior && pathOf(prior) !== path) await this.destroyResource(prior);
       return { kind: 'plain', path, timeoutMs: 600000 };
@@ -434,7 +457,10 @@ export class LabTwin {
     await this.ensureMetallb();
     await this.runProvidersReady();
     await this.applyStack('management-config');
-    await this.applyTenantStacks(this.run.lab.tenants.map((t) => t.name), applied);
+    await this.applyTenantStacks(
+      this.run.lab.tenants.map((t) => t.name),
+      applied,
+    );
   }
 
   /**
@@ -442,11 +468,13 @@ export class LabTwin {
    * (tofu apply returns: its `wait` on the Cluster's ControlPlaneInitialized held) — the bench's marks.
    */
   private async applyTenantStacks(names: string[], applied?: (tenant: string, at: number, phase: 'started' | 'applied') => void): Promise<void> {
-    const results = await Promise.allSettled(names.map(async (n) => {
-      applied?.(n, Date.now(), 'started');
-      await this.applyStack(`tenant-${n}`);
-      applied?.(n, Date.now(), 'applied');
-    }));
+    const results = await Promise.allSettled(
+      names.map(async (n) => {
+        applied?.(n, Date.now(), 'started');
+        await this.applyStack(`tenant-${n}`);
+        applied?.(n, Date.now(), 'applied');
+      }),
+    );
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
     if (failed.length > 0) throw new Error(failed.join('\n'));
   }
@@ -477,7 +505,14 @@ export class LabTwin {
   /** The management stack's providers-ready Job, run as rendered with its ServiceAccount (providers-ready.ts); it fails the apply as the Job would. */
   private async runProvidersReady(): Promise<void> {
     const values = this.operatorValues();
-    const run = await runProvidersReady(this.mgmt.client, this.mgmt.kubeconfig, this.options.root, readStack(this.run.out, 'management'), values, twinProviders(deployedProviders(values)));
+    const run = await runProvidersReady(
+      this.mgmt.client,
+      this.mgmt.kubeconfig,
+      this.options.root,
+      readStack(this.run.out, 'management'),
+      values,
+      twinProviders(deployedProviders(values)),
+    );
     if (run && !run.ok) throw new Error(`management: the providers-ready Job failed: ${run.reason}`);
     if (run) this.log('management: the providers-ready Job completed (as its ServiceAccount)');
   }
@@ -491,7 +526,9 @@ export class LabTwin {
     const endpoints = Object.fromEntries(this.run.sim.names.map((n) => [n, this.run.sim.endpoint(n)]));
     writeFileSync(this.run.labFile, pointLabAt(labText, endpoints));
     // The same state directory as the first synth (scripts/lib/lab-run.ts): the run's own, seen from each stack.
-    const stateDirFromStack = relative(join(this.run.out, 'stacks', 'any-stack'), join(this.options.work, 'state')).split('\\').join('/');
+    const stateDirFromStack = relative(join(this.run.out, 'stacks', 'any-stack'), join(this.options.work, 'state'))
+      .split('\\')
+      .join('/');
     const { lab } = synthesizeLab({ config: this.run.labFile, out: this.run.out, stateDirFromStack });
     const gone = this.run.lab.tenants.filter((t) => !lab.tenants.some((n) => n.name === t.name)).map((t) => t.name);
     for (const name of gone) await this.deleteTenant(name);
@@ -499,7 +536,11 @@ export class LabTwin {
     this.run.lab = lab;
     this.lab = lab;
     this.plan = JSON.parse(readFileSync(join(this.run.out, 'placement.json'), 'utf8')) as PlacementPlan;
-    const leaving = instancesLeft(previous, this.plan, lab.tenants.map((t) => t.name));
+    const leaving = instancesLeft(
+      previous,
+      this.plan,
+      lab.tenants.map((t) => t.name),
+    );
     if (leaving.length > 0) {
       // A tenant leaves an instance: its machines there go first (the tenant stack drains and
       // deletes them), then its Proxmox pool and token there (the proxmox stack), never the reverse.
@@ -544,7 +585,12 @@ export class LabTwin {
     // clusterctl's order: core, bootstrap, control plane, infrastructure (ProviderType.Order); CONTROLLERS is core, bootstrap, infrastructure, IPAM.
     const moving = CONTROLLERS.filter((n) => deployed[n].version !== before[n]);
     if (moving.length === 0) return;
-    const record = { from: {} as Record<string, string>, to: {} as Record<string, string>, crds: [] as string[], steps: [] as { step: string; seconds: number }[] };
+    const record = {
+      from: {} as Record<string, string>,
+      to: {} as Record<string, string>,
+      crds: [] as string[],
+      steps: [] as { step: string; seconds: number }[],
+    };
     for (const n of moving) {
       record.from[n] = before[n];
       record.to[n] = deployed[n].version;
@@ -605,7 +651,8 @@ export class LabTwin {
       current.status === 404
         ? await this.mgmt.client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)
         : await this.mgmt.client.request('PUT', path, { ...crd, metadata: { ...crd.metadata, resourceVersion: current.body.metadata.resourceVersion } });
-    if (r.status !== 200 && r.status !== 201) throw new Error(`the operator's upgrade: CRD ${crd.metadata.name} refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+    if (r.status !== 200 && r.status !== 201)
+      throw new Error(`the operator's upgrade: CRD ${crd.metadata.name} refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
   }
 
   /** Restarts the management kube-apiserver (etcd keeps its data): what was stored is read back from etcd. */
@@ -613,7 +660,9 @@ export class LabTwin {
     this.log('restarting the management kube-apiserver');
     await this.mgmt.restartApiServer();
     // /readyz answers before the custom resources are served again ("storage is (re)initializing").
-    const crds = (await this.mgmt.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.items as { spec: { group: string; names: { plural: string }; versions: { name: string; storage: boolean }[] } }[];
+    const crds = (await this.mgmt.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.items as {
+      spec: { group: string; names: { plural: string }; versions: { name: string; storage: boolean }[] };
+    }[];
     await this.waitFor('every custom resource served after the API server restart', 120000, async () => {
       for (const crd of crds) {
         const version = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
@@ -719,7 +768,10 @@ export class LabTwin {
       desired += replicas;
       const mine = out.filter((m) => m.machineDeployment === md.metadata.name);
       const running = mine.filter((m) => m.phase === 'Running' && m.nodeName && m.ready);
-      if (running.length !== replicas || mine.length !== replicas) waiting.push(`MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`);
+      if (running.length !== replicas || mine.length !== replicas)
+        waiting.push(
+          `MachineDeployment ${md.metadata.name}: ${running.length}/${replicas} running${mine.length !== replicas ? `, ${mine.length} machines` : ''}`,
+        );
     }
     if (mds.length === 0) waiting.push('no MachineDeployment yet');
     // kubeadm join dials the VIP: only an address MetalLB assigned and announces answers (metallb.ts).
@@ -728,7 +780,8 @@ export class LabTwin {
     // The played CAAPH and Jobs: why Nodes stay NotReady, why a secondary has no join data.
     if (controlPlaneInitialized && !this.addons.cniReady(ns, name)) waiting.push(`CNI not installed: ${this.addons.cniWaiting(ns, name)}`);
     const mirrorFailure = this.mirror.failures().get(ns);
-    if (mirrorFailure && clusters.some((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane')) waiting.push(`the secondary-clusters mirror fails: ${mirrorFailure}`);
+    if (mirrorFailure && clusters.some((c) => c.spec?.controlPlaneRef?.kind === 'StaticControlPlane'))
+      waiting.push(`the secondary-clusters mirror fails: ${mirrorFailure}`);
     const notAsPlanned = waiting.length === 0 ? await this.notAsPlanned(name, out) : [];
     waiting.push(...notAsPlanned);
     const converged = controlPlaneInitialized && waiting.length === 0 && out.length === desired;
@@ -776,7 +829,10 @@ export class LabTwin {
   /** The last lines of every controller's log, the players' refusals and the last tick errors. */
   diagnostics(): string {
     const refused = [...(this.kubelets?.refused ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
-    const notReady = [...(this.kubelets?.nodes.values() ?? [])].filter((n) => n.state === 'network-not-ready').map((n) => `  ${n.namespace}/${n.name}: ${this.addons.cniWaiting(n.namespace, n.cluster)}`).join('\n');
+    const notReady = [...(this.kubelets?.nodes.values() ?? [])]
+      .filter((n) => n.state === 'network-not-ready')
+      .map((n) => `  ${n.namespace}/${n.name}: ${this.addons.cniWaiting(n.namespace, n.cluster)}`)
+      .join('\n');
     const jobs = [...(this.mirror?.failures() ?? new Map()).entries()].map(([ns, why]) => `  mirror ${ns}: ${why}`).join('\n');
     const unreachable = [...(this.kubelets?.unreachableFrom ?? new Map()).entries()].map(([k, v]) => `  ${k}: ${v}`).join('\n');
     const autoscalers = [...(this.autoscaler?.failures() ?? new Map()).entries()].map(([ns, why]) => `  ${ns}: ${why}`).join('\n');
@@ -789,7 +845,9 @@ export class LabTwin {
       this.controllers?.logs(undefined, 15) ?? '',
       refused ? `--- VMs that did not join ---\n${refused}` : '',
       this.tickErrors.length ? `--- twin errors ---\n${this.tickErrors.slice(-5).join('\n')}` : '',
-    ].filter(Boolean).join('\n');
+    ]
+      .filter(Boolean)
+      .join('\n');
   }
 
   /** The version each real controller runs (its build: the pinned set or the second CAPI lane). */
@@ -822,7 +880,8 @@ export class LabTwin {
 
 /** `tenant → instance` pairs of tenants still in the lab whose plan used an instance it no longer uses. */
 function instancesLeft(before: PlacementPlan, after: PlacementPlan, tenants: string[]): string[] {
-  const used = (plan: PlacementPlan, tenant: string) => new Set(plan.tenants.find((t) => t.name === tenant)?.pools.flatMap((p) => p.placements.map((x) => x.instance)) ?? []);
+  const used = (plan: PlacementPlan, tenant: string) =>
+    new Set(plan.tenants.find((t) => t.name === tenant)?.pools.flatMap((p) => p.placements.map((x) => x.instance)) ?? []);
   return tenants.flatMap((t) => {
     const now = used(after, t);
     return [...used(before, t)].filter((i) => !now.has(i)).map((i) => `${t} → ${i}`);

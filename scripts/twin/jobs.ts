@@ -70,10 +70,19 @@ class PodFailure extends Error {}
 const asNumber = (v: number | string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 
 /** Runs one pod of a Job in `namespace` with its ServiceAccount's token; every container to completion. */
-export async function runPod(mgmt: KubeClient, adminKubeconfig: string, root: string, namespace: string, pod: PodSpec, timeoutMs = 120000, options: PodRunOptions = {}): Promise<PodRun> {
+export async function runPod(
+  mgmt: KubeClient,
+  adminKubeconfig: string,
+  root: string,
+  namespace: string,
+  pod: PodSpec,
+  timeoutMs = 120000,
+  options: PodRunOptions = {},
+): Promise<PodRun> {
   const sa = pod.serviceAccountName || 'default';
   const account = await mgmt.get(`/api/v1/namespaces/${namespace}/serviceaccounts/${sa}`);
-  if (account.status === 404) return { ok: false, reason: `error looking up service account ${namespace}/${sa}: serviceaccount "${sa}" not found`, containers: [] };
+  if (account.status === 404)
+    return { ok: false, reason: `error looking up service account ${namespace}/${sa}: serviceaccount "${sa}" not found`, containers: [] };
   if (account.status !== 200) throw new Error(`ServiceAccount ${namespace}/${sa}: HTTP ${account.status}`);
   const automount = pod.automountServiceAccountToken ?? account.body.automountServiceAccountToken ?? true;
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-twin-pod-'));
@@ -87,7 +96,9 @@ export async function runPod(mgmt: KubeClient, adminKubeconfig: string, root: st
       if (!existsSync(target)) throw new Error(`the pod needs ${tool}: run scripts/toolchain install`);
       symlinkSync(target, join(bin, tool));
     }
-    const user = options.asUser ? { uid: asNumber(pod.securityContext?.runAsUser), gid: asNumber(pod.securityContext?.runAsGroup), fsGroup: asNumber(pod.securityContext?.fsGroup) } : undefined;
+    const user = options.asUser
+      ? { uid: asNumber(pod.securityContext?.runAsUser), gid: asNumber(pod.securityContext?.runAsGroup), fsGroup: asNumber(pod.securityContext?.fsGroup) }
+      : undefined;
     chmodSync(dir, 0o755);
     // The kubelet's volumes: Secrets as files, empty directories.
     const volumes = new Map<string, string>();
@@ -106,7 +117,8 @@ export async function runPod(mgmt: KubeClient, adminKubeconfig: string, root: st
         if (v.secret) {
           const data = await secret(v.secret.secretName);
           if (!data) throw new PodFailure(`MountVolume.SetUp failed for volume "${v.name}" : secret "${v.secret.secretName}" not found`);
-          const mode = v.secret.defaultMode === undefined ? 0o644 : typeof v.secret.defaultMode === 'string' ? parseInt(v.secret.defaultMode, 8) : v.secret.defaultMode;
+          const mode =
+            v.secret.defaultMode === undefined ? 0o644 : typeof v.secret.defaultMode === 'string' ? parseInt(v.secret.defaultMode, 8) : v.secret.defaultMode;
           for (const [k, b64] of Object.entries(data)) {
             writeFileSync(join(path, k), Buffer.from(b64, 'base64'), { mode });
             if (user?.fsGroup !== undefined) chownSync(join(path, k), 0, user.fsGroup);
@@ -178,21 +190,39 @@ export async function runPod(mgmt: KubeClient, adminKubeconfig: string, root: st
         if (ref) {
           const data = await secret(ref.name);
           // The kubelet's CreateContainerConfigError messages (pkg/kubelet/kubelet_pods.go makeEnvironmentVariables).
-          if (!data && !ref.optional) return { ok: false, reason: `container ${c.name}: CreateContainerConfigError: secret "${ref.name}" not found`, containers: runs };
-          if (data && data[ref.key] === undefined && !ref.optional) return { ok: false, reason: `container ${c.name}: CreateContainerConfigError: couldn't find key ${ref.key} in Secret ${namespace}/${ref.name}`, containers: runs };
+          if (!data && !ref.optional)
+            return { ok: false, reason: `container ${c.name}: CreateContainerConfigError: secret "${ref.name}" not found`, containers: runs };
+          if (data && data[ref.key] === undefined && !ref.optional)
+            return {
+              ok: false,
+              reason: `container ${c.name}: CreateContainerConfigError: couldn't find key ${ref.key} in Secret ${namespace}/${ref.name}`,
+              containers: runs,
+            };
           if (data?.[ref.key] !== undefined) containerEnv[e.name] = Buffer.from(data[ref.key], 'base64').toString('utf8');
         }
       }
       if (user) chmodSync(env.HOME, 0o777);
       const file = program === 'sh' ? '/bin/sh' : join(bin, program!);
       const run = await new Promise<ContainerRun>((resolve) => {
-        execFile(file, argv.slice(1), { env: containerEnv, cwd: dir, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, ...(user?.uid !== undefined ? { uid: user.uid, gid: user.gid ?? user.uid } : {}) }, (error, stdout, stderr) => {
-          const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
-          resolve({ container: c.name, exitCode: code, stdout: String(stdout), stderr: String(stderr) });
-        });
+        execFile(
+          file,
+          argv.slice(1),
+          {
+            env: containerEnv,
+            cwd: dir,
+            timeout: timeoutMs,
+            maxBuffer: 16 * 1024 * 1024,
+            ...(user?.uid !== undefined ? { uid: user.uid, gid: user.gid ?? user.uid } : {}),
+          },
+          (error, stdout, stderr) => {
+            const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
+            resolve({ container: c.name, exitCode: code, stdout: String(stdout), stderr: String(stderr) });
+          },
+        );
       });
       runs.push(run);
-      if (run.exitCode !== 0) return { ok: false, reason: `container ${c.name} exited ${run.exitCode}: ${run.stderr.trim() || run.stdout.trim()}`, containers: runs };
+      if (run.exitCode !== 0)
+        return { ok: false, reason: `container ${c.name} exited ${run.exitCode}: ${run.stderr.trim() || run.stdout.trim()}`, containers: runs };
     }
     return { ok: true, containers: runs };
   } finally {

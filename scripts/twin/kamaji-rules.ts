@@ -15,7 +15,6 @@
  * and the real management kube-apiserver enforces them, so they are not repeated here.
  */
 
-
 import { pinnedVersions } from '../../modules/versions/pins';
 import { kamajiKubeadmVersions } from '../../modules/versions/tenant-range';
 
@@ -28,7 +27,8 @@ export const KCP_API = 'controlplane.cluster.x-k8s.io/v1alpha2';
  * `versions.tenant-kubernetes` also reads: the twin refuses what the synth would, for the same reason.
  */
 export const KAMAJI_KUBEADM_VERSION: string = kamajiKubeadmVersions[pinnedVersions.kamajiImage];
-if (KAMAJI_KUBEADM_VERSION === undefined) throw new Error(`modules/versions/tenant-range.ts: no KubeadmVersion for the pinned Kamaji ${pinnedVersions.kamajiImage}`);
+if (KAMAJI_KUBEADM_VERSION === undefined)
+  throw new Error(`modules/versions/tenant-range.ts: no KubeadmVersion for the pinned Kamaji ${pinnedVersions.kamajiImage}`);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
 type Obj = { apiVersion?: string; kind?: string; metadata: Record<string, any>; spec?: any; status?: any; [key: string]: any };
@@ -109,13 +109,15 @@ export function tenantControlPlaneFor(kcp: Obj, cluster: Obj, existing?: Obj): O
   set(['controlPlane', 'service', 'additionalPorts'], network.additionalServicePorts);
   for (const san of network.certSANs ?? []) {
     // "validating CertSANs as soon as possible": <HOST>:<PORT> is refused (ErrUnsupportedCertificateSAN).
-    if (/^(\[[^\]]+\]|[^:]+):\d+$/.test(san)) throw new Error(`cannot create or update TenantControlPlane: entry ${san} is invalid: a certificate SAN must be made of host only with no port`);
+    if (/^(\[[^\]]+\]|[^:]+):\d+$/.test(san))
+      throw new Error(`cannot create or update TenantControlPlane: entry ${san} is invalid: a certificate SAN must be made of host only with no port`);
   }
   set(['networkProfile', 'certSANs'], network.certSANs);
   set(['controlPlane', 'gateway'], undefined);
   set(['controlPlane', 'ingress'], undefined);
   if (network.loadBalancerConfig?.loadBalancerClass) set(['networkProfile', 'loadBalancerClass'], network.loadBalancerConfig.loadBalancerClass);
-  if (network.loadBalancerConfig?.loadBalancerSourceRanges) set(['networkProfile', 'loadBalancerSourceRanges'], network.loadBalancerConfig.loadBalancerSourceRanges);
+  if (network.loadBalancerConfig?.loadBalancerSourceRanges)
+    set(['networkProfile', 'loadBalancerSourceRanges'], network.loadBalancerConfig.loadBalancerSourceRanges);
   const d = s.deployment ?? {};
   for (const [from, to] of [
     ['nodeSelector', 'nodeSelector'],
@@ -147,7 +149,9 @@ export function tenantControlPlaneFor(kcp: Obj, cluster: Obj, existing?: Obj): O
       labels: { ...(kcp.metadata.labels ?? {}) },
       ...(Object.keys(annotations).length ? { annotations } : {}),
       // SetControllerReference(&kcp, tcp).
-      ownerReferences: [{ apiVersion: KCP_API, kind: 'KamajiControlPlane', name: kcp.metadata.name, uid: kcp.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        { apiVersion: KCP_API, kind: 'KamajiControlPlane', name: kcp.metadata.name, uid: kcp.metadata.uid, controller: true, blockOwnerDeletion: true },
+      ],
     },
     spec,
   };
@@ -218,7 +222,8 @@ export function validateTenantControlPlane(tcp: Obj, old: Obj | undefined, looku
   for (const san of np.certSANs ?? []) {
     const isIp = ipv4ToInt(san) !== undefined || /^[0-9a-fA-F:]+$/.test(san);
     const isName = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(san);
-    if (!isIp && !isName) return `spec.networkProfile.certSANs: Invalid value: "${san}": altname is not a valid IP address, DNS label or a DNS label with subdomain wildcards`;
+    if (!isIp && !isName)
+      return `spec.networkProfile.certSANs: Invalid value: "${san}": altname is not a valid IP address, DNS label or a DNS label with subdomain wildcards`;
   }
   // tcp_dns.go validateDNSServiceIPs: every DNS service IP inside one of the service CIDRs.
   if (np.dnsServiceIPs?.length) {
@@ -239,13 +244,15 @@ export function validateTenantControlPlane(tcp: Obj, old: Obj | undefined, looku
   if (!wanted) return `unable to parse the desired Kubernetes version: ${spec.kubernetes?.version ?? '(none)'}`;
   const wantedMinor = { ...wanted, patch: 0 };
   if (!old) {
-    if (cmp(wantedMinor, supported) > 0) return `unable to create a TenantControlPlane with a Kubernetes version greater than the supported one, actually v${supported.major}.${supported.minor}`;
+    if (cmp(wantedMinor, supported) > 0)
+      return `unable to create a TenantControlPlane with a Kubernetes version greater than the supported one, actually v${supported.major}.${supported.minor}`;
   } else if (!tcp.metadata.deletionTimestamp) {
     const before = parseVersion(String(old.spec?.kubernetes?.version ?? ''));
     if (!before) return 'unable to parse the previous Kubernetes version';
     const beforeMinor = { ...before, patch: 0 };
     if (cmp(wantedMinor, supported) > 0) return `unable to upgrade to a version greater than the supported one (v${supported.major}.${supported.minor})`;
-    if (cmp(wantedMinor, beforeMinor) < 0) return `unable to downgrade a TenantControlPlane from ${before.major}.${before.minor}.0 to ${wanted.major}.${wanted.minor}.0`;
+    if (cmp(wantedMinor, beforeMinor) < 0)
+      return `unable to downgrade a TenantControlPlane from ${before.major}.${before.minor}.0 to ${wanted.major}.${wanted.minor}.0`;
     if (wanted.minor - before.minor > 1) return 'unable to upgrade to a minor version in a non-sequential mode';
   }
   // tcp_datastore.go: the named DataStore exists (create and update); without one, each override's,
@@ -263,7 +270,12 @@ export function validateTenantControlPlane(tcp: Obj, old: Obj | undefined, looku
   // tcp_deployment.go validates additional containers/volumes by a dry-run of the Deployment, and
   // tcp_gateway_validate.go the Gateway: pvekaas renders neither, so refuse rather than skip.
   const dep = spec.controlPlane?.deployment ?? {};
-  if (dep.additionalInitContainers?.length || dep.additionalContainers?.length || dep.additionalVolumes?.length || (dep.additionalVolumeMounts && Object.values(dep.additionalVolumeMounts).some((v) => (v as unknown[] | undefined)?.length))) {
+  if (
+    dep.additionalInitContainers?.length ||
+    dep.additionalContainers?.length ||
+    dep.additionalVolumes?.length ||
+    (dep.additionalVolumeMounts && Object.values(dep.additionalVolumeMounts).some((v) => (v as unknown[] | undefined)?.length))
+  ) {
     return 'additional containers, volumes or volume mounts: Kamaji validates them by a dry-run of its Deployment, which the lab twin does not play';
   }
   if (spec.controlPlane?.gateway) return 'spec.controlPlane.gateway: not played by the lab twin';
@@ -377,14 +389,20 @@ export function konnectivityAgentObjects(tcp: Obj): Obj[] {
   if (!k) return [];
   const name = 'konnectivity-agent';
   const namespace = 'kube-system';
-  const labels = (component: string) => ({ 'kamaji.clastix.io/project': 'kamaji', 'kamaji.clastix.io/name': tcp.metadata.name, 'kamaji.clastix.io/component': component });
+  const labels = (component: string) => ({
+    'kamaji.clastix.io/project': 'kamaji',
+    'kamaji.clastix.io/name': tcp.metadata.name,
+    'kamaji.clastix.io/component': component,
+  });
   const address = tcp.spec?.networkProfile?.advertiseAddress || tcp.spec?.networkProfile?.address;
   if (!address) throw new Error('unable to retrieve the Tenant Control Plane address');
   const agent = k.agent ?? {};
-  const version = agent.version || (() => {
-    const v = parseVersion(String(tcp.spec?.kubernetes?.version ?? ''));
-    return v ? `v0.${v.minor}.0` : '';
-  })();
+  const version =
+    agent.version ||
+    (() => {
+      const v = parseVersion(String(tcp.spec?.kubernetes?.version ?? ''));
+      return v ? `v0.${v.minor}.0` : '';
+    })();
   const args: Record<string, string> = {
     '-v': '8',
     '--logtostderr': 'true',
@@ -407,31 +425,61 @@ export function konnectivityAgentObjects(tcp: Obj): Obj[] {
       hostNetwork: agent.hostNetwork ?? false,
       nodeSelector: { 'kubernetes.io/os': 'linux' },
       serviceAccountName: name,
-      volumes: [{ name: 'konnectivity-agent-token', projected: { sources: [{ serviceAccountToken: { path: 'konnectivity-agent-token', audience: 'system:konnectivity-server', expirationSeconds: 3600 } }], defaultMode: 420 } }],
+      volumes: [
+        {
+          name: 'konnectivity-agent-token',
+          projected: {
+            sources: [{ serviceAccountToken: { path: 'konnectivity-agent-token', audience: 'system:konnectivity-server', expirationSeconds: 3600 } }],
+            defaultMode: 420,
+          },
+        },
+      ],
       containers: [
         {
           name,
           image: `${agent.image ?? 'registry.k8s.io/kas-network-proxy/proxy-agent'}:${version}`,
           command: ['/proxy-agent'],
           // utilities.ArgsFromMapToSlice: `key=value`, sorted.
-          args: Object.keys(args).sort().map((key) => `${key}=${args[key]}`),
+          args: Object.keys(args)
+            .sort()
+            .map((key) => `${key}=${args[key]}`),
           volumeMounts: [{ mountPath: '/var/run/secrets/tokens', name: 'konnectivity-agent-token' }],
-          livenessProbe: { httpGet: { path: '/healthz', port: 8134, scheme: 'HTTP' }, initialDelaySeconds: 15, timeoutSeconds: 15, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+          livenessProbe: {
+            httpGet: { path: '/healthz', port: 8134, scheme: 'HTTP' },
+            initialDelaySeconds: 15,
+            timeoutSeconds: 15,
+            periodSeconds: 10,
+            successThreshold: 1,
+            failureThreshold: 3,
+          },
         },
       ],
     },
   };
   const workload =
     (agent.mode ?? 'DaemonSet') === 'Deployment'
-      ? { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, labels: labels(name) }, spec: { selector: { matchLabels: { 'k8s-app': name } }, ...(agent.replicas !== undefined ? { replicas: agent.replicas } : {}), template } }
-      : { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace, labels: labels(name) }, spec: { selector: { matchLabels: { 'k8s-app': name } }, template } };
+      ? {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name, namespace, labels: labels(name) },
+          spec: { selector: { matchLabels: { 'k8s-app': name } }, ...(agent.replicas !== undefined ? { replicas: agent.replicas } : {}), template },
+        }
+      : {
+          apiVersion: 'apps/v1',
+          kind: 'DaemonSet',
+          metadata: { name, namespace, labels: labels(name) },
+          spec: { selector: { matchLabels: { 'k8s-app': name } }, template },
+        };
   return [
     // Each resource's GetName() is its label's component: konnectivity-sa, konnectivity-clusterrolebinding, konnectivity-agent.
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels: labels('konnectivity-sa') } },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: { name: 'system:konnectivity-server', labels: { ...labels('konnectivity-clusterrolebinding'), 'kubernetes.io/cluster-service': 'true', 'addonmanager.kubernetes.io/mode': 'Reconcile' } },
+      metadata: {
+        name: 'system:konnectivity-server',
+        labels: { ...labels('konnectivity-clusterrolebinding'), 'kubernetes.io/cluster-service': 'true', 'addonmanager.kubernetes.io/mode': 'Reconcile' },
+      },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:auth-delegator' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:konnectivity-server' }],
     },

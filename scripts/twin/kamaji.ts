@@ -38,7 +38,16 @@ import { startKubeServer } from '../lib/kube-apiserver';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultTenantControlPlane, kamajiEtcdDataStore, konnectivityAgentObjects, KCP_API, TCP_API, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from './kamaji-rules';
+import {
+  defaultTenantControlPlane,
+  kamajiEtcdDataStore,
+  konnectivityAgentObjects,
+  KCP_API,
+  TCP_API,
+  tenantControlPlaneFor,
+  validateDataStore,
+  validateTenantControlPlane,
+} from './kamaji-rules';
 import { selfSignedPair } from './pki';
 import { TwinDatastore } from './datastore';
 import { etcdRequest, prefixEnd } from '../lib/etcd';
@@ -153,7 +162,12 @@ export class KamajiPlayer {
         [tls.clientCertificate.certificate.secretReference.name, client],
       ] as const) {
         const data: Record<string, Buffer> = { 'tls.crt': Buffer.from(pair.cert), 'tls.key': Buffer.from(pair.key), 'ca.crt': Buffer.from(ca.cert) };
-        await this.secret({ name: secretName, namespace, labels: { 'kamaji-etcd.clastix.io/etcd': values.fullnameOverride ?? name } }, data, 'kubernetes.io/tls', 'cert-manager');
+        await this.secret(
+          { name: secretName, namespace, labels: { 'kamaji-etcd.clastix.io/etcd': values.fullnameOverride ?? name } },
+          data,
+          'kubernetes.io/tls',
+          'cert-manager',
+        );
       }
       // The release's StatefulSet: one real etcd serving the DataStore's endpoints.
       const fullname = (values.fullnameOverride as string | undefined) ?? name;
@@ -161,7 +175,13 @@ export class KamajiPlayer {
       this.datastore = await TwinDatastore.start(ca, client, hosts);
       this.datastoreName = ds.metadata.name;
       this.log(`kamaji-etcd: datastore etcd at ${this.datastore.url}`);
-      await this.mgmt.applyOrThrow({ ...ds, metadata: { ...ds.metadata, labels: { 'app.kubernetes.io/instance': name, 'app.kubernetes.io/managed-by': 'Helm' } } } as unknown as KubeObject, { fieldManager: 'helm', force: true });
+      await this.mgmt.applyOrThrow(
+        {
+          ...ds,
+          metadata: { ...ds.metadata, labels: { 'app.kubernetes.io/instance': name, 'app.kubernetes.io/managed-by': 'Helm' } },
+        } as unknown as KubeObject,
+        { fieldManager: 'helm', force: true },
+      );
       this.log(`kamaji-etcd: DataStore ${ds.metadata.name} (${ds.spec.endpoints.length} endpoints)`);
     }
     this.etcdInstalled = true;
@@ -186,7 +206,9 @@ export class KamajiPlayer {
         .filter((t) => t.status?.storage?.dataStoreName === ds.metadata.name)
         .map((t) => `${t.metadata.namespace}/${t.metadata.name}`)
         .sort();
-      const previous = ((ds.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime: string }[]).find((c) => c.type === 'kamaji.clastix.io/DataStoreValidation');
+      const previous = ((ds.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime: string }[]).find(
+        (c) => c.type === 'kamaji.clastix.io/DataStoreValidation',
+      );
       const status = invalid ? 'False' : 'True';
       const condition = {
         type: 'kamaji.clastix.io/DataStoreValidation',
@@ -225,7 +247,9 @@ export class KamajiPlayer {
     const track = (type: string, error?: string, enqueueBack = false) => {
       // controllers/conditions.go TrackConditionType: True "Succeeded"; False with the error's message,
       // reason "Failed" for ErrEnqueueBack, "Pending" for any other error.
-      conditions[type] = error ? { status: 'False', reason: enqueueBack ? 'Failed' : 'Pending', message: error } : { status: 'True', reason: 'Succeeded', message: '' };
+      conditions[type] = error
+        ? { status: 'False', reason: enqueueBack ? 'Failed' : 'Pending', message: error }
+        : { status: 'True', reason: 'Succeeded', message: '' };
     };
     try {
       return await this.reconcileWith(key, kcp, cluster, clusterPath, releases, track);
@@ -253,7 +277,10 @@ export class KamajiPlayer {
       track('TenantControlPlaneCreated', (e as Error).message);
       return (e as Error).message;
     }
-    const refused = await this.admit(existing ? desired : (defaultTenantControlPlane(desired, String(releases.kamaji.values.defaultDatastoreName ?? '')) as Obj), existing);
+    const refused = await this.admit(
+      existing ? desired : (defaultTenantControlPlane(desired, String(releases.kamaji.values.defaultDatastoreName ?? '')) as Obj),
+      existing,
+    );
     if (refused) {
       const message = `cannot create or update TenantControlPlane: admission webhook "vtenantcontrolplane.kb.io" denied the request: ${refused}`;
       track('TenantControlPlaneCreated', message);
@@ -261,14 +288,24 @@ export class KamajiPlayer {
       return message;
     }
     if (!existing) {
-      const created = await this.mgmt.post(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes`, defaultTenantControlPlane(desired, String(releases.kamaji.values.defaultDatastoreName ?? '')));
+      const created = await this.mgmt.post(
+        `/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes`,
+        defaultTenantControlPlane(desired, String(releases.kamaji.values.defaultDatastoreName ?? '')),
+      );
       if (created.status !== 201) {
         const message = `cannot create or update TenantControlPlane: ${created.body?.message ?? created.text}`;
         track('TenantControlPlaneCreated', message);
         return message;
       }
-    } else if (JSON.stringify(existing.spec) !== JSON.stringify(desired.spec) || JSON.stringify(existing.metadata.labels ?? {}) !== JSON.stringify(desired.metadata.labels ?? {})) {
-      const updated = await this.mgmt.request('PUT', tcpPath, { ...existing, metadata: { ...existing.metadata, labels: desired.metadata.labels, annotations: desired.metadata.annotations }, spec: desired.spec });
+    } else if (
+      JSON.stringify(existing.spec) !== JSON.stringify(desired.spec) ||
+      JSON.stringify(existing.metadata.labels ?? {}) !== JSON.stringify(desired.metadata.labels ?? {})
+    ) {
+      const updated = await this.mgmt.request('PUT', tcpPath, {
+        ...existing,
+        metadata: { ...existing.metadata, labels: desired.metadata.labels, annotations: desired.metadata.annotations },
+        spec: desired.spec,
+      });
       if (updated.status !== 200) {
         const message = `cannot create or update TenantControlPlane: ${updated.body?.message ?? updated.text}`;
         track('TenantControlPlaneCreated', message);
@@ -292,7 +329,15 @@ export class KamajiPlayer {
     const [host, portText] = [endpoint.slice(0, endpoint.lastIndexOf(':')), endpoint.slice(endpoint.lastIndexOf(':') + 1)];
     const port = Number(portText);
     if (kcp.spec?.controlPlaneEndpoint?.host !== host || kcp.spec?.controlPlaneEndpoint?.port !== port) {
-      await this.mgmt.applyOrThrow({ apiVersion: KCP_API, kind: 'KamajiControlPlane', metadata: { name: kcp.metadata.name, namespace }, spec: { controlPlaneEndpoint: { host, port } } } as Obj, { fieldManager: MANAGER, force: true });
+      await this.mgmt.applyOrThrow(
+        {
+          apiVersion: KCP_API,
+          kind: 'KamajiControlPlane',
+          metadata: { name: kcp.metadata.name, namespace },
+          spec: { controlPlaneEndpoint: { host, port } },
+        } as Obj,
+        { fieldManager: MANAGER, force: true },
+      );
     }
     track('ControlPlaneEndpointPatched');
     // patchCluster (kamajicontrolplane_controller_cluster_patch.go, checkOrPatchGenericCluster for ProxmoxCluster).
@@ -346,16 +391,30 @@ export class KamajiPlayer {
       track('KubeadmResourcesCreated', 'admin kubeconfig still unprocessed by Kamaji, enqueue back', true);
       return 'admin kubeconfig still unprocessed by Kamaji';
     }
-    const clusterLabels = (tcpName: string) => ({ 'cluster.x-k8s.io/cluster-name': c.metadata.name, 'kamaji.clastix.io/component': 'capi', 'kamaji.clastix.io/cluster': c.metadata.name, 'kamaji.clastix.io/tcp': tcpName });
-    const kcpOwner = [{ apiVersion: KCP_API, kind: 'KamajiControlPlane', name: kcp.metadata.name, uid: kcp.metadata.uid as string, controller: true, blockOwnerDeletion: true }];
+    const clusterLabels = (tcpName: string) => ({
+      'cluster.x-k8s.io/cluster-name': c.metadata.name,
+      'kamaji.clastix.io/component': 'capi',
+      'kamaji.clastix.io/cluster': c.metadata.name,
+      'kamaji.clastix.io/tcp': tcpName,
+    });
+    const kcpOwner = [
+      { apiVersion: KCP_API, kind: 'KamajiControlPlane', name: kcp.metadata.name, uid: kcp.metadata.uid as string, controller: true, blockOwnerDeletion: true },
+    ];
     const admin = await this.getObject(`/api/v1/namespaces/${namespace}/secrets/${adminName}`);
     if (!admin) throw new Error('cannot retrieve source-of-truth for admin kubeconfig');
-    const keyName = (kcp.metadata.annotations as Record<string, string> | undefined)?.['kamaji.clastix.io/kubeconfig-secret-key'] || (kcp.spec?.network?.advertiseAddress ? 'admin.svc' : 'admin.conf');
+    const keyName =
+      (kcp.metadata.annotations as Record<string, string> | undefined)?.['kamaji.clastix.io/kubeconfig-secret-key'] ||
+      (kcp.spec?.network?.advertiseAddress ? 'admin.svc' : 'admin.conf');
     const value = (admin.data as Record<string, string> | undefined)?.[keyName];
     if (!value) throw new Error('missing key from *kamajiv1alpha1.TenantControlPlane admin kubeconfig secret');
     const existingKc = await this.getObject(`/api/v1/namespaces/${namespace}/secrets/${c.metadata.name}-kubeconfig`);
     await this.secret(
-      { name: `${c.metadata.name}-kubeconfig`, namespace, ownerReferences: kcpOwner, labels: { ...((existingKc?.metadata.labels as Record<string, string>) ?? {}), ...clusterLabels(fresh.metadata.name) } },
+      {
+        name: `${c.metadata.name}-kubeconfig`,
+        namespace,
+        ownerReferences: kcpOwner,
+        labels: { ...((existingKc?.metadata.labels as Record<string, string>) ?? {}), ...clusterLabels(fresh.metadata.name) },
+      },
       { value: Buffer.from(value, 'base64') },
       'cluster.x-k8s.io/secret',
     );
@@ -374,7 +433,12 @@ export class KamajiPlayer {
       if (!data?.['ca.crt']) throw new Error('missing Certificate value from *kamajiv1alpha1.TenantControlPlane CA');
       if (!data?.['ca.key']) throw new Error('missing Private Key value from *kamajiv1alpha1.TenantControlPlane CA');
       await this.secret(
-        { name: `${c.metadata.name}-ca`, namespace, ownerReferences: kcpOwner, labels: { ...((kamajiCA.metadata.labels as Record<string, string>) ?? {}), ...clusterLabels(fresh.metadata.name), 'kamaji.clastix.io/secret': 'ca' } },
+        {
+          name: `${c.metadata.name}-ca`,
+          namespace,
+          ownerReferences: kcpOwner,
+          labels: { ...((kamajiCA.metadata.labels as Record<string, string>) ?? {}), ...clusterLabels(fresh.metadata.name), 'kamaji.clastix.io/secret': 'ca' },
+        },
         { 'tls.crt': Buffer.from(data['ca.crt'], 'base64'), 'tls.key': Buffer.from(data['ca.key'], 'base64') },
         'cluster.x-k8s.io/secret',
       );
@@ -436,7 +500,9 @@ export class KamajiPlayer {
           controllerManager: false,
           scheduler: true,
           apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'],
-          ...(shared ? { etcd: { url: shared.url, prefix: `/${schema}`, caFile: shared.files.ca, certFile: shared.files.cert, keyFile: shared.files.key } } : {}),
+          ...(shared
+            ? { etcd: { url: shared.url, prefix: `/${schema}`, caFile: shared.files.ca, certFile: shared.files.cert, keyFile: shared.files.key } }
+            : {}),
         });
         this.starting.set(key, starting);
       }
@@ -453,11 +519,23 @@ export class KamajiPlayer {
     const caKey = readFileSync(join(view.server.dir, 'ca.key'));
     // internal/resources/ca_certificate.go: `<tcp>-ca`, kubeadm's names and the TLS names for Cluster API.
     const caData = { 'ca.crt': caCrt, 'ca.key': caKey, 'tls.crt': caCrt, 'tls.key': caKey };
-    await this.secret({ name: `${name}-ca`, namespace, ownerReferences: tcpOwner, labels: labels('ca'), annotations: { 'kamaji.clastix.io/checksum': checksum(caData) } }, caData);
+    await this.secret(
+      { name: `${name}-ca`, namespace, ownerReferences: tcpOwner, labels: labels('ca'), annotations: { 'kamaji.clastix.io/checksum': checksum(caData) } },
+      caData,
+    );
     // internal/resources/kubeconfig.go: `<tcp>-admin-kubeconfig` with admin.conf and super-admin.conf, and their `.svc` variants.
     const kubeconfig = readFileSync(view.server.kubeconfig);
     const kcData = { 'admin.conf': kubeconfig, 'admin.svc': kubeconfig, 'super-admin.conf': kubeconfig, 'super-admin.svc': kubeconfig };
-    await this.secret({ name: `${name}-admin-kubeconfig`, namespace, ownerReferences: tcpOwner, labels: labels('admin-kubeconfig'), annotations: { 'kamaji.clastix.io/checksum': checksum(kcData) } }, kcData);
+    await this.secret(
+      {
+        name: `${name}-admin-kubeconfig`,
+        namespace,
+        ownerReferences: tcpOwner,
+        labels: labels('admin-kubeconfig'),
+        annotations: { 'kamaji.clastix.io/checksum': checksum(kcData) },
+      },
+      kcData,
+    );
     const address = tcp.spec?.networkProfile?.address as string | undefined;
     const port = (tcp.spec?.networkProfile?.port as number | undefined) ?? 6443;
     // The control plane's Service, as internal/resources/k8s_service_resource.go (mutate) writes it:
@@ -486,7 +564,13 @@ export class KamajiPlayer {
           selector: { 'kamaji.clastix.io/name': name },
           ports: [
             { name: 'kube-apiserver', protocol: 'TCP', port, targetPort: port, ...(type === 'NodePort' ? { nodePort: port } : {}) },
-            ...((service.additionalPorts ?? []) as Obj[]).map((p) => ({ name: p.name, protocol: p.protocol, appProtocol: p.appProtocol, port: p.port, targetPort: p.targetPort })),
+            ...((service.additionalPorts ?? []) as Obj[]).map((p) => ({
+              name: p.name,
+              protocol: p.protocol,
+              appProtocol: p.appProtocol,
+              port: p.port,
+              targetPort: p.targetPort,
+            })),
           ],
           ...(type === 'LoadBalancer'
             ? {
@@ -515,7 +599,15 @@ export class KamajiPlayer {
         ...(endpoint ? { controlPlaneEndpoint: endpoint } : {}),
         kubernetesResources: {
           version: { version: tcp.spec?.kubernetes?.version, status: endpoint ? 'Ready' : 'Provisioning' },
-          deployment: { name, namespace, selector: `kamaji.clastix.io/name=${name}`, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas },
+          deployment: {
+            name,
+            namespace,
+            selector: `kamaji.clastix.io/name=${name}`,
+            replicas,
+            readyReplicas: replicas,
+            availableReplicas: replicas,
+            updatedReplicas: replicas,
+          },
         },
       },
     });
@@ -540,7 +632,9 @@ export class KamajiPlayer {
   /** Kamaji's validating webhook, with the DataStores read as the webhook's client reads them. */
   private async admit(tcp: Obj, old: Obj | undefined): Promise<string | undefined> {
     const names = new Set<string>();
-    const wanted = [tcp.spec?.dataStore, ...((tcp.spec?.dataStoreOverrides ?? []) as { dataStore: string }[]).map((o) => o.dataStore)].filter(Boolean) as string[];
+    const wanted = [tcp.spec?.dataStore, ...((tcp.spec?.dataStoreOverrides ?? []) as { dataStore: string }[]).map((o) => o.dataStore)].filter(
+      Boolean,
+    ) as string[];
     for (const n of wanted) if (await this.getObject(`/apis/${TCP_API}/datastores/${n}`)) names.add(n);
     return validateTenantControlPlane(tcp, old, { dataStoreExists: (n) => names.has(n) });
   }
@@ -560,10 +654,17 @@ export class KamajiPlayer {
       const p = byType.get(type);
       if (p && p.status === c.status && p.message === c.message && p.reason === c.reason) continue;
       changed = true;
-      byType.set(type, { type, ...c, observedGeneration: kcp.metadata.generation as number, lastTransitionTime: p?.status === c.status ? p.lastTransitionTime : now() });
+      byType.set(type, {
+        type,
+        ...c,
+        observedGeneration: kcp.metadata.generation as number,
+        lastTransitionTime: p?.status === c.status ? p.lastTransitionTime : now(),
+      });
     }
     if (!changed) return;
-    await this.status(`/apis/${KCP_API}/namespaces/${kcp.metadata.namespace}/kamajicontrolplanes/${kcp.metadata.name}`, { status: { conditions: [...byType.values()] } });
+    await this.status(`/apis/${KCP_API}/namespaces/${kcp.metadata.namespace}/kamajicontrolplanes/${kcp.metadata.name}`, {
+      status: { conditions: [...byType.values()] },
+    });
   }
 
   private async getObject(path: string): Promise<Obj | undefined> {
@@ -573,7 +674,12 @@ export class KamajiPlayer {
     return r.body as Obj;
   }
 
-  private async secret(metadata: Record<string, unknown> & { name: string; namespace: string }, data: Record<string, Buffer>, type = 'Opaque', manager = MANAGER): Promise<void> {
+  private async secret(
+    metadata: Record<string, unknown> & { name: string; namespace: string },
+    data: Record<string, Buffer>,
+    type = 'Opaque',
+    manager = MANAGER,
+  ): Promise<void> {
     const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.toString('base64')]));
     await this.mgmt.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', metadata, type, data: encoded } as KubeObject, { fieldManager: manager, force: true });
   }
@@ -594,7 +700,11 @@ export class KamajiPlayer {
   async stop(): Promise<void> {
     const pending = [...this.starting.values()];
     this.starting.clear();
-    for (const p of pending) await p.then((s) => s.stop(), () => undefined);
+    for (const p of pending)
+      await p.then(
+        (s) => s.stop(),
+        () => undefined,
+      );
     for (const view of this.planes.values()) await view.server.stop();
     this.planes.clear();
     await this.datastore?.destroy();
@@ -611,4 +721,3 @@ function checksum(data: Record<string, Buffer>): string {
 function clusterName(kcp: Obj): string {
   return ((kcp.metadata.ownerReferences as { name: string }[] | undefined) ?? [])[0]?.name ?? '';
 }
-

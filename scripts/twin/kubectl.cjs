@@ -35,25 +35,33 @@ const agent = new https.Agent({ ca: Buffer.from(cluster['certificate-authority-d
 function request(method, path, body, contentType) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const req = https.request(new URL(path, cluster.server), {
-      method,
-      agent,
-      headers: {
-        Accept: 'application/json',
-        Authorization: `Bearer ${user.token}`,
-        'User-Agent': 'kubectl/v1.34 (lab twin)',
-        ...(payload === undefined ? {} : { 'Content-Type': contentType || 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+    const req = https.request(
+      new URL(path, cluster.server),
+      {
+        method,
+        agent,
+        headers: {
+          Accept: 'application/json',
+          Authorization: `Bearer ${user.token}`,
+          'User-Agent': 'kubectl/v1.34 (lab twin)',
+          ...(payload === undefined ? {} : { 'Content-Type': contentType || 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+        },
       },
-    }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: res.statusCode, body: json, text });
-      });
-    });
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode, body: json, text });
+        });
+      },
+    );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
     req.end();
@@ -72,7 +80,8 @@ async function resolveResource(spec) {
   const [name, ...groupParts] = spec.split('.');
   const group = groupParts.join('.');
   let base;
-  const matches = (r) => !r.name.includes('/') && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames || []).includes(name));
+  const matches = (r) =>
+    !r.name.includes('/') && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames || []).includes(name));
   if (!group) {
     const core = await request('GET', '/api');
     if (core.status !== 200) serverError(core);
@@ -97,7 +106,10 @@ async function resolveResource(spec) {
     if (g.status !== 200) serverError(g);
     // kubectl's RESTMapper: the group's preferred version first, then its other served versions
     // (KamajiControlPlane is served at v1alpha2 only, while the group prefers KubeadmControlPlane's v1beta2).
-    const versions = [g.body.preferredVersion.groupVersion, ...g.body.versions.map((v) => v.groupVersion).filter((v) => v !== g.body.preferredVersion.groupVersion)];
+    const versions = [
+      g.body.preferredVersion.groupVersion,
+      ...g.body.versions.map((v) => v.groupVersion).filter((v) => v !== g.body.preferredVersion.groupVersion),
+    ];
     for (const gv of versions) {
       const list = await request('GET', `/apis/${gv}`);
       if (list.status !== 200) serverError(list);
@@ -159,23 +171,37 @@ async function main(argv) {
       if (a.startsWith('--field-manager=')) manager = a.slice(16);
       else if (!want.has(a)) fail(`error: the lab twin's kubectl does not play "apply ... ${a}"`);
     }
-    for (const w of want) if (!args.includes(w)) fail(`error: the lab twin's kubectl plays only "apply --server-side --force-conflicts --field-manager=NAME -f -" (missing ${w})`);
-    if (!manager) fail('error: the lab twin\'s kubectl needs --field-manager with --server-side');
+    for (const w of want)
+      if (!args.includes(w)) fail(`error: the lab twin's kubectl plays only "apply --server-side --force-conflicts --field-manager=NAME -f -" (missing ${w})`);
+    if (!manager) fail("error: the lab twin's kubectl needs --field-manager with --server-side");
     const input = readFileSync(0, 'utf8').trim();
     const objects = [];
     // One or more JSON objects, concatenated (what printf gives): parse them one after another.
     let rest = input;
     while (rest.length) {
-      let depth = 0, inString = false, end = -1;
+      let depth = 0,
+        inString = false,
+        end = -1;
       for (let i = 0; i < rest.length; i++) {
         const ch = rest[i];
-        if (inString) { if (ch === '\\') i++; else if (ch === '"') inString = false; continue; }
+        if (inString) {
+          if (ch === '\\') i++;
+          else if (ch === '"') inString = false;
+          continue;
+        }
         if (ch === '"') inString = true;
         else if (ch === '{') depth++;
-        else if (ch === '}' && --depth === 0) { end = i + 1; break; }
+        else if (ch === '}' && --depth === 0) {
+          end = i + 1;
+          break;
+        }
       }
-      if (end < 0) fail('error: error parsing STDIN: the lab twin\'s kubectl reads JSON objects only');
-      try { objects.push(JSON.parse(rest.slice(0, end))); } catch (e) { fail(`error: error parsing STDIN: ${e.message}`); }
+      if (end < 0) fail("error: error parsing STDIN: the lab twin's kubectl reads JSON objects only");
+      try {
+        objects.push(JSON.parse(rest.slice(0, end)));
+      } catch (e) {
+        fail(`error: error parsing STDIN: ${e.message}`);
+      }
       rest = rest.slice(end).trim();
     }
     for (const o of objects) {
@@ -199,9 +225,14 @@ async function main(argv) {
       else if (rest[i].startsWith('--patch-file=')) file = rest[i].slice(13);
       else fail(`error: the lab twin's kubectl does not play "patch ... ${rest[i]}"`);
     }
-    if (!name || type !== 'merge' || file !== '/dev/stdin') fail('error: the lab twin\'s kubectl plays only "patch RESOURCE NAME --type merge --patch-file /dev/stdin [--field-manager=NAME]"');
+    if (!name || type !== 'merge' || file !== '/dev/stdin')
+      fail('error: the lab twin\'s kubectl plays only "patch RESOURCE NAME --type merge --patch-file /dev/stdin [--field-manager=NAME]"');
     let patch;
-    try { patch = JSON.parse(readFileSync(0, 'utf8')); } catch (e) { fail(`error: unable to parse the patch: ${e.message}`); }
+    try {
+      patch = JSON.parse(readFileSync(0, 'utf8'));
+    } catch (e) {
+      fail(`error: unable to parse the patch: ${e.message}`);
+    }
     const r = await resolveResource(resource);
     const q = new URLSearchParams(manager ? { fieldManager: manager } : {});
     const res = await request('PATCH', `${objectPath(r, namespace, name)}?${q}`, patch, 'application/merge-patch+json');
@@ -210,7 +241,9 @@ async function main(argv) {
     return;
   }
   if (verb === 'wait') {
-    let condition, jsonWant, timeout = 30;
+    let condition,
+      jsonWant,
+      timeout = 30;
     const targets = [];
     for (const a of args) {
       if (a.startsWith('--for=condition=')) condition = a.slice(16);
@@ -218,12 +251,12 @@ async function main(argv) {
         const m = /^(\{[^}]*\})=(.*)$/.exec(a.slice(15));
         if (!m) fail(`error: the lab twin's kubectl plays only --for=jsonpath={...}=VALUE, not ${a}`);
         jsonWant = { path: m[1], value: m[2] };
-      }
-      else if (a.startsWith('--timeout=')) timeout = Number(a.slice(10).replace(/s$/, ''));
+      } else if (a.startsWith('--timeout=')) timeout = Number(a.slice(10).replace(/s$/, ''));
       else if (a.startsWith('-')) fail(`error: the lab twin's kubectl does not play "wait ... ${a}"`);
       else targets.push(a);
     }
-    if ((!condition && !jsonWant) || targets.length === 0) fail('error: the lab twin\'s kubectl plays only "wait --for=condition=C|--for=jsonpath={...}=V [--timeout=Ns] RESOURCE/NAME..."');
+    if ((!condition && !jsonWant) || targets.length === 0)
+      fail('error: the lab twin\'s kubectl plays only "wait --for=condition=C|--for=jsonpath={...}=V [--timeout=Ns] RESOURCE/NAME..."');
     const deadline = Date.now() + Math.min(timeout, 10) * 1000;
     for (const t of targets) {
       const [resource, name] = t.split('/');

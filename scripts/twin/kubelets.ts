@@ -158,12 +158,15 @@ export class KubeletPlayer {
     const found = await tenant.get(`/api/v1/namespaces/kube-system/secrets/bootstrap-token-${id}`);
     if (found.status === 404) throw new Error(`bootstrap token ${id} does not exist in the tenant API server of ${plane.cluster}`);
     if (found.status !== 200) throw new Error(`reading bootstrap token ${id}: HTTP ${found.status} (retry)`);
-    const data = Object.fromEntries(Object.entries((found.body.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    const data = Object.fromEntries(
+      Object.entries((found.body.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+    );
     if (data['token-secret'] !== secret) throw new Error(`bootstrap token ${id}: the secret does not match`);
     if (data['usage-bootstrap-authentication'] !== 'true') throw new Error(`bootstrap token ${id} is not usable for authentication`);
     if (data.expiration && Date.parse(data.expiration) < Date.now()) throw new Error(`bootstrap token ${id} expired at ${data.expiration}`);
     const expected = caCertHash(readFileSync(joinPath(plane.server.dir, 'ca.crt'), 'utf8'));
-    if (!(token.caCertHashes ?? []).includes(expected)) throw new Error(`none of the caCertHashes (${(token.caCertHashes ?? []).join(', ') || 'none'}) is the tenant CA's ${expected}`);
+    if (!(token.caCertHashes ?? []).includes(expected))
+      throw new Error(`none of the caCertHashes (${(token.caCertHashes ?? []).join(', ') || 'none'}) is the tenant CA's ${expected}`);
     if (!vm.uuid) throw new Error('the VM has no SMBIOS uuid, so no providerID');
     // cloud-init renders the jinja placeholders CABPK and the class leave in the join (## template: jinja).
     const meta = (parse(vm.bootstrap?.metaData ?? '') ?? {}) as Record<string, string>;
@@ -182,11 +185,20 @@ export class KubeletPlayer {
     // CAPMOX's own class writes `proxmox://'{{ ds.meta_data.instance_id }}'`: the quotes are shell
     // quoting of kubeadm's flags file, gone by the time the kubelet reads its flag.
     const providerID = providerArg ? render(providerArg).replace(/'/g, '') : `proxmox://${vm.uuid}`;
-    if (providerID !== `proxmox://${vm.uuid}`) throw new Error(`the kubelet would register providerID ${providerID}, but the VM is proxmox://${vm.uuid}: CAPI would never match the Node to its Machine`);
+    if (providerID !== `proxmox://${vm.uuid}`)
+      throw new Error(
+        `the kubelet would register providerID ${providerID}, but the VM is proxmox://${vm.uuid}: CAPI would never match the Node to its Machine`,
+      );
     const address = addressOf(vm.bootstrap?.networkConfig);
-    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } }, spec: { providerID } };
+    const node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } },
+      spec: { providerID },
+    };
     const created = await tenant.post('/api/v1/nodes', node);
-    if (created.status !== 201 && created.status !== 409) throw new Error(`registering Node ${name}: HTTP ${created.status}: ${created.body?.message ?? created.text} (retry)`);
+    if (created.status !== 201 && created.status !== 409)
+      throw new Error(`registering Node ${name}: HTTP ${created.status}: ${created.body?.message ?? created.text} (retry)`);
     const entry = { name, cluster: plane.cluster, namespace: plane.namespace, uuid: vm.uuid, ready: false };
     this.nodes.set(key, entry);
     this.joinedWith.set(key, vm.bootstrap!);
@@ -200,7 +212,12 @@ export class KubeletPlayer {
     if (await untaintNotReadyOn(client, name)) this.untainted.add(name);
   }
 
-  private async setReady(entry: { name: string; namespace: string; cluster: string; state?: NodeState; ready: boolean }, state: NodeState, address?: string, vm?: SimVmView): Promise<void> {
+  private async setReady(
+    entry: { name: string; namespace: string; cluster: string; state?: NodeState; ready: boolean },
+    state: NodeState,
+    address?: string,
+    vm?: SimVmView,
+  ): Promise<void> {
     const plane = [...this.kamaji.planes.values()].find((p) => p.cluster === entry.cluster && p.namespace === entry.namespace);
     if (!plane) return;
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -211,8 +228,22 @@ export class KubeletPlayer {
     // four Unknown.
     const pressure = (type: string, reason: string) =>
       running
-        ? { type, status: 'False', reason, message: `kubelet has no ${type.replace('Pressure', '').toLowerCase()} pressure (simulated by the lab twin)`, lastHeartbeatTime: now, lastTransitionTime: now }
-        : { type, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status (the VM is stopped)', lastHeartbeatTime: now, lastTransitionTime: now };
+        ? {
+            type,
+            status: 'False',
+            reason,
+            message: `kubelet has no ${type.replace('Pressure', '').toLowerCase()} pressure (simulated by the lab twin)`,
+            lastHeartbeatTime: now,
+            lastTransitionTime: now,
+          }
+        : {
+            type,
+            status: 'Unknown',
+            reason: 'NodeStatusUnknown',
+            message: 'Kubelet stopped posting node status (the VM is stopped)',
+            lastHeartbeatTime: now,
+            lastTransitionTime: now,
+          };
     // pkg/kubelet/nodestatus/setters.go ReadyCondition with the runtime's network error (k8s.io/kubernetes v1.34).
     const ready = {
       ready: { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status (simulated by the lab twin)' },
@@ -232,7 +263,11 @@ export class KubeletPlayer {
         { ...ready, lastHeartbeatTime: now, lastTransitionTime: now },
       ],
     };
-    if (address) status.addresses = [{ type: 'InternalIP', address }, { type: 'Hostname', address: entry.name }];
+    if (address)
+      status.addresses = [
+        { type: 'InternalIP', address },
+        { type: 'Hostname', address: entry.name },
+      ];
     // The machine's capacity as the kubelet reads it at registration (cAdvisor: cores × sockets,
     // memory; `--max-pods` default 110), allocatable the same (no reservations in the rendered
     // kubelet args). The kube-scheduler fits Pods against it.
@@ -241,10 +276,16 @@ export class KubeletPlayer {
       status.capacity = capacity;
       status.allocatable = capacity;
     }
-    const r = await plane.server.client.request('PATCH', `/api/v1/nodes/${encodeURIComponent(entry.name)}/status`, { status }, 'application/strategic-merge-patch+json');
+    const r = await plane.server.client.request(
+      'PATCH',
+      `/api/v1/nodes/${encodeURIComponent(entry.name)}/status`,
+      { status },
+      'application/strategic-merge-patch+json',
+    );
     if (r.status !== 200) throw new Error(`Node ${entry.name} status: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     if (state === 'ready') await this.untaintNotReady(plane.server.client, entry.name);
-    if (entry.state !== state && state === 'network-not-ready') this.log(`kubelet: Node ${entry.name} NotReady: ${this.cni.waiting(entry.namespace, entry.cluster)}`);
+    if (entry.state !== state && state === 'network-not-ready')
+      this.log(`kubelet: Node ${entry.name} NotReady: ${this.cni.waiting(entry.namespace, entry.cluster)}`);
     entry.state = state;
     entry.ready = state === 'ready';
   }
@@ -271,7 +312,10 @@ async function untaintNotReadyOn(client: KubeClient, name: string): Promise<bool
 /** The first static IPv4 address of a cloud-init network-config (v2), without its prefix. */
 function addressOf(networkConfig?: string): string | undefined {
   if (!networkConfig) return undefined;
-  const doc = parse(networkConfig) as { network?: { ethernets?: Record<string, { addresses?: string[] }> }; ethernets?: Record<string, { addresses?: string[] }> } | null;
+  const doc = parse(networkConfig) as {
+    network?: { ethernets?: Record<string, { addresses?: string[] }> };
+    ethernets?: Record<string, { addresses?: string[] }>;
+  } | null;
   const ethernets = doc?.network?.ethernets ?? doc?.ethernets ?? {};
   for (const eth of Object.values(ethernets)) for (const a of eth.addresses ?? []) if (!a.includes(':')) return a.split('/')[0];
   return undefined;

@@ -21,7 +21,21 @@
  * The twin plans each resource right before applying it (tofu plans the whole stack first: a controller
  * acting in between is not modelled).
  */
-import { assertCompatible, computedPaths, parseFieldPath, payload, planObject, resourceType, typedLive, typeFromSchema, withoutServerSideFields, type OpenApiSchema, type Planned, type Step, type TfType } from './manifest-types';
+import {
+  assertCompatible,
+  computedPaths,
+  parseFieldPath,
+  payload,
+  planObject,
+  resourceType,
+  typedLive,
+  typeFromSchema,
+  withoutServerSideFields,
+  type OpenApiSchema,
+  type Planned,
+  type Step,
+  type TfType,
+} from './manifest-types';
 
 /** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
@@ -100,7 +114,15 @@ export function manifestResource(address: string, config: Record<string, any>, m
     manifest,
     ...(config.computed_fields !== undefined ? { computedFields: config.computed_fields as string[] } : {}),
     fieldManager: { name: fm.name ?? 'Terraform', forceConflicts: fm.force_conflicts === true },
-    ...(wait ? { wait: { ...(wait.rollout !== undefined ? { rollout: wait.rollout } : {}), ...(wait.fields ? { fields: wait.fields } : {}), ...(wait.condition ? { condition: [wait.condition].flat() } : {}) } } : {}),
+    ...(wait
+      ? {
+          wait: {
+            ...(wait.rollout !== undefined ? { rollout: wait.rollout } : {}),
+            ...(wait.fields ? { fields: wait.fields } : {}),
+            ...(wait.condition ? { condition: [wait.condition].flat() } : {}),
+          },
+        }
+      : {}),
     timeouts: { create: goDuration(t.create, '10m'), update: goDuration(t.update, '10m'), delete: goDuration(t.delete, '10m') },
     createBeforeDestroy: config.lifecycle?.create_before_destroy === true,
   };
@@ -134,11 +156,22 @@ function nn(m: ManifestResource['manifest']): string {
 }
 
 function sameIdentity(a: ManifestResource['manifest'], b: ManifestResource['manifest']): boolean {
-  return a.apiVersion === b.apiVersion && a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
+  return (
+    a.apiVersion === b.apiVersion && a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '')
+  );
 }
 
 function canonicalJson(v: unknown): string {
-  const c = (x: unknown): unknown => (Array.isArray(x) ? x.map(c) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, c((x as Record<string, unknown>)[k])])) : x);
+  const c = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(c)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, c((x as Record<string, unknown>)[k])]),
+          )
+        : x;
   return JSON.stringify(c(v));
 }
 
@@ -203,7 +236,9 @@ export class ServerTypes implements TypeSource {
     let schema = group ? ((await this.crdSchema(group, version, kind, false)) ?? (await this.crdSchema(group, version, kind, true))) : undefined;
     let defs: Record<string, OpenApiSchema> = {};
     if (!schema) {
-      schema = Object.values(definitions).find((d) => d['x-kubernetes-group-version-kind']?.some((g) => g.group === group && g.version === version && g.kind === kind));
+      schema = Object.values(definitions).find((d) =>
+        d['x-kubernetes-group-version-kind']?.some((g) => g.group === group && g.version === version && g.kind === kind),
+      );
       defs = definitions;
     }
     if (!schema) throw new Error(`API did not recognize GroupVersionKind from manifest (CRD may not be installed): ${kind} ${apiVersion}`);
@@ -238,7 +273,11 @@ export class ManifestApplier {
    */
   async plan(resource: ManifestResource, state?: AppliedState): Promise<ResourcePlan & { live?: Record<string, unknown> }> {
     if (!state) return { action: 'create', changes: [] };
-    if (!sameIdentity(state.manifest, resource.manifest)) return { action: 'replace', changes: ['manifest.apiVersion, manifest.kind, manifest.metadata.name or manifest.metadata.namespace changed (RequiresReplace)'] };
+    if (!sameIdentity(state.manifest, resource.manifest))
+      return {
+        action: 'replace',
+        changes: ['manifest.apiVersion, manifest.kind, manifest.metadata.name or manifest.metadata.namespace changed (RequiresReplace)'],
+      };
     const live = await this.live(state.path);
     if (!live) return { action: 'create', changes: ['the object is gone from the cluster (refresh removed it from state)'] };
     const type = await this.types.typeOf(resource.manifest.apiVersion, resource.manifest.kind);
@@ -267,7 +306,8 @@ export class ManifestApplier {
     const { planned, warnings } = planObject({ manifest, type, computed, prior });
     const body = payload(planned, manifest, type, computed);
     const deadline = this.clock.now() + (create ? resource.timeouts.create : resource.timeouts.update);
-    if (create && (await this.live(path))) throw new ApplyError(address, 'Cannot create resource that already exists', `resource "${nn(manifest)}" already exists`);
+    if (create && (await this.live(path)))
+      throw new ApplyError(address, 'Cannot create resource that already exists', `resource "${nn(manifest)}" already exists`);
     const query = new URLSearchParams({ fieldManager: resource.fieldManager.name, force: String(resource.fieldManager.forceConflicts) });
     const r = await this.client.request('PATCH', `${path}?${query}`, body, 'application/apply-patch+yaml');
     if (r.status === 409) {
@@ -277,7 +317,8 @@ export class ManifestApplier {
         `The API returned the following conflict: ${JSON.stringify(r.body?.message ?? r.text)}\n\nYou can override this conflict by setting "force_conflicts" to true in the "field_manager" block.`,
       );
     }
-    if (r.status !== 200 && r.status !== 201) throw new ApplyError(address, `API response status: ${r.body?.status ?? 'Failure'}`, `${r.body?.message ?? r.text}`);
+    if (r.status !== 200 && r.status !== 201)
+      throw new ApplyError(address, `API response status: ${r.body?.status ?? 'Failure'}`, `${r.body?.message ?? r.text}`);
     let result = r.body as Record<string, unknown>;
     let timedOut: ApplyError | undefined;
     if (resource.wait) {
@@ -366,10 +407,15 @@ export class ManifestApplier {
     const deadline = this.clock.now() + state.resource.timeouts.delete;
     const r = await this.client.request('DELETE', state.path, { apiVersion: 'v1', kind: 'DeleteOptions' });
     if (r.status === 404) return [`Resource "${manifest.metadata.name}" was already deleted`];
-    if (r.status !== 200 && r.status !== 202) throw new ApplyError(address, `Error deleting resource ${manifest.metadata.name}: ${r.body?.message ?? r.text}`, `${r.body?.message ?? r.text}`);
+    if (r.status !== 200 && r.status !== 202)
+      throw new ApplyError(address, `Error deleting resource ${manifest.metadata.name}: ${r.body?.message ?? r.text}`, `${r.body?.message ?? r.text}`);
     for (;;) {
       if (this.clock.now() > deadline) {
-        throw new ApplyError(address, `Timed out when waiting for resource "${manifest.metadata.name}" to be deleted`, 'Deletion timed out. This can happen when there is a finalizer on a resource. You may need to delete this resource manually with kubectl.');
+        throw new ApplyError(
+          address,
+          `Timed out when waiting for resource "${manifest.metadata.name}" to be deleted`,
+          'Deletion timed out. This can happen when there is a finalizer on a resource. You may need to delete this resource manually with kubectl.',
+        );
       }
       if (!(await this.live(state.path))) return [];
       await this.clock.sleep(POLL_MS);
@@ -382,7 +428,12 @@ export function inconsistentResult(address: string, errors: string[]): ApplyErro
   return new ApplyError(
     address,
     'Provider produced inconsistent result after apply',
-    errors.map((e) => `When applying changes to ${address}, provider ${JSON.stringify(PROVIDER)} produced an unexpected new value: ${e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.`).join('\n\n'),
+    errors
+      .map(
+        (e) =>
+          `When applying changes to ${address}, provider ${JSON.stringify(PROVIDER)} produced an unexpected new value: ${e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.`,
+      )
+      .join('\n\n'),
   );
 }
 
@@ -416,9 +467,19 @@ function rolloutDone(o: Unstructured): boolean {
     const progressing = (status.conditions ?? []).find((c: any) => c.type === 'Progressing');
     if (progressing?.reason === 'ProgressDeadlineExceeded') throw new Error(`deployment "${o.metadata.name}" exceeded its progress deadline`);
     const replicas = spec.replicas ?? 1;
-    return (status.updatedReplicas ?? 0) >= replicas && (status.replicas ?? 0) <= (status.updatedReplicas ?? 0) && (status.availableReplicas ?? 0) >= (status.updatedReplicas ?? 0);
+    return (
+      (status.updatedReplicas ?? 0) >= replicas &&
+      (status.replicas ?? 0) <= (status.updatedReplicas ?? 0) &&
+      (status.availableReplicas ?? 0) >= (status.updatedReplicas ?? 0)
+    );
   }
-  if (kind === 'StatefulSet.apps') return observed && (status.readyReplicas ?? 0) >= (spec.replicas ?? 1) && (status.updatedReplicas ?? 0) >= (spec.replicas ?? 1);
-  if (kind === 'DaemonSet.apps') return observed && (status.updatedNumberScheduled ?? 0) >= (status.desiredNumberScheduled ?? 0) && (status.numberAvailable ?? 0) >= (status.desiredNumberScheduled ?? 0);
+  if (kind === 'StatefulSet.apps')
+    return observed && (status.readyReplicas ?? 0) >= (spec.replicas ?? 1) && (status.updatedReplicas ?? 0) >= (spec.replicas ?? 1);
+  if (kind === 'DaemonSet.apps')
+    return (
+      observed &&
+      (status.updatedNumberScheduled ?? 0) >= (status.desiredNumberScheduled ?? 0) &&
+      (status.numberAvailable ?? 0) >= (status.desiredNumberScheduled ?? 0)
+    );
   throw new Error(`error getting resource status: no status viewer has been implemented for ${kind}`);
 }

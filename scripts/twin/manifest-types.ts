@@ -54,7 +54,10 @@ export interface OpenApiSchema {
 }
 
 /** The definition the provider types JSONSchemaProps with: dynamic (schema.go `resolveSchemaRef`). */
-const DYNAMIC_DEFINITIONS = new Set(['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.JSONSchemaProps']);
+const DYNAMIC_DEFINITIONS = new Set([
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.JSONSchemaProps',
+]);
 
 /** A type from a schema; object attributes are resolved on first use (definitions are recursive). */
 export function typeFromSchema(schema: OpenApiSchema, definitions: Record<string, OpenApiSchema> = {}): TfType {
@@ -127,7 +130,9 @@ export function formatPath(path: Step[]): string {
 
 /** A path as tftypes.AttributePath.String() gives it, the key the provider matches computed_fields by. */
 function pathKey(path: Step[]): string {
-  return path.map((s) => ('attr' in s ? `AttributeName("${s.attr}")` : typeof s.key === 'number' ? `ElementKeyInt(${s.key})` : `ElementKeyString("${s.key}")`)).join('.');
+  return path
+    .map((s) => ('attr' in s ? `AttributeName("${s.attr}")` : typeof s.key === 'number' ? `ElementKeyInt(${s.key})` : `ElementKeyString("${s.key}")`))
+    .join('.');
 }
 
 /**
@@ -223,7 +228,9 @@ function convertPrimitive(v: unknown, t: TfType, path: Step[]): string | number 
     if (typeof v === 'boolean') return v;
     if (v === 'true' || v === 'false') return v === 'true';
   }
-  throw new Error(`Manifest configuration incompatible with resource schema: Value incompatible with expected type at ${formatPath(path)} (${JSON.stringify(v)} is not a ${t.kind})`);
+  throw new Error(
+    `Manifest configuration incompatible with resource schema: Value incompatible with expected type at ${formatPath(path)} (${JSON.stringify(v)} is not a ${t.kind})`,
+  );
 }
 
 /** The live (or applied) value as the provider types it: known everywhere, null where absent. */
@@ -244,7 +251,13 @@ export function typedLive(v: unknown, t: TfType, path: Step[] = []): Planned {
     case 'object': {
       // DeepUnknown then UnknownToNull: an object is always present, its absent attributes null.
       const o = (isSet(v) && typeof v === 'object' && !Array.isArray(v) ? v : {}) as Record<string, unknown>;
-      return { object: Object.fromEntries(Object.keys(o).filter((k) => k in t.attributes).map((k) => [k, typedLive(o[k], t.attributes[k], [...path, { attr: k }])])) };
+      return {
+        object: Object.fromEntries(
+          Object.keys(o)
+            .filter((k) => k in t.attributes)
+            .map((k) => [k, typedLive(o[k], t.attributes[k], [...path, { attr: k }])]),
+        ),
+      };
     }
   }
 }
@@ -281,7 +294,9 @@ export function planObject(input: PlanInput): { planned: Planned; warnings: Plan
       const mo = (isSet(m) && typeof m === 'object' && !Array.isArray(m) ? m : undefined) as Record<string, unknown> | undefined;
       const po = (isSet(pm) && typeof pm === 'object' && !Array.isArray(pm) ? pm : undefined) as Record<string, unknown> | undefined;
       const lo = (isSet(live) && typeof live === 'object' && !Array.isArray(live) ? live : undefined) as Record<string, unknown> | undefined;
-      for (const k of Object.keys(mo ?? {})) if (!(k in t.attributes)) warnings.push({ path: formatPath([...path, { attr: k }]), message: 'Attribute not found in schema: the provider drops it from what it applies' });
+      for (const k of Object.keys(mo ?? {}))
+        if (!(k in t.attributes))
+          warnings.push({ path: formatPath([...path, { attr: k }]), message: 'Attribute not found in schema: the provider drops it from what it applies' });
       const keys = new Set([...Object.keys(mo ?? {}), ...Object.keys(po ?? {}), ...(prior ? Object.keys(lo ?? {}) : [])].filter((k) => k in t.attributes));
       const attrs: Record<string, Planned> = {};
       for (const k of keys) attrs[k] = node(mo?.[k], po?.[k], lo?.[k], t.attributes[k], [...path, { attr: k }]);
@@ -297,10 +312,15 @@ export function planObject(input: PlanInput): { planned: Planned; warnings: Plan
       }
       switch (t.kind) {
         case 'map': {
-          if (typeof m !== 'object' || Array.isArray(m)) throw new Error(`Manifest configuration incompatible with resource schema: ${formatPath(path)} is a map`);
+          if (typeof m !== 'object' || Array.isArray(m))
+            throw new Error(`Manifest configuration incompatible with resource schema: ${formatPath(path)} is a map`);
           const pmo = (pm ?? {}) as Record<string, unknown>;
           const lmo = (live ?? {}) as Record<string, unknown>;
-          return { map: Object.fromEntries(Object.entries(m as Record<string, unknown>).map(([k, e]) => [k, node(e, pmo[k], lmo[k], t.element, [...path, { key: k }])])) };
+          return {
+            map: Object.fromEntries(
+              Object.entries(m as Record<string, unknown>).map(([k, e]) => [k, node(e, pmo[k], lmo[k], t.element, [...path, { key: k }])]),
+            ),
+          };
         }
         case 'list': {
           if (!Array.isArray(m)) throw new Error(`Manifest configuration incompatible with resource schema: ${formatPath(path)} is a list`);
@@ -324,7 +344,12 @@ export function planObject(input: PlanInput): { planned: Planned; warnings: Plan
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -338,9 +363,14 @@ export function ctyString(p: Planned): string {
     return Number.isInteger(p.value) ? `cty.NumberIntVal(${p.value})` : `cty.NumberFloatVal(${p.value})`;
   }
   if ('dynamic' in p) return JSON.stringify(p.dynamic);
-  if ('map' in p) return `cty.MapVal(map[string]cty.Value{${Object.entries(p.map).map(([k, v]) => `${JSON.stringify(k)}:${ctyString(v)}`).join(', ')}})`;
+  if ('map' in p)
+    return `cty.MapVal(map[string]cty.Value{${Object.entries(p.map)
+      .map(([k, v]) => `${JSON.stringify(k)}:${ctyString(v)}`)
+      .join(', ')}})`;
   if ('list' in p) return `cty.ListVal([]cty.Value{${p.list.map(ctyString).join(', ')}})`;
-  return `cty.ObjectVal(map[string]cty.Value{${Object.entries(p.object).map(([k, v]) => `${JSON.stringify(k)}:${ctyString(v)}`).join(', ')}})`;
+  return `cty.ObjectVal(map[string]cty.Value{${Object.entries(p.object)
+    .map(([k, v]) => `${JSON.stringify(k)}:${ctyString(v)}`)
+    .join(', ')}})`;
 }
 
 /**
@@ -401,10 +431,19 @@ function dynamicCompatible(planned: Json, actual: Json, path: Step[]): string[] 
   }
   if (typeof planned === 'object') {
     if (typeof actual !== 'object' || Array.isArray(actual)) return [at('wrong final value type: object required')];
-    const missing = Object.keys(planned).filter((k) => !(k in actual)).sort();
-    if (missing.length > 0) return [at(`wrong final value type: ${missing.length === 1 ? `attribute ${JSON.stringify(missing[0])} is required` : `attributes ${missing.map((m) => JSON.stringify(m)).join(', ')} are required`}`)];
+    const missing = Object.keys(planned)
+      .filter((k) => !(k in actual))
+      .sort();
+    if (missing.length > 0)
+      return [
+        at(
+          `wrong final value type: ${missing.length === 1 ? `attribute ${JSON.stringify(missing[0])} is required` : `attributes ${missing.map((m) => JSON.stringify(m)).join(', ')} are required`}`,
+        ),
+      ];
     if (Object.keys(actual).some((k) => !(k in planned))) return [at('wrong final value type: incorrect object attributes')];
-    return Object.keys(planned).sort().flatMap((k) => dynamicCompatible(planned[k], actual[k], [...path, { attr: k }]));
+    return Object.keys(planned)
+      .sort()
+      .flatMap((k) => dynamicCompatible(planned[k], actual[k], [...path, { attr: k }]));
   }
   return planned === actual ? [] : [at(`was ${JSON.stringify(planned)}, but now ${JSON.stringify(actual)}`)];
 }
@@ -418,14 +457,18 @@ export function payload(planned: Planned, manifest: Record<string, unknown>, typ
   const walk = (p: Planned, m: unknown, t: TfType, path: Step[]): unknown => {
     if ('unknown' in p) {
       // Computed and unknown: the manifest's value, if it sets one.
-      if (computed.has(pathKey(path)) && isSet(m)) return walk(planObject({ manifest: m as Record<string, unknown>, type: t, computed: new Set() }).planned, m, t, path);
+      if (computed.has(pathKey(path)) && isSet(m))
+        return walk(planObject({ manifest: m as Record<string, unknown>, type: t, computed: new Set() }).planned, m, t, path);
       return undefined;
     }
     if ('null' in p) return undefined;
     // payload.FromTFValue: an IntOrString-hinted string that is an integer goes out as an int.
     if ('value' in p) return t.kind === 'string' && t.intOrString && typeof p.value === 'string' && /^-?[0-9]+$/.test(p.value) ? Number(p.value) : p.value;
     if ('dynamic' in p) return p.dynamic;
-    if ('list' in p) return p.list.map((e, i) => walk(e, Array.isArray(m) ? m[i] : undefined, t.kind === 'list' ? t.element : { kind: 'dynamic' }, [...path, { key: i }])).filter((e) => e !== undefined);
+    if ('list' in p)
+      return p.list
+        .map((e, i) => walk(e, Array.isArray(m) ? m[i] : undefined, t.kind === 'list' ? t.element : { kind: 'dynamic' }, [...path, { key: i }]))
+        .filter((e) => e !== undefined);
     const entries = 'map' in p ? p.map : p.object;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(entries)) {

@@ -58,7 +58,8 @@ export interface RunningMetallb {
 
 function helmTemplate(root: string, release: MetallbRelease, kubeVersion: string): Promise<string> {
   const chart = join(root, '.toolchain/charts/metallb', release.version);
-  if (!existsSync(join(chart, 'Chart.yaml'))) throw new Error(`the MetalLB chart ${release.version} is not laid out in ${chart}: run scripts/toolchain install`);
+  if (!existsSync(join(chart, 'Chart.yaml')))
+    throw new Error(`the MetalLB chart ${release.version} is not laid out in ${chart}: run scripts/toolchain install`);
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-metallb-'));
   const files = release.values.flatMap((doc, i) => {
     const file = join(dir, `values-${i}.yaml`);
@@ -67,11 +68,16 @@ function helmTemplate(root: string, release: MetallbRelease, kubeVersion: string
   });
   const args = ['template', release.name, chart, '--namespace', release.namespace, '--kube-version', kubeVersion, ...files];
   return new Promise((resolve, reject) => {
-    execFile(join(root, '.toolchain/bin/helm'), args, { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: dir, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir } }, (error, stdout, stderr) => {
-      rmSync(dir, { recursive: true, force: true });
-      if (error) reject(new Error(`helm template of the metallb release: ${stderr || error.message}`));
-      else resolve(stdout);
-    });
+    execFile(
+      join(root, '.toolchain/bin/helm'),
+      args,
+      { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: dir, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir } },
+      (error, stdout, stderr) => {
+        rmSync(dir, { recursive: true, force: true });
+        if (error) reject(new Error(`helm template of the metallb release: ${stderr || error.message}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -85,8 +91,13 @@ interface Container {
  * The controller's part of the rendered chart: its Deployment, its ServiceAccount, and the roles
  * bound to that ServiceAccount with their bindings. Exported for the tests.
  */
-export function controllerObjects(objects: KubeObject[], namespace: string): { deployment: KubeObject; container: Container; serviceAccount: string; rbac: KubeObject[] } {
-  const deployment = objects.find((o) => o.kind === 'Deployment' && (o as Unstructured).spec?.template?.spec?.containers?.some((c: Container) => c.name === 'controller'));
+export function controllerObjects(
+  objects: KubeObject[],
+  namespace: string,
+): { deployment: KubeObject; container: Container; serviceAccount: string; rbac: KubeObject[] } {
+  const deployment = objects.find(
+    (o) => o.kind === 'Deployment' && (o as Unstructured).spec?.template?.spec?.containers?.some((c: Container) => c.name === 'controller'),
+  );
   if (!deployment) throw new Error('the rendered metallb chart has no controller Deployment');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
   const pod = (deployment as any).spec.template.spec as { serviceAccountName?: string; containers: Container[] };
@@ -95,16 +106,23 @@ export function controllerObjects(objects: KubeObject[], namespace: string): { d
   const bindings = objects.filter(
     (o) =>
       (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') &&
-      ((o as Unstructured).subjects ?? []).some((s: { kind: string; name: string; namespace?: string }) => s.kind === 'ServiceAccount' && s.name === serviceAccount && (s.namespace ?? namespace) === namespace),
+      ((o as Unstructured).subjects ?? []).some(
+        (s: { kind: string; name: string; namespace?: string }) =>
+          s.kind === 'ServiceAccount' && s.name === serviceAccount && (s.namespace ?? namespace) === namespace,
+      ),
   );
   const roles = objects.filter((o) =>
-    bindings.some((b) => (b as Unstructured).roleRef.kind === o.kind && (b as Unstructured).roleRef.name === o.metadata.name && (o.kind === 'ClusterRole' || (o.metadata.namespace ?? namespace) === (b.metadata.namespace ?? namespace))),
+    bindings.some(
+      (b) =>
+        (b as Unstructured).roleRef.kind === o.kind &&
+        (b as Unstructured).roleRef.name === o.metadata.name &&
+        (o.kind === 'ClusterRole' || (o.metadata.namespace ?? namespace) === (b.metadata.namespace ?? namespace)),
+    ),
   );
   const account = objects.find((o) => o.kind === 'ServiceAccount' && o.metadata.name === serviceAccount);
   if (!account) throw new Error(`the rendered metallb chart has no ServiceAccount ${serviceAccount} for its controller`);
   return { deployment, container, serviceAccount, rbac: [account, ...roles, ...bindings] };
 }
-
 
 export interface StartMetallbOptions {
   root: string;
@@ -125,14 +143,16 @@ export async function startMetallb(options: StartMetallbOptions): Promise<Runnin
     .map((d) => d.toJS() as KubeObject | null)
     .filter((o): o is KubeObject => !!o && typeof o === 'object' && !!o.kind);
   const { deployment, container, serviceAccount, rbac } = controllerObjects(objects, release.namespace);
-  const placed = (o: KubeObject): KubeObject => (o.kind.startsWith('Cluster') || o.metadata.namespace ? o : { ...o, metadata: { ...o.metadata, namespace: release.namespace } });
+  const placed = (o: KubeObject): KubeObject =>
+    o.kind.startsWith('Cluster') || o.metadata.namespace ? o : { ...o, metadata: { ...o.metadata, namespace: release.namespace } };
   for (const o of [...rbac, deployment]) await client.applyOrThrow(placed(o), { fieldManager: FIELD_MANAGER, force: true });
   const token = await client.post(`/api/v1/namespaces/${release.namespace}/serviceaccounts/${serviceAccount}/token`, {
     apiVersion: 'authentication.k8s.io/v1',
     kind: 'TokenRequest',
     spec: { expirationSeconds: 2 * 24 * 3600 },
   });
-  if (token.status !== 201 && token.status !== 200) throw new Error(`token for ServiceAccount ${release.namespace}/${serviceAccount}: HTTP ${token.status}: ${token.body?.message ?? token.text}`);
+  if (token.status !== 201 && token.status !== 200)
+    throw new Error(`token for ServiceAccount ${release.namespace}/${serviceAccount}: HTTP ${token.status}: ${token.body?.message ?? token.text}`);
   const admin = JSON.parse(readFileSync(options.adminKubeconfig, 'utf8')) as { clusters: unknown[]; contexts: { context: { cluster: string } }[] };
   const kubeconfig = join(dir, 'metallb-controller.kubeconfig');
   writeFileSync(
@@ -169,8 +189,12 @@ export async function startMetallb(options: StartMetallbOptions): Promise<Runnin
   // Up once its metrics endpoint answers (it serves it after the manager started), or failed.
   const deadline = Date.now() + 60000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the MetalLB controller exited (${child.exitCode ?? child.signalCode}):\n${log(30)}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.ok, () => false);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the MetalLB controller exited (${child.exitCode ?? child.signalCode}):\n${log(30)}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`the MetalLB controller did not serve its metrics on port ${port} within 60 s:\n${log(30)}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -185,7 +209,12 @@ export async function startMetallb(options: StartMetallbOptions): Promise<Runnin
  * it (without one, MetalLB assigns but no speaker answers ARP for it: speaker/layer2 announces
  * only pools an advertisement selects). Returns why not, or undefined.
  */
-export async function notAnnounced(client: KubeClient, service: { namespace: string; name: string }, address: string, metallbNamespace: string): Promise<string | undefined> {
+export async function notAnnounced(
+  client: KubeClient,
+  service: { namespace: string; name: string },
+  address: string,
+  metallbNamespace: string,
+): Promise<string | undefined> {
   const svc = await client.get(`/api/v1/namespaces/${service.namespace}/services/${service.name}`);
   if (svc.status === 404) return `the Service ${service.namespace}/${service.name} does not exist yet`;
   if (svc.status !== 200) return `reading the Service ${service.namespace}/${service.name}: HTTP ${svc.status}`;
@@ -205,6 +234,7 @@ export async function notAnnounced(client: KubeClient, service: { namespace: str
     // speaker: an advertisement with neither names nor selectors announces every pool.
     return (names.length === 0 && selectors.length === 0) || names.some((n) => holding.includes(n));
   });
-  if (!announced) return `no L2Advertisement in ${metallbNamespace} announces the pool ${poolOf ?? '(unknown)'} that ${address} comes from (nothing answers ARP for it) yet`;
+  if (!announced)
+    return `no L2Advertisement in ${metallbNamespace} announces the pool ${poolOf ?? '(unknown)'} that ${address} comes from (nothing answers ARP for it) yet`;
   return undefined;
 }

@@ -30,7 +30,14 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\`]/g, '\\$&');
 function runJest(files: string[], titles: string[] | undefined, isolated: boolean): JestJson | undefined {
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-mutations-'));
   const out = join(dir, 'result.json');
-  const jest = [join(root, 'node_modules/.bin/jest'), '--ci', '--json', `--outputFile=${out}`, ...(titles ? ['-t', titles.map(escape).join('|')] : []), ...files];
+  const jest = [
+    join(root, 'node_modules/.bin/jest'),
+    '--ci',
+    '--json',
+    `--outputFile=${out}`,
+    ...(titles ? ['-t', titles.map(escape).join('|')] : []),
+    ...files,
+  ];
   const command = isolated ? ['unshare', '-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...jest] : jest;
   process.stderr.write(`[mutations] ${isolated ? 'unshare -n ' : ''}jest ${files.join(' ')}\n`);
   spawnSync(command[0], command.slice(1), { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
@@ -63,7 +70,15 @@ function main(): void {
     const twin = MUTATIONS.filter((m) => m.tier === 'twin');
     for (const file of [...new Set(twin.map((m) => m.file))]) {
       const mine = twin.filter((m) => m.file === file);
-      for (const [id, o] of outcomes(mine, runJest([file], mine.map((m) => m.test), isolated))) results.set(id, o);
+      for (const [id, o] of outcomes(
+        mine,
+        runJest(
+          [file],
+          mine.map((m) => m.test),
+          isolated,
+        ),
+      ))
+        results.set(id, o);
     }
   }
   const rows = MUTATIONS.map((m) => ({ ...m, result: results.get(m.id) ?? ('not run (twin: --twin)' as const) }));
@@ -73,9 +88,13 @@ function main(): void {
     process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), seconds, load, mutations: rows }, null, 2)}\n`);
   } else {
     process.stdout.write('| # | mistake | rendered in | caught as | tier: test | result |\n|---|---|---|---|---|---|\n');
-    rows.forEach((r, i) => process.stdout.write(`| ${i + 1} | ${r.mistake} | ${r.rendered} | ${r.caughtAs} | ${r.tier}: \`${r.file}\` "${r.test}" | ${r.result} |\n`));
+    rows.forEach((r, i) =>
+      process.stdout.write(`| ${i + 1} | ${r.mistake} | ${r.rendered} | ${r.caughtAs} | ${r.tier}: \`${r.file}\` "${r.test}" | ${r.result} |\n`),
+    );
     const caught = rows.filter((r) => r.result === 'caught').length;
-    process.stdout.write(`\n${caught} of ${rows.length} caught (${rows.filter((r) => r.tier !== 'twin').length} by cheaper tiers, ${rows.filter((r) => r.tier === 'twin').length} by the twin${withTwin ? '' : ', not run without --twin'}) in ${seconds} s, load ${load}\n`);
+    process.stdout.write(
+      `\n${caught} of ${rows.length} caught (${rows.filter((r) => r.tier !== 'twin').length} by cheaper tiers, ${rows.filter((r) => r.tier === 'twin').length} by the twin${withTwin ? '' : ', not run without --twin'}) in ${seconds} s, load ${load}\n`,
+    );
   }
   const bad = rows.filter((r) => r.result === 'test failed' || r.result === 'not run');
   if (bad.length > 0) {

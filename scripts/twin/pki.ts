@@ -23,13 +23,32 @@ export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertP
     const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
     if (!issuer) {
-      run(['req', '-x509', ...ec, '-keyout', 'tls.key', '-out', 'tls.crt', '-days', '30', '-subj', `/CN=${commonName}`, '-addext', isCA ? 'basicConstraints=critical,CA:TRUE' : 'basicConstraints=CA:FALSE', '-addext', isCA ? 'keyUsage=critical,keyCertSign,cRLSign' : 'keyUsage=digitalSignature,keyEncipherment']);
+      run([
+        'req',
+        '-x509',
+        ...ec,
+        '-keyout',
+        'tls.key',
+        '-out',
+        'tls.crt',
+        '-days',
+        '30',
+        '-subj',
+        `/CN=${commonName}`,
+        '-addext',
+        isCA ? 'basicConstraints=critical,CA:TRUE' : 'basicConstraints=CA:FALSE',
+        '-addext',
+        isCA ? 'keyUsage=critical,keyCertSign,cRLSign' : 'keyUsage=digitalSignature,keyEncipherment',
+      ]);
     } else {
       writeFileSync(join(dir, 'ca.crt'), issuer.cert);
       writeFileSync(join(dir, 'ca.key'), issuer.key);
       run(['req', '-new', ...ec, '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', `/O=system:masters/CN=${commonName}`]);
       const san = serverNames ? `subjectAltName=${serverNames.map((n) => (/^[0-9.]+$/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',')}\n` : '';
-      writeFileSync(join(dir, 'ext'), `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=${serverNames ? 'serverAuth,clientAuth' : 'clientAuth'}\n${san}`);
+      writeFileSync(
+        join(dir, 'ext'),
+        `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=${serverNames ? 'serverAuth,clientAuth' : 'clientAuth'}\n${san}`,
+      );
       run(['x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-out', 'tls.crt', '-extfile', 'ext']);
     }
     return { cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8') };

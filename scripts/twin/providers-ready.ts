@@ -64,16 +64,25 @@ export interface ProvidersReadyJob {
 export function providersReadyJob(stack: StackContents): ProvidersReadyJob | undefined {
   const res = stack.config.resource ?? {};
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
-  const jobs = Object.values((res.kubernetes_job_v1 ?? {}) as Record<string, any>).filter((j) => String(j.metadata?.name).startsWith('pvekaas-capi-providers-ready'));
+  const jobs = Object.values((res.kubernetes_job_v1 ?? {}) as Record<string, any>).filter((j) =>
+    String(j.metadata?.name).startsWith('pvekaas-capi-providers-ready'),
+  );
   if (jobs.length === 0) return undefined;
   const convert = (type: string, apiVersion: string, kind: string, rename: Record<string, string> = {}) =>
-    Object.values((res[type] ?? {}) as Record<string, unknown>).map((block) => ({ apiVersion, kind, ...(JSON.parse(resolveRefs(JSON.stringify(fromBlock(block, rename)), stack)) as object) }) as KubeObject);
+    Object.values((res[type] ?? {}) as Record<string, unknown>).map(
+      (block) => ({ apiVersion, kind, ...(JSON.parse(resolveRefs(JSON.stringify(fromBlock(block, rename)), stack)) as object) }) as KubeObject,
+    );
   const objects = [
     ...convert('kubernetes_service_account_v1', 'v1', 'ServiceAccount'),
     ...convert('kubernetes_cluster_role_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRole', { rule: 'rules' }),
     ...convert('kubernetes_cluster_role_binding_v1', 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', { subject: 'subjects' }),
   ];
-  const job = JSON.parse(resolveRefs(JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })), stack)) as Unstructured;
+  const job = JSON.parse(
+    resolveRefs(
+      JSON.stringify(fromBlock(jobs[0], { container: 'containers', init_container: 'initContainers', volume: 'volumes', volume_mount: 'volumeMounts' })),
+      stack,
+    ),
+  ) as Unstructured;
   return { objects, job: { name: job.metadata.name, namespace: job.metadata.namespace, pod: job.spec.template.spec } };
 }
 
@@ -100,7 +109,12 @@ export function operatorProviders(operatorValues: Record<string, any>, running: 
 
 /** What the twin runs or plays, by `<values section>/<provider name>`: the version. */
 export function twinProviders(deployed: Record<string, { version: string }>): Record<string, string> {
-  const keys: Record<string, string> = { 'capi-manager': 'core/cluster-api', 'kubeadm-bootstrap-manager': 'bootstrap/kubeadm', 'capmox-manager': 'infrastructure/proxmox', 'ipam-manager': 'ipam/in-cluster' };
+  const keys: Record<string, string> = {
+    'capi-manager': 'core/cluster-api',
+    'kubeadm-bootstrap-manager': 'bootstrap/kubeadm',
+    'capmox-manager': 'infrastructure/proxmox',
+    'ipam-manager': 'ipam/in-cluster',
+  };
   const out: Record<string, string> = {};
   for (const [controller, d] of Object.entries(deployed)) if (keys[controller]) out[keys[controller]] = d.version;
   // Played (kamaji.ts, caaph.ts), from their source at these versions.
@@ -114,7 +128,8 @@ export async function playOperatorProviders(mgmt: KubeClient, operatorValues: Un
   for (const o of operatorProviders(operatorValues, running)) {
     const { status, ...object } = o as KubeObject & { status?: Record<string, unknown> };
     const r = await mgmt.apply(object, { fieldManager: 'pvekaas-twin-operator', force: true });
-    if (r.status !== 200 && r.status !== 201) throw new Error(`operator provider ${o.kind} ${o.metadata.namespace}/${o.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+    if (r.status !== 200 && r.status !== 201)
+      throw new Error(`operator provider ${o.kind} ${o.metadata.namespace}/${o.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     const path = await mgmt.objectPath(object);
     const s = await mgmt.request('PATCH', `${path}/status`, { status: status ?? { installedVersion: null } }, 'application/merge-patch+json');
     if (s.status !== 200) throw new Error(`operator provider status ${o.metadata.name}: HTTP ${s.status}: ${s.body?.message ?? s.text}`);
@@ -122,7 +137,14 @@ export async function playOperatorProviders(mgmt: KubeClient, operatorValues: Un
 }
 
 /** Plays the operator's provider objects, applies the Job's RBAC, runs the Job's pod. */
-export async function runProvidersReady(mgmt: KubeClient, adminKubeconfig: string, root: string, stack: StackContents, operatorValues: Unstructured, running: Record<string, string>): Promise<PodRun | undefined> {
+export async function runProvidersReady(
+  mgmt: KubeClient,
+  adminKubeconfig: string,
+  root: string,
+  stack: StackContents,
+  operatorValues: Unstructured,
+  running: Record<string, string>,
+): Promise<PodRun | undefined> {
   const rendered = providersReadyJob(stack);
   if (!rendered) return undefined;
   await playOperatorProviders(mgmt, operatorValues, running);

@@ -56,7 +56,8 @@ const CONVERTERS: Record<string, (r: Record<string, any>) => KubeObjectJson> = {
 
 /** Resource types a stack may hold that the twin does not apply, and why (reported, never silent). */
 export const NOT_APPLIED: Record<string, string> = {
-  helm_release: 'Helm releases install the controllers, which the twin runs as processes built from their Go modules (test/helm installs the releases themselves)',
+  helm_release:
+    'Helm releases install the controllers, which the twin runs as processes built from their Go modules (test/helm installs the releases themselves)',
   kubernetes_job_v1: 'no container runtime: the providers-ready Job waits for controllers that the twin starts itself',
   kubernetes_service_account_v1: 'belongs to the providers-ready Job',
   kubernetes_cluster_role_v1: 'belongs to the providers-ready Job',
@@ -163,10 +164,7 @@ function matchingBrace(s: string, from: number, stack: string): number {
 }
 
 type Expr =
-  | { kind: 'string'; value: string }
-  | { kind: 'number'; value: number }
-  | { kind: 'ref'; path: string[] }
-  | { kind: 'call'; name: string; args: Expr[] };
+  { kind: 'string'; value: string } | { kind: 'number'; value: number } | { kind: 'ref'; path: string[] } | { kind: 'call'; name: string; args: Expr[] };
 
 /** The expression forms pvekaas writes: string and number literals, references, function calls. */
 function parse(text: string, stack: string): Expr {

@@ -45,7 +45,10 @@ function userJson(inst: SimulatedInstance, u: ReturnType<typeof user>, withToken
 }
 
 function membersOf(inst: SimulatedInstance, groupid: string): string[] {
-  return [...inst.users.values()].filter((u) => u.groups.includes(groupid)).map((u) => u.userid).sort();
+  return [...inst.users.values()]
+    .filter((u) => u.groups.includes(groupid))
+    .map((u) => u.userid)
+    .sort();
 }
 
 /** PVE's password rules: at least 5 characters (pve-password schema), at most 64 bytes. */
@@ -78,7 +81,9 @@ const ACL_PATH =
 
 export function registerAccess(route: AddRoute): void {
   route('GET', '/access/users', ({ inst, authid, params }) => {
-    const visible = [...inst.users.values()].filter((u) => canManageUsers(inst, authid) || inst.can(authid, '/access/groups', ['Sys.Audit']) || u.userid === authid.split('!')[0]);
+    const visible = [...inst.users.values()].filter(
+      (u) => canManageUsers(inst, authid) || inst.can(authid, '/access/groups', ['Sys.Audit']) || u.userid === authid.split('!')[0],
+    );
     return visible
       .filter((u) => params.enabled === undefined || u.enable === flag(params.enabled))
       .sort((a, b) => a.userid.localeCompare(b.userid))
@@ -211,7 +216,15 @@ export function registerAccess(route: AddRoute): void {
     if (!/^[A-Za-z][A-Za-z0-9.\-_]+$/.test(at.tokenid)) badParams({ tokenid: `invalid format - value '${at.tokenid}' does not look like a valid token ID` });
     const fullid = `${at.userid}!${at.tokenid}`;
     if (inst.tokens.has(fullid)) fail('Token already exists.');
-    const t = { fullid, userid: at.userid, name: at.tokenid, secret: randomUUID(), privsep: flag(params.privsep, true), comment: params.comment, expire: int(params, 'expire', { min: 0 }) ?? 0 };
+    const t = {
+      fullid,
+      userid: at.userid,
+      name: at.tokenid,
+      secret: randomUUID(),
+      privsep: flag(params.privsep, true),
+      comment: params.comment,
+      expire: int(params, 'expire', { min: 0 }) ?? 0,
+    };
     inst.tokens.set(fullid, t);
     return { 'full-tokenid': fullid, info: tokenInfo(t), value: t.secret };
   });
@@ -234,7 +247,10 @@ export function registerAccess(route: AddRoute): void {
   });
 
   route('GET', '/access/roles', ({ inst }) => {
-    const all = [...Object.entries(BUILTIN_ROLES).map(([id, p]) => [id, [...p], 1] as const), ...[...inst.customRoles].map(([id, p]) => [id, [...p], 0] as const)];
+    const all = [
+      ...Object.entries(BUILTIN_ROLES).map(([id, p]) => [id, [...p], 1] as const),
+      ...[...inst.customRoles].map(([id, p]) => [id, [...p], 0] as const),
+    ];
     return all.sort((a, b) => a[0].localeCompare(b[0])).map(([roleid, privs, special]) => ({ roleid, privs: [...privs].sort().join(','), special }));
   });
 

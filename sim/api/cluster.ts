@@ -32,13 +32,19 @@ export function vmResource(inst: SimulatedInstance, vm: Vm) {
 export function registerCluster(route: AddRoute): void {
   route('GET', '/', () => ['access', 'cluster', 'nodes', 'pools', 'storage', 'version'].map((subdir) => ({ subdir })));
 
-  route('GET', '/version', ({ inst }) => ({ version: inst.version, release: inst.version.split('.').slice(0, 2).join('.'), repoid: 'c2d3e1d6', console: 'html5' }));
+  route('GET', '/version', ({ inst }) => ({
+    version: inst.version,
+    release: inst.version.split('.').slice(0, 2).join('.'),
+    repoid: 'c2d3e1d6',
+    console: 'html5',
+  }));
 
   route('GET', '/cluster/resources', ({ inst, authid, params }) => {
     const type = params.type;
     const out: unknown[] = [];
     if (!type || type === 'vm') {
-      for (const vm of [...inst.vms.values()].sort((a, b) => a.vmid - b.vmid)) if (inst.can(authid, `/vms/${vm.vmid}`, ['VM.Audit'])) out.push(vmResource(inst, vm));
+      for (const vm of [...inst.vms.values()].sort((a, b) => a.vmid - b.vmid))
+        if (inst.can(authid, `/vms/${vm.vmid}`, ['VM.Audit'])) out.push(vmResource(inst, vm));
     }
     if (!type || type === 'node') {
       for (const n of [...inst.nodes.keys()].sort()) {
@@ -52,7 +58,18 @@ export function registerCluster(route: AddRoute): void {
       for (const n of [...inst.nodes.keys()].sort()) {
         for (const s of [...inst.storages.values()]) {
           if (!inst.can(authid, `/storage/${s.id}`, ['Datastore.Audit']) && !inst.can(authid, `/storage/${s.id}`, ['Datastore.AllocateSpace'])) continue;
-          out.push({ id: `storage/${n}/${s.id}`, type: 'storage', storage: s.id, node: n, plugintype: s.type, content: s.content.join(','), shared: bit(!!s.shared), status: 'available', maxdisk: inst.capacity(s.id), disk: inst.used(n, s.id) });
+          out.push({
+            id: `storage/${n}/${s.id}`,
+            type: 'storage',
+            storage: s.id,
+            node: n,
+            plugintype: s.type,
+            content: s.content.join(','),
+            shared: bit(!!s.shared),
+            status: 'available',
+            maxdisk: inst.capacity(s.id),
+            disk: inst.used(n, s.id),
+          });
         }
       }
     }
@@ -69,7 +86,16 @@ export function registerCluster(route: AddRoute): void {
     const nodes = [...inst.nodes.keys()].sort();
     return [
       { type: 'cluster', id: 'cluster', name: inst.name, nodes: nodes.length, quorate: 1, version: nodes.length + 1 },
-      ...nodes.map((name, i) => ({ type: 'node', id: `node/${name}`, name, nodeid: i + 1, ip: `192.0.2.${i + 1}`, online: 1, local: i === 0 ? 1 : 0, level: '' })),
+      ...nodes.map((name, i) => ({
+        type: 'node',
+        id: `node/${name}`,
+        name,
+        nodeid: i + 1,
+        ip: `192.0.2.${i + 1}`,
+        online: 1,
+        local: i === 0 ? 1 : 0,
+        level: '',
+      })),
     ];
   });
 

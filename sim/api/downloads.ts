@@ -58,7 +58,9 @@ async function fetchBytes(url: string, limit: number): Promise<{ data: Buffer; m
   } catch (e) {
     if (e instanceof Oversize) throw e;
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error((e as Error).message.startsWith('download failed') ? (e as Error).message : `download failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+    throw new Error(
+      (e as Error).message.startsWith('download failed') ? (e as Error).message : `download failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -103,7 +105,11 @@ export function registerDownloads(route: AddRoute): void {
       if (!res.ok) fail(`invalid server response: '${res.status} ${res.statusText}'`);
       const size = Number(res.headers.get('content-length') ?? NaN);
       const disposition = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1];
-      return { filename: disposition ?? fileName(new URL(res.url || url)), ...(Number.isFinite(size) ? { size } : {}), mimetype: res.headers.get('content-type') ?? 'application/octet-stream' };
+      return {
+        filename: disposition ?? fileName(new URL(res.url || url)),
+        ...(Number.isFinite(size) ? { size } : {}),
+        mimetype: res.headers.get('content-type') ?? 'application/octet-stream',
+      };
     } catch (e) {
       if ((e as { status?: number }).status) throw e;
       fail(`can't open '${url}': ${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}`);
@@ -119,7 +125,8 @@ export function registerDownloads(route: AddRoute): void {
     const url = required(params, 'url');
     const allowed = inst.version.localeCompare('8.4', undefined, { numeric: true }) >= 0 ? ['iso', 'vztmpl', 'import'] : ['iso', 'vztmpl'];
     if (!allowed.includes(content)) badParams({ content: `value '${content}' does not have a value in the enumeration '${allowed.join(', ')}'` });
-    if (!/^[-\w.]+$/.test(filename) || !CONTENT_FILE[content].test(filename)) badParams({ filename: `invalid filename or wrong extension for content type '${content}'` });
+    if (!/^[-\w.]+$/.test(filename) || !CONTENT_FILE[content].test(filename))
+      badParams({ filename: `invalid filename or wrong extension for content type '${content}'` });
     inst.require(authid, `/storage/${at.storage}`, ['Datastore.AllocateTemplate']);
     inst.require(authid, `/nodes/${at.node}`, ['Sys.Audit', 'Sys.Modify']);
     if (!storage.content.includes(content)) fail(`storage '${at.storage}' does not support content type '${content}'`);
@@ -129,13 +136,25 @@ export function registerDownloads(route: AddRoute): void {
     const algorithm = params['checksum-algorithm'];
     const checksum = params.checksum?.toLowerCase();
     if (checksum && !algorithm) badParams({ 'checksum-algorithm': "'checksum-algorithm' is required when 'checksum' is set" });
-    if (algorithm && !ALGORITHMS.includes(algorithm)) badParams({ 'checksum-algorithm': `value '${algorithm}' does not have a value in the enumeration '${ALGORITHMS.join(', ')}'` });
+    if (algorithm && !ALGORITHMS.includes(algorithm))
+      badParams({ 'checksum-algorithm': `value '${algorithm}' does not have a value in the enumeration '${ALGORITHMS.join(', ')}'` });
     const path = volumePath(storage.type, volid, storage.path);
     const format = content === 'iso' ? 'iso' : content === 'vztmpl' ? 'tgz' : filename.split('.').pop()!.toLowerCase();
     const known = catalog(inst, url);
     const store = (size: number, virtualSize: number | undefined, data?: Buffer) =>
-      inst.volumes.push({ volid, storage: at.storage, node: storage.shared ? undefined : at.node, content, format, size, ...(virtualSize !== undefined ? { virtualSize } : {}), ...(data ? { data } : {}), ctime: Math.floor(Date.now() / 1000) });
-    const noSpace = (size: number, free: number) => new Error(`write error: No space left on device (downloading ${formatSize(size)} to '${at.storage}', ${formatSize(Math.max(0, free))} free)`);
+      inst.volumes.push({
+        volid,
+        storage: at.storage,
+        node: storage.shared ? undefined : at.node,
+        content,
+        format,
+        size,
+        ...(virtualSize !== undefined ? { virtualSize } : {}),
+        ...(data ? { data } : {}),
+        ctime: Math.floor(Date.now() / 1000),
+      });
+    const noSpace = (size: number, free: number) =>
+      new Error(`write error: No space left on device (downloading ${formatSize(size)} to '${at.storage}', ${formatSize(Math.max(0, free))} free)`);
     return inst.startTask(at.node, 'download', filename, authid, async () => {
       if (inst.findVolume(at.node, volid)) throw new Error(`refusing to override existing file '${filename}'`);
       const free = inst.capacity(at.storage) - inst.used(at.node, at.storage);

@@ -67,7 +67,8 @@ export function registerNodes(route: AddRoute): void {
         mhz: '2400.000',
         hvm: '1',
         user_hz: 100,
-        flags: 'fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx lm constant_tsc nopl pni ssse3 cx16 sse4_1 sse4_2 x2apic popcnt aes xsave avx hypervisor lahf_lm',
+        flags:
+          'fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx lm constant_tsc nopl pni ssse3 cx16 sse4_1 sse4_2 x2apic popcnt aes xsave avx hypervisor lahf_lm',
       },
       memory: { total: n.maxmem, used: n.mem, free: n.maxmem - n.mem },
       swap: { total: 8 * GiB, used: 0, free: 8 * GiB },

@@ -21,7 +21,9 @@ function poolMembers(inst: SimulatedInstance, p: ReturnType<typeof pool>) {
     .map((vmid) => inst.vms.get(vmid))
     .filter((vm): vm is Vm => !!vm)
     .map((vm) => vmResource(inst, vm));
-  const storage = [...p.storage].sort().flatMap((s) => [...inst.nodes.keys()].sort().map((node) => ({ id: `storage/${node}/${s}`, type: 'storage', storage: s, node })));
+  const storage = [...p.storage]
+    .sort()
+    .flatMap((s) => [...inst.nodes.keys()].sort().map((node) => ({ id: `storage/${node}/${s}`, type: 'storage', storage: s, node })));
   return [...vms, ...storage];
 }
 

@@ -4,7 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import { PveError, badParams, fail } from '../errors';
 import { formatSize, macFor, parseSize, type SimulatedInstance, type Vm, type Volume } from '../instance';
-import { DRIVE_KEY, NET_KEY, configDigest, configJson, get, normalizeNic, normalizeTags, parseProperties, printProperties, privilegeForKey, without } from '../qemu';
+import {
+  DRIVE_KEY,
+  NET_KEY,
+  configDigest,
+  configJson,
+  get,
+  normalizeNic,
+  normalizeTags,
+  parseProperties,
+  printProperties,
+  privilegeForKey,
+  without,
+} from '../qemu';
 import { removeAclEntries } from './access';
 import { checkVolumeAccess, volumeType } from './storage';
 import { pool } from './pools';
@@ -483,7 +495,8 @@ export function registerQemu(route: AddRoute): void {
       if (cdrom && !/:vm-\d+-cloudinit/.test(volid)) continue;
       inst.require(authid, `/storage/${storage ?? sid}`, ['Datastore.AllocateSpace']);
       // Linked clones need a base volume; PVE asks the storage for the 'clone' feature per drive.
-      if (!full && !/:vm-\d+-cloudinit/.test(volid) && !/(^|[:/])base-\d+-disk-\d+/.test(volid)) fail(`Linked clone feature is not supported for drive '${key}'`);
+      if (!full && !/:vm-\d+-cloudinit/.test(volid) && !/(^|[:/])base-\d+-disk-\d+/.test(volid))
+        fail(`Linked clone feature is not supported for drive '${key}'`);
       disks.push([key, value]);
     }
     if (target && !sharedVm) fail(`can't clone VM to node '${target}' (VM uses local storage)`);
@@ -563,13 +576,18 @@ export function registerQemu(route: AddRoute): void {
       if (cdrom && !/:vm-\d+-cloudinit/.test(volid)) fail(`can't migrate local cdrom drive (${key}: ${volid})`);
       local.push(volid);
     }
-    if (vm.status === 'running' && local.length && !flag(params['with-local-disks'])) fail(`can't live migrate attached local disks without with-local-disks option`);
+    if (vm.status === 'running' && local.length && !flag(params['with-local-disks']))
+      fail(`can't live migrate attached local disks without with-local-disks option`);
     vm.lock = 'migrate';
     return inst.startTask(at.node, 'qmigrate', String(vm.vmid), authid, () => {
       delete vm.lock;
       const from = vm.node;
       inst.moveVm(vm, target);
-      return [`starting migration of VM ${vm.vmid} to node '${target}'`, ...local.map((v) => `found local disk '${v}'`), `migration finished (${from} -> ${target})`];
+      return [
+        `starting migration of VM ${vm.vmid} to node '${target}'`,
+        ...local.map((v) => `found local disk '${v}'`),
+        `migration finished (${from} -> ${target})`,
+      ];
     });
   });
 

@@ -90,7 +90,18 @@ function storageStatus(inst: SimulatedInstance, node: string, id: string) {
   const s = inst.storages.get(id)!;
   const total = inst.capacity(id);
   const used = inst.used(node, id);
-  return { storage: id, type: s.type, content: s.content.join(','), shared: bit(!!s.shared), active: 1, enabled: 1, total, used, avail: total - used, used_fraction: total ? used / total : 0 };
+  return {
+    storage: id,
+    type: s.type,
+    content: s.content.join(','),
+    shared: bit(!!s.shared),
+    active: 1,
+    enabled: 1,
+    total,
+    used,
+    avail: total - used,
+    used_fraction: total ? used / total : 0,
+  };
 }
 
 function volumeJson(v: Volume) {
@@ -148,7 +159,15 @@ export function registerStorage(route: AddRoute): void {
     const nodes = params.nodes ? list(params.nodes) : undefined;
     for (const n of nodes ?? []) if (!inst.nodes.has(n)) badParams({ nodes: `invalid format - no such cluster node '${n}'` });
     if (inst.storages.has(id)) fail(`create storage failed: storage ID '${id}' already defined`);
-    inst.storages.set(id, { id, type: 'dir', content: (content.length ? content : ['images', 'rootdir']).sort(), capacityGiB: 100, shared: flag(params.shared), path, nodes });
+    inst.storages.set(id, {
+      id,
+      type: 'dir',
+      content: (content.length ? content : ['images', 'rootdir']).sort(),
+      capacityGiB: 100,
+      shared: flag(params.shared),
+      path,
+      nodes,
+    });
     return { storage: id, type };
   });
 
@@ -181,11 +200,18 @@ export function registerStorage(route: AddRoute): void {
 
   route('GET', '/nodes/{node}/storage', ({ inst, authid, at, params }) => {
     inst.node(at.node);
-    return [...inst.storages.values()]
-      // PVE::API2::Storage::Status index: only storages enabled on this node (`nodes`), and seen.
-      .filter((s) => (!s.nodes || s.nodes.includes(at.node)) && canSeeStorage(inst, authid, s.id) && (!params.content || list(params.content).every((c) => s.content.includes(c))))
-      .sort((a, b) => a.id.localeCompare(b.id))
-      .map((s) => storageStatus(inst, at.node, s.id));
+    return (
+      [...inst.storages.values()]
+        // PVE::API2::Storage::Status index: only storages enabled on this node (`nodes`), and seen.
+        .filter(
+          (s) =>
+            (!s.nodes || s.nodes.includes(at.node)) &&
+            canSeeStorage(inst, authid, s.id) &&
+            (!params.content || list(params.content).every((c) => s.content.includes(c))),
+        )
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((s) => storageStatus(inst, at.node, s.id))
+    );
   });
 
   route('GET', '/nodes/{node}/storage/{storage}/status', ({ inst, authid, at }) => {
@@ -233,7 +259,8 @@ export function registerStorage(route: AddRoute): void {
     if (!v) fail(`volume '${volid}' does not exist`);
     if (v.vmid !== undefined && inst.vms.has(v.vmid)) {
       const owner = inst.vms.get(v.vmid)!;
-      if ([...owner.config.values()].some((value) => value.split(',')[0] === volid)) fail(`unable to delete '${volid}' - volume is still in use (referenced by VM ${v.vmid})`);
+      if ([...owner.config.values()].some((value) => value.split(',')[0] === volid))
+        fail(`unable to delete '${volid}' - volume is still in use (referenced by VM ${v.vmid})`);
     }
     inst.removeVolume(v);
     return inst.startTask(at.node, 'imgdel', volid, authid, () => [`removed volume '${volid}'`]);
@@ -254,7 +281,8 @@ export function registerStorage(route: AddRoute): void {
     const algorithm = params['checksum-algorithm'];
     const checksum = params.checksum?.toLowerCase();
     if (checksum && !algorithm) badParams({ 'checksum-algorithm': "'checksum-algorithm' is required when 'checksum' is set" });
-    if (algorithm && !['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'].includes(algorithm)) badParams({ 'checksum-algorithm': `value '${algorithm}' does not have a value in the enumeration 'md5, sha1, sha224, sha256, sha384, sha512'` });
+    if (algorithm && !['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'].includes(algorithm))
+      badParams({ 'checksum-algorithm': `value '${algorithm}' does not have a value in the enumeration 'md5, sha1, sha224, sha256, sha384, sha512'` });
     const volid = `${at.storage}:${content}/${filename}`;
     const data = Buffer.from(upload.data);
     const dest = volumePath(storage.type, volid, storage.path);
@@ -268,8 +296,24 @@ export function registerStorage(route: AddRoute): void {
       if (data.length > free) throw new Error(`import failed: cp: error writing '${dest}': No space left on device`);
       // cp overwrites a file of the same name, like PVE's upload.
       if (existing) inst.removeVolume(existing);
-      inst.volumes.push({ volid, storage: at.storage, node: storage.shared ? undefined : at.node, content, format: content === 'iso' ? 'iso' : filename.split('.').pop()!.toLowerCase(), size: data.length, ctime: Math.floor(Date.now() / 1000), data });
-      return [`starting file import from: /var/tmp/pveupload-${createHash('md5').update(volid).digest('hex')}`, `target node: ${at.node}`, `target file: ${dest}`, `file size is: ${data.length}`, `command: cp -- /var/tmp/pveupload-* ${dest}`, 'finished file import successfully'];
+      inst.volumes.push({
+        volid,
+        storage: at.storage,
+        node: storage.shared ? undefined : at.node,
+        content,
+        format: content === 'iso' ? 'iso' : filename.split('.').pop()!.toLowerCase(),
+        size: data.length,
+        ctime: Math.floor(Date.now() / 1000),
+        data,
+      });
+      return [
+        `starting file import from: /var/tmp/pveupload-${createHash('md5').update(volid).digest('hex')}`,
+        `target node: ${at.node}`,
+        `target file: ${dest}`,
+        `file size is: ${data.length}`,
+        `command: cp -- /var/tmp/pveupload-* ${dest}`,
+        'finished file import successfully',
+      ];
     });
   });
 }

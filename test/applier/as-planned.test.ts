@@ -27,7 +27,15 @@ function asPlanned(name: string): PlannedMachineView[] {
       const instance = lab.proxmox.instances.find((i) => i.name === p.instance)!;
       const network = tenant.networks?.[p.instance] ?? tenant.network!;
       const first = network.addresses[0].split('-')[0].split('/')[0];
-      const expected = nodeTemplateFor(instance, tp.kubernetesVersion, p.node, (v) => templateVmIds(instance.name, instance.vmIdRange, instance.nodes.map((n) => n.name), v)) ?? fixedTemplateFor(instance, tp.kubernetesVersion);
+      const expected =
+        nodeTemplateFor(instance, tp.kubernetesVersion, p.node, (v) =>
+          templateVmIds(
+            instance.name,
+            instance.vmIdRange,
+            instance.nodes.map((n) => n.name),
+            v,
+          ),
+        ) ?? fixedTemplateFor(instance, tp.kubernetesVersion);
       for (let i = 0; i < p.replicas; i++) {
         const octets = first.split('.').map(Number);
         octets[3] += host++;
@@ -48,7 +56,13 @@ function asPlanned(name: string): PlannedMachineView[] {
 }
 
 const check = (name: string, machines: PlannedMachineView[]) =>
-  asPlannedProblems({ plan: plan.tenants.find((t) => t.name === name)!, tenant: lab.tenants.find((t) => t.name === name)!, instances: lab.proxmox.instances, machines, tokenOn: () => `capmox@pve!tenant-${name}` });
+  asPlannedProblems({
+    plan: plan.tenants.find((t) => t.name === name)!,
+    tenant: lab.tenants.find((t) => t.name === name)!,
+    instances: lab.proxmox.instances,
+    machines,
+    tokenOn: () => `capmox@pve!tenant-${name}`,
+  });
 
 describe('converged as planned', () => {
   it('every tenant of the example lab, machines exactly as planned: no difference', () => {
@@ -64,7 +78,10 @@ describe('converged as planned', () => {
       f(ms);
       return check(name, ms);
     };
-    const otherNode = lab.proxmox.instances.find((i) => i.name === base[0].instance)!.nodes.map((n) => n.name).find((n) => n !== base[0].node)!;
+    const otherNode = lab.proxmox.instances
+      .find((i) => i.name === base[0].instance)!
+      .nodes.map((n) => n.name)
+      .find((n) => n !== base[0].node)!;
     expect(mutate((ms) => (ms[0].node = otherNode)).join('\n')).toMatch(/the plan says|where the plan puts none/);
     expect(mutate((ms) => ms.pop()).join('\n')).toMatch(/machine\(s\), the plan says/);
     expect(mutate((ms) => (ms[0].ipAddresses = ['192.0.2.7'])).join('\n')).toMatch(/IP 192.0.2.7 is outside the tenant's range/);
@@ -75,7 +92,7 @@ describe('converged as planned', () => {
     expect(mutate((ms) => delete ms[0].instance).join('\n')).toMatch(/no VM/);
   });
 
-  it('a secondary instance\'s machine must hold an IP of that instance\'s own network (tenant-c on pmox-fra)', () => {
+  it("a secondary instance's machine must hold an IP of that instance's own network (tenant-c on pmox-fra)", () => {
     const ms = asPlanned('tenant-c');
     const onFra = ms.find((m) => m.instance === 'pmox-fra')!;
     const onTxl = ms.find((m) => m.instance === 'pmox-txl')!;

@@ -37,7 +37,10 @@ function fakeTenant() {
 }
 
 function vm(uuid: string, machine: string, hash: string): SimVmView {
-  const joinConfig = { discovery: { bootstrapToken: { apiServerEndpoint: '10.0.0.5:6443', token: 'abcdef.0123456789abcdef', caCertHashes: [hash] } }, nodeRegistration: { name: machine } };
+  const joinConfig = {
+    discovery: { bootstrapToken: { apiServerEndpoint: '10.0.0.5:6443', token: 'abcdef.0123456789abcdef', caCertHashes: [hash] } },
+    nodeRegistration: { name: machine },
+  };
   return {
     instance: 'pve-b',
     vmid: 101,
@@ -48,15 +51,39 @@ function vm(uuid: string, machine: string, hash: string): SimVmView {
     disks: [],
     cdroms: [],
     uuid,
-    bootstrap: { userData: `## template: jinja\n#cloud-config\n${stringify({ write_files: [{ path: '/run/kubeadm/kubeadm-join-config.yaml', content: stringify(joinConfig) }] })}` },
+    bootstrap: {
+      userData: `## template: jinja\n#cloud-config\n${stringify({ write_files: [{ path: '/run/kubeadm/kubeadm-join-config.yaml', content: stringify(joinConfig) }] })}`,
+    },
   };
 }
 
 it('a new VM under a reused VM id joins as a Node of its own; the old entry is forgotten', async () => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=tenant-ca'], { cwd: dir, stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=tenant-ca',
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
   const hash = caCertHash(readFileSync(join(dir, 'ca.crt'), 'utf8'));
   const tenant = fakeTenant();
-  const kamaji = { planes: new Map([['spread/spread', { cluster: 'spread', namespace: 'spread', endpoint: '10.0.0.5:6443', server: { client: tenant.client, dir } }]]) } as any;
+  const kamaji = {
+    planes: new Map([['spread/spread', { cluster: 'spread', namespace: 'spread', endpoint: '10.0.0.5:6443', server: { client: tenant.client, dir } }]]),
+  } as any;
   let vms = [vm('11111111-1111-4111-8111-111111111111', 'spread-pve-b-workers-old', hash)];
   const player = new KubeletPlayer(() => vms, kamaji, { ready: () => true, waiting: () => '' });
   await player.tick();

@@ -6,15 +6,45 @@
  * is the part of CAPI v1.12.10's `cluster.x-k8s.io_machinedeployments.yaml` (v1beta2) these tests
  * touch, with its maps (`additionalProperties`) and objects (`properties`) as there.
  */
-import { ApplyError, goDuration, ManifestApplier, manifestResource, type AppliedState, type Clock, type KubeClientLike, type KubeResponseLike, type ManifestResource } from '../../scripts/twin/manifest-applier';
-import { assertCompatible, computedPaths, parseFieldPath, planObject, typedLive, typeFromSchema, resourceType, type OpenApiSchema, type TfType } from '../../scripts/twin/manifest-types';
+import {
+  ApplyError,
+  goDuration,
+  ManifestApplier,
+  manifestResource,
+  type AppliedState,
+  type Clock,
+  type KubeClientLike,
+  type KubeResponseLike,
+  type ManifestResource,
+} from '../../scripts/twin/manifest-applier';
+import {
+  assertCompatible,
+  computedPaths,
+  parseFieldPath,
+  planObject,
+  typedLive,
+  typeFromSchema,
+  resourceType,
+  type OpenApiSchema,
+  type TfType,
+} from '../../scripts/twin/manifest-types';
 import { autoscaledSecondaryLab, renderedManifests } from './secondary-fixture';
 
 const str: OpenApiSchema = { type: 'string' };
 const labels: OpenApiSchema = { type: 'object', additionalProperties: str };
 const objectMeta: OpenApiSchema = {
   type: 'object',
-  properties: { name: str, namespace: str, labels, annotations: labels, finalizers: { type: 'array', items: str }, uid: str, resourceVersion: str, generation: { type: 'integer' }, creationTimestamp: str },
+  properties: {
+    name: str,
+    namespace: str,
+    labels,
+    annotations: labels,
+    finalizers: { type: 'array', items: str },
+    uid: str,
+    resourceVersion: str,
+    generation: { type: 'integer' },
+    creationTimestamp: str,
+  },
 };
 const machineDeployment: OpenApiSchema = {
   type: 'object',
@@ -27,8 +57,28 @@ const machineDeployment: OpenApiSchema = {
       properties: {
         clusterName: str,
         replicas: { type: 'integer' },
-        selector: { type: 'object', properties: { matchLabels: labels, matchExpressions: { type: 'array', items: { type: 'object', properties: { key: str, operator: str, values: { type: 'array', items: str } } } } } },
-        rollout: { type: 'object', properties: { strategy: { type: 'object', properties: { type: str, rollingUpdate: { type: 'object', properties: { maxSurge: { 'x-kubernetes-int-or-string': true }, maxUnavailable: { 'x-kubernetes-int-or-string': true } } } } } } },
+        selector: {
+          type: 'object',
+          properties: {
+            matchLabels: labels,
+            matchExpressions: { type: 'array', items: { type: 'object', properties: { key: str, operator: str, values: { type: 'array', items: str } } } },
+          },
+        },
+        rollout: {
+          type: 'object',
+          properties: {
+            strategy: {
+              type: 'object',
+              properties: {
+                type: str,
+                rollingUpdate: {
+                  type: 'object',
+                  properties: { maxSurge: { 'x-kubernetes-int-or-string': true }, maxUnavailable: { 'x-kubernetes-int-or-string': true } },
+                },
+              },
+            },
+          },
+        },
         template: {
           type: 'object',
           properties: {
@@ -46,11 +96,20 @@ const machineDeployment: OpenApiSchema = {
         },
       },
     },
-    status: { type: 'object', properties: { conditions: { type: 'array', items: { type: 'object', properties: { type: str, status: str, reason: str } } }, phase: str, replicas: { type: 'integer' } } },
+    status: {
+      type: 'object',
+      properties: {
+        conditions: { type: 'array', items: { type: 'object', properties: { type: str, status: str, reason: str } } },
+        phase: str,
+        replicas: { type: 'integer' },
+      },
+    },
   },
 };
 const meta = typeFromSchema(objectMeta);
-const types = { typeOf: async (_apiVersion: string, _kind: string, withStatus = false): Promise<TfType> => resourceType(typeFromSchema(machineDeployment), meta, withStatus) };
+const types = {
+  typeOf: async (_apiVersion: string, _kind: string, withStatus = false): Promise<TfType> => resourceType(typeFromSchema(machineDeployment), meta, withStatus),
+};
 
 type Obj = Record<string, any>;
 
@@ -141,13 +200,19 @@ function md(extra: { selector?: Record<string, string>; templateLabels?: Record<
       selector: { matchLabels: selector },
       template: {
         metadata: { labels: extra.templateLabels ?? selector },
-        spec: { clusterName: 'spread-b', version: 'v1.35.4', bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'b' } }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ProxmoxMachineTemplate', name: 'm' } },
+        spec: {
+          clusterName: 'spread-b',
+          version: 'v1.35.4',
+          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'b' } },
+          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ProxmoxMachineTemplate', name: 'm' },
+        },
       },
     },
   };
 }
 
-const resource = (manifest: ManifestResource['manifest'], config: Record<string, unknown> = {}) => manifestResource('kubernetes_manifest.md', { field_manager: { name: 'pvekaas' }, ...config }, manifest);
+const resource = (manifest: ManifestResource['manifest'], config: Record<string, unknown> = {}) =>
+  manifestResource('kubernetes_manifest.md', { field_manager: { name: 'pvekaas' }, ...config }, manifest);
 
 async function applyError(p: Promise<unknown>): Promise<ApplyError> {
   try {
@@ -159,13 +224,15 @@ async function applyError(p: Promise<unknown>): Promise<ApplyError> {
   throw new Error('applied without an error');
 }
 
-describe('the consistency check after apply (OpenTofu objchange.AssertObjectCompatible on the provider\'s planned object)', () => {
-  it('fails a MachineDeployment whose selector and template labels lack what CAPI\'s webhook adds, with OpenTofu\'s text (the old secondary rendering)', async () => {
+describe("the consistency check after apply (OpenTofu objchange.AssertObjectCompatible on the provider's planned object)", () => {
+  it("fails a MachineDeployment whose selector and template labels lack what CAPI's webhook adds, with OpenTofu's text (the old secondary rendering)", async () => {
     const server = new FakeServer((o) => capiMachineDeploymentDefaulting(o));
     const applier = new ManifestApplier(server, new FakeClock(), types);
     const e = await applyError(applier.apply(resource(md({ replicas: 1 }))));
     expect(e.summary).toBe('Provider produced inconsistent result after apply');
-    expect(e.detail).toContain('When applying changes to kubernetes_manifest.md, provider "provider[\\"registry.opentofu.org/hashicorp/kubernetes\\"]" produced an unexpected new value: .object.spec.selector.matchLabels: new element "cluster.x-k8s.io/cluster-name" has appeared.');
+    expect(e.detail).toContain(
+      'When applying changes to kubernetes_manifest.md, provider "provider[\\"registry.opentofu.org/hashicorp/kubernetes\\"]" produced an unexpected new value: .object.spec.selector.matchLabels: new element "cluster.x-k8s.io/cluster-name" has appeared.',
+    );
     expect(e.detail).toContain('.object.spec.template.metadata.labels: new element "cluster.x-k8s.io/cluster-name" has appeared.');
     expect(e.detail).toContain('This is a bug in the provider');
     // The object is created all the same (OpenTofu saves it tainted).
@@ -182,9 +249,14 @@ describe('the consistency check after apply (OpenTofu objchange.AssertObjectComp
     expect((state.object.spec as Obj).rollout.strategy.type).toBe('RollingUpdate');
   });
 
-  it('every secondary MachineDeployment pvekaas synthesizes (an autoscaled one too) passes the check against CAPI\'s defaulting and revision annotation', async () => {
+  it("every secondary MachineDeployment pvekaas synthesizes (an autoscaled one too) passes the check against CAPI's defaulting and revision annotation", async () => {
     const mds = renderedManifests(autoscaledSecondaryLab(), 'spread', 'MachineDeployment');
-    expect(mds.map((m) => m.manifest.metadata.name).sort()).toEqual(['spread-pve-b-burst-pve-b-1', 'spread-pve-b-workers-pve-b-1', 'spread-pve-c-batch-pve-c-1', 'spread-pve-c-workers-pve-c-1']);
+    expect(mds.map((m) => m.manifest.metadata.name).sort()).toEqual([
+      'spread-pve-b-burst-pve-b-1',
+      'spread-pve-b-workers-pve-b-1',
+      'spread-pve-c-batch-pve-c-1',
+      'spread-pve-c-workers-pve-c-1',
+    ]);
     expect(mds.filter((m) => m.config.computed_fields).length).toBe(1);
     for (const m of mds) {
       const server = new FakeServer((o) => {
@@ -205,7 +277,13 @@ describe('the consistency check after apply (OpenTofu objchange.AssertObjectComp
     const changed = structuredClone(manifest) as Obj;
     changed.spec.replicas = 3;
     expect(assertCompatible(planned, typedLive(changed, type))).toEqual(['.object.spec.replicas: was cty.NumberIntVal(2), but now cty.NumberIntVal(3)']);
-    const withList = { ...structuredClone(manifest), spec: { ...(manifest.spec as Obj), selector: { matchLabels: (manifest.spec as Obj).selector.matchLabels, matchExpressions: [{ key: 'a', operator: 'Exists' }] } } };
+    const withList = {
+      ...structuredClone(manifest),
+      spec: {
+        ...(manifest.spec as Obj),
+        selector: { matchLabels: (manifest.spec as Obj).selector.matchLabels, matchExpressions: [{ key: 'a', operator: 'Exists' }] },
+      },
+    };
     const { planned: p2 } = planObject({ manifest: withList, type, computed: computedPaths(undefined) });
     const grown = structuredClone(withList) as Obj;
     grown.spec.selector.matchExpressions.push({ key: 'b', operator: 'Exists' });
@@ -228,7 +306,7 @@ describe('computed_fields', () => {
     return m as ManifestResource['manifest'];
   };
 
-  it('a given list replaces the default: [spec.replicas] alone leaves annotations known, and CAPI\'s revision annotation breaks the apply (the old autoscaled secondary)', async () => {
+  it("a given list replaces the default: [spec.replicas] alone leaves annotations known, and CAPI's revision annotation breaks the apply (the old autoscaled secondary)", async () => {
     const applier = new ManifestApplier(new FakeServer(annotated), new FakeClock(), types);
     const e = await applyError(applier.apply(resource(annotatedMd(), { computed_fields: ['spec.replicas'] })));
     expect(e.detail).toContain('.object.metadata.annotations: new element "machinedeployment.clusters.x-k8s.io/revision" has appeared');
@@ -276,7 +354,7 @@ describe('the second plan (what the provider would plan given the live object)',
     expect((await applier.plan(r, state)).action).toBe('create');
   });
 
-  it('an update sends the prior object\'s values for what the manifest leaves unset (the provider\'s update payload)', async () => {
+  it("an update sends the prior object's values for what the manifest leaves unset (the provider's update payload)", async () => {
     const server = new FakeServer((o, update) => !update && capiMachineDeploymentDefaulting(o));
     const applier = new ManifestApplier(server, new FakeClock(), types);
     const labelsWithName = { 'cluster.x-k8s.io/deployment-name': 'spread-b-workers', 'cluster.x-k8s.io/cluster-name': 'spread-b' };
@@ -301,7 +379,7 @@ describe('create, field manager, wait and timeouts', () => {
     expect(e.detail).toBe('resource "spread/spread-b-workers" already exists');
   });
 
-  it('sends the field manager and force_conflicts, and reports a conflict with the provider\'s text', async () => {
+  it("sends the field manager and force_conflicts, and reports a conflict with the provider's text", async () => {
     const server = new FakeServer();
     const applier = new ManifestApplier(server, new FakeClock(), types);
     await applier.apply(resource(md({ replicas: 1 }), { field_manager: { name: 'pvekaas', force_conflicts: true } }));
@@ -330,7 +408,13 @@ describe('create, field manager, wait and timeouts', () => {
     const server = new FakeServer();
     const clock = new FakeClock((t) => {
       const o = [...server.objects.values()][0];
-      if (o && t >= 5000) o.status = { conditions: [{ type: 'Ready', status: 'False' }, { type: 'ControlPlaneInitialized', status: 'True' }] };
+      if (o && t >= 5000)
+        o.status = {
+          conditions: [
+            { type: 'Ready', status: 'False' },
+            { type: 'ControlPlaneInitialized', status: 'True' },
+          ],
+        };
     });
     const applier = new ManifestApplier(server, clock, types);
     const config = { wait: { condition: [{ type: 'ControlPlaneInitialized', status: 'True' }] }, timeouts: { create: '30m' } };
@@ -357,7 +441,9 @@ describe('create, field manager, wait and timeouts', () => {
     const applier = new ManifestApplier(server, clock, types);
     await applier.apply(resource(md({ replicas: 1 }), { wait: { fields: { 'status.phase': '^Running$', 'metadata.name': '*' } } }));
     expect(clock.t).toBe(3000);
-    const e = await applyError(new ManifestApplier(new FakeServer(), new FakeClock(), types).apply(resource(md({ replicas: 1 }), { wait: { fields: { 'spec.selector': '.*' } } })));
+    const e = await applyError(
+      new ManifestApplier(new FakeServer(), new FakeClock(), types).apply(resource(md({ replicas: 1 }), { wait: { fields: { 'spec.selector': '.*' } } })),
+    );
     expect([e.summary, e.detail]).toEqual(['Error waiting for operation to complete', 'wait_for: cannot match on type object']);
   });
 
@@ -366,7 +452,7 @@ describe('create, field manager, wait and timeouts', () => {
     expect(e.detail).toMatch(/no status viewer has been implemented for MachineDeployment.cluster.x-k8s.io/);
   });
 
-  it('delete waits until the object is gone, and times out on a finalizer with the provider\'s text', async () => {
+  it("delete waits until the object is gone, and times out on a finalizer with the provider's text", async () => {
     const server = new FakeServer();
     const clock = new FakeClock();
     const applier = new ManifestApplier(server, clock, types);

@@ -48,7 +48,9 @@ describe('the example lab', () => {
 
 describe('a malformed lab description', () => {
   it('reports an unknown field with a did-you-mean fix and its line', () => {
-    const p = only(exampleWith((l) => (l.tenants[0].pools[0] = { ...l.tenants[0].pools[0], replica: 3, replicas: undefined })).replace(/\n\s+replicas: null/, ''));
+    const p = only(
+      exampleWith((l) => (l.tenants[0].pools[0] = { ...l.tenants[0].pools[0], replica: 3, replicas: undefined })).replace(/\n\s+replicas: null/, ''),
+    );
     expect(formatPath(p.path)).toBe('tenants[0].pools[0].replica');
     expect(p.fix).toContain('"replicas"');
     expect(p.line).toBeGreaterThan(1);

@@ -30,7 +30,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  */
 function cli(script: string, args: string[]): { status: number | null; stdout: string; stderr: string; ms: number } {
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['--max-old-space-size=200', join(root, 'dist/scripts', script), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--max-old-space-size=200', join(root, 'dist/scripts', script), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
 }
 
@@ -54,7 +58,9 @@ function exampleWith(change: (lab: any) => void, options?: Parameters<typeof str
 }
 
 describe('the corpus of bad lab descriptions, through npm run validate', () => {
-  const files = readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(corpusDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 
   it('has every kind of mistake (more than 30 files)', () => {
     expect(files.length).toBeGreaterThan(30);
@@ -147,7 +153,10 @@ describe('large mappings parse in linear time (issue 26)', () => {
 describe('YAML aliases', () => {
   it('refuses an alias bomb in milliseconds, at the line of the first alias', () => {
     let bomb = 'bomb:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
-    for (let i = 1; i <= 9; i++) bomb += `  a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i <= 9; i++)
+      bomb += `  a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
     const text = exampleText + bomb;
     expect(Buffer.byteLength(bomb)).toBeLessThan(3600);
     const started = Date.now();
@@ -182,26 +191,20 @@ describe('no Terraform template sequence from data', () => {
 
   it('refuses ${ and %{ in any string of the description, at its path (property)', () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom(...leaves),
-        fc.constantFrom('${', '%{', '$${', '%%{'),
-        fc.string({ maxLength: 12 }),
-        fc.nat(),
-        (path, sequence, tail, at) => {
-          const lab = parse(exampleText);
-          let parent = lab;
-          for (const s of path.slice(0, -1)) parent = parent[s];
-          const key = path[path.length - 1];
-          const old = String(parent[key]);
-          const cut = at % (old.length + 1);
-          parent[key] = `${old.slice(0, cut)}${sequence}${tail}}${old.slice(cut)}`;
-          const e = refusal(stringify(lab));
-          const here = e.problems.filter((p) => formatPath(p.path) === formatPath(path));
-          expect(here.map((p) => p.message)).toEqual([expect.stringContaining('starts a Terraform template sequence')]);
-          expect(here[0].line).toBeGreaterThan(0);
-          expect(here[0].fix).toMatch(/sensitive variables/);
-        },
-      ),
+      fc.property(fc.constantFrom(...leaves), fc.constantFrom('${', '%{', '$${', '%%{'), fc.string({ maxLength: 12 }), fc.nat(), (path, sequence, tail, at) => {
+        const lab = parse(exampleText);
+        let parent = lab;
+        for (const s of path.slice(0, -1)) parent = parent[s];
+        const key = path[path.length - 1];
+        const old = String(parent[key]);
+        const cut = at % (old.length + 1);
+        parent[key] = `${old.slice(0, cut)}${sequence}${tail}}${old.slice(cut)}`;
+        const e = refusal(stringify(lab));
+        const here = e.problems.filter((p) => formatPath(p.path) === formatPath(path));
+        expect(here.map((p) => p.message)).toEqual([expect.stringContaining('starts a Terraform template sequence')]);
+        expect(here[0].line).toBeGreaterThan(0);
+        expect(here[0].fix).toMatch(/sensitive variables/);
+      }),
       { numRuns: 150 },
     );
   });
@@ -212,7 +215,31 @@ describe('no Terraform template sequence from data', () => {
 });
 
 describe('random damage to the description (fuzz property)', () => {
-  const pieces = ['${', '%{', '&a ', '*a', '[', ']', '{', '}', ': ', '\n  ', '- ', '"', "'", '\u0000', '\u202e', '..', '/', '2147483648', 'system:masters', 'https://u:p@h/', '<<: *a', '!!binary ', '? '];
+  const pieces = [
+    '${',
+    '%{',
+    '&a ',
+    '*a',
+    '[',
+    ']',
+    '{',
+    '}',
+    ': ',
+    '\n  ',
+    '- ',
+    '"',
+    "'",
+    '\u0000',
+    '\u202e',
+    '..',
+    '/',
+    '2147483648',
+    'system:masters',
+    'https://u:p@h/',
+    '<<: *a',
+    '!!binary ',
+    '? ',
+  ];
 
   it('is refused with located problems, or read into a lab without template sequences; never anything else', () => {
     fc.assert(
@@ -370,7 +397,10 @@ describe('identities, bounds and paths', () => {
   const pathsOf = (text: string) => refusal(text).problems.map((p) => formatPath(p.path));
 
   it('refuses system: groups, in any case', () => {
-    expect(pathsOf(exampleWith((l) => (l.tenants[0].groups = ['system:authenticated', 'System:Masters', 'team-a'])))).toEqual(['tenants[0].groups[0]', 'tenants[0].groups[1]']);
+    expect(pathsOf(exampleWith((l) => (l.tenants[0].groups = ['system:authenticated', 'System:Masters', 'team-a'])))).toEqual([
+      'tenants[0].groups[0]',
+      'tenants[0].groups[1]',
+    ]);
   });
 
   it('accepts the int32 maximum in a size and refuses one more', () => {
@@ -411,23 +441,33 @@ describe('the kubeconfig command', () => {
   it('quotes configPath and context for the shell, keeping ~ expandable (property, through bash)', () => {
     const pathChar = fc.constantFrom(...'abcXYZ019._~/+@=:, -');
     fc.assert(
-      fc.property(fc.string({ unit: pathChar, minLength: 1, maxLength: 20 }).filter((p) => /^[A-Za-z0-9._~/+@=:,-]/.test(p)), fc.boolean(), (rest, tilde) => {
-        const configPath = tilde ? `~/${rest}` : rest;
-        // Quoted: a plain `0_.` is a number to the loader's YAML core schema (underscores in floats).
-        const lab = parseLab(exampleWith((l) => (l.management.kubernetes = { configPath, context: 'arn:aws:eks:eu-1:1:cluster/mgmt' }), { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' }));
-        const command = renderTenants(lab, planPlacement(lab)).get('tenant-a')!.kubeconfigCommand;
-        const quoted = / --kubeconfig (.*) --context /.exec(command)![1];
-        expect(quoted).toBe(shellQuotePath(configPath));
-        const seen = execFileSync('bash', ['-c', `printf '%s' ${quoted}`], { encoding: 'utf8', env: { ...process.env, HOME: homedir() } });
-        expect(seen).toBe(tilde ? `${homedir()}/${rest}` : rest);
-      }),
+      fc.property(
+        fc.string({ unit: pathChar, minLength: 1, maxLength: 20 }).filter((p) => /^[A-Za-z0-9._~/+@=:,-]/.test(p)),
+        fc.boolean(),
+        (rest, tilde) => {
+          const configPath = tilde ? `~/${rest}` : rest;
+          // Quoted: a plain `0_.` is a number to the loader's YAML core schema (underscores in floats).
+          const lab = parseLab(
+            exampleWith((l) => (l.management.kubernetes = { configPath, context: 'arn:aws:eks:eu-1:1:cluster/mgmt' }), {
+              defaultStringType: 'QUOTE_DOUBLE',
+              defaultKeyType: 'PLAIN',
+            }),
+          );
+          const command = renderTenants(lab, planPlacement(lab)).get('tenant-a')!.kubeconfigCommand;
+          const quoted = / --kubeconfig (.*) --context /.exec(command)![1];
+          expect(quoted).toBe(shellQuotePath(configPath));
+          const seen = execFileSync('bash', ['-c', `printf '%s' ${quoted}`], { encoding: 'utf8', env: { ...process.env, HOME: homedir() } });
+          expect(seen).toBe(tilde ? `${homedir()}/${rest}` : rest);
+        },
+      ),
       { numRuns: 25 },
     );
   });
 });
 
 describe('every command ends with a message and exit code 1, never a stack trace', () => {
-  const node = (code: string) => spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" -e "${code}" | head -c 1 >/dev/null`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const node = (code: string) =>
+    spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" -e "${code}" | head -c 1 >/dev/null`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
 
   it('on a reader that closes the pipe early (validate | head)', () => {
     const r = node("require('./dist/scripts/lib/cli').runCommand(() => { for (let i = 0; i < 3000; i++) process.stdout.write('x'.repeat(10000) + '\\\\n'); })");
@@ -455,7 +495,10 @@ describe('every command ends with a message and exit code 1, never a stack trace
 
   it('on placement errors, with the file and the line of the pool', () => {
     const file = join(work, 'too-big.yaml');
-    writeFileSync(file, exampleWith((l) => (l.tenants[0].pools[0].replicas = 500)));
+    writeFileSync(
+      file,
+      exampleWith((l) => (l.tenants[0].pools[0].replicas = 500)),
+    );
     for (const script of ['validate.js', 'placement.js']) {
       const r = cli(script, ['--config', file]);
       expect({ script, status: r.status }).toEqual({ script, status: 1 });
@@ -484,7 +527,12 @@ describe('every other file a command reads is bounded too (a FIFO, /dev/zero, a 
   const cases: [string, string, (input: string) => string[], RegExp][] = [
     ['audit --tokens', 'audit.js', (input) => ['--config', 'examples/lab.yaml', '--tokens', input], /^--tokens /m],
     ['pve-sim --faults', 'pve-sim.js', (input) => ['--faults', input, '--quiet'], /^--faults /m],
-    ['review --plans', 'review.js', (input) => ['--config', 'examples/lab.yaml', '--against', 'examples/lab.yaml', '--plans', plans(input)], /management\.json/],
+    [
+      'review --plans',
+      'review.js',
+      (input) => ['--config', 'examples/lab.yaml', '--against', 'examples/lab.yaml', '--plans', plans(input)],
+      /management\.json/,
+    ],
     ['twin --config', 'twin.js', (input) => ['--config', input], /not a regular file|bytes, more than/],
   ];
 

@@ -5,7 +5,17 @@ import { kubernetes, resourcesOf, synthJson } from './support';
 
 describe('CapmoxCredentialsSecret', () => {
   it('writes the url, token and secret it is given, in CAPMOX namespace, named for instance and tenant', () => {
-    const json = synthJson((stack) => new CapmoxCredentialsSecret(stack, 'tenant-a', { provider: kubernetes(stack), instance: 'pmox-txl', tenant: 'tenant-a', url: 'https://pmox-txl.lab.example:8006', token: 'capmox@pve!tenant-tenant-a', secret: 'not-a-real-secret' }));
+    const json = synthJson(
+      (stack) =>
+        new CapmoxCredentialsSecret(stack, 'tenant-a', {
+          provider: kubernetes(stack),
+          instance: 'pmox-txl',
+          tenant: 'tenant-a',
+          url: 'https://pmox-txl.lab.example:8006',
+          token: 'capmox@pve!tenant-tenant-a',
+          secret: 'not-a-real-secret',
+        }),
+    );
     const [[id, s]] = Object.entries(resourcesOf(json, 'kubernetes_secret_v1'));
     expect(id).toMatch(/^tenant-a_secret_[0-9A-F]{8}$/);
     expect(s.metadata).toEqual({

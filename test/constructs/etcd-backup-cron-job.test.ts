@@ -5,7 +5,18 @@ import { kubernetes, resourcesOf, synthJson } from './support';
 describe('EtcdBackupCronJob', () => {
   it('writes the schedule, images and etcd endpoint it is given, and no key in the files', () => {
     const target = { schedule: '17 3 * * *', retention: 7, s3: { endpoint: 'https://s3.lab.example', bucket: 'etcd', region: 'eu', prefix: 'lab/' } };
-    const json = synthJson((stack) => new EtcdBackupCronJob(stack, 'datastore-backup', { provider: kubernetes(stack), namespace: 'kamaji-system', etcdName: 'kamaji-etcd', clusterDomain: 'cluster.local', target, etcdImage: 'registry.example/etcd:v3', rcloneImage: 'registry.example/rclone:1' }));
+    const json = synthJson(
+      (stack) =>
+        new EtcdBackupCronJob(stack, 'datastore-backup', {
+          provider: kubernetes(stack),
+          namespace: 'kamaji-system',
+          etcdName: 'kamaji-etcd',
+          clusterDomain: 'cluster.local',
+          target,
+          etcdImage: 'registry.example/etcd:v3',
+          rcloneImage: 'registry.example/rclone:1',
+        }),
+    );
     const [[, cron]] = Object.entries(resourcesOf(json, 'kubernetes_cron_job_v1'));
     expect(cron.metadata).toMatchObject({ name: 'kamaji-etcd-backup', namespace: 'kamaji-system' });
     expect(cron.spec.schedule).toBe('17 3 * * *');

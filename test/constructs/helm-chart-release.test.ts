@@ -12,15 +12,40 @@ describe('HelmChartRelease', () => {
     const mirror = { charts: 'https://charts.mirror.example' };
     const json = synthJson((stack) => {
       const provider = new HelmV3Provider(stack, 'helm', { kubernetes: { configPath: '~/.kube/mgmt' } });
-      new HelmChartRelease(stack, 'release-metallb', { provider, chart: 'metallb', versions, mirror, releaseName: 'metallb', namespace: 'metallb-system', values: { b: 1, a: { c: 'x' } }, timeoutSeconds: 123, atomic: false, waitForJobs: true });
+      new HelmChartRelease(stack, 'release-metallb', {
+        provider,
+        chart: 'metallb',
+        versions,
+        mirror,
+        releaseName: 'metallb',
+        namespace: 'metallb-system',
+        values: { b: 1, a: { c: 'x' } },
+        timeoutSeconds: 123,
+        atomic: false,
+        waitForJobs: true,
+      });
     });
     const [[id, r]] = Object.entries(resourcesOf(json, 'helm_release'));
     expect(id).toMatch(/^release-metallb_release_[0-9A-F]{8}$/);
     const source = chartSource(helmCharts.metallb, mirror);
-    expect({ name: r.name, namespace: r.namespace, repository: r.repository, chart: r.chart, version: r.version }).toEqual({ name: 'metallb', namespace: 'metallb-system', repository: source.repository, chart: source.chart, version: versions[helmCharts.metallb.versionKey] });
+    expect({ name: r.name, namespace: r.namespace, repository: r.repository, chart: r.chart, version: r.version }).toEqual({
+      name: 'metallb',
+      namespace: 'metallb-system',
+      repository: source.repository,
+      chart: source.chart,
+      version: versions[helmCharts.metallb.versionKey],
+    });
     expect(r.values).toEqual(['a:\n  c: x\nb: 1\n']);
     expect(parse(r.values[0])).toEqual({ a: { c: 'x' }, b: 1 });
-    expect({ create_namespace: r.create_namespace, wait: r.wait, wait_for_jobs: r.wait_for_jobs, atomic: r.atomic, cleanup_on_fail: r.cleanup_on_fail, timeout: r.timeout, max_history: r.max_history }).toEqual({
+    expect({
+      create_namespace: r.create_namespace,
+      wait: r.wait,
+      wait_for_jobs: r.wait_for_jobs,
+      atomic: r.atomic,
+      cleanup_on_fail: r.cleanup_on_fail,
+      timeout: r.timeout,
+      max_history: r.max_history,
+    }).toEqual({
       create_namespace: false,
       wait: true,
       wait_for_jobs: true,

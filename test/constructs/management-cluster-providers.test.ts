@@ -28,12 +28,20 @@ describe('ManagementClusterProviders', () => {
 
   it('takes CA and token from sensitive variables named the same in every stack', () => {
     const json = synthJson((stack) => {
-      new ManagementClusterProviders(stack, 'providers', { access: { host: 'https://mgmt.lab.example:6443' }, helm: true, tokenDescription: 'bearer token for the management cluster' });
+      new ManagementClusterProviders(stack, 'providers', {
+        access: { host: 'https://mgmt.lab.example:6443' },
+        helm: true,
+        tokenDescription: 'bearer token for the management cluster',
+      });
     });
     expect(Object.keys(json.variable).sort()).toEqual([MANAGEMENT_CA_VARIABLE, MANAGEMENT_TOKEN_VARIABLE].sort());
     expect(json.variable[MANAGEMENT_CA_VARIABLE]).toMatchObject({ type: 'string', sensitive: true });
     expect(json.variable[MANAGEMENT_TOKEN_VARIABLE]).toEqual({ type: 'string', sensitive: true, description: 'bearer token for the management cluster' });
-    const connection = { host: 'https://mgmt.lab.example:6443', cluster_ca_certificate: `\${var.${MANAGEMENT_CA_VARIABLE}}`, token: `\${var.${MANAGEMENT_TOKEN_VARIABLE}}` };
+    const connection = {
+      host: 'https://mgmt.lab.example:6443',
+      cluster_ca_certificate: `\${var.${MANAGEMENT_CA_VARIABLE}}`,
+      token: `\${var.${MANAGEMENT_TOKEN_VARIABLE}}`,
+    };
     expect(json.provider.kubernetes).toEqual([connection]);
     expect(json.provider.helm).toEqual([{ kubernetes: connection }]);
   });

@@ -23,7 +23,16 @@ describe('ProxmoxNodeTemplate', () => {
       overwrite_unmanaged: true,
     });
     const [[, vm]] = Object.entries(resourcesOf(json, 'proxmox_virtual_environment_vm'));
-    expect({ node: vm.node_name, vmId: vm.vm_id, name: vm.name, description: vm.description, tags: vm.tags, pool: vm.pool_id, template: vm.template, started: vm.started }).toEqual({
+    expect({
+      node: vm.node_name,
+      vmId: vm.vm_id,
+      name: vm.name,
+      description: vm.description,
+      tags: vm.tags,
+      pool: vm.pool_id,
+      template: vm.template,
+      started: vm.started,
+    }).toEqual({
       node: template.node,
       vmId: template.vmId,
       name: template.vm.name,
@@ -33,12 +42,23 @@ describe('ProxmoxNodeTemplate', () => {
       template: true,
       started: false,
     });
-    expect(vm.disk).toEqual([{ interface: 'scsi0', datastore_id: template.vm.diskStorage, import_from: `\${proxmox_download_file.${downloadId}.id}`, size: template.vm.diskSizeGiB, discard: 'on', iothread: true }]);
+    expect(vm.disk).toEqual([
+      {
+        interface: 'scsi0',
+        datastore_id: template.vm.diskStorage,
+        import_from: `\${proxmox_download_file.${downloadId}.id}`,
+        size: template.vm.diskSizeGiB,
+        discard: 'on',
+        iothread: true,
+      },
+    ]);
     expect(vm.network_device).toBeUndefined();
   });
 
   it('writes the templates pool as the reference it is given', () => {
-    const json = synthJson((stack) => new ProxmoxNodeTemplate(stack, template.id, { template, poolReference: '${proxmox_virtual_environment_pool.pool-templates.pool_id}' }));
+    const json = synthJson(
+      (stack) => new ProxmoxNodeTemplate(stack, template.id, { template, poolReference: '${proxmox_virtual_environment_pool.pool-templates.pool_id}' }),
+    );
     expect(Object.values(resourcesOf(json, 'proxmox_virtual_environment_vm'))[0].pool_id).toBe('${proxmox_virtual_environment_pool.pool-templates.pool_id}');
   });
 });

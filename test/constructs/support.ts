@@ -10,8 +10,10 @@ export const kubernetes = (stack: TerraformStack) => new KubernetesProvider(stac
 
 /** The resources of one type, by Terraform name, without cdktf's metadata. */
 export function resourcesOf(json: any, type: string): Record<string, any> {
-  return Object.fromEntries(Object.entries(json.resource?.[type] ?? {}).map(([k, v]: [string, any]) => {
-    const { '//': _meta, ...rest } = v;
-    return [k, rest];
-  }));
+  return Object.fromEntries(
+    Object.entries(json.resource?.[type] ?? {}).map(([k, v]: [string, any]) => {
+      const { '//': _meta, ...rest } = v;
+      return [k, rest];
+    }),
+  );
 }

@@ -17,7 +17,9 @@ describe('TenantSecondaries', () => {
     expect(secondaries.clusters.length).toBeGreaterThan(0);
     const json = synthJson((stack) => {
       const namespace = new KubernetesManifest(stack, 'namespace', { manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-c' } } });
-      const primary = new KubernetesManifest(stack, 'primary', { manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p', namespace: 'tenant-c' } } });
+      const primary = new KubernetesManifest(stack, 'primary', {
+        manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p', namespace: 'tenant-c' } },
+      });
       const s = new TenantSecondaries(stack, 'secondaries', { secondaries, namespace, primary, credentials: {} });
       new TerraformOutput(stack, 'mds', { value: s.machineDeployments.length });
     });
@@ -27,15 +29,41 @@ describe('TenantSecondaries', () => {
       secondaries.mirror.role,
       secondaries.mirror.roleBinding,
       secondaries.mirror.cronJob,
-      ...secondaries.clusters.flatMap((sc) => [sc.controlPlane, sc.proxmoxCluster, sc.cluster, ...sc.machineDeployments.flatMap((md) => [md.bootstrapTemplate, md.machineTemplate, md.machineDeployment, sc.healthChecks.get(md.name)!])]),
+      ...secondaries.clusters.flatMap((sc) => [
+        sc.controlPlane,
+        sc.proxmoxCluster,
+        sc.cluster,
+        ...sc.machineDeployments.flatMap((md) => [md.bootstrapTemplate, md.machineTemplate, md.machineDeployment, sc.healthChecks.get(md.name)!]),
+      ]),
     ];
     const key = (o: any) => `${o.kind} ${o.metadata.name}`;
-    const sortKeys = (v: any): any => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
+    const sortKeys = (v: any): any =>
+      Array.isArray(v)
+        ? v.map(sortKeys)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, sortKeys(v[k])]),
+            )
+          : v;
     const canon = (list: any[]) => list.map((o) => JSON.stringify(sortKeys(JSON.parse(JSON.stringify(o))))).sort();
-    expect(canon(written.map(([, r]) => JSON.parse(JSON.stringify(r.manifest).replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{'))))).toEqual(canon(expected));
+    expect(
+      canon(
+        written.map(([, r]) =>
+          JSON.parse(
+            JSON.stringify(r.manifest)
+              .replace(/\$\$\{/g, '${')
+              .replace(/%%\{/g, '%{'),
+          ),
+        ),
+      ),
+    ).toEqual(canon(expected));
     expect(written).toHaveLength(expected.length);
     // Ids from names: `<instance>-<machine deployment>-…`, never list positions.
-    for (const sc of secondaries.clusters) for (const md of sc.machineDeployments) expect(written.some(([k]) => k.startsWith(`secondaries_${sc.instance}-${md.name}-machine-deployment_`))).toBe(true);
+    for (const sc of secondaries.clusters)
+      for (const md of sc.machineDeployments)
+        expect(written.some(([k]) => k.startsWith(`secondaries_${sc.instance}-${md.name}-machine-deployment_`))).toBe(true);
     for (const sc of secondaries.clusters) {
       const [, cluster] = written.find(([, r]) => key(r.manifest) === key(sc.cluster))!;
       expect(cluster.wait).toEqual({ condition: [{ type: 'ControlPlaneInitialized', status: 'True' }] });

@@ -49,7 +49,15 @@ describe('npm run changed', () => {
     });
     const json = JSON.parse(cli('changed.js', ['--config', next, '--against', example, '--json']).stdout);
     const order = json.changes.map((c: { stack: string; change: string }) => `${c.change} ${c.stack}`);
-    expect(order).toEqual(['changed proxmox-pmox-fra', 'changed proxmox-pmox-txl', 'changed management', 'changed management-config', 'changed tenant-tenant-a', 'changed tenant-tenant-c', 'removed tenant-tenant-b']);
+    expect(order).toEqual([
+      'changed proxmox-pmox-fra',
+      'changed proxmox-pmox-txl',
+      'changed management',
+      'changed management-config',
+      'changed tenant-tenant-a',
+      'changed tenant-tenant-c',
+      'removed tenant-tenant-b',
+    ]);
     const reasons = Object.fromEntries(json.changes.map((c: { stack: string; reasons: string[] }) => [c.stack, c.reasons.join('; ')]));
     expect(reasons['proxmox-pmox-fra']).toBe('instance pmox-fra: bridge vmbr0 → vmbr1');
     expect(reasons['proxmox-pmox-txl']).toBe('tenant tenant-b removed (its CAPMOX pool and token)');
@@ -69,7 +77,11 @@ describe('npm run changed', () => {
 
     it('finds no change for the same description (every stack used to differ by its state path)', () => {
       const r = cli('changed.js', ['--config', example, '--against', example, '--against-out', baseOut]);
-      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: 'no stack changes: all 7 stacks are byte-identical\n', stderr: '' });
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        status: 0,
+        stdout: 'no stack changes: all 7 stacks are byte-identical\n',
+        stderr: '',
+      });
     });
 
     it('refuses a FIFO or a link to /dev/zero in the output at once, instead of waiting or reading without end', () => {
@@ -84,9 +96,15 @@ describe('npm run changed', () => {
         rmSync(join(dir, name.endsWith('stack') ? 'stacks/management/cdk.tf.json' : name === 'fifo-index' ? '.pvekaas-cache.json' : '.pvekaas-output'));
         plant(dir);
         const started = Date.now();
-        const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/changed.js'), '--config', example, '--against', example, '--against-out', dir], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+        const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/changed.js'), '--config', example, '--against', example, '--against-out', dir], {
+          cwd: projectRoot,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
         expect({ name, status: r.status, signal: r.signal }).toEqual({ name, status: 1, signal: null });
-        expect(r.stderr).toMatch(name === 'fifo-marker' ? /not a synth output of pvekaas/ : /cannot read .*: it is (a named pipe \(FIFO\)|a device), not a regular file/);
+        expect(r.stderr).toMatch(
+          name === 'fifo-marker' ? /not a synth output of pvekaas/ : /cannot read .*: it is (a named pipe \(FIFO\)|a device), not a regular file/,
+        );
         expect(Date.now() - started).toBeLessThan(45_000);
       }
     });
@@ -157,7 +175,9 @@ describe('npm run review with plan files', () => {
 
   it('says "no change" in one line for a description that renders the same', () => {
     const r = cli('review.js', ['--config', labWith('same2', () => undefined), '--against', example]);
-    expect(r.stdout).toBe(`## pvekaas review: ${example} → ${join(work, 'same2.yaml')}\n\nNo change: all 7 synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`);
+    expect(r.stdout).toBe(
+      `## pvekaas review: ${example} → ${join(work, 'same2.yaml')}\n\nNo change: all 7 synthesized stacks are byte-identical to the base; nothing to plan or deploy.\n`,
+    );
   });
 });
 
@@ -166,18 +186,40 @@ describe('review: what a plan destroys is never an all-clear (issue 26)', () => 
   const plan = planPlacement(lab);
   const planOf = (changes: { address: string; type: string; actions: string[]; before?: unknown }[]): TofuPlanJson => ({
     format_version: '1.2',
-    resource_changes: changes.map((c) => ({ address: c.address, type: c.type, name: c.address.split('.')[1], change: { actions: c.actions, before: c.before ?? {}, after: c.actions.includes('create') ? {} : null } })),
+    resource_changes: changes.map((c) => ({
+      address: c.address,
+      type: c.type,
+      name: c.address.split('.')[1],
+      change: { actions: c.actions, before: c.before ?? {}, after: c.actions.includes('create') ? {} : null },
+    })),
   });
   const run = (plans: Record<string, TofuPlanJson>) =>
-    review({ before: { lab, plan, label: 'a.yaml' }, after: { lab, plan, label: 'b.yaml' }, plans, stackChanges: { changes: Object.keys(plans).map((stack) => ({ stack, change: 'changed' as const, reasons: ['x'] })), unchanged: [] } });
+    review({
+      before: { lab, plan, label: 'a.yaml' },
+      after: { lab, plan, label: 'b.yaml' },
+      plans,
+      stackChanges: { changes: Object.keys(plans).map((stack) => ({ stack, change: 'changed' as const, reasons: ['x'] })), unchanged: [] },
+    });
 
   it('names a tenant Namespace, a Proxmox pool and a Helm release that a plan deletes, and says no "Nothing destroyed"', () => {
     const r = run({
       'tenant-tenant-a': planOf([
         { address: 'kubernetes_namespace_v1.ns', type: 'kubernetes_namespace_v1', actions: ['delete'], before: { metadata: [{ name: 'tenant-a' }] } },
-        { address: 'kubernetes_manifest.ns2', type: 'kubernetes_manifest', actions: ['delete'], before: { manifest: { kind: 'Namespace', metadata: { name: 'tenant-a-extra' } } } },
+        {
+          address: 'kubernetes_manifest.ns2',
+          type: 'kubernetes_manifest',
+          actions: ['delete'],
+          before: { manifest: { kind: 'Namespace', metadata: { name: 'tenant-a-extra' } } },
+        },
       ]),
-      'proxmox-pmox-txl': planOf([{ address: 'proxmox_virtual_environment_pool.capi-tenant-a', type: 'proxmox_virtual_environment_pool', actions: ['delete'], before: { pool_id: 'capi-tenant-a' } }]),
+      'proxmox-pmox-txl': planOf([
+        {
+          address: 'proxmox_virtual_environment_pool.capi-tenant-a',
+          type: 'proxmox_virtual_environment_pool',
+          actions: ['delete'],
+          before: { pool_id: 'capi-tenant-a' },
+        },
+      ]),
       management: planOf([{ address: 'helm_release.metallb', type: 'helm_release', actions: ['delete'], before: { name: 'metallb' } }]),
     });
     expect(r.warnings).toEqual([
@@ -191,7 +233,13 @@ describe('review: what a plan destroys is never an all-clear (issue 26)', () => 
   });
 
   it('lists any other destroyed or replaced resource too, and gives the all-clear only for a plan that destroys nothing', () => {
-    const r = run({ 'proxmox-pmox-txl': planOf([{ address: 'proxmox_acl.a', type: 'proxmox_acl', actions: ['delete'] }, { address: 'proxmox_acl.b', type: 'proxmox_acl', actions: ['create', 'delete'] }, { address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] }]) });
+    const r = run({
+      'proxmox-pmox-txl': planOf([
+        { address: 'proxmox_acl.a', type: 'proxmox_acl', actions: ['delete'] },
+        { address: 'proxmox_acl.b', type: 'proxmox_acl', actions: ['create', 'delete'] },
+        { address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] },
+      ]),
+    });
     expect(r.warnings).toEqual(['proxmox-pmox-txl: 2 more resources are destroyed or replaced: proxmox_acl.a (destroyed), proxmox_acl.b (replaced)']);
     expect(r.markdown).not.toContain('Nothing destroyed');
     const clear = run({ 'proxmox-pmox-txl': planOf([{ address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] }]) });

@@ -124,10 +124,14 @@ describe('review on real plans', () => {
     }
 
     const comment = join(work, 'review/comment.md');
-    const review = spawnSync(process.execPath, ['dist/scripts/review.js', '--config', afterFile, '--against', 'examples/lab.yaml', '--plans', plans, '--out', comment], {
-      cwd: projectRoot,
-      encoding: 'utf8',
-    });
+    const review = spawnSync(
+      process.execPath,
+      ['dist/scripts/review.js', '--config', afterFile, '--against', 'examples/lab.yaml', '--plans', plans, '--out', comment],
+      {
+        cwd: projectRoot,
+        encoding: 'utf8',
+      },
+    );
     expect(review.status === 0 ? 'exit 0' : review.stderr).toBe('exit 0');
     const text = readFileSync(comment, 'utf8');
     const start = text.indexOf('### Must not miss');

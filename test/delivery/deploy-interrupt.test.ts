@@ -47,7 +47,11 @@ afterAll(async () => {
 const tokens = () => JSON.stringify(Object.fromEntries(run.sim.names.map((n) => [n, run.sim.adminToken(n)])));
 
 /** Starts deploy (from the scratch directory: the lab's stateDir `state` lands there); `killAt` ms later sends `signal`. */
-function deploy(config: string, extra: string[] = [], kill?: { signal: NodeJS.Signals; atMs: number }): Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function deploy(
+  config: string,
+  extra: string[] = [],
+  kill?: { signal: NodeJS.Signals; atMs: number },
+): Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/deploy.js'), '--config', config, '--stacks', 'proxmox-*', '--out', out, ...extra], {
       cwd: work,
@@ -74,7 +78,8 @@ function leftovers(): string[] {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     if (Number(pid) === process.pid) continue;
     try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(work)) found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 120)}`);
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(work))
+        found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 120)}`);
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -119,31 +124,42 @@ function lab(variant: number): string {
 
 describe('deploy interrupted at random moments of an apply', () => {
   const rounds: NodeJS.Signals[] = ['SIGINT', 'SIGKILL', 'SIGINT', 'SIGKILL'];
-  it.each(rounds.map((signal, i) => [i, signal] as const))('round %i: %s, then no process left, every state parses, and the next deploy converges', async (i, signal) => {
-    const config = lab(i);
-    // Synthesis and init take a few seconds; the applies run for several more.
-    const atMs = Math.round(2500 + next() * 9000);
-    process.stderr.write(`  round ${i}: ${signal} to deploy after ${atMs} ms (seed ${seed})\n`);
-    const first = await deploy(config, [], { signal, atMs });
-    if (signal === 'SIGINT') {
-      // During synthesis, before any tofu: stopped at once by the signal, as synth is. Once tofu runs:
-      // interrupted, each tofu stopped gracefully, exit 130. Or it was done before the signal came (0).
-      const how = first.signal === 'SIGINT' && !first.stderr.includes('▶') ? 'stopped before tofu' : first.status === 130 ? 'interrupted' : first.status === 0 ? 'done' : `unexpected: ${first.signal ?? first.status}\n${first.stderr.slice(-2000)}`;
-      process.stderr.write(`  round ${i}: ${how}\n`);
-      expect({ atMs, how: how.startsWith('unexpected') ? how : 'ok' }).toEqual({ atMs, how: 'ok' });
-      if (first.status === 130) expect(first.stderr).toMatch(/deploy interrupted by SIGINT: \d+ stack\(s\) applied, \d+ stopped with their state written/);
-      expect(first.stderr).not.toContain(run.sim.adminToken('pmox-txl').split('=')[1]);
-    } else {
-      expect(first.signal === 'SIGKILL' || first.status === 0).toBe(true);
-    }
-    // Nothing left: after SIGINT at once; after SIGKILL once the tofu deploy left behind has finished on its own.
-    expect({ atMs, left: await noneLeft(signal === 'SIGINT' ? 5_000 : 180_000) }).toEqual({ atMs, left: [] });
-    expect({ atMs, states: Object.values(statesParse()).filter((v) => v !== 'ok') }).toEqual({ atMs, states: [] });
-    const again = await deploy(config);
-    expect({ atMs, status: again.status, tail: again.status === 0 ? '' : again.stderr.slice(-3000) }).toEqual({ atMs, status: 0, tail: '' });
-    const plan = await deploy(config, ['--plan']);
-    expect({ atMs, status: plan.status, tail: plan.status === 0 ? '' : plan.stderr.slice(-3000) }).toEqual({ atMs, status: 0, tail: '' });
-    expect(plan.stderr.match(/✔ proxmox-\S+: planned — no changes/g)).toHaveLength(2);
-    expect(await noneLeft(5_000)).toEqual([]);
-  }, 600_000);
+  it.each(rounds.map((signal, i) => [i, signal] as const))(
+    'round %i: %s, then no process left, every state parses, and the next deploy converges',
+    async (i, signal) => {
+      const config = lab(i);
+      // Synthesis and init take a few seconds; the applies run for several more.
+      const atMs = Math.round(2500 + next() * 9000);
+      process.stderr.write(`  round ${i}: ${signal} to deploy after ${atMs} ms (seed ${seed})\n`);
+      const first = await deploy(config, [], { signal, atMs });
+      if (signal === 'SIGINT') {
+        // During synthesis, before any tofu: stopped at once by the signal, as synth is. Once tofu runs:
+        // interrupted, each tofu stopped gracefully, exit 130. Or it was done before the signal came (0).
+        const how =
+          first.signal === 'SIGINT' && !first.stderr.includes('▶')
+            ? 'stopped before tofu'
+            : first.status === 130
+              ? 'interrupted'
+              : first.status === 0
+                ? 'done'
+                : `unexpected: ${first.signal ?? first.status}\n${first.stderr.slice(-2000)}`;
+        process.stderr.write(`  round ${i}: ${how}\n`);
+        expect({ atMs, how: how.startsWith('unexpected') ? how : 'ok' }).toEqual({ atMs, how: 'ok' });
+        if (first.status === 130) expect(first.stderr).toMatch(/deploy interrupted by SIGINT: \d+ stack\(s\) applied, \d+ stopped with their state written/);
+        expect(first.stderr).not.toContain(run.sim.adminToken('pmox-txl').split('=')[1]);
+      } else {
+        expect(first.signal === 'SIGKILL' || first.status === 0).toBe(true);
+      }
+      // Nothing left: after SIGINT at once; after SIGKILL once the tofu deploy left behind has finished on its own.
+      expect({ atMs, left: await noneLeft(signal === 'SIGINT' ? 5_000 : 180_000) }).toEqual({ atMs, left: [] });
+      expect({ atMs, states: Object.values(statesParse()).filter((v) => v !== 'ok') }).toEqual({ atMs, states: [] });
+      const again = await deploy(config);
+      expect({ atMs, status: again.status, tail: again.status === 0 ? '' : again.stderr.slice(-3000) }).toEqual({ atMs, status: 0, tail: '' });
+      const plan = await deploy(config, ['--plan']);
+      expect({ atMs, status: plan.status, tail: plan.status === 0 ? '' : plan.stderr.slice(-3000) }).toEqual({ atMs, status: 0, tail: '' });
+      expect(plan.stderr.match(/✔ proxmox-\S+: planned — no changes/g)).toHaveLength(2);
+      expect(await noneLeft(5_000)).toEqual([]);
+    },
+    600_000,
+  );
 });

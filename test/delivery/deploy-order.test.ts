@@ -2,7 +2,12 @@
 import { runInOrder, stackGlob, type StackOutcome } from '../../scripts/lib/deploy-run';
 
 const lab = ['proxmox-a', 'proxmox-b', 'management', 'management-config', 'tenant-x', 'tenant-y'];
-const dependencies = { management: ['proxmox-a', 'proxmox-b'], 'management-config': ['management'], 'tenant-x': ['management-config'], 'tenant-y': ['management-config'] };
+const dependencies = {
+  management: ['proxmox-a', 'proxmox-b'],
+  'management-config': ['management'],
+  'tenant-x': ['management-config'],
+  'tenant-y': ['management-config'],
+};
 
 /** A fake step that records when each stack starts and ends; `fail` stacks fail. */
 function recorder(fail: string[] = [], ms = 20) {

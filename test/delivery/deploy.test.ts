@@ -60,7 +60,11 @@ function labWith(name: string, change: (lab: any) => void): string {
 }
 const fra = (lab: any) => lab.proxmox.instances.find((i: { name: string }) => i.name === 'pmox-fra');
 const txl = (lab: any) => lab.proxmox.instances.find((i: { name: string }) => i.name === 'pmox-txl');
-const poolIds = (instance: string) => run.sim.snapshot(instance).pools.map((p: { poolid: string }) => p.poolid).sort();
+const poolIds = (instance: string) =>
+  run.sim
+    .snapshot(instance)
+    .pools.map((p: { poolid: string }) => p.poolid)
+    .sort();
 /** Whether an instance has a VM pool of that prefix (pools are per tenant: `<vms>-<tenant>`). */
 const hasPools = (instance: string, prefix: string) => poolIds(instance).some((p: string) => p.startsWith(`${prefix}-`));
 

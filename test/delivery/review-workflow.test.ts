@@ -115,10 +115,23 @@ process.exit(1);
   expect(filesHolding(workspace, PVE_SECRET)).toEqual([]);
   expect(existsSync(join(head, 'review'))).toBe(false);
   // The providers read the kubeconfig, from RUNNER_TEMP, for both Kubernetes stacks (helm's too), while they planned.
-  const reads = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const reads = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(reads).toEqual([
-    { stack: 'management', used: join(runnerTemp, 'pvekaas/mgmt.kubeconfig'), held: true, helm: { config_context: 'lab-mgmt', config_path: join(runnerTemp, 'pvekaas/mgmt.kubeconfig') } },
-    { stack: 'tenant-tenant-a', used: join(runnerTemp, 'pvekaas/mgmt.kubeconfig'), held: true, helm: { config_context: 'lab-mgmt', config_path: join(runnerTemp, 'pvekaas/mgmt.kubeconfig') } },
+    {
+      stack: 'management',
+      used: join(runnerTemp, 'pvekaas/mgmt.kubeconfig'),
+      held: true,
+      helm: { config_context: 'lab-mgmt', config_path: join(runnerTemp, 'pvekaas/mgmt.kubeconfig') },
+    },
+    {
+      stack: 'tenant-tenant-a',
+      used: join(runnerTemp, 'pvekaas/mgmt.kubeconfig'),
+      held: true,
+      helm: { config_context: 'lab-mgmt', config_path: join(runnerTemp, 'pvekaas/mgmt.kubeconfig') },
+    },
   ]);
   // After the step: the plans' JSON for the review, and no kubeconfig, plan file or override left.
   expect(readdirSync(join(runnerTemp, 'pvekaas')).sort()).toEqual(['plans']);

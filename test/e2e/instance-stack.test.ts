@@ -54,7 +54,7 @@ describe('the instance stack, synthesized', () => {
   const onFra = ['tenant-c'];
   const onTxl = ['tenant-a', 'tenant-b', 'tenant-c'];
 
-  it('outputs the CAPMOX credentials per tenant as sensitive, derived from each tenant\'s token resource', () => {
+  it("outputs the CAPMOX credentials per tenant as sensitive, derived from each tenant's token resource", () => {
     expect(fra.output.credentials.sensitive).toBe(true);
     const value = fra.output.credentials.value as { url: string; tenants: Record<string, { token: string; secret: string }> };
     expect(value.url).toBe('https://pmox-fra.lab.example:8006');
@@ -67,11 +67,18 @@ describe('the instance stack, synthesized', () => {
   });
 
   it('makes one pool and one privilege-separated token per tenant, whose VM privileges cover its own pool only', () => {
-    expect(resources(txl, 'proxmox_virtual_environment_pool').map((p) => p.pool_id).sort()).toEqual(['capi-tenant-a', 'capi-tenant-b', 'capi-tenant-c', 'templates']);
+    expect(
+      resources(txl, 'proxmox_virtual_environment_pool')
+        .map((p) => p.pool_id)
+        .sort(),
+    ).toEqual(['capi-tenant-a', 'capi-tenant-b', 'capi-tenant-c', 'templates']);
     const tokens = resources(txl, 'proxmox_user_token');
     expect(tokens.map((t) => [t.token_name, t.privileges_separation]).sort()).toEqual(onTxl.map((t) => [`tenant-${t}`, true]));
     const acls = resources(txl, 'proxmox_acl');
-    const forUser = acls.filter((a) => 'user_id' in a).map((a) => `${a.path} ${roleOf(txl, a)}`).sort();
+    const forUser = acls
+      .filter((a) => 'user_id' in a)
+      .map((a) => `${a.path} ${roleOf(txl, a)}`)
+      .sort();
     // The user holds every grant (a separated token holds the intersection with its user's).
     expect(forUser).toEqual(
       [
@@ -87,14 +94,19 @@ describe('the instance stack, synthesized', () => {
     // Each token: the shared grants, the VM admin role on its own pool and its own cloud-init storage, nothing of another tenant.
     const tokenOf = (tenant: string) => tokens.find((t) => t.token_name === `tenant-${tenant}`)!;
     for (const tenant of onTxl) {
-      const ref = new RegExp(`^\\$\\{proxmox_user_token\\.${String(Object.entries(txl.resource.proxmox_user_token).find(([, v]) => v === tokenOf(tenant))![0])}\\.id\\}$`);
-      const mine = acls.filter((a) => typeof a.token_id === 'string' && ref.test(a.token_id)).map((a) => `${a.path} ${roleOf(txl, a)}`).sort();
+      const ref = new RegExp(
+        `^\\$\\{proxmox_user_token\\.${String(Object.entries(txl.resource.proxmox_user_token).find(([, v]) => v === tokenOf(tenant))![0])}\\.id\\}$`,
+      );
+      const mine = acls
+        .filter((a) => typeof a.token_id === 'string' && ref.test(a.token_id))
+        .map((a) => `${a.path} ${roleOf(txl, a)}`)
+        .sort();
       const others = onTxl.filter((t) => t !== tenant).flatMap((t) => [`/pool/capi-${t} PVEVMAdmin`, `/storage/capmox-cloudinit-${t} CapmoxCloudInit`]);
       expect({ tenant, mine }).toEqual({ tenant, mine: forUser.filter((g) => !others.includes(g)) });
     }
   });
 
-  it('grants each tenant\'s cloud-init storage exactly what CAPMOX needs for its ISOs, and no datastore privilege elsewhere but disk space', () => {
+  it("grants each tenant's cloud-init storage exactly what CAPMOX needs for its ISOs, and no datastore privilege elsewhere but disk space", () => {
     const roles = Object.fromEntries(resources(fra, 'proxmox_virtual_environment_role').map((r) => [r.role_id, r.privileges]));
     expect(roles).toEqual({
       CapmoxCloudInit: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
@@ -108,7 +120,7 @@ describe('the instance stack, synthesized', () => {
     ]);
   });
 
-  it('builds one tagged template per image and node (the image\'s nodes, default the first by name), and none where the lab names an existing template', () => {
+  it("builds one tagged template per image and node (the image's nodes, default the first by name), and none where the lab names an existing template", () => {
     // The example's pmox-fra image nodes; ids 9036, 9037, 9038 for pmox-fra-1..3 (docs/proxmox.md, "Template VM ids").
     const nodes = [...(lab.proxmox.instances.find((i) => i.name === 'pmox-fra')!.images[0].nodes ?? ['pmox-fra-1'])].sort();
     const vms = resources(fra, 'proxmox_virtual_environment_vm');

@@ -62,7 +62,16 @@ const fraImageNodes = [...(exampleLab.proxmox.instances.find((i) => i.name === '
  */
 const expected: Record<
   string,
-  { tenants: string[]; vmPoolPrefix: string; templatePool: string; templateGrant: [string, boolean]; bridge: string; disks: string; cloudInit: string; templates: Record<string, Record<string, number>> }
+  {
+    tenants: string[];
+    vmPoolPrefix: string;
+    templatePool: string;
+    templateGrant: [string, boolean];
+    bridge: string;
+    disks: string;
+    cloudInit: string;
+    templates: Record<string, Record<string, number>>;
+  }
 > = {
   'pmox-txl': {
     tenants: ['tenant-a', 'tenant-b', 'tenant-c'],
@@ -192,13 +201,16 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       ['root@pam', true],
     ]);
     const e = expected[name];
-    expect(s.tokens.filter((t) => t.tokenid.startsWith('capmox@pve')).map((t) => [t.tokenid, t.privsep])).toEqual(e.tenants.map((t) => [`capmox@pve!tenant-${t}`, true]));
+    expect(s.tokens.filter((t) => t.tokenid.startsWith('capmox@pve')).map((t) => [t.tokenid, t.privsep])).toEqual(
+      e.tenants.map((t) => [`capmox@pve!tenant-${t}`, true]),
+    );
     expect(s.roles).toEqual({
       CapmoxCloudInit: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'],
       CapmoxDatastoreAllocateSpace: ['Datastore.AllocateSpace'],
       CapmoxSysAudit: ['Sys.Audit'],
     });
-    const aclOf = (subject: string) => sortAcl(s.acl.filter((a) => a.ugid === subject).map((a) => [a.path, a.roleid, a.propagate] as [string, string, boolean]));
+    const aclOf = (subject: string) =>
+      sortAcl(s.acl.filter((a) => a.ugid === subject).map((a) => [a.path, a.roleid, a.propagate] as [string, string, boolean]));
     expect({ subject: 'capmox@pve', acl: aclOf('capmox@pve') }).toEqual({ subject: 'capmox@pve', acl: sortAcl(userAcl(name)) });
     for (const tenant of e.tenants) {
       const subject = `capmox@pve!tenant-${tenant}`;
@@ -207,7 +219,9 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(s.pools.map((p) => p.poolid)).toEqual([...e.tenants.map((t) => poolOf(name, t)), e.templatePool].sort());
     // One directory storage per tenant for its bootstrap ISOs, under /var/lib/capmox-cloudinit (storage.cloudInitPath's default).
     const made = s.storages.filter((st) => st.path !== undefined);
-    expect(made).toEqual(e.tenants.map((t) => ({ storage: cloudInitOf(name, t), type: 'dir', content: ['iso'], shared: false, path: `/var/lib/capmox-cloudinit/${t}` })));
+    expect(made).toEqual(
+      e.tenants.map((t) => ({ storage: cloudInitOf(name, t), type: 'dir', content: ['iso'], shared: false, path: `/var/lib/capmox-cloudinit/${t}` })),
+    );
   });
 
   it.each(instances)('builds the tagged templates on the right nodes of %s', (name) => {
@@ -253,7 +267,12 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
       expect((await tenantClient(creds, tenant).call('GET', '/version')).status).toBe(200);
     }
     expect(await output(name, 'templates')).toEqual(expected[name].templates);
-    expect(await output(name, 'nodes')).toEqual(run.lab.proxmox.instances.find((i) => i.name === name)!.nodes.map((n) => n.name).sort());
+    expect(await output(name, 'nodes')).toEqual(
+      run.lab.proxmox.instances
+        .find((i) => i.name === name)!
+        .nodes.map((n) => n.name)
+        .sort(),
+    );
   });
 
   it('keeps the API tokens out of the synthesized stacks', () => {
@@ -268,7 +287,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(await planIsEmpty(name)).toBe(true);
   });
 
-  it('lets a tenant\'s CAPMOX token do what CAPMOX does, and no more', async () => {
+  it("lets a tenant's CAPMOX token do what CAPMOX does, and no more", async () => {
     const name = 'pmox-fra';
     const creds = await output<Credentials>(name, 'credentials');
     const capmox = tenantClient(creds, 'tenant-c');
@@ -278,14 +297,34 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
 
     // Finds the templates by tags, cluster-wide.
     const vms = await capmox.call<{ vmid: number; tags?: string; template?: number }[]>('GET', '/cluster/resources', { type: 'vm' });
-    expect(vms.data.filter((v) => v.template === 1 && v.tags === 'capi;v1.35.4').map((v) => v.vmid).sort()).toEqual(Object.values(expected[name].templates['v1.35.4']).sort());
+    expect(
+      vms.data
+        .filter((v) => v.template === 1 && v.tags === 'capi;v1.35.4')
+        .map((v) => v.vmid)
+        .sort(),
+    ).toEqual(Object.values(expected[name].templates['v1.35.4']).sort());
     // Clones a template into its pool on the template's node, configures, resizes, starts, stops and deletes the machine.
     const disks = expected[name].disks;
     const before = run.sim.snapshot(name).vms.map((vm) => vm.vmid);
-    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9036/clone', { newid: 150, name: 'tenant-c-workers-x1', pool, full: 1, storage: disks });
+    const clone = await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/9036/clone', {
+      newid: 150,
+      name: 'tenant-c-workers-x1',
+      pool,
+      full: 1,
+      storage: disks,
+    });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await capmox.waitForTask(clone.data)).toBe('OK');
-    expect((await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', { cores: 4, memory: 8192, net0: 'virtio,bridge=vmbr0', ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1' })).status).toBe(200);
+    expect(
+      (
+        await capmox.call('PUT', '/nodes/pmox-fra-1/qemu/150/config', {
+          cores: 4,
+          memory: 8192,
+          net0: 'virtio,bridge=vmbr0',
+          ipconfig0: 'ip=10.10.1.10/24,gw=10.10.1.1',
+        })
+      ).status,
+    ).toBe(200);
     expect(await capmox.waitForTask((await capmox.call<string>('PUT', '/nodes/pmox-fra-1/qemu/150/resize', { disk: 'scsi0', size: '40G' })).data)).toBe('OK');
     expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/150/status/start')).data)).toBe('OK');
     expect(await capmox.waitForTask((await capmox.call<string>('POST', '/nodes/pmox-fra-1/qemu/150/status/stop')).data)).toBe('OK');
@@ -341,14 +380,20 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(run.sim.snapshot(name).vms.map((vm) => vm.vmid)).toEqual(before);
   }, 60_000);
 
-  it('keeps each tenant\'s token to its own VMs: another tenant\'s cannot read, stop or delete them', async () => {
+  it("keeps each tenant's token to its own VMs: another tenant's cannot read, stop or delete them", async () => {
     const name = 'pmox-txl';
     const creds = await output<Credentials>(name, 'credentials');
     const a = tenantClient(creds, 'tenant-a');
     const b = tenantClient(creds, 'tenant-b');
     // tenant-a's machine, cloned from the existing template into tenant-a's pool, and started.
     const disks = expected[name].disks;
-    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 160, name: 'tenant-a-workers-y1', pool: poolOf(name, 'tenant-a'), full: 1, storage: disks });
+    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', {
+      newid: 160,
+      name: 'tenant-a-workers-y1',
+      pool: poolOf(name, 'tenant-a'),
+      full: 1,
+      storage: disks,
+    });
     expect([clone.status, clone.reason]).toEqual([200, 'OK']);
     expect(await a.waitForTask(clone.data)).toBe('OK');
     expect(await a.waitForTask((await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/160/status/start')).data)).toBe('OK');
@@ -377,7 +422,7 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     expect(run.sim.snapshot(name).vms.map((v) => v.vmid)).toEqual([1000]);
   }, 60_000);
 
-  it('keeps each tenant\'s token from another tenant\'s bootstrap ISO and from VLANs not its own', async () => {
+  it("keeps each tenant's token from another tenant's bootstrap ISO and from VLANs not its own", async () => {
     const name = 'pmox-txl';
     const creds = await output<Credentials>(name, 'credentials');
     const a = tenantClient(creds, 'tenant-a');
@@ -386,29 +431,52 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     const storageB = cloudInitOf(name, 'tenant-b');
     const disks = expected[name].disks;
     // Each token finds exactly one storage with iso content, its own: the one go-proxmox uploads to.
-    for (const [tenant, client] of [['tenant-a', a], ['tenant-b', b]] as const) {
+    for (const [tenant, client] of [
+      ['tenant-a', a],
+      ['tenant-b', b],
+    ] as const) {
       const seen = await client.call<{ storage: string; content: string }[]>('GET', '/nodes/pmox-txl-1/storage');
-      expect({ tenant, iso: seen.data.filter((st) => st.content.split(',').includes('iso')).map((st) => st.storage) }).toEqual({ tenant, iso: [cloudInitOf(name, tenant)] });
+      expect({ tenant, iso: seen.data.filter((st) => st.content.split(',').includes('iso')).map((st) => st.storage) }).toEqual({
+        tenant,
+        iso: [cloudInitOf(name, tenant)],
+      });
     }
     // tenant-b's bootstrap ISO (kubeadm join data), uploaded by tenant-b as CAPMOX does.
     const upload = async (client: PveClient, storage: string, file: string) => {
       const { body, contentType } = multipart({ content: 'iso' }, file, Buffer.from('#cloud-config\n'.padEnd(4096, ' ')));
-      const res = await raw(client.endpoint, 'POST', `/api2/json/nodes/pmox-txl-1/storage/${storage}/upload`, { Authorization: `PVEAPIToken=${client.token}`, 'Content-Type': contentType, 'Content-Length': body.length }, body);
+      const res = await raw(
+        client.endpoint,
+        'POST',
+        `/api2/json/nodes/pmox-txl-1/storage/${storage}/upload`,
+        { Authorization: `PVEAPIToken=${client.token}`, 'Content-Type': contentType, 'Content-Length': body.length },
+        body,
+      );
       if (res.status === 200) expect(await client.waitForTask(String(res.json?.data))).toBe('OK');
       return res.status;
     };
     expect(await upload(b, storageB, 'user-data-170.iso')).toBe(200);
     const isoB = `${storageB}:iso/user-data-170.iso`;
     // tenant-a's machine in its pool, cloned from the existing template.
-    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', { newid: 171, name: 'tenant-a-workers-z1', pool: poolOf(name, 'tenant-a'), full: 1, storage: disks });
+    const clone = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/1000/clone', {
+      newid: 171,
+      name: 'tenant-a-workers-z1',
+      pool: poolOf(name, 'tenant-a'),
+      full: 1,
+      storage: disks,
+    });
     expect(await a.waitForTask(clone.data)).toBe('OK');
 
     const refused: [string, string, string, Record<string, string | number>][] = [
-      ['list tenant-b\'s ISOs', 'GET', `/nodes/pmox-txl-1/storage/${storageB}/content`, {}],
-      ['read tenant-b\'s ISO', 'GET', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`, {}],
-      ['attach tenant-b\'s ISO to its own VM', 'POST', '/nodes/pmox-txl-1/qemu/171/config', { ide0: `${isoB},media=cdrom` }],
-      ['delete tenant-b\'s ISO', 'DELETE', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`, {}],
-      ['a NIC on the management VIP VLAN', 'POST', '/nodes/pmox-txl-1/qemu/171/config', { net0: `virtio,bridge=vmbr0,tag=${exampleLab.management.loadBalancer.vlan}` }],
+      ["list tenant-b's ISOs", 'GET', `/nodes/pmox-txl-1/storage/${storageB}/content`, {}],
+      ["read tenant-b's ISO", 'GET', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`, {}],
+      ["attach tenant-b's ISO to its own VM", 'POST', '/nodes/pmox-txl-1/qemu/171/config', { ide0: `${isoB},media=cdrom` }],
+      ["delete tenant-b's ISO", 'DELETE', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`, {}],
+      [
+        'a NIC on the management VIP VLAN',
+        'POST',
+        '/nodes/pmox-txl-1/qemu/171/config',
+        { net0: `virtio,bridge=vmbr0,tag=${exampleLab.management.loadBalancer.vlan}` },
+      ],
       ['a NIC trunking every VLAN', 'POST', '/nodes/pmox-txl-1/qemu/171/config', { net0: 'virtio,bridge=vmbr0,trunks=1-4094' }],
       ['a new VM on the VIP VLAN', 'POST', '/nodes/pmox-txl-1/qemu', { vmid: 172, pool: poolOf(name, 'tenant-a'), net0: 'virtio,bridge=vmbr0,tag=4' }],
     ];
@@ -418,15 +486,25 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
     }
     // Replacing it: an upload of the same name to tenant-b's storage.
     expect(await upload(a, storageB, 'user-data-170.iso')).toBe(403);
-    expect(run.sim.snapshot(name).volumes.filter((v) => v.volid === isoB).map((v) => v.size)).toEqual([4096]);
+    expect(
+      run.sim
+        .snapshot(name)
+        .volumes.filter((v) => v.volid === isoB)
+        .map((v) => v.size),
+    ).toEqual([4096]);
     expect(run.sim.snapshot(name).vms.find((v) => v.vmid === 171)!.config).not.toHaveProperty('ide0');
     // The same calls on its own ISO and its own network succeed.
     expect(await upload(a, storageA, 'user-data-171.iso')).toBe(200);
-    const attach = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/171/config', { ide0: `${storageA}:iso/user-data-171.iso,media=cdrom`, net0: 'virtio,bridge=vmbr0' });
+    const attach = await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/171/config', {
+      ide0: `${storageA}:iso/user-data-171.iso,media=cdrom`,
+      net0: 'virtio,bridge=vmbr0',
+    });
     expect(attach.status).toBe(200);
     expect(await a.waitForTask(attach.data)).toBe('OK');
     expect(await a.waitForTask((await a.call<string>('POST', '/nodes/pmox-txl-1/qemu/171/config', { delete: 'ide0' })).data)).toBe('OK');
-    expect(await a.waitForTask((await a.call<string>('DELETE', `/nodes/pmox-txl-1/storage/${storageA}/content/${storageA}:iso/user-data-171.iso`)).data)).toBe('OK');
+    expect(await a.waitForTask((await a.call<string>('DELETE', `/nodes/pmox-txl-1/storage/${storageA}/content/${storageA}:iso/user-data-171.iso`)).data)).toBe(
+      'OK',
+    );
     expect(await b.waitForTask((await b.call<string>('DELETE', `/nodes/pmox-txl-1/storage/${storageB}/content/${isoB}`)).data)).toBe('OK');
     expect(await a.waitForTask((await a.call<string>('DELETE', '/nodes/pmox-txl-1/qemu/171', { purge: 1 })).data)).toBe('OK');
     expect(run.sim.snapshot(name).vms.map((v) => v.vmid)).toEqual([1000]);
@@ -489,7 +567,15 @@ suite('instance stacks applied to the simulator with the real bpg/proxmox', () =
 
 /** Only what existed before any apply: root and its token, and the template the lab names by id. */
 function expectPristine(s: InstanceSnapshot): void {
-  expect({ instance: s.name, users: s.users.map((u) => u.userid), tokens: s.tokens.map((t) => t.tokenid), roles: s.roles, acl: s.acl, pools: s.pools, madeStorages: s.storages.filter((st) => st.path !== undefined) }).toEqual({
+  expect({
+    instance: s.name,
+    users: s.users.map((u) => u.userid),
+    tokens: s.tokens.map((t) => t.tokenid),
+    roles: s.roles,
+    acl: s.acl,
+    pools: s.pools,
+    madeStorages: s.storages.filter((st) => st.path !== undefined),
+  }).toEqual({
     instance: s.name,
     users: ['root@pam'],
     tokens: ['root@pam!pvekaas'],
@@ -499,7 +585,11 @@ function expectPristine(s: InstanceSnapshot): void {
     madeStorages: [],
   });
   const preexisting = s.name === 'pmox-txl' ? [1000] : [];
-  expect({ instance: s.name, vms: s.vms.map((vm) => vm.vmid), volumes: s.volumes.filter((v) => v.vmid === undefined || !preexisting.includes(v.vmid)).map((v) => v.volid) }).toEqual({
+  expect({
+    instance: s.name,
+    vms: s.vms.map((vm) => vm.vmid),
+    volumes: s.volumes.filter((v) => v.vmid === undefined || !preexisting.includes(v.vmid)).map((v) => v.volid),
+  }).toEqual({
     instance: s.name,
     vms: preexisting,
     volumes: [],

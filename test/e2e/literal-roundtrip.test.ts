@@ -35,7 +35,22 @@ const suite = missing ? describe.skip : describe;
  */
 const tricky = fc
   .oneof(
-    fc.constantFrom('${var.secret}', '%{ if true }x%{ endif }', '$${x}', '%%{x}', '$$${x}', '${', '%{', '$', '%', '{}', '\\${x}', '"${x}"', '\n${\n}', '${TfToken'),
+    fc.constantFrom(
+      '${var.secret}',
+      '%{ if true }x%{ endif }',
+      '$${x}',
+      '%%{x}',
+      '$$${x}',
+      '${',
+      '%{',
+      '$',
+      '%',
+      '{}',
+      '\\${x}',
+      '"${x}"',
+      '\n${\n}',
+      '${TfToken',
+    ),
     fc.string({ unit: 'binary', maxLength: 24 }),
     fc.array(fc.constantFrom('$', '%', '{', '}', '\\', '"', '\n', 'a', '\u0001', '\u2028', '😀'), { maxLength: 16 }).map((a) => a.join('')),
   )
@@ -59,7 +74,10 @@ suite('literal strings round-trip through tofu unchanged', () => {
 
   // One batch of samples (tofu takes seconds per run): values and keys of one manifest-like object.
   const samples = fc.sample(tricky, { numRuns: 80, seed: 13 });
-  const keys = fc.sample(tricky.filter((k) => k !== ''), { numRuns: 20, seed: 14 });
+  const keys = fc.sample(
+    tricky.filter((k) => k !== ''),
+    { numRuns: 20, seed: 14 },
+  );
   const original: Record<string, unknown> = {
     values: samples,
     keyed: Object.fromEntries(keys.map((k, i) => [k, `v${i}`])),
@@ -67,7 +85,10 @@ suite('literal strings round-trip through tofu unchanged', () => {
   };
 
   const applyAndRead = async (dir: string): Promise<Record<string, { value: unknown }>> => {
-    for (const args of [['init', '-input=false'], ['apply', '-auto-approve', '-input=false']]) {
+    for (const args of [
+      ['init', '-input=false'],
+      ['apply', '-auto-approve', '-input=false'],
+    ]) {
       const r = await runTofu(args, { cwd: dir, env });
       if (r.code !== 0) throw new Error(`tofu ${args[0]} in ${dir} failed:\n${r.stderr}\n${r.stdout.slice(-2000)}`);
     }
@@ -130,7 +151,12 @@ suite('literal strings round-trip through tofu unchanged', () => {
     // string it accepts — quotes, dollars, percents, braces, any Unicode — must reach the provider as written.
     const hclTricky = fc.oneof(
       tricky,
-      fc.array(fc.constantFrom('\\', '"', '\\"', '\\\\"', 'a', '$', '%', '{', '}', '#', '//', '/*', ' ', '\u00e9', '\u{1F600}'), { minLength: 1, maxLength: 12 }).map((a) => a.join('')),
+      fc
+        .array(fc.constantFrom('\\', '"', '\\"', '\\\\"', 'a', '$', '%', '{', '}', '#', '//', '/*', ' ', '\u00e9', '\u{1F600}'), {
+          minLength: 1,
+          maxLength: 12,
+        })
+        .map((a) => a.join('')),
     );
     const samples = fc.sample(hclTricky, { numRuns: 400, seed: 15 });
     // Most samples hold a backslash or a quote: without the lab's refusal they would reach the HCL.
@@ -157,7 +183,7 @@ suite('literal strings round-trip through tofu unchanged', () => {
     expect(comments.map((_, i) => byName.get(`pool-${i}`))).toEqual(comments);
   }, 120_000);
 
-  it('refuses, in the lab, the strings cdktf\'s HCL would change or end early', () => {
+  it("refuses, in the lab, the strings cdktf's HCL would change or end early", () => {
     // And text HCL would normalize to NFC (U+F91D becomes U+6B04; a decomposed é becomes one code point).
     for (const s of ['a\\"b', 'c\\d', '\\', '\uF91D', 'e\u0301']) expect({ s, problems: checkStrings(s).length }).toEqual({ s, problems: 1 });
     expect(checkStrings('e"f')).toEqual([]);

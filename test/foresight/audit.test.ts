@@ -92,7 +92,13 @@ beforeAll(async () => {
     // One tagged template per node (local disks clone only on their own node), as the instance stack tags them.
     for (const node of instance.nodes) {
       const vmid = templateId++;
-      await task(client, 'POST', `/nodes/${node.name}/qemu`, { vmid, name: `kube-v1-35-4-${node.name}`, scsi0: `${instance.storage.disks}:4`, net0: 'virtio,bridge=vmbr0', tags: 'capi;v1.35.4' });
+      await task(client, 'POST', `/nodes/${node.name}/qemu`, {
+        vmid,
+        name: `kube-v1-35-4-${node.name}`,
+        scsi0: `${instance.storage.disks}:4`,
+        net0: 'virtio,bridge=vmbr0',
+        tags: 'capi;v1.35.4',
+      });
       await task(client, 'POST', `/nodes/${node.name}/qemu/${vmid}/template`, {});
     }
   }
@@ -103,11 +109,20 @@ beforeAll(async () => {
     for (const md of rendering.machineDeployments) {
       const instance = lab.proxmox.instances.find((i) => i.name === md.instance)!;
       const node = md.nodes[0];
-      const template = 9000 + lab.proxmox.instances.slice(0, lab.proxmox.instances.indexOf(instance)).reduce((n, i) => n + i.nodes.length, 0) + instance.nodes.findIndex((n) => n.name === node);
+      const template =
+        9000 +
+        lab.proxmox.instances.slice(0, lab.proxmox.instances.indexOf(instance)).reduce((n, i) => n + i.nodes.length, 0) +
+        instance.nodes.findIndex((n) => n.name === node);
       for (let m = 0; m < (md.scale.kind === 'fixed' ? md.scale.replicas : md.scale.min); m++) {
         const name = `${tenant}-${md.name}-x7k2p-4rq9${m}-z${m}b8c`;
         const id = vmid++;
-        await task(admin[md.instance], 'POST', `/nodes/${node}/qemu/${template}/clone`, { newid: id, name, pool: instance.pools.vms, full: true, target: node });
+        await task(admin[md.instance], 'POST', `/nodes/${node}/qemu/${template}/clone`, {
+          newid: id,
+          name,
+          pool: instance.pools.vms,
+          full: true,
+          target: node,
+        });
         made.push({ instance: md.instance, vmid: id, name, node, tenant, pool: md.pool });
       }
     }
@@ -137,7 +152,15 @@ describe('npm run audit (drift audit)', () => {
       const run = await runAudit(lab, tokens, 'audit-lab.yaml');
       expect(run.code).toBe(2);
       expect(run.report.findings).toEqual([
-        expect.objectContaining({ kind: 'moved', vmid: victim.vmid, vm: victim.name, tenant: 'shop', pool: 'workers', planned: { instance: 'alpha', nodes: [victim.node] }, found: { instance: 'alpha', node: other } }),
+        expect.objectContaining({
+          kind: 'moved',
+          vmid: victim.vmid,
+          vm: victim.name,
+          tenant: 'shop',
+          pool: 'workers',
+          planned: { instance: 'alpha', nodes: [victim.node] },
+          found: { instance: 'alpha', node: other },
+        }),
       ]);
       expect(run.markdown).toContain(`VM ${victim.vmid} ${victim.name} (tenant shop, pool workers`);
       for (const token of Object.values(tokens)) expect(run.markdown).not.toContain(token.split('=')[1]);
@@ -154,7 +177,15 @@ describe('npm run audit (drift audit)', () => {
       const run = await runAudit(lab, tokens, 'audit-lab.yaml');
       expect(run.code).toBe(2);
       expect(run.report.findings).toEqual([
-        expect.objectContaining({ kind: 'moved', instance: 'beta', vmid: 600, tenant: 'shop', pool: 'workers', planned: { instance: 'alpha', nodes: [shop.node] }, found: { instance: 'beta', node: 'b1' } }),
+        expect.objectContaining({
+          kind: 'moved',
+          instance: 'beta',
+          vmid: 600,
+          tenant: 'shop',
+          pool: 'workers',
+          planned: { instance: 'alpha', nodes: [shop.node] },
+          found: { instance: 'beta', node: 'b1' },
+        }),
       ]);
       expect(run.markdown).toContain(`runs on instance beta, node b1; the plan puts it on alpha/${shop.node}`);
     } finally {
@@ -163,7 +194,13 @@ describe('npm run audit (drift audit)', () => {
   });
 
   it('reports a VM in the CAPMOX pool that belongs to no tenant, and one with pvekaas tags outside the pool', async () => {
-    await task(admin.beta, 'POST', '/nodes/b1/qemu/9002/clone', { newid: 500, name: 'gone-workers-b1-a1b2c-d3e4f-g5h6i', pool: 'capi', full: true, target: 'b1' });
+    await task(admin.beta, 'POST', '/nodes/b1/qemu/9002/clone', {
+      newid: 500,
+      name: 'gone-workers-b1-a1b2c-d3e4f-g5h6i',
+      pool: 'capi',
+      full: true,
+      target: 'b1',
+    });
     await task(admin.beta, 'POST', '/nodes/b2/qemu/9003/clone', { newid: 501, name: 'handmade', full: true, target: 'b2' });
     await task(admin.beta, 'POST', '/nodes/b2/qemu', { vmid: 502, name: 'unrelated', scsi0: 'local-lvm:4' });
     try {
@@ -174,7 +211,12 @@ describe('npm run audit (drift audit)', () => {
         { kind: 'orphan', instance: 'beta', vmid: 501, vm: 'handmade', node: 'b2', why: 'tagged capi;v1.35.4' },
       ]);
     } finally {
-      for (const [node, vmid] of [['b1', 500], ['b2', 501], ['b2', 502]] as const) await task(admin.beta, 'DELETE', `/nodes/${node}/qemu/${vmid}`, {});
+      for (const [node, vmid] of [
+        ['b1', 500],
+        ['b2', 501],
+        ['b2', 502],
+      ] as const)
+        await task(admin.beta, 'DELETE', `/nodes/${node}/qemu/${vmid}`, {});
     }
   });
 
@@ -194,23 +236,46 @@ describe('npm run audit (drift audit)', () => {
       expect(run.report.findings).toEqual([
         { kind: 'orphan', instance: 'beta', vmid: 510, vm: 'miner', node: 'b1', why: 'in pool capi-lab' },
         { kind: 'orphan', instance: 'beta', vmid: 511, vm: 'gone-workers-b2-q1w2e-r3t4y-u5i6o', node: 'b2', why: 'in pool capi-gone' },
-        expect.objectContaining({ kind: 'orphan', instance: 'beta', vmid: 512, vm: borrowed, why: expect.stringMatching(/^named for tenant shop's machine deployment .* but in pool capi-lab, not in capi-shop$/) }),
+        expect.objectContaining({
+          kind: 'orphan',
+          instance: 'beta',
+          vmid: 512,
+          vm: borrowed,
+          why: expect.stringMatching(/^named for tenant shop's machine deployment .* but in pool capi-lab, not in capi-shop$/),
+        }),
       ]);
       expect(run.markdown).not.toContain('No drift');
     } finally {
-      for (const [node, vmid] of [['b1', 510], ['b2', 511], ['b2', 512]] as const) await task(admin.beta, 'DELETE', `/nodes/${node}/qemu/${vmid}`, {});
+      for (const [node, vmid] of [
+        ['b1', 510],
+        ['b2', 511],
+        ['b2', 512],
+      ] as const)
+        await task(admin.beta, 'DELETE', `/nodes/${node}/qemu/${vmid}`, {});
     }
   });
 
   it('reports planned capacity a node no longer has', async () => {
     // The description claims 64 cpu on beta's nodes (they have 16) and plans 20-cpu machines there.
-    const claimed = LAB.replace('{ name: b1, cpu: 16,', '{ name: b1, cpu: 64,').replace('{ name: b2, cpu: 16,', '{ name: b2, cpu: 64,').replace(/replicas: 2, size: \{ cpu: 2,/, 'replicas: 2, size: { cpu: 20,');
+    const claimed = LAB.replace('{ name: b1, cpu: 16,', '{ name: b1, cpu: 64,')
+      .replace('{ name: b2, cpu: 16,', '{ name: b2, cpu: 64,')
+      .replace(/replicas: 2, size: \{ cpu: 2,/, 'replicas: 2, size: { cpu: 20,');
     const described = parseLab(pointLabAt(claimed, Object.fromEntries(sim.names.map((n) => [n, sim.endpoint(n)]))), 'audit-lab.yaml');
     const run = await runAudit(described, tokens, 'audit-lab.yaml');
     expect(run.code).toBe(2);
     expect(run.report.findings).toEqual([
-      { kind: 'capacity', instance: 'beta', node: 'b1', message: 'node b1 has 16 cpu; the plan places 20 cpu and 4096 MiB there (after a reserve of 2 cpu and 8192 MiB)' },
-      { kind: 'capacity', instance: 'beta', node: 'b2', message: 'node b2 has 16 cpu; the plan places 20 cpu and 4096 MiB there (after a reserve of 2 cpu and 8192 MiB)' },
+      {
+        kind: 'capacity',
+        instance: 'beta',
+        node: 'b1',
+        message: 'node b1 has 16 cpu; the plan places 20 cpu and 4096 MiB there (after a reserve of 2 cpu and 8192 MiB)',
+      },
+      {
+        kind: 'capacity',
+        instance: 'beta',
+        node: 'b2',
+        message: 'node b2 has 16 cpu; the plan places 20 cpu and 4096 MiB there (after a reserve of 2 cpu and 8192 MiB)',
+      },
     ]);
   });
 

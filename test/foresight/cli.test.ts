@@ -28,7 +28,11 @@ function file(name: string, text: string): string {
 }
 
 function run(script: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, 'dist/scripts', `${script}.js`), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, PVEKAAS_AUDIT_TOKENS: '' } });
+  const r = spawnSync(process.execPath, [join(root, 'dist/scripts', `${script}.js`), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, PVEKAAS_AUDIT_TOKENS: '' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -41,7 +45,10 @@ describe('foresight commands', () => {
     const json = run('placement', '--config', base, '--format', 'json', '--what-if', 'node e1,node w1');
     expect(json.status).toBe(0);
     const doc = JSON.parse(json.stdout);
-    expect(doc.whatIf.lostNodes).toEqual([{ instance: 'east', node: 'e1' }, { instance: 'west', node: 'w1' }]);
+    expect(doc.whatIf.lostNodes).toEqual([
+      { instance: 'east', node: 'e1' },
+      { instance: 'west', node: 'w1' },
+    ]);
     expect(doc.tenants[0].ha).toBeDefined();
     const svg = run('placement', '--config', base, '--format', 'svg', '--what-if', 'node w1');
     expect(svg.stdout).toMatch(/line-through">w1</);
@@ -67,7 +74,9 @@ describe('foresight commands', () => {
     const noSurge = file('nosurge.yaml', labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34, shop: 'v1.35.4' }));
     const outage = run('validate', '--config', noSurge, '--against', base);
     expect(outage.status).toBe(1);
-    expect(outage.stderr).toContain('without previous CAPI deletes the old ones before the new ones exist: deploy the surge step first — kubernetesVersion v1.35.4 with previous: { kubernetesVersion: v1.34.2 }');
+    expect(outage.stderr).toContain(
+      'without previous CAPI deletes the old ones before the new ones exist: deploy the surge step first — kubernetesVersion v1.35.4 with previous: { kubernetesVersion: v1.34.2 }',
+    );
     const twoMinors = file('two.yaml', labText({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 18, shop: 'v1.36.3' }));
     const refused = run('upgrade-plan', '--config', twoMinors, '--against', base, '--format', 'json');
     expect(refused.status).toBe(1);

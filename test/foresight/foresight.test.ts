@@ -29,9 +29,20 @@ describe('failure what-if', () => {
     const result = whatIf(l, plan, losses);
     expect(result.lostNodes).toEqual([{ instance: 'east', node: 'e1' }]);
     const shop = result.tenants.find((t) => t.tenant === 'shop')!;
-    const onE1 = plan.tenants.find((t) => t.name === 'shop')!.pools.flatMap((p) => p.placements.filter((x) => x.node === 'e1').map((x) => [p.name, x.replicas]));
+    const onE1 = plan.tenants
+      .find((t) => t.name === 'shop')!
+      .pools.flatMap((p) => p.placements.filter((x) => x.node === 'e1').map((x) => [p.name, x.replicas]));
     expect(shop.pools.map((p) => [p.pool, p.lost])).toEqual(onE1);
-    for (const p of shop.pools) for (const m of p.on) expect(m).toEqual(expect.objectContaining({ node: 'e1', instance: 'east', stranded: true, machineDeployment: expect.stringMatching(new RegExp(`^${p.pool}-e1(-[0-9a-f]+)?$`)) }));
+    for (const p of shop.pools)
+      for (const m of p.on)
+        expect(m).toEqual(
+          expect.objectContaining({
+            node: 'e1',
+            instance: 'east',
+            stranded: true,
+            machineDeployment: expect.stringMatching(new RegExp(`^${p.pool}-e1(-[0-9a-f]+)?$`)),
+          }),
+        );
     // Nothing goes back onto e1, and the lost machines of shop land on e2 (Default mode: east only) when they fit.
     expect(result.replan.tenants.flatMap((t) => t.pools.flatMap((p) => p.placements)).filter((x) => x.node === 'e1')).toEqual([]);
     const md = renderWhatIfMarkdown(result).join('\n');
@@ -54,7 +65,10 @@ describe('failure what-if', () => {
     expect(spread.ha.afterResynth?.survivesInstanceLoss).toBe(false);
     expect(spread.haLost.map((c) => c.type)).toContain('SurvivesInstanceLoss');
     const json = whatIfJson(result);
-    expect(json.lostNodes).toEqual([{ instance: 'east', node: 'e1' }, { instance: 'east', node: 'e2' }]);
+    expect(json.lostNodes).toEqual([
+      { instance: 'east', node: 'e1' },
+      { instance: 'east', node: 'e2' },
+    ]);
     expect(json.headroom.filter((n) => n.lost).map((n) => n.node)).toEqual(['e1', 'e2']);
   });
 
@@ -78,7 +92,14 @@ describe('failure what-if', () => {
 describe('upgrade planner', () => {
   it('plans one minor at a time with the newest patch every instance has, and accepts when templates and surge are there', () => {
     const next = lab({ versions: ['v1.34.2', 'v1.35.0', 'v1.35.4', 'v1.36.3'], westVersions: ['v1.34.2', 'v1.35.0', 'v1.36.3'], shop: 'v1.36.3', eastCpu: 34 });
-    const [upgrade] = planUpgrades(next, planPlacement(next), new Map([['shop', 'v1.34.2'], ['spread', 'v1.34.2']]));
+    const [upgrade] = planUpgrades(
+      next,
+      planPlacement(next),
+      new Map([
+        ['shop', 'v1.34.2'],
+        ['spread', 'v1.34.2'],
+      ]),
+    );
     // shop is Default mode: only east counts, so its newest v1.35 patch is taken.
     expect(upgrade.instances).toEqual(['east']);
     expect(upgrade.steps.map((s) => s.version)).toEqual(['v1.35.4', 'v1.36.3']);
@@ -89,7 +110,10 @@ describe('upgrade planner', () => {
     // The change itself skips a minor: validate and synth refuse it and name the first step.
     const problems = upgradeProblems(next, planPlacement(next), versionsOfLab(lab({ eastCpu: 34 })));
     expect(problems).toEqual([
-      expect.objectContaining({ path: ['tenants', 0, 'kubernetesVersion'], fix: 'deploy the steps one at a time: v1.35.4, then v1.36.3 (npm run upgrade-plan shows each)' }),
+      expect.objectContaining({
+        path: ['tenants', 0, 'kubernetesVersion'],
+        fix: 'deploy the steps one at a time: v1.35.4, then v1.36.3 (npm run upgrade-plan shows each)',
+      }),
     ]);
   });
 
@@ -99,12 +123,18 @@ describe('upgrade planner', () => {
     const [upgrade] = planUpgrades(next, plan, new Map([['shop', 'v1.34.2']]));
     expect(upgrade.accepted).toBe(false);
     expect(upgrade.steps[0]).toEqual(expect.objectContaining({ version: 'v1.35.x', templates: [] }));
-    expect(upgrade.refusals[0]).toBe('step 1 (v1.35.x): no instance the tenant may use has a template for any v1.35 patch: add an image for one (e.g. v1.35.<patch>) to east');
+    expect(upgrade.refusals[0]).toBe(
+      'step 1 (v1.35.x): no instance the tenant may use has a template for any v1.35 patch: add an image for one (e.g. v1.35.<patch>) to east',
+    );
     // e1 and e2 have 12 cpu each after the reserve and the plan fills them: no room for one more 4-cpu machine.
     // The rendering puts the version in the machine deployments' names: CAPI creates new ones beside the old.
     expect(upgrade.surgeMode).toBe('replace');
     expect(upgrade.surge.some((s) => !s.fits)).toBe(true);
-    expect(upgrade.refusals.some((r) => /^e\d \(east\) has no room for the new machine deployments \S+: CAPI creates them beside the old ones, which needs \d+ cpu/.test(r))).toBe(true);
+    expect(
+      upgrade.refusals.some((r) =>
+        /^e\d \(east\) has no room for the new machine deployments \S+: CAPI creates them beside the old ones, which needs \d+ cpu/.test(r),
+      ),
+    ).toBe(true);
     const [down] = planUpgrades(lab(), planPlacement(lab()), new Map([['shop', 'v1.35.0']]));
     expect(down.refusals).toEqual(['v1.35.0 → v1.34.2 is a downgrade: Kubernetes and CAPI only upgrade (restore the old version, or rebuild the tenant)']);
   });
@@ -123,14 +153,21 @@ describe('upgrade planner', () => {
     const next: Lab = { ...l, tenants: l.tenants.map((t) => (t.name === 'shop' ? { ...t, kubernetesVersion: 'v1.999.0' } : t)) };
     const [jump] = planUpgrades(next, planPlacement(l), new Map([['shop', 'v1.34.2']]));
     expect(jump.steps).toEqual([]);
-    expect(jump.refusals).toEqual([`v1.34.2 → v1.999.0 spans 965 minor versions, more than the ${MAX_UPGRADE_MINORS} an upgrade plan walks: check the version`]);
+    expect(jump.refusals).toEqual([
+      `v1.34.2 → v1.999.0 spans 965 minor versions, more than the ${MAX_UPGRADE_MINORS} an upgrade plan walks: check the version`,
+    ]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('reads the versions a previous synth recorded in placement.json', () => {
     const l = lab();
     const json = JSON.parse(renderJson(planPlacement(l)));
-    expect(versionsOfPlanJson(json)).toEqual(new Map([['shop', 'v1.34.2'], ['spread', 'v1.34.2']]));
+    expect(versionsOfPlanJson(json)).toEqual(
+      new Map([
+        ['shop', 'v1.34.2'],
+        ['spread', 'v1.34.2'],
+      ]),
+    );
     expect(versionsOfPlanJson({ tenants: [{ name: 'x' }] })).toEqual(new Map());
   });
 });
@@ -150,7 +187,9 @@ describe('capacity ledger and quota', () => {
       causes: [expect.objectContaining({ pool: 'db', instance: 'east', machines: 1 })],
     });
     expect(shop.quota).toEqual({ cpu: 40, memoryMiB: 81920 });
-    expect(json.ledger.tenants.filter((t: { tenant: string }) => t.tenant === 'shop')).toEqual([{ tenant: 'shop', instance: 'east', machines: 5, cpu: 20, memoryMiB: 40960, quota: { cpu: 40, memoryMiB: 81920 } }]);
+    expect(json.ledger.tenants.filter((t: { tenant: string }) => t.tenant === 'shop')).toEqual([
+      { tenant: 'shop', instance: 'east', machines: 5, cpu: 20, memoryMiB: 40960, quota: { cpu: 40, memoryMiB: 81920 } },
+    ]);
     const md = renderMarkdown(plan);
     expect(md).toContain('## Capacity ledger');
     expect(md).toContain('| shop | east | 5 | 20 | 40 GiB | 40 cpu / 80 GiB (tenant uses 50% / 50%) |');
@@ -166,9 +205,14 @@ describe('capacity ledger and quota', () => {
     expect(error).toBeInstanceOf(ProblemError);
     const message = (error as ProblemError).message;
     // workers (16 cpu) fit the quota of 16; db takes the tenant over it.
-    const line = labText().split('\n').findIndex((x) => x.includes('{ name: db, replicas: 1')) + 1;
+    const line =
+      labText()
+        .split('\n')
+        .findIndex((x) => x.includes('{ name: db, replicas: 1')) + 1;
     expect(message).toContain(`foresight-lab.yaml:${line}:`);
-    expect(message).toContain('tenants[0].pools[1]: pool db takes tenant shop over its quota: its pools reserve 20 cpu (quota 16), every pool at its max (workers 4 machines × 4 cpu / 8192 MiB, db 1 machine × 4 cpu / 8192 MiB)');
+    expect(message).toContain(
+      'tenants[0].pools[1]: pool db takes tenant shop over its quota: its pools reserve 20 cpu (quota 16), every pool at its max (workers 4 machines × 4 cpu / 8192 MiB, db 1 machine × 4 cpu / 8192 MiB)',
+    );
     expect(message).toContain('fix: make pool db (or another pool) smaller, or raise tenants[0].quota to at least { cpu: 20, memoryMiB: 81920 }');
   });
 });
@@ -192,7 +236,9 @@ describe('review sections', () => {
     // Without previous the upgrade would replace every worker with no surge: refused first, naming the surge step.
     expect(
       r.warnings.some((w) =>
-        /^tenant shop cannot roll from v1\.34\.2 to v1\.35\.4: every machine deployment of the tenant is replaced .* deploy the surge step first .*; e2 \(east\) has no room for the new machine deployments db-e2-[0-9a-f]+, workers-e2-[0-9a-f]+/.test(w),
+        /^tenant shop cannot roll from v1\.34\.2 to v1\.35\.4: every machine deployment of the tenant is replaced .* deploy the surge step first .*; e2 \(east\) has no room for the new machine deployments db-e2-[0-9a-f]+, workers-e2-[0-9a-f]+/.test(
+          w,
+        ),
       ),
     ).toBe(true);
   });
@@ -208,7 +254,9 @@ describe("synth's upgrade guard", () => {
     expect(() => refuseUnrollableUpgrades(config, out)).not.toThrow();
     mkdirSync(out);
     writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34 }))));
-    expect(() => refuseUnrollableUpgrades(config, out)).toThrow(/lab\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.34\.2; v1\.36\.3 is 2 minor versions away/);
+    expect(() => refuseUnrollableUpgrades(config, out)).toThrow(
+      /lab\.yaml:\d+:\d+ {2}tenants\[0\]\.kubernetesVersion: tenant shop runs v1\.34\.2; v1\.36\.3 is 2 minor versions away/,
+    );
     // The same versions as the previous synth: no upgrade, nothing refused.
     writeFileSync(join(out, 'placement.json'), renderJson(planPlacement(lab({ versions: ['v1.34.2', 'v1.35.4', 'v1.36.3'], eastCpu: 34, shop: 'v1.36.3' }))));
     expect(() => refuseUnrollableUpgrades(config, out)).not.toThrow();

@@ -40,7 +40,9 @@ describe('foresight properties', () => {
         const result = whatIf(lab, plan!, losses);
         const lost = new Set(result.lostNodes.map((n) => `${n.instance}/${n.node}`));
         const expected = new Set(
-          lab.proxmox.instances.flatMap((i) => i.nodes.filter((n) => losses.some((l) => l.instance === i.name && (l.kind === 'instance' || l.node === n.name))).map((n) => `${i.name}/${n.name}`)),
+          lab.proxmox.instances.flatMap((i) =>
+            i.nodes.filter((n) => losses.some((l) => l.instance === i.name && (l.kind === 'instance' || l.node === n.name))).map((n) => `${i.name}/${n.name}`),
+          ),
         );
         expect(lost).toEqual(expected);
         for (const tenant of result.replan.tenants) {
@@ -50,7 +52,9 @@ describe('foresight properties', () => {
         for (const n of result.headroom) expect(n.lost).toBe(lost.has(`${n.instance}/${n.node}`));
         // Machines lost per tenant: exactly those the plan had on lost nodes.
         for (const tenant of plan!.tenants) {
-          const had = tenant.pools.flatMap((pool) => pool.placements.filter((p) => lost.has(`${p.instance}/${p.node}`)).map((p) => p.replicas)).reduce((a, b) => a + b, 0);
+          const had = tenant.pools
+            .flatMap((pool) => pool.placements.filter((p) => lost.has(`${p.instance}/${p.node}`)).map((p) => p.replicas))
+            .reduce((a, b) => a + b, 0);
           const impact = result.tenants.find((t) => t.tenant === tenant.name);
           expect(impact?.pools.reduce((n, p) => n + p.lost, 0) ?? 0).toBe(had);
           // Every machine deployment is pinned to one node here, so each lost group is stranded.
@@ -63,7 +67,12 @@ describe('foresight properties', () => {
 
   it('the upgrade planner never accepts a step without a template on every instance the tenant may use', () => {
     const versions = ['v1.30.5', 'v1.30.9', 'v1.31.2', 'v1.31.4', 'v1.32.1', 'v1.33.0', 'v1.34.3', 'v1.35.0'];
-    const arb = fc.tuple(labSpecArb(roomy), fc.array(fc.subarray(versions), { minLength: 4, maxLength: 4 }), fc.constantFrom(...versions), fc.constantFrom(...versions));
+    const arb = fc.tuple(
+      labSpecArb(roomy),
+      fc.array(fc.subarray(versions), { minLength: 4, maxLength: 4 }),
+      fc.constantFrom(...versions),
+      fc.constantFrom(...versions),
+    );
     let accepted = 0;
     fc.assert(
       fc.property(arb, ([spec, tagSets, from, to]) => {
@@ -71,7 +80,10 @@ describe('foresight properties', () => {
         // Each instance selects templates by tags: the versions it has templates for.
         const lab: Lab = {
           ...base,
-          proxmox: { ...base.proxmox, instances: base.proxmox.instances.map((i, n) => ({ ...i, template: { templateSelector: { matchTags: ['capi', ...tagSets[n]] } } })) },
+          proxmox: {
+            ...base.proxmox,
+            instances: base.proxmox.instances.map((i, n) => ({ ...i, template: { templateSelector: { matchTags: ['capi', ...tagSets[n]] } } })),
+          },
           tenants: base.tenants.map((t) => ({ ...t, kubernetesVersion: to })),
         };
         const plan = planOf(lab);

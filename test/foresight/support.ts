@@ -49,4 +49,3 @@ tenants:
     network: { addresses: [10.10.2.10-10.10.2.60], prefix: 24, gateway: 10.10.2.1, dnsServers: [10.10.2.1] }
 `;
 }
-

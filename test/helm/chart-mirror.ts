@@ -176,7 +176,13 @@ export class HelmCli {
  * Packages one recording chart per (chart, version) into `repoDir` and indexes it for `url`, the
  * address the repository is served at.
  */
-export async function buildChartRepository(helm: HelmCli, workDir: string, repoDir: string, url: string, charts: readonly { chart: string; version: string }[]): Promise<void> {
+export async function buildChartRepository(
+  helm: HelmCli,
+  workDir: string,
+  repoDir: string,
+  url: string,
+  charts: readonly { chart: string; version: string }[],
+): Promise<void> {
   mkdirSync(repoDir, { recursive: true });
   const unique = [...new Map(charts.map((c) => [`${c.chart}@${c.version}`, c])).values()];
   for (const { chart, version } of unique) {
@@ -235,7 +241,10 @@ export function synthWithChartMirror(work: string, mirrorUrl: string): string {
   const labFile = join(work, 'lab.yaml');
   writeFileSync(labFile, String(document));
   const out = join(work, 'out');
-  const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], { cwd: projectRoot, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`synth of the example lab with a chart mirror failed (${r.status}):\n${r.stderr}`);
   return join(out, 'stacks');
 }
@@ -245,7 +254,12 @@ export function synthWithChartMirror(work: string, mirrorUrl: string): string {
  * API server without CRDs or controllers (releases only create plain objects); returns helm
  * pointed at that server.
  */
-export async function startHelmTier(work: string, repoDir: string, url: string, charts: readonly { chart: string; version: string }[]): Promise<{ server: KubeServer; helm: HelmCli }> {
+export async function startHelmTier(
+  work: string,
+  repoDir: string,
+  url: string,
+  charts: readonly { chart: string; version: string }[],
+): Promise<{ server: KubeServer; helm: HelmCli }> {
   await buildChartRepository(new HelmCli(join(work, 'helm')), work, repoDir, url, charts);
   const server = await startKubeServer({ crds: false, controllerManager: false });
   return { server, helm: new HelmCli(join(work, 'helm'), server.kubeconfig) };

@@ -71,7 +71,8 @@ async function template(release: StackRelease, values = release.values): Promise
   ]);
 }
 
-const objectsOf = (manifest: string): KubeObject[] => (loadAll(manifest) as (KubeObject | null)[]).filter((o): o is KubeObject => o !== null && typeof o === 'object' && 'kind' in o);
+const objectsOf = (manifest: string): KubeObject[] =>
+  (loadAll(manifest) as (KubeObject | null)[]).filter((o): o is KubeObject => o !== null && typeof o === 'object' && 'kind' in o);
 
 describe('the real upstream charts with the values pvekaas renders', () => {
   it('lays out every chart the toolchain lists, at the pinned version of a management release', () => {
@@ -83,36 +84,41 @@ describe('the real upstream charts with the values pvekaas renders', () => {
     }
   });
 
-  it.each(charts.map(([name]) => name))('%s: renders with exactly the synthesized values, schema enforced, and the server admits every object', async (name) => {
-    const release = releases.find((r) => r.chart === name)!;
-    const r = await template(release);
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    const objects = objectsOf(r.stdout);
-    expect(objects.length).toBeGreaterThan(0);
-    const client = started(server).client;
-    const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
-    for (const crd of crds) await client.applyOrThrow(crd, { fieldManager: 'helm' });
-    // Wait until the CRDs are served, so the custom resources of the chart can be dry-run.
-    for (const crd of crds) {
-      const group = (crd as any).spec.group as string;
-      for (const version of ((crd as any).spec.versions as { name: string; served: boolean }[]).filter((v) => v.served)) {
-        const deadline = Date.now() + 30000;
-        while ((await client.get(`/apis/${group}/${version.name}`)).status !== 200) {
-          if (Date.now() > deadline) throw new Error(`CRD ${crd.metadata.name}: ${group}/${version.name} not served within 30 s`);
-          await new Promise((res) => setTimeout(res, 250));
+  it.each(charts.map(([name]) => name))(
+    '%s: renders with exactly the synthesized values, schema enforced, and the server admits every object',
+    async (name) => {
+      const release = releases.find((r) => r.chart === name)!;
+      const r = await template(release);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const objects = objectsOf(r.stdout);
+      expect(objects.length).toBeGreaterThan(0);
+      const client = started(server).client;
+      const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
+      for (const crd of crds) await client.applyOrThrow(crd, { fieldManager: 'helm' });
+      // Wait until the CRDs are served, so the custom resources of the chart can be dry-run.
+      for (const crd of crds) {
+        const group = (crd as any).spec.group as string;
+        for (const version of ((crd as any).spec.versions as { name: string; served: boolean }[]).filter((v) => v.served)) {
+          const deadline = Date.now() + 30000;
+          while ((await client.get(`/apis/${group}/${version.name}`)).status !== 200) {
+            if (Date.now() > deadline) throw new Error(`CRD ${crd.metadata.name}: ${group}/${version.name} not served within 30 s`);
+            await new Promise((res) => setTimeout(res, 250));
+          }
         }
       }
-    }
-    const refused: string[] = [];
-    for (const object of objects.filter((o) => o.kind !== 'CustomResourceDefinition')) {
-      const namespaced = (await client.resourceFor(object.apiVersion, object.kind)).namespaced;
-      const placed = namespaced && !object.metadata.namespace ? { ...object, metadata: { ...object.metadata, namespace: release.namespace } } : object;
-      const res = await client.apply(placed, { fieldManager: 'helm', dryRun: true });
-      if (res.status !== 200 && res.status !== 201) refused.push(`${object.kind} ${object.metadata.name}: HTTP ${res.status}: ${res.body?.message ?? res.text}`);
-    }
-    expect(refused).toEqual([]);
-  }, 120000);
+      const refused: string[] = [];
+      for (const object of objects.filter((o) => o.kind !== 'CustomResourceDefinition')) {
+        const namespaced = (await client.resourceFor(object.apiVersion, object.kind)).namespaced;
+        const placed = namespaced && !object.metadata.namespace ? { ...object, metadata: { ...object.metadata, namespace: release.namespace } } : object;
+        const res = await client.apply(placed, { fieldManager: 'helm', dryRun: true });
+        if (res.status !== 200 && res.status !== 201)
+          refused.push(`${object.kind} ${object.metadata.name}: HTTP ${res.status}: ${res.body?.message ?? res.text}`);
+      }
+      expect(refused).toEqual([]);
+    },
+    120000,
+  );
 
   it('fails when a value breaks the chart schema (metallb: a log level the schema does not list)', async () => {
     const release = releases.find((r) => r.chart === 'metallb')!;

@@ -97,9 +97,12 @@ describe('the management stack Helm releases, installed by helm from a local cha
   it('orders every release after its namespace and after the releases whose CRDs or webhooks it needs', () => {
     const byName = new Map(releases.map((r) => [r.name, r]));
     const namespaceAddress = new Map(
-      Object.entries(JSON.parse(readFileSync(join(work, 'out/stacks/management/cdk.tf.json'), 'utf8')).resource.kubernetes_namespace_v1 as Record<string, { metadata: { name: string } }>).map(
-        ([id, ns]) => [ns.metadata.name, `kubernetes_namespace_v1.${id}`],
-      ),
+      Object.entries(
+        JSON.parse(readFileSync(join(work, 'out/stacks/management/cdk.tf.json'), 'utf8')).resource.kubernetes_namespace_v1 as Record<
+          string,
+          { metadata: { name: string } }
+        >,
+      ).map(([id, ns]) => [ns.metadata.name, `kubernetes_namespace_v1.${id}`]),
     );
     const byAddress = new Map(releases.map((r) => [r.address, r]));
     const dependsOn = (r: StackRelease, target: string, seen = new Set<string>()): boolean =>
@@ -134,12 +137,25 @@ describe('the management stack Helm releases, installed by helm from a local cha
     const { client } = requireServer();
     for (const namespace of namespaces) await client.applyOrThrow(namespace, { fieldManager: 'Terraform' });
     const namespaceAddresses = new Set(
-      Object.keys(JSON.parse(readFileSync(join(work, 'out/stacks/management/cdk.tf.json'), 'utf8')).resource.kubernetes_namespace_v1).map((id) => `kubernetes_namespace_v1.${id}`),
+      Object.keys(JSON.parse(readFileSync(join(work, 'out/stacks/management/cdk.tf.json'), 'utf8')).resource.kubernetes_namespace_v1).map(
+        (id) => `kubernetes_namespace_v1.${id}`,
+      ),
     );
     const deployed = new Set<string>();
     for (const release of installOrder(releases)) {
       const missingBefore = release.dependsOn.filter((d) => !deployed.has(d) && !namespaceAddresses.has(d));
-      const args = ['upgrade', '--install', release.name, release.chart, '--repo', release.repository, '--version', release.version, '--namespace', release.namespace];
+      const args = [
+        'upgrade',
+        '--install',
+        release.name,
+        release.chart,
+        '--repo',
+        release.repository,
+        '--version',
+        release.version,
+        '--namespace',
+        release.namespace,
+      ];
       if (release.createNamespace) args.push('--create-namespace');
       release.values.forEach((values, i) => {
         const file = join(work, `${release.name}-values-${i}.yaml`);
@@ -159,17 +175,28 @@ describe('the management stack Helm releases, installed by helm from a local cha
   }, 120000);
 
   it('helm records every release at its pinned chart version, in its namespace, deployed after its dependencies', async () => {
-    const listed = JSON.parse(await helm.runOrThrow(['list', '--all-namespaces', '--output', 'json'])) as { name: string; namespace: string; chart: string; status: string; updated: string }[];
+    const listed = JSON.parse(await helm.runOrThrow(['list', '--all-namespaces', '--output', 'json'])) as {
+      name: string;
+      namespace: string;
+      chart: string;
+      status: string;
+      updated: string;
+    }[];
     const byName = new Map(listed.map((l) => [l.name, l]));
-    expect(listed.map((l) => ({ name: l.name, namespace: l.namespace, chart: l.chart, status: l.status })).sort((a, b) => a.name.localeCompare(b.name))).toEqual(
-      releases.map((r) => ({ name: r.name, namespace: r.namespace, chart: `${r.chart}-${r.version}`, status: 'deployed' })).sort((a, b) => a.name.localeCompare(b.name)),
+    expect(
+      listed.map((l) => ({ name: l.name, namespace: l.namespace, chart: l.chart, status: l.status })).sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual(
+      releases
+        .map((r) => ({ name: r.name, namespace: r.namespace, chart: `${r.chart}-${r.version}`, status: 'deployed' }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
     );
     const byAddress = new Map(releases.map((r) => [r.address, r]));
     const early: string[] = [];
     for (const r of releases) {
       for (const dep of r.dependsOn.map((d) => byAddress.get(d)).filter((d): d is StackRelease => d !== undefined)) {
         const [mine, theirs] = [byName.get(r.name), byName.get(dep.name)];
-        if (!mine || !theirs || !(Date.parse(theirs.updated) <= Date.parse(mine.updated))) early.push(`${r.name} (${mine?.updated}) before ${dep.name} (${theirs?.updated})`);
+        if (!mine || !theirs || !(Date.parse(theirs.updated) <= Date.parse(mine.updated)))
+          early.push(`${r.name} (${mine?.updated}) before ${dep.name} (${theirs?.updated})`);
       }
     }
     expect(early).toEqual([]);

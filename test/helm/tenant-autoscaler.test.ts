@@ -13,7 +13,17 @@ import { autoscalerChart } from '../../modules/versions/cni';
 import { requireKubeBinaries, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { compileProject } from '../support/toolchain';
 import { started, tearDown } from '../support/lifecycle';
-import { HelmCli, parseRecord, readStackReleases, RECORD_SUFFIX, requireHelm, serveDirectory, startHelmTier, synthWithChartMirror, type StackRelease } from './chart-mirror';
+import {
+  HelmCli,
+  parseRecord,
+  readStackReleases,
+  RECORD_SUFFIX,
+  requireHelm,
+  serveDirectory,
+  startHelmTier,
+  synthWithChartMirror,
+  type StackRelease,
+} from './chart-mirror';
 
 const MIRROR_PATH = '/charts';
 let work: string;
@@ -33,13 +43,18 @@ beforeAll(async () => {
   const repoDir = join(work, 'repository');
   repository = await serveDirectory(repoDir, MIRROR_PATH);
   const stacks = synthWithChartMirror(work, repository.url);
-  for (const stack of readdirSync(stacks).filter((s) => s.startsWith('tenant-')).sort()) {
+  for (const stack of readdirSync(stacks)
+    .filter((s) => s.startsWith('tenant-'))
+    .sort()) {
     const stackReleases = readStackReleases(stacks, stack);
     if (stackReleases.length === 0) continue;
     releases.set(stack, stackReleases[0]);
     const json = JSON.parse(readFileSync(join(stacks, stack, 'cdk.tf.json'), 'utf8'));
     const manifests = Object.values(json.resource.kubernetes_manifest as Record<string, { manifest: KubeObject }>).map((m) => m.manifest);
-    namespaces.set(stack, manifests.find((m) => m.kind === 'Namespace')!);
+    namespaces.set(
+      stack,
+      manifests.find((m) => m.kind === 'Namespace')!,
+    );
   }
   ({ server, helm } = await startHelmTier(work, repoDir, repository.url, [...releases.values()]));
 }, 180000);
@@ -65,17 +80,36 @@ describe('the tenants cluster-autoscaler releases, installed by helm from a loca
       const namespace = namespaces.get(stack)!;
       expect(release.namespace).toBe(namespace.metadata.name);
       await client.applyOrThrow(namespace, { fieldManager: 'Terraform' });
-      const args = ['upgrade', '--install', release.name, release.chart, '--repo', release.repository, '--version', release.version, '--namespace', release.namespace];
+      const args = [
+        'upgrade',
+        '--install',
+        release.name,
+        release.chart,
+        '--repo',
+        release.repository,
+        '--version',
+        release.version,
+        '--namespace',
+        release.namespace,
+      ];
       release.values.forEach((values, i) => {
         const file = join(work, `${stack}-values-${i}.yaml`);
         writeFileSync(file, values);
         args.push('--values', file);
       });
       await helm.runOrThrow(args);
-      const got = await client.get(`/api/v1/namespaces/${encodeURIComponent(release.namespace)}/configmaps/${encodeURIComponent(release.name + RECORD_SUFFIX)}`);
+      const got = await client.get(
+        `/api/v1/namespaces/${encodeURIComponent(release.namespace)}/configmaps/${encodeURIComponent(release.name + RECORD_SUFFIX)}`,
+      );
       expect(got.status).toBe(200);
       const record = parseRecord(got.body.data);
-      expect(record).toEqual({ release: release.name, namespace: release.namespace, chart: release.chart, chartVersion: release.version, values: load(release.values[0]) });
+      expect(record).toEqual({
+        release: release.name,
+        namespace: release.namespace,
+        chart: release.chart,
+        chartVersion: release.version,
+        values: load(release.values[0]),
+      });
       const values = record.values as Record<string, any>;
       // What makes it this tenant's autoscaler, running in the management cluster.
       expect(values.cloudProvider).toBe('clusterapi');

@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => tearDown(undefined, server), 60000);
 
 const applier = () => new ManifestApplier(started(server).client);
-const resource = (address: string, manifest: Record<string, unknown>, config: Record<string, unknown> = {}) => manifestResource(address, config, manifest as ManifestResource['manifest']);
+const resource = (address: string, manifest: Record<string, unknown>, config: Record<string, unknown> = {}) =>
+  manifestResource(address, config, manifest as ManifestResource['manifest']);
 
 async function failure(p: Promise<unknown>): Promise<ApplyError> {
   const e = await p.then(
@@ -50,14 +51,21 @@ describe('the applier on a real API server', () => {
 
   it('accepts what the server defaults inside list elements and objects (a Service), and a second plan finds nothing', async () => {
     const a = applier();
-    const r = resource('kubernetes_manifest.svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'applier' }, spec: { selector: { app: 'x' }, ports: [{ port: 80 }] } });
+    const r = resource('kubernetes_manifest.svc', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'svc', namespace: 'applier' },
+      spec: { selector: { app: 'x' }, ports: [{ port: 80 }] },
+    });
     const { state } = await a.apply(r);
     expect((state.object.spec as { ports: { protocol: string }[] }).ports[0].protocol).toBe('TCP');
     await expect(a.plan(r, state)).resolves.toMatchObject({ action: 'no-op' });
   });
 
-  it('fails a map the server drops (an empty ConfigMap data) with OpenTofu\'s text', async () => {
-    const e = await failure(applier().apply(resource('kubernetes_manifest.cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'empty', namespace: 'applier' }, data: {} })));
+  it("fails a map the server drops (an empty ConfigMap data) with OpenTofu's text", async () => {
+    const e = await failure(
+      applier().apply(resource('kubernetes_manifest.cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'empty', namespace: 'applier' }, data: {} })),
+    );
     expect(e.summary).toBe('Provider produced inconsistent result after apply');
     expect(e.detail).toMatch(/\.object\.data: was cty\.MapVal\(.*\), but now null/);
   });
@@ -66,7 +74,9 @@ describe('the applier on a real API server', () => {
     const a = applier();
     const manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'waited', namespace: 'applier' }, data: { a: 'b' } };
     const started = Date.now();
-    const e = await failure(a.apply(resource('kubernetes_manifest.waited', manifest, { wait: { condition: [{ type: 'Ready', status: 'True' }] }, timeouts: { create: '3s' } })));
+    const e = await failure(
+      a.apply(resource('kubernetes_manifest.waited', manifest, { wait: { condition: [{ type: 'Ready', status: 'True' }] }, timeouts: { create: '3s' } })),
+    );
     expect([e.summary, e.detail]).toEqual(['Operation timed out', 'timed out waiting on conditions']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
     expect(Date.now() - started).toBeLessThan(15000);
@@ -76,10 +86,23 @@ describe('the applier on a real API server', () => {
 
   it('waits on fields that hold, and deletes waiting until the object is gone (a finalizer holds it past timeouts.delete)', async () => {
     const a = applier();
-    const manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'applier', finalizers: ['pvekaas.lab/test'] }, data: { a: 'b' } };
+    const manifest = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'held', namespace: 'applier', finalizers: ['pvekaas.lab/test'] },
+      data: { a: 'b' },
+    };
     // A map element is `data["a"]`: `data.a` is an attribute step, which a map does not have, so the
     // provider's matcher never matches and it waits out the timeout.
-    const wrong = await failure(a.apply(resource('kubernetes_manifest.never', { ...manifest, metadata: { name: 'never', namespace: 'applier' } }, { wait: { fields: { 'data.a': '^b$' } }, timeouts: { create: '2s' } })));
+    const wrong = await failure(
+      a.apply(
+        resource(
+          'kubernetes_manifest.never',
+          { ...manifest, metadata: { name: 'never', namespace: 'applier' } },
+          { wait: { fields: { 'data.a': '^b$' } }, timeouts: { create: '2s' } },
+        ),
+      ),
+    );
     expect([wrong.summary, wrong.detail]).toEqual(['Operation timed out', 'timed out waiting on field matchers']);
     const { state } = await a.apply(resource('kubernetes_manifest.held', manifest, { wait: { fields: { 'data["a"]': '^b$' } }, timeouts: { delete: '2s' } }));
     const e = await failure(a.destroy(state));

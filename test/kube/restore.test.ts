@@ -31,7 +31,8 @@ d('restore (real etcd)', () => {
   let foreign: string;
   let tls: { ca: string; cert: string; key: string };
 
-  const put = (store: TwinDatastore, key: string, value: string) => etcdRequest(store.url, store.tlsMaterial(), '/v3/kv/put', { key: b64(key), value: b64(value) });
+  const put = (store: TwinDatastore, key: string, value: string) =>
+    etcdRequest(store.url, store.tlsMaterial(), '/v3/kv/put', { key: b64(key), value: b64(value) });
   const read = async (store: TwinDatastore, prefix: string) =>
     Object.fromEntries((await rangePrefix(store.url, store.tlsMaterial(), prefix)).map((kv) => [kv.key.toString(), kv.value.toString()]));
   const save = (store: TwinDatastore, file: string) =>
@@ -39,7 +40,8 @@ d('restore (real etcd)', () => {
       env: { ETCDCTL_ENDPOINTS: store.url, ETCDCTL_CACERT: store.files.ca, ETCDCTL_CERT: store.files.cert, ETCDCTL_KEY: store.files.key },
       stdio: 'pipe',
     });
-  const cli = (args: string[]) => spawnSync(process.execPath, [join(root, 'dist/scripts/restore.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 60000 });
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, [join(root, 'dist/scripts/restore.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 60000 });
   const tlsArgs = (store: TwinDatastore) => ['--endpoint', store.url, '--cacert', store.files.ca, '--cert', store.files.cert, '--key', store.files.key];
 
   beforeAll(async () => {
@@ -71,8 +73,12 @@ d('restore (real etcd)', () => {
   test('refuses a file that is not a snapshot (whole and one tenant, and the command)', async () => {
     const junk = join(work, 'junk.db');
     writeFileSync(junk, 'not a snapshot\n'.repeat(100));
-    await expect(restoreTenant({ snapshot: junk, schema: 'schema-a', endpoint: ds.url, tls, overwrite: true })).rejects.toThrow(/junk\.db is not an etcd snapshot/);
-    await expect(restoreWhole({ snapshot: junk, dataDir: join(work, 'nowhere'), member: ds.member, overwrite: true })).rejects.toThrow(/junk\.db is not an etcd snapshot/);
+    await expect(restoreTenant({ snapshot: junk, schema: 'schema-a', endpoint: ds.url, tls, overwrite: true })).rejects.toThrow(
+      /junk\.db is not an etcd snapshot/,
+    );
+    await expect(restoreWhole({ snapshot: junk, dataDir: join(work, 'nowhere'), member: ds.member, overwrite: true })).rejects.toThrow(
+      /junk\.db is not an etcd snapshot/,
+    );
     const r = cli(['--snapshot', junk, '--schema', 'schema-a', ...tlsArgs(ds), '--overwrite']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/junk\.db is not an etcd snapshot/);
@@ -80,7 +86,9 @@ d('restore (real etcd)', () => {
   });
 
   test("refuses another datastore's snapshot (live members for one tenant, the data directory's for the whole)", async () => {
-    await expect(restoreTenant({ snapshot: foreign, schema: 'schema-a', endpoint: ds.url, tls, overwrite: true })).rejects.toThrow(/foreign\.db is a snapshot of another datastore: its members are [0-9a-f]+, the datastore at .* has [0-9a-f]+/);
+    await expect(restoreTenant({ snapshot: foreign, schema: 'schema-a', endpoint: ds.url, tls, overwrite: true })).rejects.toThrow(
+      /foreign\.db is a snapshot of another datastore: its members are [0-9a-f]+, the datastore at .* has [0-9a-f]+/,
+    );
     const r = cli(['--snapshot', foreign, '--schema', 'schema-a', ...tlsArgs(ds), '--overwrite']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/is a snapshot of another datastore/);
@@ -88,7 +96,9 @@ d('restore (real etcd)', () => {
     // The whole restore reads the stopped member's own database.
     await ds.stop();
     try {
-      await expect(restoreWhole({ snapshot: foreign, dataDir: ds.dataDir, member: ds.member, overwrite: true })).rejects.toThrow(/is a snapshot of another datastore: its members are [0-9a-f]+, the data directory .* has [0-9a-f]+/);
+      await expect(restoreWhole({ snapshot: foreign, dataDir: ds.dataDir, member: ds.member, overwrite: true })).rejects.toThrow(
+        /is a snapshot of another datastore: its members are [0-9a-f]+, the data directory .* has [0-9a-f]+/,
+      );
       expect(existsSync(join(ds.dataDir, 'member'))).toBe(true);
     } finally {
       await ds.startAgain();
@@ -96,14 +106,18 @@ d('restore (real etcd)', () => {
   });
 
   test('writes nothing without --overwrite', async () => {
-    await expect(restoreTenant({ snapshot, schema: 'schema-a', endpoint: ds.url, tls, overwrite: false })).rejects.toThrow(/would replace the 2 keys of \/schema-a\/ .* run again with --overwrite/);
+    await expect(restoreTenant({ snapshot, schema: 'schema-a', endpoint: ds.url, tls, overwrite: false })).rejects.toThrow(
+      /would replace the 2 keys of \/schema-a\/ .* run again with --overwrite/,
+    );
     const r = cli(['--snapshot', snapshot, '--schema', 'schema-a', ...tlsArgs(ds)]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/run again with --overwrite/);
     expect(await read(ds, '/schema-a/')).toMatchObject({ '/schema-a/configmaps/default/changed': 'a2', '/schema-a/configmaps/default/new': 'a2' });
     await ds.stop();
     try {
-      await expect(restoreWhole({ snapshot, dataDir: ds.dataDir, member: ds.member, overwrite: false })).rejects.toThrow(/would replace the datastore in .*: stop the datastore, then run again with --overwrite/);
+      await expect(restoreWhole({ snapshot, dataDir: ds.dataDir, member: ds.member, overwrite: false })).rejects.toThrow(
+        /would replace the datastore in .*: stop the datastore, then run again with --overwrite/,
+      );
     } finally {
       await ds.startAgain();
     }
@@ -128,7 +142,19 @@ d('restore (real etcd)', () => {
     await put(ds, '/schema-a/configmaps/default/new', 'a3');
     const before = await etcdRequest(ds.url, ds.tlsMaterial(), '/v3/cluster/member/list', {});
     await ds.stop();
-    const r = cli(['--snapshot', snapshot, '--data-dir', ds.dataDir, '--name', ds.member.name, '--peer-url', ds.member.peerUrl, '--token', ds.member.token, '--overwrite']);
+    const r = cli([
+      '--snapshot',
+      snapshot,
+      '--data-dir',
+      ds.dataDir,
+      '--name',
+      ds.member.name,
+      '--peer-url',
+      ds.member.peerUrl,
+      '--token',
+      ds.member.token,
+      '--overwrite',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(readdirSync(join(ds.dataDir, '..')).filter((f) => f.startsWith('data.before-restore-'))).toHaveLength(1);

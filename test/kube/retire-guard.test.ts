@@ -55,7 +55,12 @@ async function machineDeployment(s: KubeServer, step: RetireStep, topologyName: 
     },
   });
   const status = { observedGeneration: created.metadata.generation, replicas, readyReplicas: ready, availableReplicas: ready, upToDateReplicas: replicas };
-  const r = await s.client.request('PATCH', `/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments/${name}/status`, { status }, 'application/merge-patch+json');
+  const r = await s.client.request(
+    'PATCH',
+    `/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments/${name}/status`,
+    { status },
+    'application/merge-patch+json',
+  );
   expect(r.status).toBe(200);
 }
 
@@ -75,10 +80,13 @@ describe("deploy's retire guard, live", () => {
     expect(step.carried.length).toBe(2);
     await s.client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: step.namespace } });
     // A CRD just established answers 429 ("storage is (re)initializing") for a moment: the guard refuses then too; wait it out.
-    for (let i = 0; i < 120 && (await s.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; i < 120 && (await s.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments`)).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 500));
 
     // Not made yet: refused, naming what is missing.
-    await expect(guardRetire(retire, steps, undefined)).rejects.toThrow(/tenant tenant-a: retires .* but not every new machine deployment is Ready: workers-pmox-txl-1-[0-9a-f]{6}: no MachineDeployment in namespace/);
+    await expect(guardRetire(retire, steps, undefined)).rejects.toThrow(
+      /tenant tenant-a: retires .* but not every new machine deployment is Ready: workers-pmox-txl-1-[0-9a-f]{6}: no MachineDeployment in namespace/,
+    );
     // Another Cluster's ready MachineDeployment of the same topology name does not count.
     for (const name of step.carried) await machineDeployment(s, step, name, 'someone-else', 1, 1);
     await expect(guardRetire(retire, steps, undefined)).rejects.toThrow(/no MachineDeployment in namespace/);
@@ -109,12 +117,15 @@ describe("deploy's retire guard, live", () => {
     expect(step.autoscaled.map((g) => g.pool)).toEqual(expect.arrayContaining(['workers']));
     expect(step.autoscaled.some((g) => g.pool === 'gpu')).toBe(false);
     await s.client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: step.namespace } });
-    for (let i = 0; i < 120 && (await s.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; i < 120 && (await s.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments`)).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 500));
     const [g] = step.autoscaled;
     // The autoscaler grew the old one to 4; CAPI made the new one at its min size (1), Ready.
     for (const name of g.retired) await machineDeployment(s, step, name, step.cluster, 4, 4);
     for (const name of step.carried) await machineDeployment(s, step, name, step.cluster, 1, 1);
-    await expect(guardRetire(retire, [step], undefined)).rejects.toThrow(new RegExp(`autoscaled pool workers on ${g.node}: the old machine deployments run 4 machines, the new ones have 1 Ready — scale the new one to 4 first`));
+    await expect(guardRetire(retire, [step], undefined)).rejects.toThrow(
+      new RegExp(`autoscaled pool workers on ${g.node}: the old machine deployments run 4 machines, the new ones have 1 Ready — scale the new one to 4 first`),
+    );
     for (const name of g.carried) await machineDeployment(s, step, name, step.cluster, 4, 4);
     expect(await guardRetire(retire, [step], undefined)).toEqual([expect.stringContaining('every new machine deployment Ready')]);
   }, 120000);

@@ -160,7 +160,8 @@ const cases: BadCase[] = [
           delete d.tenants[2].networks;
         }),
       );
-      return tenantObjects(lab, 'tenant-c').find((o) => o.object.kind === 'ProxmoxMachineTemplate' && JSON.stringify(o.object).includes('"capi","capi"'))!.object;
+      return tenantObjects(lab, 'tenant-c').find((o) => o.object.kind === 'ProxmoxMachineTemplate' && JSON.stringify(o.object).includes('"capi","capi"'))!
+        .object;
     },
     serverSays: /templateSelector\.matchTags: duplicate entries for key \[="capi"\]/,
   },
@@ -168,7 +169,8 @@ const cases: BadCase[] = [
     title: 'a DNS server listed twice (CAPMOX dnsServers is a set)',
     change: (d) => (d.tenants[0].network.dnsServers = ['10.10.1.1', '10.10.1.1']),
     path: 'tenants[0].network.dnsServers[1]',
-    serverObject: () => renderedObject(schemaOnly(exampleWith((d) => (d.tenants[0].network.dnsServers = ['10.10.1.1', '10.10.1.1']))), 'tenant-a', 'ProxmoxCluster'),
+    serverObject: () =>
+      renderedObject(schemaOnly(exampleWith((d) => (d.tenants[0].network.dnsServers = ['10.10.1.1', '10.10.1.1']))), 'tenant-a', 'ProxmoxCluster'),
     serverSays: /\.spec\.dnsServers: duplicate entries for key \[="10\.10\.1\.1"\]/,
   },
   {
@@ -193,7 +195,8 @@ const cases: BadCase[] = [
     title: 'more control-plane replicas than a 32-bit number holds (KamajiControlPlane scale subresource)',
     change: (d) => (d.tenants[0].controlPlane = { replicas: INT32_MAX + 1 }),
     path: 'tenants[0].controlPlane.replicas',
-    serverObject: () => renderedObject(schemaOnly(exampleWith((d) => (d.tenants[0].controlPlane = { replicas: INT32_MAX + 1 }))), 'tenant-a', 'KamajiControlPlane'),
+    serverObject: () =>
+      renderedObject(schemaOnly(exampleWith((d) => (d.tenants[0].controlPlane = { replicas: INT32_MAX + 1 }))), 'tenant-a', 'KamajiControlPlane'),
     serverSays: /spec\.replicas: Invalid value: 2147483648: should be less than or equal to 2147483647/,
   },
 ];
@@ -243,7 +246,9 @@ describe('descriptions the API server would refuse', () => {
   });
 
   it('checkServerRules copes with a description that failed the schema', () => {
-    expect(() => checkServerRules({ proxmox: { instances: [{ nodes: [{}], template: { templateSelector: {} } }, null] }, tenants: [{ network: 5 }, {}] } as any)).not.toThrow();
+    expect(() =>
+      checkServerRules({ proxmox: { instances: [{ nodes: [{}], template: { templateSelector: {} } }, null] }, tenants: [{ network: 5 }, {}] } as any),
+    ).not.toThrow();
     expect(checkServerRules({} as any)).toEqual([]);
   });
 });
@@ -260,7 +265,10 @@ describe('descriptions the schema accepts', () => {
     { weight: 3, arbitrary: fc.uniqueArray(fc.constantFrom('10.10.1.2', '10.10.1.3', '10.10.1.4'), { minLength: 1, maxLength: 3 }) },
     { weight: 1, arbitrary: fc.array(fc.constantFrom('10.10.1.2', '10.10.1.3'), { minLength: 1, maxLength: 3 }) },
   );
-  const replicas = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: INT32_MAX - 1, max: INT32_MAX + 10 }) });
+  const replicas = fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 5 }) },
+    { weight: 1, arbitrary: fc.integer({ min: INT32_MAX - 1, max: INT32_MAX + 10 }) },
+  );
 
   it('are either refused by pvekaas at synth, or accepted whole by the server', async () => {
     let checkedByServer = 0;

@@ -46,7 +46,11 @@ describe('the test API server', () => {
 
   it('serves every pinned CRD, established', async () => {
     const { client, crds } = requireServer();
-    expect(crds).toEqual(loadPinnedCrds().map((c) => c.metadata.name).sort());
+    expect(crds).toEqual(
+      loadPinnedCrds()
+        .map((c) => c.metadata.name)
+        .sort(),
+    );
     expect(crds.length).toBeGreaterThanOrEqual(40);
     const proxmox = await client.resourceFor('infrastructure.cluster.x-k8s.io/v1alpha2', 'ProxmoxMachineTemplate');
     expect(proxmox).toMatchObject({ name: 'proxmoxmachinetemplates', namespaced: true });

@@ -119,7 +119,12 @@ describe('comparing what was sent with what the server stored', () => {
 
 describe('the test copy of a CRD', () => {
   it('turns a conversion webhook off and leaves other CRDs as they are', () => {
-    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'x' }, spec: { group: 'g', conversion: { strategy: 'Webhook', webhook: {} } } };
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'x' },
+      spec: { group: 'g', conversion: { strategy: 'Webhook', webhook: {} } },
+    };
     expect(withoutConversionWebhook(crd).spec).toEqual({ group: 'g', conversion: { strategy: 'None' } });
     const plain = { ...crd, spec: { group: 'g' } };
     expect(withoutConversionWebhook(plain)).toBe(plain);

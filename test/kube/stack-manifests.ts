@@ -176,7 +176,8 @@ export function readStackManifests(stacksDir: string, stack: string): StackManif
  */
 export function missingFromServer(expected: unknown, actual: unknown, path = ''): string[] {
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return [`${path || '(root)'}: expected an object, got ${JSON.stringify(actual)}`];
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
+      return [`${path || '(root)'}: expected an object, got ${JSON.stringify(actual)}`];
     return Object.entries(expected).flatMap(([k, v]) => missingFromServer(v, (actual as Record<string, unknown>)[k], path ? `${path}.${k}` : k));
   }
   if (Array.isArray(expected)) {
@@ -204,7 +205,11 @@ export function readStackNamespaces(stacksDir: string, stack: string): KubeObjec
       }
       const { name: namespace, labels, annotations } = metadata;
       if (!namespace) throw new Error(`${stack}: kubernetes_namespace_v1.${name} has no metadata.name`);
-      return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) } } as KubeObject;
+      return {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: namespace, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) },
+      } as KubeObject;
     })
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
 }

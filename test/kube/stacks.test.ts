@@ -84,7 +84,10 @@ beforeAll(async () => {
   compileProject();
   work = mkdtempSync(join(tmpdir(), 'pvekaas-kube-stacks-'));
   const out = join(work, 'out');
-  const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], { cwd: projectRoot, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', labFile, '--out', out], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`synth of the example lab failed (${r.status}):\n${r.stderr}`);
   for (const stack of kubeStacks) manifests.set(stack, readStackManifests(join(out, 'stacks'), stack));
   managementNamespaces = readStackNamespaces(join(out, 'stacks'), 'management');
@@ -178,7 +181,8 @@ describe('the example lab against a real API server', () => {
     objects.unshift(...managementNamespaces);
     for (const object of [...objects].reverse()) {
       const r = await client.delete(await client.objectPath(object));
-      if (r.status !== 200 && r.status !== 202 && r.status !== 404) throw new Error(`delete ${describeObject(object)}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+      if (r.status !== 200 && r.status !== 202 && r.status !== 404)
+        throw new Error(`delete ${describeObject(object)}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     }
     // Namespace deletion is finished by kube-controller-manager's namespace controller.
     const deadline = Date.now() + 90000;

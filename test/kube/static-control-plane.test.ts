@@ -75,11 +75,24 @@ describe('the static control plane CRD on the test API server', () => {
     withDefaults.metadata = { name: `staticcontrolplanes.${group}` };
     withDefaults.spec.group = group;
     const stripDefaults = (v: any): any =>
-      Array.isArray(v) ? v.map(stripDefaults) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'default').map(([k, x]) => [k, stripDefaults(x)])) : v;
+      Array.isArray(v)
+        ? v.map(stripDefaults)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .filter(([k]) => k !== 'default')
+                .map(([k, x]) => [k, stripDefaults(x)]),
+            )
+          : v;
     await client.applyOrThrow(stripDefaults(withDefaults));
     await established(client, `staticcontrolplanes.${group}`);
     await namespace(client, 'scp-read');
-    const object: KubeObject = { apiVersion: `${group}/v1alpha1`, kind: 'StaticControlPlane', metadata: { name: 'stored-bare', namespace: 'scp-read' }, spec: {} };
+    const object: KubeObject = {
+      apiVersion: `${group}/v1alpha1`,
+      kind: 'StaticControlPlane',
+      metadata: { name: 'stored-bare', namespace: 'scp-read' },
+      spec: {},
+    };
     await client.applyOrThrow(object);
     expect((await read(client, object)).status).toBeUndefined();
 
@@ -109,7 +122,8 @@ describe('the static control plane CRD on the test API server', () => {
     const refused: string[] = [];
     for (const o of [...objects, m.serviceAccount, m.role, m.roleBinding, m.cronJob]) {
       const answer = await client.apply(o as KubeObject, { dryRun: true });
-      if (answer.status !== 200 && answer.status !== 201) refused.push(`${o.kind} ${o.metadata.name}: HTTP ${answer.status}: ${answer.body?.message ?? answer.text}`);
+      if (answer.status !== 200 && answer.status !== 201)
+        refused.push(`${o.kind} ${o.metadata.name}: HTTP ${answer.status}: ${answer.body?.message ?? answer.text}`);
     }
     expect(refused).toEqual([]);
   }, 180000);

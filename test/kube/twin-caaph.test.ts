@@ -24,7 +24,10 @@ const cluster = 'tenant-x';
 let mgmt: KubeServer | undefined;
 let tenant: KubeServer | undefined;
 beforeAll(async () => {
-  [mgmt, tenant] = await Promise.all([startKubeServer({ controllerManager: false, transformCrd: withReleaseLabels(root) }), startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true'] })]);
+  [mgmt, tenant] = await Promise.all([
+    startKubeServer({ controllerManager: false, transformCrd: withReleaseLabels(root) }),
+    startKubeServer({ crds: false, controllerManager: false, apiServerArgs: ['--allow-privileged=true'] }),
+  ]);
   const { client } = started(mgmt);
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   await client.applyOrThrow({
@@ -40,10 +43,26 @@ beforeAll(async () => {
     },
   } as KubeObject);
   const kcp = (clusterClassTemplates({ dataStoreName: 'default', multiInstance: 'refuse' }) as any[]).find((t) => t.kind === 'KamajiControlPlaneTemplate');
-  await client.applyOrThrow({ apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2', kind: 'KamajiControlPlane', metadata: { name: cluster, namespace: ns }, spec: { ...kcp.spec.template.spec, version: 'v1.36.3' } } as KubeObject);
-  const r = await client.request('PATCH', `/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters/${cluster}/status`, { status: { initialization: { controlPlaneInitialized: true } } }, 'application/merge-patch+json');
+  await client.applyOrThrow({
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2',
+    kind: 'KamajiControlPlane',
+    metadata: { name: cluster, namespace: ns },
+    spec: { ...kcp.spec.template.spec, version: 'v1.36.3' },
+  } as KubeObject);
+  const r = await client.request(
+    'PATCH',
+    `/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters/${cluster}/status`,
+    { status: { initialization: { controlPlaneInitialized: true } } },
+    'application/merge-patch+json',
+  );
   if (r.status !== 200) throw new Error(`Cluster status: ${r.text}`);
-  await client.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: `${cluster}-kubeconfig`, namespace: ns }, data: { value: Buffer.from('kubeconfig').toString('base64') } } as KubeObject);
+  await client.applyOrThrow({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'cluster.x-k8s.io/secret',
+    metadata: { name: `${cluster}-kubeconfig`, namespace: ns },
+    data: { value: Buffer.from('kubeconfig').toString('base64') },
+  } as KubeObject);
 }, 300000);
 afterAll(() => tearDown(undefined, mgmt, tenant), 60000);
 
@@ -84,18 +103,30 @@ describe("CAAPH's selection and the Cilium chart, as the twin plays them", () =>
 
   const mutations: [string, (p: any) => void, RegExp][] = [
     ['a HelmChartProxy in namespace default', (p) => (p.metadata.namespace = 'default'), /no HelmChartProxy in namespace tenant-x selects Cluster tenant-x/],
-    ['a selector matching no Cluster', (p) => (p.spec.clusterSelector.matchLabels[LABEL_CNI] = 'calico'), /no HelmChartProxy in namespace tenant-x selects Cluster tenant-x/],
-    ['a matchExpression excluding the Cluster', (p) => (p.spec.clusterSelector = { matchExpressions: [{ key: LABEL_CNI, operator: 'NotIn', values: ['cilium'] }] }), /no HelmChartProxy/],
+    [
+      'a selector matching no Cluster',
+      (p) => (p.spec.clusterSelector.matchLabels[LABEL_CNI] = 'calico'),
+      /no HelmChartProxy in namespace tenant-x selects Cluster tenant-x/,
+    ],
+    [
+      'a matchExpression excluding the Cluster',
+      (p) => (p.spec.clusterSelector = { matchExpressions: [{ key: LABEL_CNI, operator: 'NotIn', values: ['cilium'] }] }),
+      /no HelmChartProxy/,
+    ],
     ['values the chart schema refuses', (p) => (p.spec.valuesTemplate += 'hubble:\n  enabled: "yes"\n'), /failed: helm template: .*hubble/s],
     ['a values template that does not parse', (p) => (p.spec.valuesTemplate = '{{ .Cluster.spec.controlPlaneEndpoint.host '), /failed: failed to parse values/],
     ['a chart version not pinned', (p) => (p.spec.version = '1.17.0'), /failed: chart cilium version 1\.17\.0 is not the pinned/],
   ];
-  it.each(mutations)('leaves the Cluster without its CNI with %s', async (_name, mutate, why) => {
-    const { client } = started(mgmt);
-    const proxy = structuredClone(cniHelmChartProxy('cilium', ns)) as any;
-    mutate(proxy);
-    const player = await withProxy(client, proxy);
-    expect(player.cniReady(ns, cluster)).toBe(false);
-    expect(player.cniWaiting(ns, cluster)).toMatch(why);
-  }, 180000);
+  it.each(mutations)(
+    'leaves the Cluster without its CNI with %s',
+    async (_name, mutate, why) => {
+      const { client } = started(mgmt);
+      const proxy = structuredClone(cniHelmChartProxy('cilium', ns)) as any;
+      mutate(proxy);
+      const player = await withProxy(client, proxy);
+      expect(player.cniReady(ns, cluster)).toBe(false);
+      expect(player.cniWaiting(ns, cluster)).toMatch(why);
+    },
+    180000,
+  );
 });

@@ -42,7 +42,12 @@ afterAll(async () => {
 async function tenant(client: KubeClient, name: string, edit: (spec: any) => void = () => {}): Promise<void> {
   await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   const infra = templates.find((t) => t.kind === 'ProxmoxClusterTemplate').spec.template.spec;
-  await client.applyOrThrow({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2', kind: 'ProxmoxCluster', metadata: { name, namespace: name }, spec: infra } as KubeObject);
+  await client.applyOrThrow({
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+    kind: 'ProxmoxCluster',
+    metadata: { name, namespace: name },
+    spec: infra,
+  } as KubeObject);
   const cluster = await client.applyOrThrow({
     apiVersion: CAPI,
     kind: 'Cluster',
@@ -59,7 +64,12 @@ async function tenant(client: KubeClient, name: string, edit: (spec: any) => voi
   await client.applyOrThrow({
     apiVersion: KCP,
     kind: 'KamajiControlPlane',
-    metadata: { name, namespace: name, labels: { 'cluster.x-k8s.io/cluster-name': name }, ownerReferences: [{ apiVersion: CAPI, kind: 'Cluster', name, uid: cluster.metadata.uid as string }] },
+    metadata: {
+      name,
+      namespace: name,
+      labels: { 'cluster.x-k8s.io/cluster-name': name },
+      ownerReferences: [{ apiVersion: CAPI, kind: 'Cluster', name, uid: cluster.metadata.uid as string }],
+    },
     spec,
   } as KubeObject);
 }
@@ -68,7 +78,7 @@ const get = async (client: KubeClient, path: string) => (await client.get(path))
 const condition = (kcp: any, type: string) => (kcp.status?.conditions ?? []).find((c: any) => c.type === type);
 
 describe('Kamaji and its provider, as the twin plays them', () => {
-  it('brings up the control plane the class renders: TenantControlPlane, Kamaji\'s Secrets, initialized', async () => {
+  it("brings up the control plane the class renders: TenantControlPlane, Kamaji's Secrets, initialized", async () => {
     const { client } = started(server);
     await tenant(client, 'tenant-ok');
     await player!.tick();
@@ -76,23 +86,47 @@ describe('Kamaji and its provider, as the twin plays them', () => {
     const ds = await get(client, `/apis/kamaji.clastix.io/v1alpha1/datastores/${KAMAJI_DATASTORE_NAME}`);
     expect(ds.status).toMatchObject({ ready: true });
     const tcp = await get(client, '/apis/kamaji.clastix.io/v1alpha1/namespaces/tenant-ok/tenantcontrolplanes/tenant-ok');
-    expect(tcp.spec).toMatchObject({ dataStore: KAMAJI_DATASTORE_NAME, kubernetes: { version: 'v1.36.3' }, networkProfile: { address: '10.10.0.5', serviceCidr: '10.96.0.0/12', podCidr: '10.244.0.0/16' } });
-    expect(tcp.status).toMatchObject({ controlPlaneEndpoint: '10.10.0.5:6443', storage: { dataStoreName: KAMAJI_DATASTORE_NAME }, kubernetesResources: { version: { status: 'Ready' } } });
+    expect(tcp.spec).toMatchObject({
+      dataStore: KAMAJI_DATASTORE_NAME,
+      kubernetes: { version: 'v1.36.3' },
+      networkProfile: { address: '10.10.0.5', serviceCidr: '10.96.0.0/12', podCidr: '10.244.0.0/16' },
+    });
+    expect(tcp.status).toMatchObject({
+      controlPlaneEndpoint: '10.10.0.5:6443',
+      storage: { dataStoreName: KAMAJI_DATASTORE_NAME },
+      kubernetesResources: { version: { status: 'Ready' } },
+    });
     // Kamaji's CA Secret is the Cluster's `<cluster>-ca` here (the control plane is named like its Cluster).
     const ca = await get(client, '/api/v1/namespaces/tenant-ok/secrets/tenant-ok-ca');
     expect(Object.keys(ca.data).sort()).toEqual(['ca.crt', 'ca.key', 'tls.crt', 'tls.key']);
     expect(ca.metadata.ownerReferences[0]).toMatchObject({ kind: 'TenantControlPlane', name: 'tenant-ok' });
-    expect(ca.metadata.labels).toMatchObject({ 'kamaji.clastix.io/project': 'kamaji', 'kamaji.clastix.io/name': 'tenant-ok', 'kamaji.clastix.io/component': 'ca' });
+    expect(ca.metadata.labels).toMatchObject({
+      'kamaji.clastix.io/project': 'kamaji',
+      'kamaji.clastix.io/name': 'tenant-ok',
+      'kamaji.clastix.io/component': 'ca',
+    });
     const admin = await get(client, '/api/v1/namespaces/tenant-ok/secrets/tenant-ok-admin-kubeconfig');
     expect(Object.keys(admin.data).sort()).toEqual(['admin.conf', 'admin.svc', 'super-admin.conf', 'super-admin.svc']);
-    expect((await get(client, '/apis/infrastructure.cluster.x-k8s.io/v1alpha2/namespaces/tenant-ok/proxmoxclusters/tenant-ok')).spec.controlPlaneEndpoint).toEqual({ host: '10.10.0.5', port: 6443 });
+    expect(
+      (await get(client, '/apis/infrastructure.cluster.x-k8s.io/v1alpha2/namespaces/tenant-ok/proxmoxclusters/tenant-ok')).spec.controlPlaneEndpoint,
+    ).toEqual({ host: '10.10.0.5', port: 6443 });
     let kcp = await get(client, `/apis/${KCP}/namespaces/tenant-ok/kamajicontrolplanes/tenant-ok`);
     expect(kcp.spec.controlPlaneEndpoint).toEqual({ host: '10.10.0.5', port: 6443 });
     expect(kcp.status?.initialization?.controlPlaneInitialized).not.toBe(true);
     expect(player!.waitingIn('tenant-ok')).toBe('Cluster control plane endpoint still unprocessed');
     // CAPI's part, by hand: the endpoint onto the Cluster, the infrastructure provisioned.
-    await client.request('PATCH', `/apis/${CAPI}/namespaces/tenant-ok/clusters/tenant-ok`, { spec: { controlPlaneEndpoint: { host: '10.10.0.5', port: 6443 } } }, 'application/merge-patch+json');
-    await client.request('PATCH', `/apis/${CAPI}/namespaces/tenant-ok/clusters/tenant-ok/status`, { status: { initialization: { infrastructureProvisioned: true } } }, 'application/merge-patch+json');
+    await client.request(
+      'PATCH',
+      `/apis/${CAPI}/namespaces/tenant-ok/clusters/tenant-ok`,
+      { spec: { controlPlaneEndpoint: { host: '10.10.0.5', port: 6443 } } },
+      'application/merge-patch+json',
+    );
+    await client.request(
+      'PATCH',
+      `/apis/${CAPI}/namespaces/tenant-ok/clusters/tenant-ok/status`,
+      { status: { initialization: { infrastructureProvisioned: true } } },
+      'application/merge-patch+json',
+    );
     await player!.tick();
     kcp = await get(client, `/apis/${KCP}/namespaces/tenant-ok/kamajicontrolplanes/tenant-ok`);
     expect(kcp.status).toMatchObject({ initialization: { controlPlaneInitialized: true }, ready: true, version: 'v1.36.3' });
@@ -107,14 +141,17 @@ describe('Kamaji and its provider, as the twin plays them', () => {
     expect((await plane.server.client.get('/apis/apps/v1/namespaces/kube-system/daemonsets/konnectivity-agent')).status).toBe(200);
   }, 180000);
 
-  it('never creates a control plane for a DataStore that does not exist, and says why (Kamaji\'s webhook)', async () => {
+  it("never creates a control plane for a DataStore that does not exist, and says why (Kamaji's webhook)", async () => {
     const { client } = started(server);
     await tenant(client, 'tenant-nods', (spec) => (spec.dataStoreName = 'does-not-exist'));
     await player!.tick();
     await player!.tick();
     expect((await client.get('/apis/kamaji.clastix.io/v1alpha1/namespaces/tenant-nods/tenantcontrolplanes/tenant-nods')).status).toBe(404);
     const kcp = await get(client, `/apis/${KCP}/namespaces/tenant-nods/kamajicontrolplanes/tenant-nods`);
-    expect(condition(kcp, 'TenantControlPlaneCreated')).toMatchObject({ status: 'False', message: expect.stringContaining('does-not-exist DataStore does not exist') });
+    expect(condition(kcp, 'TenantControlPlaneCreated')).toMatchObject({
+      status: 'False',
+      message: expect.stringContaining('does-not-exist DataStore does not exist'),
+    });
     expect(kcp.status?.initialization?.controlPlaneInitialized).toBeUndefined();
     expect(player!.waitingIn('tenant-nods')).toMatch(/does-not-exist DataStore does not exist/);
     expect([...player!.planes.values()].some((p) => p.namespace === 'tenant-nods')).toBe(false);
@@ -140,11 +177,16 @@ describe('Kamaji and its provider, as the twin plays them', () => {
       expect(ds.status.ready).toBe(false);
       expect(ds.status.conditions[0]).toMatchObject({ status: 'False', reason: 'TLSConfigurationValidationFailed' });
       expect((await client.get('/apis/kamaji.clastix.io/v1alpha1/namespaces/tenant-notready/tenantcontrolplanes/tenant-notready')).status).toBe(200);
-      expect(player!.waitingIn('tenant-notready')).toMatch(/DataStore default is not ready: client certificate is not valid, secret kamaji-system\/kamaji-etcd-client-certs is not found/);
+      expect(player!.waitingIn('tenant-notready')).toMatch(
+        /DataStore default is not ready: client certificate is not valid, secret kamaji-system\/kamaji-etcd-client-certs is not found/,
+      );
       expect([...player!.planes.values()].some((p) => p.namespace === 'tenant-notready')).toBe(false);
     } finally {
       const { metadata, ...rest } = secret;
-      await client.post('/api/v1/namespaces/kamaji-system/secrets', { ...rest, metadata: { name: metadata.name, namespace: metadata.namespace, labels: metadata.labels } });
+      await client.post('/api/v1/namespaces/kamaji-system/secrets', {
+        ...rest,
+        metadata: { name: metadata.name, namespace: metadata.namespace, labels: metadata.labels },
+      });
     }
   }, 120000);
 });

@@ -43,7 +43,11 @@ function controlPlaneService(tenant: string, vip?: string): KubeObject {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: `${tenant}-cp`, namespace: 'default', annotations: vip ? { 'metallb.io/loadBalancerIPs': vip } : {} },
-    spec: { type: 'LoadBalancer', selector: { 'kamaji.clastix.io/name': `${tenant}-cp` }, ports: [{ name: 'kube-apiserver', protocol: 'TCP', port: 6443, targetPort: 6443 }] },
+    spec: {
+      type: 'LoadBalancer',
+      selector: { 'kamaji.clastix.io/name': `${tenant}-cp` },
+      ports: [{ name: 'kube-apiserver', protocol: 'TCP', port: 6443, targetPort: 6443 }],
+    },
   } as KubeObject;
 }
 
@@ -121,7 +125,7 @@ describe('MetalLB (real controller) and the tenant VIP pool pvekaas renders', ()
     expect(await ingressOf(client, 'anon-cp', 5000)).toEqual([]);
   }, 60000);
 
-  it('frees a deleted tenant Service\'s VIP for the next tenant asking for it', async () => {
+  it("frees a deleted tenant Service's VIP for the next tenant asking for it", async () => {
     const { client } = started(server);
     // While alpha holds it, beta cannot have alpha's VIP.
     await client.applyOrThrow(controlPlaneService('beta', vips[0]), { force: true });
@@ -144,7 +148,7 @@ describe('MetalLB (real controller) and the tenant VIP pool pvekaas renders', ()
     expect(name).toBeTruthy();
   }, 60000);
 
-  it('mutation: with the pool at MetalLB\'s default autoAssign: true, a Service asking for nothing takes a tenant VIP', async () => {
+  it("mutation: with the pool at MetalLB's default autoAssign: true, a Service asking for nothing takes a tenant VIP", async () => {
     const { client } = started(server);
     await client.applyOrThrow({ ...pool, spec: { ...(pool as any).spec, autoAssign: true } } as KubeObject, { force: true });
     try {

@@ -27,7 +27,8 @@ beforeAll(async () => {
   const operator = Object.values(management.config.resource.helm_release as Record<string, any>).find((r) => r.chart === 'cluster-api-operator');
   operatorValues = load(operator.values[0]) as Record<string, any>;
   const namespaces = new Set<string>([operator.namespace]);
-  for (const section of Object.values(operatorValues)) for (const p of Object.values((section ?? {}) as Record<string, any>)) if (p?.namespace) namespaces.add(p.namespace);
+  for (const section of Object.values(operatorValues))
+    for (const p of Object.values((section ?? {}) as Record<string, any>)) if (p?.namespace) namespaces.add(p.namespace);
   for (const name of namespaces) await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 }, 300000);
 afterAll(async () => {

@@ -20,7 +20,11 @@ function tsFiles(dir: string): string[] {
 describe('no explicit any in production code', () => {
   const probe = 'export const probe = (x: any): unknown => x;\n';
   const reasoned = `// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a probe\n${probe}`;
-  const cases: [string, string][] = [...FOLDERS.map((f): [string, string] => [`${f}/lint-probe.ts`, probe]), ['modules/lint-probe.ts', reasoned], ['test/lint-probe.ts', probe]];
+  const cases: [string, string][] = [
+    ...FOLDERS.map((f): [string, string] => [`${f}/lint-probe.ts`, probe]),
+    ['modules/lint-probe.ts', reasoned],
+    ['test/lint-probe.ts', probe],
+  ];
   /** The rule ids the project's ESLint config reports for each case (one node process: jest cannot load eslint.config.mjs). */
   let reported: string[][];
   beforeAll(() => {

@@ -133,7 +133,8 @@ describe('the example lab', () => {
       ['capi-operator', 'cert-manager'],
       ['capi-operator', 'kamaji'],
     ];
-    for (const [later, earlier] of before) expect({ later, earlier, ok: dependsTransitively(graph, address(later), address(earlier)) }).toEqual({ later, earlier, ok: true });
+    for (const [later, earlier] of before)
+      expect({ later, earlier, ok: dependsTransitively(graph, address(later), address(earlier)) }).toEqual({ later, earlier, ok: true });
     expect(dependsTransitively(graph, job, address('capi-operator'))).toBe(true);
     for (const r of releasesOf(synth)) {
       const ns = `kubernetes_namespace_v1.namespace-${r.namespace}`;
@@ -149,7 +150,10 @@ describe('the example lab', () => {
     const waits = job.spec.template.spec.container.map((c: any) => c.args.slice(-3).concat(c.args[1]).join(' ')).sort();
     expect(waits).toEqual(
       capiProviders
-        .map((p) => `--namespace ${capiProviderResources({ management: exampleLab().management, versions: pinnedVersions }).find((r) => r.metadata.name === p.name)!.metadata.namespace} ${p.operatorKind.toLowerCase()}s/${p.name} --for=jsonpath={.status.installedVersion}=${pinnedVersions[p.versionKey]}`)
+        .map(
+          (p) =>
+            `--namespace ${capiProviderResources({ management: exampleLab().management, versions: pinnedVersions }).find((r) => r.metadata.name === p.name)!.metadata.namespace} ${p.operatorKind.toLowerCase()}s/${p.name} --for=jsonpath={.status.installedVersion}=${pinnedVersions[p.versionKey]}`,
+        )
         .sort(),
     );
   });
@@ -190,7 +194,12 @@ describe('the example lab', () => {
   it('creates one CAPMOX credentials Secret per instance and tenant, filled by cross-stack references only', () => {
     const secrets = Object.values(synth.stack('management').resource.kubernetes_secret_v1) as any[];
     // The example's placement: tenant-a and tenant-b on pmox-txl, tenant-c on both.
-    const pairs: [string, string][] = [['pmox-fra', 'tenant-c'], ['pmox-txl', 'tenant-a'], ['pmox-txl', 'tenant-b'], ['pmox-txl', 'tenant-c']];
+    const pairs: [string, string][] = [
+      ['pmox-fra', 'tenant-c'],
+      ['pmox-txl', 'tenant-a'],
+      ['pmox-txl', 'tenant-b'],
+      ['pmox-txl', 'tenant-c'],
+    ];
     expect(secrets.map((s) => s.metadata.name).sort()).toEqual(pairs.map(([i, t]) => capmoxTenantCredentialsSecretName(i, t)).sort());
     for (const secret of secrets) {
       expect(secret.metadata.namespace).toBe(CAPMOX_CREDENTIALS_NAMESPACE);
@@ -277,13 +286,20 @@ describe('an air-gapped lab (management.mirror)', () => {
   });
 
   it('sets every image the pinned inventory lists to its mirrored copy', () => {
-    const text = releasesOf(synth).map((r) => r.values[0]).join('\n') + JSON.stringify(synth.stack('management').resource);
+    const text =
+      releasesOf(synth)
+        .map((r) => r.values[0])
+        .join('\n') + JSON.stringify(synth.stack('management').resource);
     for (const image of imageInventory(pinnedVersions)) {
       const [host, ...rest] = image.repository.split('/');
       const whole = text.includes(`${MIRROR.images}/${image.repository}`);
       // OpenEBS LocalPV takes registry and repository separately.
       const split = text.includes(`registry: ${MIRROR.images}/${host}/`) && text.includes(`repository: ${rest.join('/')}`);
-      expect({ image: imageRef(image), mirrored: whole || split, tagged: text.includes(image.tag) }).toEqual({ image: imageRef(image), mirrored: true, tagged: true });
+      expect({ image: imageRef(image), mirrored: whole || split, tagged: text.includes(image.tag) }).toEqual({
+        image: imageRef(image),
+        mirrored: true,
+        tagged: true,
+      });
     }
   });
 
@@ -296,7 +312,9 @@ describe('an air-gapped lab (management.mirror)', () => {
       expect(validateManifest(r, crds)).toEqual([]);
       const spec = r.spec as any;
       expect(spec.fetchConfig.oci).toMatch(new RegExp(`^${MIRROR.images}/capi-providers/[a-z-]+$`));
-      expect(spec.deployment.containers).toEqual([{ name: 'manager', imageUrl: expect.stringMatching(new RegExp(`^${MIRROR.images}/(registry\\.k8s\\.io|ghcr\\.io|docker\\.io)/.+:v\\d`)) }]);
+      expect(spec.deployment.containers).toEqual([
+        { name: 'manager', imageUrl: expect.stringMatching(new RegExp(`^${MIRROR.images}/(registry\\.k8s\\.io|ghcr\\.io|docker\\.io)/.+:v\\d`)) },
+      ]);
     }
     expect(resources.map((r) => (r.spec as any).fetchConfig.oci.split('/').pop()).sort()).toEqual([
       'addon-helm',
@@ -314,7 +332,11 @@ describe('datastore backups', () => {
   beforeAll(() => {
     synth = synthesize(
       exampleLab((raw) => {
-        raw.management.datastore.backup = { schedule: '15 */4 * * *', retention: 30, s3: { endpoint: 'https://s3.lab.example', bucket: 'lab-backups', prefix: 'etcd/' } };
+        raw.management.datastore.backup = {
+          schedule: '15 */4 * * *',
+          retention: 30,
+          s3: { endpoint: 'https://s3.lab.example', bucket: 'lab-backups', prefix: 'etcd/' },
+        };
       }),
     );
   });
@@ -343,7 +365,10 @@ describe('datastore backups', () => {
     expect(stack.variable.datastore_backup_s3_access_key_id.sensitive).toBe(true);
     expect(stack.variable.datastore_backup_s3_secret_access_key.sensitive).toBe(true);
     const s3 = (Object.values(stack.resource.kubernetes_secret_v1) as any[]).find((s) => s.metadata.name === 'kamaji-etcd-backup-s3');
-    expect(s3.data).toEqual({ 'access-key-id': '${var.datastore_backup_s3_access_key_id}', 'secret-access-key': '${var.datastore_backup_s3_secret_access_key}' });
+    expect(s3.data).toEqual({
+      'access-key-id': '${var.datastore_backup_s3_access_key_id}',
+      'secret-access-key': '${var.datastore_backup_s3_secret_access_key}',
+    });
   });
 
   it('renders no backup when the description asks for none', () => {
@@ -418,7 +443,11 @@ describe('the management rendering and its stack', () => {
     expect(guard.problems.map((p) => p.path.join('.'))).toEqual(['management.versions.kamajiProvider']);
     expect(checkManagement(lab)).toEqual(guard.problems.map((p) => ({ ...p, rule: 'versions.guard' })));
     expect(guard.warnings).toContainEqual(
-      expect.objectContaining({ path: ['management', 'versions', 'proxmoxProvider'], severity: 'warning', message: expect.stringMatching(/^capmox\.multiInstance secondary-clusters was checked against/) }),
+      expect.objectContaining({
+        path: ['management', 'versions', 'proxmoxProvider'],
+        severity: 'warning',
+        message: expect.stringMatching(/^capmox\.multiInstance secondary-clusters was checked against/),
+      }),
     );
     expect(guard.warnings.every((w) => w.severity === 'warning')).toBe(true);
     expect(() => renderManagement(lab)).toThrow(/^management: the version guard refuses this combination\n {2}management\.versions\.kamajiProvider: /);

@@ -60,7 +60,10 @@ export function synthesize(lab: Lab): Synthesized {
     stacks: readdirSync(join(dir, 'stacks')).sort(),
     stack: (name) => JSON.parse(text(name)),
     text,
-    allText: () => walk(dir).map((f) => readFileSync(f, 'utf8')).join('\n'),
+    allText: () =>
+      walk(dir)
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n'),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

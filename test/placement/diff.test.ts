@@ -73,9 +73,15 @@ describe('diffPlacement', () => {
   });
 
   it('lists the autoscaler bounds of node groups that change, and pools whose machine size changes', () => {
-    const before = planWith({ workers: { autoscaling: { min: 1, max: 4 }, placements: [at('txl', 'txl-1', 1, { min: 1, max: 2 }), at('txl', 'txl-2', 0, { min: 0, max: 2 })] } });
+    const before = planWith({
+      workers: { autoscaling: { min: 1, max: 4 }, placements: [at('txl', 'txl-1', 1, { min: 1, max: 2 }), at('txl', 'txl-2', 0, { min: 0, max: 2 })] },
+    });
     const after = planWith({
-      workers: { autoscaling: { min: 1, max: 5 }, size: { ...size, cpu: 8 }, placements: [at('txl', 'txl-1', 1, { min: 1, max: 3 }), at('txl', 'txl-2', 0, { min: 0, max: 2 })] },
+      workers: {
+        autoscaling: { min: 1, max: 5 },
+        size: { ...size, cpu: 8 },
+        placements: [at('txl', 'txl-1', 1, { min: 1, max: 3 }), at('txl', 'txl-2', 0, { min: 0, max: 2 })],
+      },
     });
     const diff = diffPlacement(before, after);
     expect(diff.bounds).toEqual([{ tenant: 'shop', pool: 'workers', instance: 'txl', node: 'txl-1', before: { min: 1, max: 2 }, after: { min: 1, max: 3 } }]);
@@ -102,12 +108,24 @@ describe('diffPlacement', () => {
     expect(diff.moved).toEqual(
       expect.arrayContaining([
         { tenant: 'tenant-b', pool: 'gpu', from: { instance: 'pmox-txl', node: 'pmox-txl-1' }, to: { instance: 'pmox-fra', node: gpuTo.node }, replicas: 1 },
-        { tenant: 'tenant-b', pool: 'workers', from: { instance: 'pmox-txl', node: 'pmox-txl-1' }, to: { instance: 'pmox-fra', node: workerTo.node }, replicas: 1 },
+        {
+          tenant: 'tenant-b',
+          pool: 'workers',
+          from: { instance: 'pmox-txl', node: 'pmox-txl-1' },
+          to: { instance: 'pmox-fra', node: workerTo.node },
+          replicas: 1,
+        },
       ]),
     );
     // tenant-c's two pmox-txl workers were both on pmox-txl-2 because pmox-txl-1 was full; now 1 + 1.
     expect(diff.moved.filter((m) => m.tenant === 'tenant-c')).toEqual([
-      { tenant: 'tenant-c', pool: 'workers', from: { instance: 'pmox-txl', node: 'pmox-txl-2' }, to: { instance: 'pmox-txl', node: 'pmox-txl-1' }, replicas: 1 },
+      {
+        tenant: 'tenant-c',
+        pool: 'workers',
+        from: { instance: 'pmox-txl', node: 'pmox-txl-2' },
+        to: { instance: 'pmox-txl', node: 'pmox-txl-1' },
+        replicas: 1,
+      },
     ]);
     expect(diff.moved.filter((m) => m.tenant === 'tenant-a')).toEqual([]);
     expect(diff.added).toEqual([]);

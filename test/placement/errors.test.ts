@@ -111,7 +111,9 @@ describe('placement errors', () => {
 describe('placement errors and warnings on odd labs', () => {
   it('a machine larger than every node says so', () => {
     const [problem] = problemsOf([{ name: 'huge', mode: 'Default', pools: [workers(1, 31)] }]);
-    expect(problem).toContain('does not fit on pmox-txl: one machine of 31 cpu and 8192 MiB is larger than any node of pmox-txl (the nodes offer at most 30 cpu and at most 122880 MiB after the reserve)');
+    expect(problem).toContain(
+      'does not fit on pmox-txl: one machine of 31 cpu and 8192 MiB is larger than any node of pmox-txl (the nodes offer at most 30 cpu and at most 122880 MiB after the reserve)',
+    );
   });
 
   it('an instance a SingleInstance tenant tried and left leaves no warning about its nodes', () => {
@@ -119,16 +121,33 @@ describe('placement errors and warnings on odd labs', () => {
     // then pool b (30 × 8 cpu) finds room for only 3, so the tenant goes to pmox-txl, where both fit evenly.
     const instances = [
       { name: 'pmox-txl', nodes: [1, 2].map((n) => ({ name: `pmox-txl-${n}`, cpu: 256, memoryMiB: 1 << 20 })) },
-      { name: 'pmox-fra', nodes: [{ name: 'pmox-fra-1', cpu: 6, memoryMiB: 1 << 20 }, { name: 'pmox-fra-2', cpu: 40, memoryMiB: 1 << 20 }] },
+      {
+        name: 'pmox-fra',
+        nodes: [
+          { name: 'pmox-fra-1', cpu: 6, memoryMiB: 1 << 20 },
+          { name: 'pmox-fra-2', cpu: 40, memoryMiB: 1 << 20 },
+        ],
+      },
     ];
     const lab = labOf({
       reserve: { cpu: 0, memoryMiB: 0 },
       instances,
-      tenants: [{ name: 'test', mode: 'SingleInstance', pools: [{ ...workers(10, 2), name: 'a' }, { ...workers(30, 8), name: 'b' }] }],
+      tenants: [
+        {
+          name: 'test',
+          mode: 'SingleInstance',
+          pools: [
+            { ...workers(10, 2), name: 'a' },
+            { ...workers(30, 8), name: 'b' },
+          ],
+        },
+      ],
     });
     const plan = planPlacement(lab);
     expect(plan.tenants[0].instances).toEqual(['pmox-txl']);
-    expect(plan.warnings).toEqual([expect.stringMatching(/^tenant test: placed on pmox-txl, not on its better-ranked pmox-fra, for lack of room .*: pmox-fra, pool b: /)]);
+    expect(plan.warnings).toEqual([
+      expect.stringMatching(/^tenant test: placed on pmox-txl, not on its better-ranked pmox-fra, for lack of room .*: pmox-fra, pool b: /),
+    ]);
     expect(plan.nodes.filter((n) => n.instance === 'pmox-fra').map((n) => n.cpu.planned)).toEqual([0, 0]);
   });
 
@@ -173,7 +192,9 @@ describe('placement problems at the command line boundary', () => {
       expect(problems[0]).toMatchObject({ path: ['tenants', 0, 'pools', 0], line: 47 });
       const shown = message.split('\n');
       expect(shown[0]).toBe(`${file}: 1 problem in the lab description`);
-      expect(shown[1]).toMatch(new RegExp(`^  ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:47:\\d+  tenants\\[0\\]\\.pools\\[0\\]: tenant tenant-a, pool workers \\(Default mode`));
+      expect(shown[1]).toMatch(
+        new RegExp(`^  ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:47:\\d+  tenants\\[0\\]\\.pools\\[0\\]: tenant tenant-a, pool workers \\(Default mode`),
+      );
       expect(shown[1]).not.toContain('fix:');
       expect(shown[2]).toMatch(/^ {6}fix: add nodes or capacity to pmox-txl, make the pool smaller, or choose mode SingleInstance or MultiInstance/);
     } finally {

@@ -21,7 +21,9 @@ function withDown(lab: Lab, instance: string, nodeName: string): Lab {
     ...lab,
     proxmox: {
       ...lab.proxmox,
-      instances: lab.proxmox.instances.map((i) => (i.name !== instance ? i : { ...i, nodes: i.nodes.map((n) => (n.name === nodeName ? { ...n, down: true } : n)) })),
+      instances: lab.proxmox.instances.map((i) =>
+        i.name !== instance ? i : { ...i, nodes: i.nodes.map((n) => (n.name === nodeName ? { ...n, down: true } : n)) },
+      ),
     },
   };
 }
@@ -37,7 +39,11 @@ describe('failover pools', () => {
   it('records, for each node of the pool, where re-synth with that node down puts its machines', () => {
     const lab = labOf(spec(true));
     const pool = poolOf(planPlacement(lab), 't', 'w');
-    expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([['a1', 2], ['a2', 2], ['a3', 2]]);
+    expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([
+      ['a1', 2],
+      ['a2', 2],
+      ['a3', 2],
+    ]);
     expect(pool.failover?.map((f) => f.lost.node)).toEqual(['a1', 'a2', 'a3']);
     for (const f of pool.failover ?? []) {
       expect(f.machines).toBe(2);
@@ -77,11 +83,18 @@ describe('failover pools', () => {
     const lab = withDown(labOf(spec(true, 6)), 'a', 'a2');
     const plan = planPlacement(lab);
     const pool = poolOf(plan, 't', 'w');
-    expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([['a1', 3], ['a3', 3]]);
+    expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([
+      ['a1', 3],
+      ['a3', 3],
+    ]);
     expect(plan.nodes.find((n) => n.node === 'a2')?.cpu).toEqual({ capacity: 0, planned: 0 });
     expect(plan.warnings).toContain('node a2 of a is down: nothing is planned on it until down: true is removed');
     expect(renderMarkdown(plan)).toContain('| w | a1 (a) | 3 | no room (see the warnings) |');
-    expect(plan.warnings.filter((w) => /^tenant t, pool w \(failover\): if any of the nodes a1 \(a\), a3 \(a\) is lost, .*\(only a warning while a2 \(a\) is down\)/.test(w))).toHaveLength(1);
+    expect(
+      plan.warnings.filter((w) =>
+        /^tenant t, pool w \(failover\): if any of the nodes a1 \(a\), a3 \(a\) is lost, .*\(only a warning while a2 \(a\) is down\)/.test(w),
+      ),
+    ).toHaveLength(1);
   });
 
   it('warns when a pool without failover would block re-synth after a loss', () => {
@@ -161,11 +174,13 @@ describe('failover pools', () => {
       const report = renderMarkdown(plan);
       expect(report).toContain('*survives node loss*: every pool with machines keeps at least one running machine when any one node is lost.');
       expect(report).toContain('| workers | pmox-txl-1 (pmox-txl) | 2 | pmox-txl-2 (pmox-txl) +1, pmox-txl-3 (pmox-txl) +1 |');
-      expect(report).toContain('- if any of the nodes pmox-txl-1 (pmox-txl), pmox-txl-2 (pmox-txl), pmox-txl-3 (pmox-txl) is lost, re-synth with it down is refused: tenant-b/gpu (no failover)');
+      expect(report).toContain(
+        '- if any of the nodes pmox-txl-1 (pmox-txl), pmox-txl-2 (pmox-txl), pmox-txl-3 (pmox-txl) is lost, re-synth with it down is refused: tenant-b/gpu (no failover)',
+      );
       // The shared-disk template sits on pmox-txl-1: room on the survivors does not help while it is down.
       expect(plan.warnings).toContain(
         "tenant tenant-a, pool workers (failover): pmox-txl-1 holds pmox-txl's v1.35.4 template, and CAPMOX clones through the template's node: " +
-          'if pmox-txl-1 is lost, no machine of the tenant on pmox-txl can be created until it is back or the template is on another node (template.sourceNode, or the image\'s nodes), whatever room the survivors have',
+          "if pmox-txl-1 is lost, no machine of the tenant on pmox-txl can be created until it is back or the template is on another node (template.sourceNode, or the image's nodes), whatever room the survivors have",
       );
       expect(plan.warnings.filter((w) => w.includes('holds pmox-txl'))).toHaveLength(1);
     });
@@ -197,7 +212,9 @@ describe('failover pools', () => {
 
   it('refuses a failover or down that is not a boolean, both at once, at their paths and lines', () => {
     const file = join(__dirname, 'fixtures/failover.yaml');
-    const text = readFileSync(file, 'utf8').replace('failover: true ', 'failover: always').replace('{ name: pmox-txl-3, cpu: 16, memoryMiB: 65536 }', '{ name: pmox-txl-3, cpu: 16, memoryMiB: 65536, down: 1 }');
+    const text = readFileSync(file, 'utf8')
+      .replace('failover: true ', 'failover: always')
+      .replace('{ name: pmox-txl-3, cpu: 16, memoryMiB: 65536 }', '{ name: pmox-txl-3, cpu: 16, memoryMiB: 65536, down: 1 }');
     let error: unknown;
     try {
       parseLab(text, 'failover.yaml');
@@ -208,8 +225,16 @@ describe('failover pools', () => {
     const problems = (error as ProblemError).problems.map((p) => ({ path: p.path.join('.'), message: p.message, line: p.line }));
     const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
     expect(problems).toEqual([
-      expect.objectContaining({ path: 'proxmox.instances.0.nodes.2.down', message: expect.stringContaining('down must be true or false'), line: lineOf('down: 1') }),
-      expect.objectContaining({ path: 'tenants.0.pools.0.failover', message: expect.stringContaining('failover must be true or false'), line: lineOf('failover: always') }),
+      expect.objectContaining({
+        path: 'proxmox.instances.0.nodes.2.down',
+        message: expect.stringContaining('down must be true or false'),
+        line: lineOf('down: 1'),
+      }),
+      expect.objectContaining({
+        path: 'tenants.0.pools.0.failover',
+        message: expect.stringContaining('failover must be true or false'),
+        line: lineOf('failover: always'),
+      }),
     ]);
     expect((error as ProblemError).message).toContain('failover.yaml:');
   });

@@ -47,7 +47,13 @@ function parseXml(text: string): { roots: string[]; elements: Map<string, number
   return { roots, elements, texts };
 }
 
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('renderJson', () => {
   const json = renderJson(example);
@@ -69,7 +75,10 @@ describe('renderJson', () => {
       name: 'workers',
       replicas: 3,
       size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 },
-      placements: [expect.objectContaining({ instance: 'pmox-txl', node: 'pmox-txl-1' }), expect.objectContaining({ instance: 'pmox-txl', node: 'pmox-txl-2' })],
+      placements: [
+        expect.objectContaining({ instance: 'pmox-txl', node: 'pmox-txl-1' }),
+        expect.objectContaining({ instance: 'pmox-txl', node: 'pmox-txl-2' }),
+      ],
     });
     expect(Object.keys(parsed.nodes[0])).toEqual(['instance', 'node', 'cpu', 'memoryMiB', 'tenants']);
     expect(parsed.nodes[0].cpu.capacity).toBe(30);
@@ -111,9 +120,7 @@ describe('renderMarkdown', () => {
   });
 
   it('has per-node utilisation with the tenants on each node', () => {
-    expect(markdown).toContain(
-      '| pmox-txl | pmox-txl-1 | 28 / 30 | 93% | 96 GiB / 120 GiB | 80% | tenant-a 8 cpu / 16 GiB, tenant-b 20 cpu / 80 GiB |',
-    );
+    expect(markdown).toContain('| pmox-txl | pmox-txl-1 | 28 / 30 | 93% | 96 GiB / 120 GiB | 80% | tenant-a 8 cpu / 16 GiB, tenant-b 20 cpu / 80 GiB |');
     expect(markdown).toContain('| pmox-fra | pmox-fra-3 | 4 / 46 | 9% | 8 GiB / 184 GiB | 4% | tenant-c 4 cpu / 8 GiB |');
   });
 
@@ -126,10 +133,16 @@ describe('renderMarkdown', () => {
 
   it('shows the changes when given a diff', () => {
     const after = planPlacement(
-      labOf({ instances: proposalInstances, tenants: [{ name: 'test', mode: 'MultiInstance', pools: [{ name: 'workers', replicas: 5, size: { cpu: 4, memoryMiB: 8192 } }] }] }),
+      labOf({
+        instances: proposalInstances,
+        tenants: [{ name: 'test', mode: 'MultiInstance', pools: [{ name: 'workers', replicas: 5, size: { cpu: 4, memoryMiB: 8192 } }] }],
+      }),
     );
     const before = planPlacement(
-      labOf({ instances: proposalInstances, tenants: [{ name: 'test', mode: 'Default', pools: [{ name: 'workers', replicas: 5, size: { cpu: 4, memoryMiB: 8192 } }] }] }),
+      labOf({
+        instances: proposalInstances,
+        tenants: [{ name: 'test', mode: 'Default', pools: [{ name: 'workers', replicas: 5, size: { cpu: 4, memoryMiB: 8192 } }] }],
+      }),
     );
     const report = renderMarkdown(after, diffPlacement(before, after));
     expect(report).toContain('## Changes against the other description');
@@ -155,7 +168,7 @@ describe('renderSvg', () => {
     expect(svg).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   });
 
-  it('shows every instance, node and tenant, and each node\'s cpu and memory', () => {
+  it("shows every instance, node and tenant, and each node's cpu and memory", () => {
     const texts = parseXml(svg).texts.map(unescape);
     expect(texts).toEqual(expect.arrayContaining(['pmox-txl (default): 2 nodes', 'pmox-fra: 3 nodes']));
     for (const node of example.nodes) expect(texts).toContain(node.node);

@@ -191,7 +191,14 @@ describe('placement rules (property-based)', () => {
         for (const tenant of spec.tenants.filter((t) => t.mode === 'SingleInstance')) {
           const tenantPlan = plan.tenants.find((t) => t.name === tenant.name)!;
           const free = tenant.pools.filter((p) => p.instance === undefined);
-          const used = new Set(free.flatMap((p) => [...perInstance(tenantPlan.pools.find((x) => x.name === p.name)!, 'max').keys()]));
+          const used = new Set(
+            free.flatMap((p) => [
+              ...perInstance(
+                tenantPlan.pools.find((x) => x.name === p.name)!,
+                'max',
+              ).keys(),
+            ]),
+          );
           if (free.length === 0) continue;
           expect(used.size).toBe(1);
           // The ranking is the rendezvous order of (tenant, instance), highest weight first.
@@ -372,7 +379,9 @@ describe('placement on crowded instances (property-based)', () => {
         const total = names.reduce((n, _, i) => n + room(i), 0);
         if (total < c.count) {
           expect(plan).toBeInstanceOf(ProblemError);
-          expect((plan as ProblemError).problems.map((p) => p.message)).toEqual([expect.stringContaining(`tenant ${c.tenant}, pool workers (MultiInstance): does not fit on`)]);
+          expect((plan as ProblemError).problems.map((p) => p.message)).toEqual([
+            expect.stringContaining(`tenant ${c.tenant}, pool workers (MultiInstance): does not fit on`),
+          ]);
           return;
         }
         const placed = plan as PlacementPlan;

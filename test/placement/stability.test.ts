@@ -16,7 +16,11 @@ describe('placement stability', () => {
     fc.assert(
       fc.property(labSpecArb(roomy), newTenantArb, (spec, extra) => {
         fc.pre(!spec.tenants.some((t) => t.name === extra.name));
-        const added: TenantSpec = { name: extra.name, mode: extra.mode, pools: [{ name: 'workers', replicas: extra.replicas, size: { cpu: 4, memoryMiB: 8192 } }] };
+        const added: TenantSpec = {
+          name: extra.name,
+          mode: extra.mode,
+          pools: [{ name: 'workers', replicas: extra.replicas, size: { cpu: 4, memoryMiB: 8192 } }],
+        };
         const before = planPlacement(labOf(spec));
         const after = planPlacement(labOf({ ...spec, tenants: [...spec.tenants, added] }));
         for (const tenant of spec.tenants) expect(placementsOf(after, tenant.name)).toBe(placementsOf(before, tenant.name));
@@ -57,36 +61,31 @@ describe('placement stability', () => {
   it('adding an instance moves about 1/(n+1) of the SingleInstance tenants, all of them to the new instance', () => {
     const TENANTS = 600;
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 6 }),
-        fc.stringMatching(/^[a-z]{1,6}$/),
-        fc.stringMatching(/^[a-z]{1,6}$/),
-        (n, tenantPrefix, instancePrefix) => {
-          const instance = (i: number): InstanceSpec => ({
-            name: `${instancePrefix}-${i}`,
-            nodes: [{ name: `${instancePrefix}-${i}-node`, cpu: 100_000, memoryMiB: 100_000 * 1024 }],
-          });
-          const tenants: TenantSpec[] = Array.from({ length: TENANTS }, (_, t) => ({
-            name: `${tenantPrefix}-${t}`,
-            mode: 'SingleInstance',
-            pools: [{ name: 'workers', replicas: 2, size: { cpu: 2, memoryMiB: 2048 } }],
-          }));
-          const lab = labOf({ instances: Array.from({ length: n + 1 }, (_, i) => instance(i)), tenants });
-          const before = planPlacement({ ...lab, proxmox: { ...lab.proxmox, instances: lab.proxmox.instances.slice(0, n) } });
-          const after = planPlacement(lab);
-          let moved = 0;
-          before.tenants.forEach((t, i) => {
-            const was = t.instances[0];
-            const is = after.tenants[i].instances[0];
-            if (was !== is) {
-              moved++;
-              expect(is).toBe(instance(n).name);
-            }
-          });
-          // Binomial(600, 1/(n+1)): its standard deviation is at most 0.021 of 600; allow 4 of them.
-          expect(Math.abs(moved / TENANTS - 1 / (n + 1))).toBeLessThan(0.085);
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[a-z]{1,6}$/), (n, tenantPrefix, instancePrefix) => {
+        const instance = (i: number): InstanceSpec => ({
+          name: `${instancePrefix}-${i}`,
+          nodes: [{ name: `${instancePrefix}-${i}-node`, cpu: 100_000, memoryMiB: 100_000 * 1024 }],
+        });
+        const tenants: TenantSpec[] = Array.from({ length: TENANTS }, (_, t) => ({
+          name: `${tenantPrefix}-${t}`,
+          mode: 'SingleInstance',
+          pools: [{ name: 'workers', replicas: 2, size: { cpu: 2, memoryMiB: 2048 } }],
+        }));
+        const lab = labOf({ instances: Array.from({ length: n + 1 }, (_, i) => instance(i)), tenants });
+        const before = planPlacement({ ...lab, proxmox: { ...lab.proxmox, instances: lab.proxmox.instances.slice(0, n) } });
+        const after = planPlacement(lab);
+        let moved = 0;
+        before.tenants.forEach((t, i) => {
+          const was = t.instances[0];
+          const is = after.tenants[i].instances[0];
+          if (was !== is) {
+            moved++;
+            expect(is).toBe(instance(n).name);
+          }
+        });
+        // Binomial(600, 1/(n+1)): its standard deviation is at most 0.021 of 600; allow 4 of them.
+        expect(Math.abs(moved / TENANTS - 1 / (n + 1))).toBeLessThan(0.085);
+      }),
       { numRuns: 20 },
     );
   });
@@ -97,7 +96,10 @@ describe('placement stability', () => {
       mode: 'SingleInstance',
       pools: [{ name: 'workers', replicas: 1, size: { cpu: 1, memoryMiB: 1024 } }],
     }));
-    const instances: InstanceSpec[] = ['pve-a', 'pve-b', 'pve-c', 'pve-d'].map((name) => ({ name, nodes: [{ name: `${name}-1`, cpu: 10_000, memoryMiB: 10_000 * 1024 }] }));
+    const instances: InstanceSpec[] = ['pve-a', 'pve-b', 'pve-c', 'pve-d'].map((name) => ({
+      name,
+      nodes: [{ name: `${name}-1`, cpu: 10_000, memoryMiB: 10_000 * 1024 }],
+    }));
     const plan = planPlacement(labOf({ instances, tenants }));
     const counts = new Map<string, number>();
     for (const t of plan.tenants) counts.set(t.instances[0], (counts.get(t.instances[0]) ?? 0) + 1);

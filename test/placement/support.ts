@@ -207,21 +207,28 @@ export function labSpecArb(shape: LabShape, options: { pins?: boolean } = {}): f
 
 /** A permutation of a list, driven by fast-check so that failures shrink and replay. */
 export function permutationArb<T>(items: readonly T[]): fc.Arbitrary<T[]> {
-  return fc
-    .array(fc.nat(), { minLength: items.length, maxLength: items.length })
-    .map((keys) => items.map((item, i) => ({ item, key: keys[i], i })).sort((a, b) => a.key - b.key || a.i - b.i).map((x) => x.item));
+  return fc.array(fc.nat(), { minLength: items.length, maxLength: items.length }).map((keys) =>
+    items
+      .map((item, i) => ({ item, key: keys[i], i }))
+      .sort((a, b) => a.key - b.key || a.i - b.i)
+      .map((x) => x.item),
+  );
 }
 
 /** The spec with tenants, pools, nodes and eligible-instance lists reordered by `seed`. */
 export function shuffledArb(spec: LabSpec): fc.Arbitrary<LabSpec> {
-  return fc.record({
-    tenants: permutationArb(spec.tenants).chain((tenants) =>
-      fc.tuple(
-        ...tenants.map((t) =>
-          fc.record({ pools: permutationArb(t.pools), instances: t.instances ? permutationArb(t.instances) : fc.constant(undefined) }).map((r) => ({ ...t, ...r })),
+  return fc
+    .record({
+      tenants: permutationArb(spec.tenants).chain((tenants) =>
+        fc.tuple(
+          ...tenants.map((t) =>
+            fc
+              .record({ pools: permutationArb(t.pools), instances: t.instances ? permutationArb(t.instances) : fc.constant(undefined) })
+              .map((r) => ({ ...t, ...r })),
+          ),
         ),
       ),
-    ),
-    instances: fc.tuple(...spec.instances.map((i) => permutationArb(i.nodes).map((nodes) => ({ ...i, nodes })))),
-  }).map(({ tenants, instances }) => ({ ...spec, tenants: spec.tenants.length === 0 ? [] : tenants, instances }));
+      instances: fc.tuple(...spec.instances.map((i) => permutationArb(i.nodes).map((nodes) => ({ ...i, nodes })))),
+    })
+    .map(({ tenants, instances }) => ({ ...spec, tenants: spec.tenants.length === 0 ? [] : tenants, instances }));
 }

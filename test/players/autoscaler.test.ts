@@ -50,8 +50,17 @@ describe('the played chart over the rendered values', () => {
 });
 
 describe('the binpacking estimator', () => {
-  const template = () => ({ name: 't', labels: { pool: 'edge' }, taints: [], allocatable: { cpu: 2, memory: 4 * 1024 ** 3, pods: 110 }, used: { cpu: 0, memory: 0, pods: 0 } });
-  const pod = (name: string, cpu: string, selector: Record<string, string> = { pool: 'edge' }) => ({ metadata: { name }, spec: { nodeSelector: selector, containers: [{ resources: { requests: { cpu, memory: '1Gi' } } }] } });
+  const template = () => ({
+    name: 't',
+    labels: { pool: 'edge' },
+    taints: [],
+    allocatable: { cpu: 2, memory: 4 * 1024 ** 3, pods: 110 },
+    used: { cpu: 0, memory: 0, pods: 0 },
+  });
+  const pod = (name: string, cpu: string, selector: Record<string, string> = { pool: 'edge' }) => ({
+    metadata: { name },
+    spec: { nodeSelector: selector, containers: [{ resources: { requests: { cpu, memory: '1Gi' } } }] },
+  });
 
   it('packs pods onto as few template nodes as fit them, within the room below max', () => {
     expect(estimate([pod('a', '1500m'), pod('b', '1500m')], template, 3).count).toBe(2);

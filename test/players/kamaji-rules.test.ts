@@ -9,7 +9,14 @@ import { parseLab } from '../../modules/config/load';
 import { renderManagement } from '../../modules/management';
 import { clusterClassTemplates } from '../../modules/tenants/cluster-class-templates';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
-import { defaultTenantControlPlane, kamajiEtcdDataStore, konnectivityAgentObjects, tenantControlPlaneFor, validateDataStore, validateTenantControlPlane } from '../../scripts/twin/kamaji-rules';
+import {
+  defaultTenantControlPlane,
+  kamajiEtcdDataStore,
+  konnectivityAgentObjects,
+  tenantControlPlaneFor,
+  validateDataStore,
+  validateTenantControlPlane,
+} from '../../scripts/twin/kamaji-rules';
 
 const root = join(__dirname, '../..');
 const lab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'), 'examples/lab.yaml');
@@ -21,13 +28,31 @@ function kcpFromClass(dataStoreName = KAMAJI_DATASTORE_NAME, version = 'v1.36.3'
   return {
     apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha2',
     kind: 'KamajiControlPlane',
-    metadata: { name: 'tenant-a', namespace: 'tenant-a', uid: 'kcp-uid', labels: { 'cluster.x-k8s.io/cluster-name': 'tenant-a' }, ownerReferences: [{ kind: 'Cluster', name: 'tenant-a' }] },
-    spec: { ...structuredClone(template.spec.template.spec), version, replicas: 2, network: { ...template.spec.template.spec.network, serviceAddress: '10.10.0.5' } },
+    metadata: {
+      name: 'tenant-a',
+      namespace: 'tenant-a',
+      uid: 'kcp-uid',
+      labels: { 'cluster.x-k8s.io/cluster-name': 'tenant-a' },
+      ownerReferences: [{ kind: 'Cluster', name: 'tenant-a' }],
+    },
+    spec: {
+      ...structuredClone(template.spec.template.spec),
+      version,
+      replicas: 2,
+      network: { ...template.spec.template.spec.network, serviceAddress: '10.10.0.5' },
+    },
   };
 }
 const cluster = {
   metadata: { name: 'tenant-a', namespace: 'tenant-a' },
-  spec: { clusterNetwork: { apiServerPort: 6443, services: { cidrBlocks: ['10.96.0.0/12'] }, pods: { cidrBlocks: ['10.244.0.0/16'] }, serviceDomain: 'cluster.local' } },
+  spec: {
+    clusterNetwork: {
+      apiServerPort: 6443,
+      services: { cidrBlocks: ['10.96.0.0/12'] },
+      pods: { cidrBlocks: ['10.244.0.0/16'] },
+      serviceDomain: 'cluster.local',
+    },
+  },
 };
 const exists = (...names: string[]) => ({ dataStoreExists: (n: string) => names.includes(n) });
 
@@ -38,7 +63,13 @@ describe('the provider: TenantControlPlane from a KamajiControlPlane (createOrUp
     expect(tcp.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'KamajiControlPlane', name: 'tenant-a', uid: 'kcp-uid', controller: true })]);
     expect(tcp.spec.dataStore).toBe(KAMAJI_DATASTORE_NAME);
     expect(tcp.spec.kubernetes).toMatchObject({ version: 'v1.36.3', kubelet: { cgroupfs: 'systemd' } });
-    expect(tcp.spec.networkProfile).toMatchObject({ port: 6443, serviceCidr: '10.96.0.0/12', podCidr: '10.244.0.0/16', clusterDomain: 'cluster.local', address: '10.10.0.5' });
+    expect(tcp.spec.networkProfile).toMatchObject({
+      port: 6443,
+      serviceCidr: '10.96.0.0/12',
+      podCidr: '10.244.0.0/16',
+      clusterDomain: 'cluster.local',
+      address: '10.10.0.5',
+    });
     expect(tcp.spec.controlPlane.service.serviceType).toBe('LoadBalancer');
     expect(tcp.spec.controlPlane.deployment.replicas).toBe(2);
     expect(tcp.spec.addons.konnectivity.agent.mode).toBe('DaemonSet');
@@ -69,7 +100,7 @@ describe("Kamaji's admission webhooks", () => {
     expect(validateTenantControlPlane(tcp, created(), exists(KAMAJI_DATASTORE_NAME))).toBe('does-not-exist DataStore does not exist');
   });
 
-  it('refuses a version above Kamaji\'s KubeadmVersion minor, a downgrade and a skipped minor (tcp_version.go)', () => {
+  it("refuses a version above Kamaji's KubeadmVersion minor, a downgrade and a skipped minor (tcp_version.go)", () => {
     const ok = exists(KAMAJI_DATASTORE_NAME);
     expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.36.9')), undefined, ok)).toBeUndefined();
     expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.37.0')), undefined, ok)).toMatch(/greater than the supported one, actually v1\.36/);
@@ -77,13 +108,17 @@ describe("Kamaji's admission webhooks", () => {
     const old = created(kcpFromClass(undefined, 'v1.34.2'));
     expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.35.4')), old, ok)).toBeUndefined();
     expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.33.0')), old, ok)).toMatch(/unable to downgrade/);
-    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.36.3')), old, ok)).toBe('unable to upgrade to a minor version in a non-sequential mode');
+    expect(validateTenantControlPlane(created(kcpFromClass(undefined, 'v1.36.3')), old, ok)).toBe(
+      'unable to upgrade to a minor version in a non-sequential mode',
+    );
   });
 
   it('refuses DNS service IPs outside the service CIDRs (tcp_dns.go)', () => {
     const kcp = kcpFromClass();
     kcp.spec.addons.coreDNS = { dnsServiceIPs: ['10.200.0.10'] };
-    expect(validateTenantControlPlane(created(kcp), undefined, exists(KAMAJI_DATASTORE_NAME))).toBe('DNS service IP "10.200.0.10" is not contained in any configured service CIDR');
+    expect(validateTenantControlPlane(created(kcp), undefined, exists(KAMAJI_DATASTORE_NAME))).toBe(
+      'DNS service IP "10.200.0.10" is not contained in any configured service CIDR',
+    );
   });
 });
 
@@ -113,8 +148,14 @@ describe("the kamaji-etcd release and Kamaji's DataStore controller", () => {
     delete noClient.spec.tlsConfig.clientCertificate;
     expect(validateDataStore(noClient, (ns, n) => issued[`${ns}/${n}`])?.message).toBe('client certificate is required when using the etcd driver');
     const basic = structuredClone(ds);
-    basic.spec.basicAuth = { username: { content: 'dXNlcg==' }, password: { secretReference: { name: 'pw', namespace: 'kamaji-system', keyPath: 'password' } } };
-    expect(validateDataStore(basic, (ns, n) => issued[`${ns}/${n}`])).toEqual({ reason: 'BasicAuthValidationFailed', message: 'basic-auth password is not valid, secret kamaji-system/pw is not found' });
+    basic.spec.basicAuth = {
+      username: { content: 'dXNlcg==' },
+      password: { secretReference: { name: 'pw', namespace: 'kamaji-system', keyPath: 'password' } },
+    };
+    expect(validateDataStore(basic, (ns, n) => issued[`${ns}/${n}`])).toEqual({
+      reason: 'BasicAuthValidationFailed',
+      message: 'basic-auth password is not valid, secret kamaji-system/pw is not found',
+    });
   });
 });
 
@@ -124,7 +165,11 @@ describe("Kamaji's Konnectivity addon in the tenant cluster", () => {
     const [sa, crb, agent] = konnectivityAgentObjects(tcp);
     expect(sa).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'konnectivity-agent', namespace: 'kube-system' } });
     expect(sa.metadata.labels['kamaji.clastix.io/component']).toBe('konnectivity-sa');
-    expect(crb).toMatchObject({ kind: 'ClusterRoleBinding', roleRef: { name: 'system:auth-delegator' }, subjects: [{ kind: 'User', name: 'system:konnectivity-server' }] });
+    expect(crb).toMatchObject({
+      kind: 'ClusterRoleBinding',
+      roleRef: { name: 'system:auth-delegator' },
+      subjects: [{ kind: 'User', name: 'system:konnectivity-server' }],
+    });
     expect(agent.kind).toBe('DaemonSet');
     expect(agent.spec.template.spec.hostNetwork).toBe(false);
     expect(agent.spec.template.spec.tolerations).toEqual([{ operator: 'Exists' }]);

@@ -20,7 +20,13 @@ beforeAll(async () => {
     taskDurationMs: 100,
     remoteImages: { [bigImage]: { size: 150 * GiB, virtualSize: 200 * GiB } },
     instances: [
-      { name: 'alpha', nodes: [{ name: 'a1', cpu: 8, memoryMiB: 16384 }, { name: 'a2', cpu: 8, memoryMiB: 16384 }] },
+      {
+        name: 'alpha',
+        nodes: [
+          { name: 'a1', cpu: 8, memoryMiB: 16384 },
+          { name: 'a2', cpu: 8, memoryMiB: 16384 },
+        ],
+      },
       { name: 'beta', nodes: [{ name: 'b1', cpu: 4, memoryMiB: 8192 }] },
     ],
   });
@@ -34,7 +40,13 @@ afterEach(() => sim.faults.clear());
 
 /** Creates a small stopped VM and waits for the task. */
 async function createVm(client: PveClient, node: string, vmid: number, extra: Record<string, string> = {}) {
-  const res = await client.call<string>('POST', `/nodes/${node}/qemu`, { vmid, name: `vm${vmid}`, scsi0: 'local-lvm:4', net0: 'model=virtio,bridge=vmbr0', ...extra });
+  const res = await client.call<string>('POST', `/nodes/${node}/qemu`, {
+    vmid,
+    name: `vm${vmid}`,
+    scsi0: 'local-lvm:4',
+    net0: 'model=virtio,bridge=vmbr0',
+    ...extra,
+  });
   expect(res.status).toBe(200);
   return client.waitForTask(res.data);
 }
@@ -49,7 +61,7 @@ describe('PVE API simulator', () => {
     expect(nodes.data.map((n) => n.node)).toEqual(['a1', 'a2']);
   });
 
-  it("takes its nodes from the lab description", () => {
+  it('takes its nodes from the lab description', () => {
     const lab = parseLab(readFileSync(join(__dirname, '../../examples/lab.yaml'), 'utf8'));
     const specs = instanceSpecsFromLab(lab);
     expect(specs.map((s) => [s.name, s.nodes.map((n) => n.name)])).toEqual(lab.proxmox.instances.map((i) => [i.name, i.nodes.map((n) => n.name)]));
@@ -118,7 +130,11 @@ describe('PVE API simulator', () => {
   });
 
   it('only downloads import images with an importable name to a storage that holds them', async () => {
-    const wrongStorage = await a.call('POST', '/nodes/a1/storage/local-lvm/download-url', { url: 'https://x.example/i.qcow2', content: 'import', filename: 'i.qcow2' });
+    const wrongStorage = await a.call('POST', '/nodes/a1/storage/local-lvm/download-url', {
+      url: 'https://x.example/i.qcow2',
+      content: 'import',
+      filename: 'i.qcow2',
+    });
     expect([wrongStorage.status, wrongStorage.reason]).toEqual([500, "storage 'local-lvm' does not support content type 'import'"]);
     const wrongName = await a.call('POST', '/nodes/a1/storage/local/download-url', { url: 'https://x.example/i.img', content: 'import', filename: 'i.img' });
     expect(wrongName.status).toBe(400);

@@ -62,7 +62,14 @@ async function ok(client: PveClient, method: string, path: string, params: Recor
 
 /** A template with its disk (and optionally a cloud-init drive) where asked. */
 async function template(vmid: number, node: string, disk: string, cloudInit?: string): Promise<void> {
-  await ok(admin, 'POST', `/nodes/${node}/qemu`, { vmid, name: `tpl-${vmid}`, scsi0: `${disk}:2`, net0: 'virtio,bridge=vmbr0', agent: 1, ...(cloudInit ? { ide2: `${cloudInit}:cloudinit` } : {}) });
+  await ok(admin, 'POST', `/nodes/${node}/qemu`, {
+    vmid,
+    name: `tpl-${vmid}`,
+    scsi0: `${disk}:2`,
+    net0: 'virtio,bridge=vmbr0',
+    agent: 1,
+    ...(cloudInit ? { ide2: `${cloudInit}:cloudinit` } : {}),
+  });
   await ok(admin, 'POST', `/nodes/${node}/qemu/${vmid}/template`);
 }
 
@@ -85,7 +92,10 @@ describe('CAPMOX path', () => {
   });
 
   it("reports node status with go-proxmox's cpuinfo types (mhz and hvm strings, user_hz a number)", async () => {
-    const status = await capi.call<{ cpuinfo: Record<string, unknown>; memory: { total: number }; pveversion: string; loadavg: string[] }>('GET', '/nodes/n1/status');
+    const status = await capi.call<{ cpuinfo: Record<string, unknown>; memory: { total: number }; pveversion: string; loadavg: string[] }>(
+      'GET',
+      '/nodes/n1/status',
+    );
     expect(status.data.cpuinfo).toMatchObject({ cpus: 16, sockets: 1, cores: 16, hvm: '1', user_hz: 100 });
     expect(typeof status.data.cpuinfo.mhz).toBe('string');
     expect(typeof status.data.cpuinfo.model).toBe('string');
@@ -96,19 +106,35 @@ describe('CAPMOX path', () => {
 
   it('takes the bootstrap ISO as a multipart upload, serves and deletes it by a volume id with a slash', async () => {
     const { body, contentType } = multipart({ content: 'iso' }, 'user-data-100.iso', iso);
-    const res = await raw(sim.endpoint('lab'), 'POST', '/api2/json/nodes/n1/storage/local/upload', { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': contentType, 'Content-Length': body.length }, body);
+    const res = await raw(
+      sim.endpoint('lab'),
+      'POST',
+      '/api2/json/nodes/n1/storage/local/upload',
+      { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': contentType, 'Content-Length': body.length },
+      body,
+    );
     expect(res.status).toBe(200);
     const upid = res.json!.data as string;
     expect(upid).toMatch(/^UPID:n1:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:imgcopy::capmox@pve!capi:$/);
     expect(await capi.waitForTask(upid)).toBe('OK');
     // go-proxmox puts the volume id into the path unescaped.
-    const got = await raw(sim.endpoint('lab'), 'GET', '/api2/json/nodes/n1/storage/local/content/local:iso/user-data-100.iso', { Authorization: `PVEAPIToken=${capiToken}` });
+    const got = await raw(sim.endpoint('lab'), 'GET', '/api2/json/nodes/n1/storage/local/content/local:iso/user-data-100.iso', {
+      Authorization: `PVEAPIToken=${capiToken}`,
+    });
     expect(got.json!.data).toEqual({ path: '/var/lib/vz/template/iso/user-data-100.iso', format: 'iso', size: iso.length, used: iso.length });
     const listed = await capi.call<{ volid: string; content: string }[]>('GET', '/nodes/n1/storage/local/content', { content: 'iso' });
     expect(listed.data.map((v) => v.volid)).toEqual(['local:iso/user-data-100.iso']);
     // Node-local: not on n2.
-    expect((await raw(sim.endpoint('lab'), 'GET', '/api2/json/nodes/n2/storage/local/content/local:iso/user-data-100.iso', { Authorization: `PVEAPIToken=${capiToken}` })).status).toBe(500);
-    const del = await raw(sim.endpoint('lab'), 'DELETE', '/api2/json/nodes/n1/storage/local/content/local:iso/user-data-100.iso', { Authorization: `PVEAPIToken=${capiToken}` });
+    expect(
+      (
+        await raw(sim.endpoint('lab'), 'GET', '/api2/json/nodes/n2/storage/local/content/local:iso/user-data-100.iso', {
+          Authorization: `PVEAPIToken=${capiToken}`,
+        })
+      ).status,
+    ).toBe(500);
+    const del = await raw(sim.endpoint('lab'), 'DELETE', '/api2/json/nodes/n1/storage/local/content/local:iso/user-data-100.iso', {
+      Authorization: `PVEAPIToken=${capiToken}`,
+    });
     expect(del.status).toBe(200);
     expect(await capi.waitForTask(del.json!.data as string)).toBe('OK');
     expect((await capi.call<unknown[]>('GET', '/nodes/n1/storage/local/content', { content: 'iso' })).data).toEqual([]);
@@ -117,7 +143,13 @@ describe('CAPMOX path', () => {
   it('refuses an upload to a storage without iso content, or with a wrong extension', async () => {
     const upload = async (storage: string, name: string) => {
       const { body, contentType } = multipart({ content: 'iso' }, name, iso);
-      return raw(sim.endpoint('lab'), 'POST', `/api2/json/nodes/n1/storage/${storage}/upload`, { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': contentType }, body);
+      return raw(
+        sim.endpoint('lab'),
+        'POST',
+        `/api2/json/nodes/n1/storage/${storage}/upload`,
+        { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': contentType },
+        body,
+      );
     };
     const lvm = await upload('local-lvm', 'user-data-101.iso');
     expect([lvm.status, lvm.reason]).toEqual([500, "storage 'local-lvm' does not support 'iso' content"]);
@@ -209,7 +241,13 @@ describe('CAPMOX path', () => {
     const info = await capi.call<{ result: Record<string, string> }>('GET', '/nodes/n1/qemu/100/agent/get-osinfo');
     expect(info.data.result).toMatchObject({ id: 'ubuntu', machine: 'x86_64' });
     // go-proxmox posts exec as JSON with the command as an array.
-    const exec = await raw(sim.endpoint('lab'), 'POST', '/api2/json/nodes/n1/qemu/100/agent/exec', { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': 'application/json' }, JSON.stringify({ command: ['cloud-init', 'status'], 'input-data': '' }));
+    const exec = await raw(
+      sim.endpoint('lab'),
+      'POST',
+      '/api2/json/nodes/n1/qemu/100/agent/exec',
+      { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': 'application/json' },
+      JSON.stringify({ command: ['cloud-init', 'status'], 'input-data': '' }),
+    );
     const pid = (exec.json!.data as { pid: number }).pid;
     expect(typeof pid).toBe('number');
     const status = await capi.call('GET', '/nodes/n1/qemu/100/agent/exec-status', { pid });
@@ -218,7 +256,13 @@ describe('CAPMOX path', () => {
 
   it('shows the files of the attached bootstrap ISO, and tells listeners about started VMs', async () => {
     const { body, contentType } = multipart({ content: 'iso' }, 'user-data-101.iso', iso);
-    const up = await raw(sim.endpoint('lab'), 'POST', '/api2/json/nodes/n1/storage/local/upload', { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': contentType }, body);
+    const up = await raw(
+      sim.endpoint('lab'),
+      'POST',
+      '/api2/json/nodes/n1/storage/local/upload',
+      { Authorization: `PVEAPIToken=${capiToken}`, 'Content-Type': contentType },
+      body,
+    );
     expect(await capi.waitForTask(up.json!.data as string)).toBe('OK');
     await ok(capi, 'POST', '/nodes/n1/qemu/101/config', { ide0: 'local:iso/user-data-101.iso,media=cdrom' });
     const started: SimVmView[] = [];

@@ -42,18 +42,40 @@ describe('simulator hardening', () => {
 
   it('refuses request bodies over the limit with 413, by declared length or by what arrives', async () => {
     const big = Buffer.alloc(MAX_BODY + 1, 'a');
-    const sent = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': big.length }, big);
+    const sent = await raw(
+      endpoint,
+      'POST',
+      '/api2/json/pools',
+      { ...auth, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': big.length },
+      big,
+    );
     expect(sent.status).toBe(413);
-    const chunked = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' }, big);
+    const chunked = await raw(
+      endpoint,
+      'POST',
+      '/api2/json/pools',
+      { ...auth, 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+      big,
+    );
     expect(chunked.status).toBe(413);
     // An upload may be larger, up to its own limit; a declared length past it is refused before any byte is read.
-    const upload = await raw(endpoint, 'POST', '/api2/json/nodes/x1/storage/local/upload', { ...auth, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': MAX_UPLOAD_BODY + 1 });
+    const upload = await raw(endpoint, 'POST', '/api2/json/nodes/x1/storage/local/upload', {
+      ...auth,
+      'Content-Type': 'multipart/form-data; boundary=b',
+      'Content-Length': MAX_UPLOAD_BODY + 1,
+    });
     expect(upload.status).toBe(413);
     expect((await raw(endpoint, 'GET', '/api2/json/version', auth)).status).toBe(200);
   });
 
   it('refuses fault patterns that could backtrack for ever, long ones, and backreferences — all at once', async () => {
-    const res = await raw(endpoint, 'PUT', '/_sim/faults', { Authorization: `Bearer ${sim.adminSecret}`, 'Content-Type': 'application/json' }, JSON.stringify({ routes: [{ path: '^(a+)+$' }, { path: 'x'.repeat(MAX_PATTERN + 1) }], tasks: [{ type: '(q)\\1' }] }));
+    const res = await raw(
+      endpoint,
+      'PUT',
+      '/_sim/faults',
+      { Authorization: `Bearer ${sim.adminSecret}`, 'Content-Type': 'application/json' },
+      JSON.stringify({ routes: [{ path: '^(a+)+$' }, { path: 'x'.repeat(MAX_PATTERN + 1) }], tasks: [{ type: '(q)\\1' }] }),
+    );
     expect(res.status).toBe(400);
     expect(res.json?.error).toMatch(/routes\[0\]\.path: a quantified group that contains a quantifier/);
     expect(res.json?.error).toMatch(/routes\[1\]\.path is 201 characters long/);
@@ -105,10 +127,14 @@ describe('simulator hardening', () => {
     expect(await answer({ ...headers, Authorization: 'PVEAPIToken=root@pam!pvekaas=wrong-secret' })).toEqual({ status: 401, ms: expect.any(Number) });
     // The admin API too: no secret, no body read.
     const admin = await new Promise<number>((resolve, reject) => {
-      const req = request(new URL('_sim/faults', endpoint), { method: 'PUT', rejectUnauthorized: false, headers: { 'Content-Type': 'application/json', 'Content-Length': MAX_BODY } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        new URL('_sim/faults', endpoint),
+        { method: 'PUT', rejectUnauthorized: false, headers: { 'Content-Type': 'application/json', 'Content-Length': MAX_BODY } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write('{');
       setTimeout(() => req.destroy(), 5000).unref();
@@ -132,7 +158,13 @@ describe('simulator hardening', () => {
       expect({ key, status: res.status, message: res.json?.message }).toEqual({ key, status: 200, message: undefined });
       const query = await raw(endpoint, 'GET', `/api2/json/pools?${key}=1&${key}=2`, auth);
       expect({ key, status: query.status }).toEqual({ key, status: 200 });
-      const json = await raw(endpoint, 'POST', '/api2/json/pools', { ...auth, 'Content-Type': 'application/json' }, `{"${key}": {"polluted": 1}, "poolid": "json-${key.replace(/_/g, '')}"}`);
+      const json = await raw(
+        endpoint,
+        'POST',
+        '/api2/json/pools',
+        { ...auth, 'Content-Type': 'application/json' },
+        `{"${key}": {"polluted": 1}, "poolid": "json-${key.replace(/_/g, '')}"}`,
+      );
       expect({ key, status: json.status, message: json.json?.message }).toEqual({ key, status: 200, message: undefined });
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

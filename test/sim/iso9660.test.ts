@@ -48,7 +48,11 @@ function writeIso(files: { plain: string; long: string; data: string }[], joliet
   image.write('CD001', terminator * SECTOR + 1, 'latin1');
   const directory = (sector: number, name: (f: (typeof files)[number]) => Buffer) => {
     let at = sector * SECTOR;
-    for (const r of [record(Buffer.from([0]), sector, SECTOR, true), record(Buffer.from([1]), sector, SECTOR, true), ...files.map((f, i) => record(name(f), dataStart + i, Buffer.byteLength(f.data), false))]) {
+    for (const r of [
+      record(Buffer.from([0]), sector, SECTOR, true),
+      record(Buffer.from([1]), sector, SECTOR, true),
+      ...files.map((f, i) => record(name(f), dataStart + i, Buffer.byteLength(f.data), false)),
+    ]) {
       r.copy(image, at);
       at += r.length;
     }
@@ -78,7 +82,11 @@ describe('ISO9660 reader', () => {
   });
 
   it('takes the long names from a Joliet tree when there is no Rock Ridge', () => {
-    expect(cloudInitFiles(writeIso(cloudInit, true))).toEqual({ userData: '#cloud-config\nhostname: w1\n', metaData: 'instance-id: 1234\n', networkConfig: 'version: 2\n' });
+    expect(cloudInitFiles(writeIso(cloudInit, true))).toEqual({
+      userData: '#cloud-config\nhostname: w1\n',
+      metaData: 'instance-id: 1234\n',
+      networkConfig: 'version: 2\n',
+    });
   });
 
   it('falls back to the plain names, which cloud-init would not find', () => {

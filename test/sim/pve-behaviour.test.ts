@@ -56,9 +56,21 @@ describe('Proxmox VE behaviour', () => {
 
   it('logs in with a password for a ticket, and wants the CSRF token on writes', async () => {
     const endpoint = sim.endpoint('p');
-    const wrong = await raw(endpoint, 'POST', '/api2/json/access/ticket', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'username=root@pam&password=nope');
+    const wrong = await raw(
+      endpoint,
+      'POST',
+      '/api2/json/access/ticket',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      'username=root@pam&password=nope',
+    );
     expect([wrong.status, wrong.reason]).toEqual([401, 'authentication failure']);
-    const login = await raw(endpoint, 'POST', '/api2/json/access/ticket', { 'Content-Type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ username: 'root@pam', password: sim.rootPassword('p') }).toString());
+    const login = await raw(
+      endpoint,
+      'POST',
+      '/api2/json/access/ticket',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      new URLSearchParams({ username: 'root@pam', password: sim.rootPassword('p') }).toString(),
+    );
     expect(login.status).toBe(200);
     const { ticket, CSRFPreventionToken, username } = login.json!.data as { ticket: string; CSRFPreventionToken: string; username: string };
     expect(username).toBe('root@pam');
@@ -67,11 +79,23 @@ describe('Proxmox VE behaviour', () => {
     expect((await raw(endpoint, 'GET', '/api2/json/nodes', { Cookie: cookie })).status).toBe(200);
     const noCsrf = await raw(endpoint, 'POST', '/api2/json/pools', { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, 'poolid=ticketed');
     expect(noCsrf.status).toBe(401);
-    const withCsrf = await raw(endpoint, 'POST', '/api2/json/pools', { Cookie: cookie, CSRFPreventionToken, 'Content-Type': 'application/x-www-form-urlencoded' }, 'poolid=ticketed');
+    const withCsrf = await raw(
+      endpoint,
+      'POST',
+      '/api2/json/pools',
+      { Cookie: cookie, CSRFPreventionToken, 'Content-Type': 'application/x-www-form-urlencoded' },
+      'poolid=ticketed',
+    );
     expect(withCsrf.status).toBe(200);
     // A pve-realm user's password works the same way.
     expect((await pve.call('POST', '/access/users', { userid: 'ann@pve', password: 'correct horse' })).status).toBe(200);
-    const ann = await raw(endpoint, 'POST', '/api2/json/access/ticket', { 'Content-Type': 'application/json' }, JSON.stringify({ username: 'ann', realm: 'pve', password: 'correct horse' }));
+    const ann = await raw(
+      endpoint,
+      'POST',
+      '/api2/json/access/ticket',
+      { 'Content-Type': 'application/json' },
+      JSON.stringify({ username: 'ann', realm: 'pve', password: 'correct horse' }),
+    );
     expect((ann.json!.data as { username: string }).username).toBe('ann@pve');
   });
 
@@ -79,9 +103,21 @@ describe('Proxmox VE behaviour', () => {
     const sha256 = createHash('sha256').update(image).digest('hex');
     const meta = await pve.call<{ filename: string; size: number }>('GET', '/nodes/p1/query-url-metadata', { url: `${base}/noble.qcow2` });
     expect(meta.data).toMatchObject({ filename: 'noble.qcow2', size: image.length });
-    const bad = await pve.call('POST', '/nodes/p1/storage/local/download-url', { url: `${base}/noble.qcow2`, content: 'import', filename: 'bad.qcow2', checksum: '0'.repeat(64), 'checksum-algorithm': 'sha256' });
+    const bad = await pve.call('POST', '/nodes/p1/storage/local/download-url', {
+      url: `${base}/noble.qcow2`,
+      content: 'import',
+      filename: 'bad.qcow2',
+      checksum: '0'.repeat(64),
+      'checksum-algorithm': 'sha256',
+    });
     expect(await task(bad)).toBe(`checksum mismatch: got '${sha256}' != expect '${'0'.repeat(64)}'`);
-    const good = await pve.call('POST', '/nodes/p1/storage/local/download-url', { url: `${base}/noble.qcow2`, content: 'import', filename: 'noble.qcow2', checksum: sha256, 'checksum-algorithm': 'sha256' });
+    const good = await pve.call('POST', '/nodes/p1/storage/local/download-url', {
+      url: `${base}/noble.qcow2`,
+      content: 'import',
+      filename: 'noble.qcow2',
+      checksum: sha256,
+      'checksum-algorithm': 'sha256',
+    });
     expect(await task(good)).toBe('OK');
     const content = await pve.call<{ volid: string; size: number }[]>('GET', '/nodes/p1/storage/local/content', { content: 'import' });
     expect(content.data.map((v) => [v.volid, v.size])).toEqual([['local:import/noble.qcow2', image.length]]);
@@ -122,7 +158,9 @@ describe('Proxmox VE behaviour', () => {
   });
 
   it('masks cipassword, drops trailing whitespace of a description, regenerates cloud-init', async () => {
-    expect(await task(await pve.call('POST', '/nodes/p1/qemu/200/config', { cipassword: 's3cret!', description: 'managed by pvekaas\n\n', ciuser: 'ubuntu' }))).toBe('OK');
+    expect(
+      await task(await pve.call('POST', '/nodes/p1/qemu/200/config', { cipassword: 's3cret!', description: 'managed by pvekaas\n\n', ciuser: 'ubuntu' })),
+    ).toBe('OK');
     const config = await pve.call<Record<string, string>>('GET', '/nodes/p1/qemu/200/config');
     expect(config.data.cipassword).toBe('**********');
     expect(config.data.description).toBe('managed by pvekaas');

@@ -13,7 +13,13 @@ export interface RawResponse {
 }
 
 /** One HTTPS request with exactly these headers and body. */
-export function raw(endpoint: string, method: string, path: string, headers: Record<string, string | number> = {}, body?: Buffer | string): Promise<RawResponse> {
+export function raw(
+  endpoint: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | number> = {},
+  body?: Buffer | string,
+): Promise<RawResponse> {
   const url = new URL(path.replace(/^\//, ''), endpoint);
   return new Promise((resolve, reject) => {
     const req = request(url, { method, rejectUnauthorized: false, headers }, (res) => {
@@ -54,7 +60,11 @@ export function multipart(fields: Record<string, string>, filename: string, data
   const boundary = 'b0undary7d1f2e3c4b5a6978';
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="filename"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`), data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="filename"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 

@@ -57,7 +57,8 @@ beforeAll(async () => {
   };
   // What the instance stack creates, in its order: pools, storages, roles, user, tokens, ACLs.
   for (const pool of ['templates', ...tenants.map((t) => t.pool)]) await must('POST', '/pools', { poolid: pool });
-  for (const t of tenants) await must('POST', '/storage', { storage: t.cloudInitStorage, type: 'dir', path: tenantCloudInitPath(instance, t.name), content: 'iso', shared: 0 });
+  for (const t of tenants)
+    await must('POST', '/storage', { storage: t.cloudInitStorage, type: 'dir', path: tenantCloudInitPath(instance, t.name), content: 'iso', shared: 0 });
   for (const role of Object.values(CAPMOX_ROLES)) await must('POST', '/access/roles', { roleid: role.id, privs: role.privileges.join(',') });
   await must('POST', '/access/users', { userid: 'capmox@pve' });
   // A template with a disk and no NIC (as ProxmoxNodeTemplate builds it), in the templates pool.
@@ -81,7 +82,13 @@ afterAll(() => sim.stop());
 
 async function upload(tenant: string, storage: string, name: string): Promise<number> {
   const { body, contentType } = multipart({ content: 'iso' }, name, iso);
-  const res = await raw(sim.endpoint('lab'), 'POST', `/api2/json/nodes/n1/storage/${storage}/upload`, { Authorization: `PVEAPIToken=${client[tenant].token}`, 'Content-Type': contentType, 'Content-Length': body.length }, body);
+  const res = await raw(
+    sim.endpoint('lab'),
+    'POST',
+    `/api2/json/nodes/n1/storage/${storage}/upload`,
+    { Authorization: `PVEAPIToken=${client[tenant].token}`, 'Content-Type': contentType, 'Content-Length': body.length },
+    body,
+  );
   if (res.status === 200) expect(await client[tenant].waitForTask(String(res.json?.data))).toBe('OK');
   return res.status;
 }
@@ -89,7 +96,13 @@ async function upload(tenant: string, storage: string, name: string): Promise<nu
 /** A machine in the tenant's pool, cloned from the template as CAPMOX does. */
 async function machine(tenant: string, vmid: number): Promise<void> {
   const t = tenants.find((x) => x.name === tenant)!;
-  const res = await client[tenant].call<string>('POST', '/nodes/n1/qemu/9000/clone', { newid: vmid, name: `${tenant}-m`, pool: t.pool, full: 1, storage: 'local-lvm' });
+  const res = await client[tenant].call<string>('POST', '/nodes/n1/qemu/9000/clone', {
+    newid: vmid,
+    name: `${tenant}-m`,
+    pool: t.pool,
+    full: 1,
+    storage: 'local-lvm',
+  });
   expect({ tenant, status: res.status }).toEqual({ tenant, status: 200 });
   expect(await client[tenant].waitForTask(res.data)).toBe('OK');
 }
@@ -97,7 +110,7 @@ async function machine(tenant: string, vmid: number): Promise<void> {
 const isoA = `${tenants[0].cloudInitStorage}:iso/user-data-101.iso`;
 const isoB = `${tenants[1].cloudInitStorage}:iso/user-data-201.iso`;
 
-describe('a tenant token and another tenant\'s bootstrap ISO', () => {
+describe("a tenant token and another tenant's bootstrap ISO", () => {
   beforeAll(async () => {
     expect(await upload('tenant-b', tenants[1].cloudInitStorage, 'user-data-201.iso')).toBe(200);
     expect(await upload('tenant-a', tenants[0].cloudInitStorage, 'user-data-101.iso')).toBe(200);
@@ -108,7 +121,10 @@ describe('a tenant token and another tenant\'s bootstrap ISO', () => {
   it('finds only its own cloud-init storage (go-proxmox takes the first visible storage with iso content)', async () => {
     for (const t of tenants) {
       const res = await client[t.name].call<{ storage: string; content: string }[]>('GET', '/nodes/n1/storage');
-      expect({ tenant: t.name, iso: res.data.filter((s) => s.content.split(',').includes('iso')).map((s) => s.storage) }).toEqual({ tenant: t.name, iso: [t.cloudInitStorage] });
+      expect({ tenant: t.name, iso: res.data.filter((s) => s.content.split(',').includes('iso')).map((s) => s.storage) }).toEqual({
+        tenant: t.name,
+        iso: [t.cloudInitStorage],
+      });
     }
   });
 
@@ -124,8 +140,9 @@ describe('a tenant token and another tenant\'s bootstrap ISO', () => {
     expect((await client['tenant-b'].call(method, path, params)).status).toBe(200);
   });
 
-  it('refuses tenant-a to attach tenant-b\'s ISO (its kubeadm join data) to its own VM, and lets it attach its own', async () => {
-    const attach = (tenant: string, vmid: number, volid: string) => client[tenant].call('POST', `/nodes/n1/qemu/${vmid}/config`, { ide0: `${volid},media=cdrom` });
+  it("refuses tenant-a to attach tenant-b's ISO (its kubeadm join data) to its own VM, and lets it attach its own", async () => {
+    const attach = (tenant: string, vmid: number, volid: string) =>
+      client[tenant].call('POST', `/nodes/n1/qemu/${vmid}/config`, { ide0: `${volid},media=cdrom` });
     expect((await attach('tenant-a', 101, isoB)).status).toBe(403);
     expect((await client['tenant-a'].call('PUT', '/nodes/n1/qemu/101/config', { ide2: `${isoB},media=cdrom` })).status).toBe(403);
     // At create time too.
@@ -141,24 +158,31 @@ describe('a tenant token and another tenant\'s bootstrap ISO', () => {
     expect(await client['tenant-b'].waitForTask(String(b.data))).toBe('OK');
   });
 
-  it('refuses tenant-a to replace (upload over) or delete tenant-b\'s ISO; the ISO stays as it was', async () => {
+  it("refuses tenant-a to replace (upload over) or delete tenant-b's ISO; the ISO stays as it was", async () => {
     const before = sim.instance('lab').volumes.find((v) => v.volid === isoB)!;
     expect(await upload('tenant-a', tenants[1].cloudInitStorage, 'user-data-201.iso')).toBe(403);
     expect((await client['tenant-a'].call('DELETE', `/nodes/n1/storage/${tenants[1].cloudInitStorage}/content/${isoB}`)).status).toBe(403);
     expect(sim.instance('lab').volumes.find((v) => v.volid === isoB)).toBe(before);
     // The owner uploads over it and deletes its own.
     expect(await upload('tenant-b', tenants[1].cloudInitStorage, 'user-data-202.iso')).toBe(200);
-    const del = await client['tenant-b'].call<string>('DELETE', `/nodes/n1/storage/${tenants[1].cloudInitStorage}/content/${tenants[1].cloudInitStorage}:iso/user-data-202.iso`);
+    const del = await client['tenant-b'].call<string>(
+      'DELETE',
+      `/nodes/n1/storage/${tenants[1].cloudInitStorage}/content/${tenants[1].cloudInitStorage}:iso/user-data-202.iso`,
+    );
     expect(del.status).toBe(200);
     expect(await client['tenant-b'].waitForTask(del.data)).toBe('OK');
   });
 
-  it('holds exactly CapmoxCloudInit on its own cloud-init storage and nothing on another tenant\'s or the image storage', () => {
+  it("holds exactly CapmoxCloudInit on its own cloud-init storage and nothing on another tenant's or the image storage", () => {
     const inst = sim.instance('lab');
     for (const t of tenants) {
       for (const other of tenants) {
         const want = other === t ? [...CAPMOX_ROLES.cloudInit.privileges].sort() : [];
-        expect({ token: t.name, storage: other.cloudInitStorage, privs: inst.privileges(token[t.name], `/storage/${other.cloudInitStorage}`) }).toEqual({ token: t.name, storage: other.cloudInitStorage, privs: want });
+        expect({ token: t.name, storage: other.cloudInitStorage, privs: inst.privileges(token[t.name], `/storage/${other.cloudInitStorage}`) }).toEqual({
+          token: t.name,
+          storage: other.cloudInitStorage,
+          privs: want,
+        });
       }
       expect(inst.privileges(token[t.name], '/storage/local')).toEqual([]);
     }
@@ -178,7 +202,7 @@ describe('a tenant token and the VLANs of the bridge', () => {
     await machine('tenant-u', 310);
   });
 
-  it('lets tenant-a (VLAN 10) use VLAN 10 only: not the management VIP VLAN, not tenant-b\'s, not untagged, no trunk', async () => {
+  it("lets tenant-a (VLAN 10) use VLAN 10 only: not the management VIP VLAN, not tenant-b's, not untagged, no trunk", async () => {
     expect(await configure('tenant-a', 110, nic(MGMT_VLAN))).toBe(403);
     expect(await configure('tenant-a', 110, nic(20))).toBe(403);
     expect(await configure('tenant-a', 110, nic())).toBe(403);
@@ -203,14 +227,21 @@ describe('a tenant token and the VLANs of the bridge', () => {
     // An administrator's VM on the VIP VLAN in tenant-a's pool: tenant-a may read it, not clone it.
     const created = await admin.call<string>('POST', '/nodes/n1/qemu', { vmid: 120, pool: tenants[0].pool, net0: nic(MGMT_VLAN), scsi0: 'local-lvm:1' });
     expect(await admin.waitForTask(created.data)).toBe('OK');
-    expect((await client['tenant-a'].call('POST', '/nodes/n1/qemu/120/clone', { newid: 121, pool: tenants[0].pool, full: 1, storage: 'local-lvm' })).status).toBe(403);
+    expect(
+      (await client['tenant-a'].call('POST', '/nodes/n1/qemu/120/clone', { newid: 121, pool: tenants[0].pool, full: 1, storage: 'local-lvm' })).status,
+    ).toBe(403);
     // Nor remove that NIC (the NIC removed is checked too).
     expect((await client['tenant-a'].call('PUT', '/nodes/n1/qemu/120/config', { delete: 'net0' })).status).toBe(403);
   });
 
   it('holds SDN.Use on its own VLAN path only', () => {
     const inst = sim.instance('lab');
-    const paths = ['/sdn/zones/localnetwork/vmbr0', `/sdn/zones/localnetwork/vmbr0/${MGMT_VLAN}`, '/sdn/zones/localnetwork/vmbr0/10', '/sdn/zones/localnetwork/vmbr0/20'];
+    const paths = [
+      '/sdn/zones/localnetwork/vmbr0',
+      `/sdn/zones/localnetwork/vmbr0/${MGMT_VLAN}`,
+      '/sdn/zones/localnetwork/vmbr0/10',
+      '/sdn/zones/localnetwork/vmbr0/20',
+    ];
     const use = (tenant: string) => paths.filter((p) => inst.privileges(token[tenant], p).includes('SDN.Use'));
     expect(use('tenant-a')).toEqual(['/sdn/zones/localnetwork/vmbr0/10']);
     expect(use('tenant-b')).toEqual(['/sdn/zones/localnetwork/vmbr0/20']);

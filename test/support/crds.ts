@@ -76,7 +76,6 @@ export interface CelRule {
   readonly message?: string;
 }
 
-
 /** The CRDs of everything the pinned management plane installs (see modules/versions). */
 export function loadPinnedCrds(projectRoot: string, env: Readonly<Record<string, string | undefined>> = {}): CrdSet {
   const root = crdsDir(projectRoot, env);
@@ -108,7 +107,9 @@ function yamlFiles(dir: string): string[] {
   try {
     entries = readdirSync(dir).sort();
   } catch (e) {
-    throw new Error(`cannot read the CRD directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (run scripts/toolchain install crds, or set PVEKAAS_CRDS_DIR to the CRD tree)`);
+    throw new Error(
+      `cannot read the CRD directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (run scripts/toolchain install crds, or set PVEKAAS_CRDS_DIR to the CRD tree)`,
+    );
   }
   return entries.flatMap((entry) => {
     const path = join(dir, entry);
@@ -125,7 +126,12 @@ function toCrd(doc: any, file: string): Crd | undefined {
     kind: spec.names?.kind,
     plural: spec.names?.plural,
     scope: spec.scope,
-    versions: (spec.versions ?? []).map((v: any) => ({ name: v.name, served: v.served === true, storage: v.storage === true, schema: v.schema?.openAPIV3Schema })),
+    versions: (spec.versions ?? []).map((v: any) => ({
+      name: v.name,
+      served: v.served === true,
+      storage: v.storage === true,
+      schema: v.schema?.openAPIV3Schema,
+    })),
     file,
   };
 }
@@ -225,7 +231,11 @@ const objectMetaSchema: Schema = {
     name: { type: 'string', maxLength: 253, pattern: DNS_SUBDOMAIN },
     generateName: { type: 'string' },
     namespace: { type: 'string', maxLength: 63, pattern: DNS_LABEL },
-    labels: { type: 'object', propertyNames: { pattern: LABEL_KEY, maxLength: 317 }, additionalProperties: { type: 'string', maxLength: 63, pattern: LABEL_VALUE } },
+    labels: {
+      type: 'object',
+      propertyNames: { pattern: LABEL_KEY, maxLength: 317 },
+      additionalProperties: { type: 'string', maxLength: 63, pattern: LABEL_VALUE },
+    },
     annotations: { type: 'object', propertyNames: { pattern: LABEL_KEY }, additionalProperties: { type: 'string' } },
     finalizers: { type: 'array', items: { type: 'string' } },
     ownerReferences: {
@@ -327,7 +337,21 @@ function newAjv(): Ajv {
   return ajv;
 }
 
-const passThrough = ['enum', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'required'];
+const passThrough = [
+  'enum',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'required',
+];
 
 /**
  * An OpenAPI v3 structural schema of a CRD → a JSON Schema ajv runs. `inLogic` is set inside

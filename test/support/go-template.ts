@@ -26,10 +26,7 @@ import { parse as parseYaml } from 'yaml';
 const MISSING = Symbol('<no value>');
 type Value = unknown;
 
-type Node =
-  | { kind: 'text'; text: string }
-  | { kind: 'print'; pipe: Pipe }
-  | { kind: 'if'; pipe: Pipe; then: Node[]; else: Node[] };
+type Node = { kind: 'text'; text: string } | { kind: 'print'; pipe: Pipe } | { kind: 'if'; pipe: Pipe; then: Node[]; else: Node[] };
 type Operand = { kind: 'field'; path: string[] } | { kind: 'ident'; name: string } | { kind: 'string'; value: string } | { kind: 'sub'; pipe: Pipe };
 type Command = Operand[];
 type Pipe = Command[];

@@ -14,7 +14,11 @@ beforeAll(() => compileProject());
 const stamp = join(projectRoot, 'dist/.cdktf-launch-stamp');
 
 function launch(out: string) {
-  return spawnSync(process.execPath, ['scripts/cdktf-launch.js'], { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, CDKTF_OUTDIR: out, PVEKAAS_CONFIG: 'examples/lab.yaml' } });
+  return spawnSync(process.execPath, ['scripts/cdktf-launch.js'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    env: { ...process.env, CDKTF_OUTDIR: out, PVEKAAS_CONFIG: 'examples/lab.yaml' },
+  });
 }
 
 describe('the cdktf app command', () => {
@@ -36,6 +40,8 @@ describe('the cdktf app command', () => {
     const second = launch(join(work, 'b'));
     expect(second.status).toBe(0);
     expect(statSync(stamp).mtimeMs).toBe(compiled);
-    expect(readFileSync(join(work, 'b/stacks/proxmox-pmox-txl/cdk.tf.json'), 'utf8')).toBe(readFileSync(join(work, 'a/stacks/proxmox-pmox-txl/cdk.tf.json'), 'utf8'));
+    expect(readFileSync(join(work, 'b/stacks/proxmox-pmox-txl/cdk.tf.json'), 'utf8')).toBe(
+      readFileSync(join(work, 'a/stacks/proxmox-pmox-txl/cdk.tf.json'), 'utf8'),
+    );
   }, 180_000);
 });

@@ -28,7 +28,12 @@ const commands: [string, string[]][] = [
 ];
 
 const run = (command: string, args: string[]) =>
-  spawnSync(process.execPath, [join('dist', 'scripts', `${command}.js`), ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+  spawnSync(process.execPath, [join('dist', 'scripts', `${command}.js`), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, CHECKPOINT_DISABLE: '1' },
+  });
 
 describe('every command', () => {
   it.each(commands)('%s --help prints its usage and options, exit 0, and does nothing else', (command, options) => {

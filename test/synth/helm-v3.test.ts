@@ -43,7 +43,9 @@ describe('helm 3.x in HCL', () => {
     );
     expect(hcl).toContain('provider "helm" {\n  kubernetes = {\n    config_context = "lab"\n    config_path = "~/.kube/config"\n  }\n}');
     expect(hcl).not.toMatch(/\b(kubernetes|set|set_sensitive|postrender) \{/);
-    expect(hcl).toMatch(/set = \[\n\s+\{\n\s+name = "crds.enabled"\n\s+value = "true"\n\s+\},\n\s+\{\n\s+name = "replicaCount"\n\s+value = "?2"?\n\s+\},\n\s+\]/);
+    expect(hcl).toMatch(
+      /set = \[\n\s+\{\n\s+name = "crds.enabled"\n\s+value = "true"\n\s+\},\n\s+\{\n\s+name = "replicaCount"\n\s+value = "?2"?\n\s+\},\n\s+\]/,
+    );
     expect(hcl).toMatch(/set_sensitive = \[\n\s+\{\n\s+name = "secret"\n\s+value = "\$\{var.secret\}"/);
     expect(hcl).toMatch(/postrender = \{\n\s+binary_path = "\/bin\/cat"\n\s+\}/);
   });

@@ -46,6 +46,8 @@ describe('KubernetesManifest', () => {
   });
 
   it('renders empty and nested values', () => {
-    expect(hclExpression({ a: [], b: {}, c: [[1]], 'x-y': '\b' })).toBe('{\n  "a" = []\n  "b" = {}\n  "c" = [\n    [\n      1,\n    ],\n  ]\n  "x-y" = "\\u0008"\n}');
+    expect(hclExpression({ a: [], b: {}, c: [[1]], 'x-y': '\b' })).toBe(
+      '{\n  "a" = []\n  "b" = {}\n  "c" = [\n    [\n      1,\n    ],\n  ]\n  "x-y" = "\\u0008"\n}',
+    );
   });
 });

@@ -57,7 +57,12 @@ export function apply(lab: LabDoc, e: { kind: string; tenant: number; value: any
           kubernetesVersion: 'v1.35.4',
           pools: [{ name: 'workers', replicas: 1, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }],
           vip: `10.4.0.${120 + e.value}`,
-          network: { addresses: [`10.10.${e.value + 10}.10-10.10.${e.value + 10}.20`], prefix: 24, gateway: `10.10.${e.value + 10}.1`, dnsServers: [`10.10.${e.value + 10}.1`] },
+          network: {
+            addresses: [`10.10.${e.value + 10}.10-10.10.${e.value + 10}.20`],
+            prefix: 24,
+            gateway: `10.10.${e.value + 10}.1`,
+            dnsServers: [`10.10.${e.value + 10}.1`],
+          },
         });
       }
       break;

@@ -111,7 +111,10 @@ describe('output directories', () => {
     for (const [i, delay] of [150, 400, 700, 1000, 1300, 1700, 2200].entries()) {
       lab.tenants[0].pools[0].replicas = 2 + (i % 3);
       writeFileSync(file, stringify(lab));
-      const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', file, '--out', out, '--full'], { cwd: projectRoot, stdio: 'ignore' });
+      const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', file, '--out', out, '--full'], {
+        cwd: projectRoot,
+        stdio: 'ignore',
+      });
       // Listen before waiting: a run faster than the delay has closed before the kill.
       const closed = new Promise((r) => child.on('close', r));
       await new Promise((r) => setTimeout(r, delay));
@@ -147,7 +150,10 @@ describe('output directories', () => {
     const parent = join(work, 'term');
     mkdirSync(parent);
     const out = join(parent, 'out');
-    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', example, '--out', out], { cwd: projectRoot, stdio: 'ignore' });
+    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', example, '--out', out], {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
     const closed = new Promise((r) => child.on('close', r));
     await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGTERM');
@@ -189,7 +195,7 @@ describe('interrupted synth (issue 26)', () => {
   it('stops at once on SIGINT during the build, keeps the old output, and the next synth completes (seeded moments)', async () => {
     const seed = Number(process.env.PVEKAAS_INTERRUPT_SEED ?? Date.now() % 1_000_000);
     let state = seed;
-    const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const out = join(work, 'sigint-out');
     expect(synth(out, big).status).toBe(0);
     const before = readFileSync(join(out, 'manifest.json'), 'utf8');
@@ -198,8 +204,13 @@ describe('interrupted synth (issue 26)', () => {
     for (let round = 0; round < 3; round++) {
       const atMs = Math.round(300 + next() * 2500);
       process.stderr.write(`  synth SIGINT after ${atMs} ms (seed ${seed})\n`);
-      const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', changed, '--out', out, '--full'], { cwd: projectRoot, stdio: 'ignore' });
-      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((r) => child.on('close', (code, signal) => r({ code, signal, at: Date.now() })));
+      const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', changed, '--out', out, '--full'], {
+        cwd: projectRoot,
+        stdio: 'ignore',
+      });
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((r) =>
+        child.on('close', (code, signal) => r({ code, signal, at: Date.now() })),
+      );
       await new Promise((r) => setTimeout(r, atMs));
       const sent = Date.now();
       child.kill('SIGINT');
@@ -217,7 +228,10 @@ describe('interrupted synth (issue 26)', () => {
 
   it('ends the workers of synth --jobs with their parent, even on SIGKILL, and the next synth completes', async () => {
     const out = join(work, 'jobs-out');
-    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', big, '--out', out, '--jobs', '2', '--full'], { cwd: projectRoot, stdio: 'ignore' });
+    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', big, '--out', out, '--jobs', '2', '--full'], {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
     const ended = new Promise((r) => child.on('close', r));
     // Each worker's command line names the job file in this run's scratch directory.
     const job = `.jobs-out.pvekaas-new-${child.pid}`;
@@ -250,8 +264,15 @@ describe('configured paths inside the output (issue 26)', () => {
     const bin = join(dir, 'bin');
     mkdirSync(bin);
     writeFileSync(join(bin, 'tofu'), `#!/bin/sh\ntouch ${join(dir, 'tofu-ran')}\n`, { mode: 0o755 });
-    for (const [script, out] of [['synth.js', 'build'], ['deploy.js', 'build']] as const) {
-      const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts', script), '--config', 'lab.yaml', '--out', out], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    for (const [script, out] of [
+      ['synth.js', 'build'],
+      ['deploy.js', 'build'],
+    ] as const) {
+      const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts', script), '--config', 'lab.yaml', '--out', out], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      });
       expect({ script, status: r.status }).toEqual({ script, status: 1 });
       expect(r.stderr).toMatch(/^ {2}lab\.yaml:\d+:\d+ {2}delivery\.local\.stateDir: stateDir is inside --out build \(/m);
       expect(r.stderr).toMatch(/^ {2}lab\.yaml:\d+:\d+ {2}management\.kubernetes\.configPath: configPath is inside --out build/m);

@@ -26,7 +26,8 @@ function expectSameTree(a: string, b: string, context: unknown): void {
 
 describe('synthesis in shares: worker processes and batches', () => {
   beforeAll(() => {
-    if (!existsSync(join(projectRoot, 'dist/scripts/lib/synth-worker.js'))) throw new Error('dist/scripts/lib/synth-worker.js is missing: run `npx tsc -p tsconfig.json` first');
+    if (!existsSync(join(projectRoot, 'dist/scripts/lib/synth-worker.js')))
+      throw new Error('dist/scripts/lib/synth-worker.js is missing: run `npx tsc -p tsconfig.json` first');
   });
 
   it('gives the bytes of a one-process cold synth after any sequence of lab edits, cold and incremental', () => {

@@ -51,15 +51,24 @@ const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 /** JSON with object keys sorted (cdktf writes them sorted); array order kept, as it means something. */
 function canonical(value: unknown): string {
   const sortKeys = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sortKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sortKeys(x)])) : v;
+    Array.isArray(v)
+      ? v.map(sortKeys)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, x]) => [k, sortKeys(x)]),
+          )
+        : v;
   return JSON.stringify(sortKeys(plain(value)));
 }
 const sortedBy = <T>(list: T[]): T[] => [...list].sort((a, b) => canonical(a).localeCompare(canonical(b)));
 const objectKey = (o: KubernetesObject) => `${o.apiVersion} ${o.kind} ${o.metadata.namespace ?? '-'}/${o.metadata.name}`;
-const resources = (json: any, type: string): any[] => Object.values(json.resource?.[type] ?? {}).map((r: any) => {
-  const { '//': _meta, ...rest } = r;
-  return rest;
-});
+const resources = (json: any, type: string): any[] =>
+  Object.values(json.resource?.[type] ?? {}).map((r: any) => {
+    const { '//': _meta, ...rest } = r;
+    return rest;
+  });
 
 /** Every Kubernetes object the stack writes, by apiVersion, kind, namespace and name. */
 function writtenObjects(json: any): Map<string, unknown> {
@@ -121,21 +130,78 @@ function departures(rendering: LabRendering, stacks: Record<string, any>): strin
     const json = stacks[stack];
     sameObjects(stack, writtenObjects(json), byKey(tenantObjects(r)));
     const secrets = resources(json, 'kubernetes_secret_v1');
-    same(`${stack}: credentials copies`, sortedBy(secrets.map((s) => ({ ...s.metadata[0] ?? s.metadata, tls: Object.fromEntries(Object.entries(s.data).filter(([k]) => !['url', 'token', 'secret'].includes(k))) }))), sortedBy(r.credentials.map((c) => ({ labels: c.labels, name: c.target.name, namespace: c.target.namespace, tls: c.tlsData }))));
-    same(`${stack}: credentials sources`, sortedBy(Object.values(json.data?.kubernetes_secret_v1 ?? {}).map((d: any) => d.metadata[0] ?? d.metadata)), sortedBy(r.credentials.map((c) => c.source)));
+    same(
+      `${stack}: credentials copies`,
+      sortedBy(
+        secrets.map((s) => ({
+          ...(s.metadata[0] ?? s.metadata),
+          tls: Object.fromEntries(Object.entries(s.data).filter(([k]) => !['url', 'token', 'secret'].includes(k))),
+        })),
+      ),
+      sortedBy(r.credentials.map((c) => ({ labels: c.labels, name: c.target.name, namespace: c.target.namespace, tls: c.tlsData }))),
+    );
+    same(
+      `${stack}: credentials sources`,
+      sortedBy(Object.values(json.data?.kubernetes_secret_v1 ?? {}).map((d: any) => d.metadata[0] ?? d.metadata)),
+      sortedBy(r.credentials.map((c) => c.source)),
+    );
     const releases = resources(json, 'helm_release');
-    same(`${stack}: autoscaler`, releases.map((h) => ({ name: h.name, namespace: h.namespace, repository: h.repository, chart: h.chart, version: h.version, values: h.values.map((v: string) => parse(v)) })), r.autoscaler ? [{ name: r.autoscaler.name, namespace: r.autoscaler.namespace, repository: r.autoscaler.repository, chart: r.autoscaler.chart.chart, version: r.autoscaler.chart.version, values: [r.autoscaler.values] }] : []);
-    same(`${stack}: outputs`, Object.fromEntries(Object.entries(json.output).map(([k, v]: [string, any]) => [k, v.value])), { clusters: r.clusters, kubeconfig_command: r.kubeconfigCommand, placement: r.placement, vip: r.vip.vip });
+    same(
+      `${stack}: autoscaler`,
+      releases.map((h) => ({
+        name: h.name,
+        namespace: h.namespace,
+        repository: h.repository,
+        chart: h.chart,
+        version: h.version,
+        values: h.values.map((v: string) => parse(v)),
+      })),
+      r.autoscaler
+        ? [
+            {
+              name: r.autoscaler.name,
+              namespace: r.autoscaler.namespace,
+              repository: r.autoscaler.repository,
+              chart: r.autoscaler.chart.chart,
+              version: r.autoscaler.chart.version,
+              values: [r.autoscaler.values],
+            },
+          ]
+        : [],
+    );
+    same(`${stack}: outputs`, Object.fromEntries(Object.entries(json.output).map(([k, v]: [string, any]) => [k, v.value])), {
+      clusters: r.clusters,
+      kubeconfig_command: r.kubeconfigCommand,
+      placement: r.placement,
+      vip: r.vip.vip,
+    });
   }
 
   const mc = rendering.managementConfig;
-  sameObjects('management-config', writtenObjects(stacks['management-config']), byKey([...mc.vipPool, mc.clusterClass.namespace, ...mc.clusterClass.templates, mc.clusterClass.clusterClass]));
+  sameObjects(
+    'management-config',
+    writtenObjects(stacks['management-config']),
+    byKey([...mc.vipPool, mc.clusterClass.namespace, ...mc.clusterClass.templates, mc.clusterClass.clusterClass]),
+  );
 
   const m = rendering.management;
   const management = stacks.management;
   sameObjects('management', writtenObjects(management), byKey(m.staticControlPlane ? [m.staticControlPlane.crd, m.staticControlPlane.clusterRole] : []));
-  const namespaces = [m.namespaces.certManager, m.namespaces.capiOperator, m.namespaces.kamaji, m.namespaces.metallb, ...(m.namespaces.storage ? [m.namespaces.storage] : []), ...Object.values(m.providerNamespaces)];
-  same('management: namespaces', resources(management, 'kubernetes_namespace_v1').map((n) => n.metadata[0] ?? n.metadata).sort((a, b) => a.name.localeCompare(b.name)), [...namespaces].sort((a, b) => a.name.localeCompare(b.name)));
+  const namespaces = [
+    m.namespaces.certManager,
+    m.namespaces.capiOperator,
+    m.namespaces.kamaji,
+    m.namespaces.metallb,
+    ...(m.namespaces.storage ? [m.namespaces.storage] : []),
+    ...Object.values(m.providerNamespaces),
+  ];
+  same(
+    'management: namespaces',
+    resources(management, 'kubernetes_namespace_v1')
+      .map((n) => n.metadata[0] ?? n.metadata)
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    [...namespaces].sort((a, b) => a.name.localeCompare(b.name)),
+  );
   const values = Object.fromEntries(resources(management, 'helm_release').map((h) => [h.name, h.values.map((v: string) => parse(v))[0]]));
   same('management: release values', sortedBy(Object.values(values)), sortedBy(Object.values(m.values)));
 
@@ -143,19 +209,72 @@ function departures(rendering: LabRendering, stacks: Record<string, any>): strin
     const stack = `proxmox-${name}`;
     const json = stacks[stack];
     const sa = r.serviceAccount;
-    same(`${stack}: pools`, resources(json, 'proxmox_virtual_environment_pool').map((p) => [p.pool_id, p.comment]).sort(), [...r.tenantPools, r.templatesPool].map((p) => [p.poolId, p.comment]).sort());
-    same(`${stack}: cloud-init storages`, resources(json, 'proxmox_storage_directory').map((s) => [s.id, s.path, s.content, s.shared]).sort(), r.cloudInitStorages.map((c) => [c.storageId, c.path, c.content, c.shared]).sort());
-    same(`${stack}: roles`, resources(json, 'proxmox_virtual_environment_role').map((x) => [x.role_id, x.privileges]).sort(), sa.roles.map((x) => [x.roleId, x.privileges]).sort());
-    same(`${stack}: user`, resources(json, 'proxmox_virtual_environment_user').map((u) => [u.user_id, u.comment]), [[sa.userId, sa.comment]]);
-    same(`${stack}: tokens`, resources(json, 'proxmox_user_token').map((t) => [t.token_name, t.comment, t.privileges_separation]).sort(), sa.tokens.map((t) => [t.tokenName, t.comment, t.privilegesSeparation]).sort());
+    same(
+      `${stack}: pools`,
+      resources(json, 'proxmox_virtual_environment_pool')
+        .map((p) => [p.pool_id, p.comment])
+        .sort(),
+      [...r.tenantPools, r.templatesPool].map((p) => [p.poolId, p.comment]).sort(),
+    );
+    same(
+      `${stack}: cloud-init storages`,
+      resources(json, 'proxmox_storage_directory')
+        .map((s) => [s.id, s.path, s.content, s.shared])
+        .sort(),
+      r.cloudInitStorages.map((c) => [c.storageId, c.path, c.content, c.shared]).sort(),
+    );
+    same(
+      `${stack}: roles`,
+      resources(json, 'proxmox_virtual_environment_role')
+        .map((x) => [x.role_id, x.privileges])
+        .sort(),
+      sa.roles.map((x) => [x.roleId, x.privileges]).sort(),
+    );
+    same(
+      `${stack}: user`,
+      resources(json, 'proxmox_virtual_environment_user').map((u) => [u.user_id, u.comment]),
+      [[sa.userId, sa.comment]],
+    );
+    same(
+      `${stack}: tokens`,
+      resources(json, 'proxmox_user_token')
+        .map((t) => [t.token_name, t.comment, t.privileges_separation])
+        .sort(),
+      sa.tokens.map((t) => [t.tokenName, t.comment, t.privilegesSeparation]).sort(),
+    );
     // ACLs: path, propagation and role (a custom role by reference to its resource), for the user and per token.
     const roleOf = (x: string) => /role-([A-Za-z]+)_/.exec(x)?.[1] ?? x;
     const ownerOf = (a: any) => (a.user_id ? 'user' : /token-(.+)_[0-9A-F]{8}\.id/.exec(a.token_id)?.[1]);
-    same(`${stack}: ACLs`, resources(json, 'proxmox_acl').map((a) => [ownerOf(a), a.path, roleOf(a.role_id), a.propagate]).sort(), [...sa.grants.map((g) => ['user', g.path, g.roleId, g.propagate]), ...sa.tokens.flatMap((t) => t.grants.map((g) => [t.tenant, g.path, g.roleId, g.propagate]))].sort());
-    same(`${stack}: images`, resources(json, 'proxmox_download_file').map((d) => [d.node_name, d.datastore_id, d.url, d.file_name, d.checksum, d.checksum_algorithm]).sort(), r.templates.map((t) => [t.node, t.download.datastoreId, t.download.url, t.download.fileName, t.download.checksum, t.download.checksumAlgorithm]).sort());
-    same(`${stack}: template VMs`, resources(json, 'proxmox_virtual_environment_vm').map((v) => [v.node_name, v.vm_id, v.name, v.description, v.tags, v.disk[0].datastore_id, v.disk[0].size]).sort(), r.templates.map((t) => [t.node, t.vmId, t.vm.name, t.vm.description, t.vm.tags, t.vm.diskStorage, t.vm.diskSizeGiB]).sort());
+    same(
+      `${stack}: ACLs`,
+      resources(json, 'proxmox_acl')
+        .map((a) => [ownerOf(a), a.path, roleOf(a.role_id), a.propagate])
+        .sort(),
+      [
+        ...sa.grants.map((g) => ['user', g.path, g.roleId, g.propagate]),
+        ...sa.tokens.flatMap((t) => t.grants.map((g) => [t.tenant, g.path, g.roleId, g.propagate])),
+      ].sort(),
+    );
+    same(
+      `${stack}: images`,
+      resources(json, 'proxmox_download_file')
+        .map((d) => [d.node_name, d.datastore_id, d.url, d.file_name, d.checksum, d.checksum_algorithm])
+        .sort(),
+      r.templates.map((t) => [t.node, t.download.datastoreId, t.download.url, t.download.fileName, t.download.checksum, t.download.checksumAlgorithm]).sort(),
+    );
+    same(
+      `${stack}: template VMs`,
+      resources(json, 'proxmox_virtual_environment_vm')
+        .map((v) => [v.node_name, v.vm_id, v.name, v.description, v.tags, v.disk[0].datastore_id, v.disk[0].size])
+        .sort(),
+      r.templates.map((t) => [t.node, t.vmId, t.vm.name, t.vm.description, t.vm.tags, t.vm.diskStorage, t.vm.diskSizeGiB]).sort(),
+    );
     same(`${stack}: templates output`, json.output.templates.value, r.templateIds);
-    same(`${stack}: provider`, json.provider.proxmox.map((p: any) => [p.endpoint, p.insecure]), [[r.provider.endpoint, r.provider.insecure]]);
+    same(
+      `${stack}: provider`,
+      json.provider.proxmox.map((p: any) => [p.endpoint, p.insecure]),
+      [[r.provider.endpoint, r.provider.insecure]],
+    );
   }
   return out;
 }
@@ -183,7 +302,14 @@ describe('every stack writes exactly the rendering it was given', () => {
     const { rendering, stacks } = cases[i as number];
     expect(departures(rendering, stacks)).toEqual([]);
     // The comparison covered something on every side.
-    expect(Object.keys(stacks).sort()).toEqual([...[...rendering.instances.keys()].map((n) => `proxmox-${n}`), 'management', 'management-config', ...[...rendering.tenants.keys()].map((n) => `tenant-${n}`)].sort());
+    expect(Object.keys(stacks).sort()).toEqual(
+      [
+        ...[...rendering.instances.keys()].map((n) => `proxmox-${n}`),
+        'management',
+        'management-config',
+        ...[...rendering.tenants.keys()].map((n) => `tenant-${n}`),
+      ].sort(),
+    );
   });
 
   it('covers the secondary Clusters and the static control plane (secondary-clusters)', () => {
@@ -203,13 +329,66 @@ describe('every stack writes exactly the rendering it was given', () => {
         },
         /tenant-tenant-a: writes .*HelmChartProxy default\/.*which the rendering does not hold/,
       ],
-      ['a template field changed', (s) => { const t: any = Object.values(s['management-config'].resource.kubernetes_manifest).find((r: any) => r.manifest.kind === 'ProxmoxMachineTemplate'); t.manifest.spec.template.spec.numCores = 99; }, /management-config: .*ProxmoxMachineTemplate/],
-      ['an object dropped', (s) => { const r = s['management-config'].resource.kubernetes_manifest; delete r[Object.keys(r).find((k) => r[k].manifest.kind === 'L2Advertisement')!]; }, /does not write .*L2Advertisement/],
-      ['a secondary MachineDeployment scaled', (s) => { const t = Object.values(s).find((j: any) => Object.values(j.resource?.kubernetes_manifest ?? {}).some((r: any) => r.manifest.kind === 'MachineDeployment')) as any; const md: any = Object.values(t.resource.kubernetes_manifest).find((r: any) => r.manifest.kind === 'MachineDeployment' && r.manifest.spec.replicas !== undefined); md.manifest.spec.replicas += 1; }, /MachineDeployment/],
-      ['an ACL on another path', (s) => { const a: any = Object.values(s['proxmox-pmox-fra'].resource.proxmox_acl)[0]; a.path = '/vms'; }, /proxmox-pmox-fra: ACLs/],
-      ['a template VM id', (s) => { const v: any = Object.values(s['proxmox-pmox-fra'].resource.proxmox_virtual_environment_vm)[0]; v.vm_id += 1; }, /proxmox-pmox-fra: template VMs/],
-      ['a static control plane CRD field', (s) => { const c: any = Object.values(s.management.resource.kubernetes_manifest).find((r: any) => r.manifest.kind === 'CustomResourceDefinition'); c.manifest.spec.scope = 'Cluster'; }, /management: .*CustomResourceDefinition/],
-      ['the VIP output', (s) => { s['tenant-tenant-b'].output.vip.value = '10.0.0.1'; }, /tenant-tenant-b: outputs/],
+      [
+        'a template field changed',
+        (s) => {
+          const t: any = Object.values(s['management-config'].resource.kubernetes_manifest).find((r: any) => r.manifest.kind === 'ProxmoxMachineTemplate');
+          t.manifest.spec.template.spec.numCores = 99;
+        },
+        /management-config: .*ProxmoxMachineTemplate/,
+      ],
+      [
+        'an object dropped',
+        (s) => {
+          const r = s['management-config'].resource.kubernetes_manifest;
+          delete r[Object.keys(r).find((k) => r[k].manifest.kind === 'L2Advertisement')!];
+        },
+        /does not write .*L2Advertisement/,
+      ],
+      [
+        'a secondary MachineDeployment scaled',
+        (s) => {
+          const t = Object.values(s).find((j: any) =>
+            Object.values(j.resource?.kubernetes_manifest ?? {}).some((r: any) => r.manifest.kind === 'MachineDeployment'),
+          ) as any;
+          const md: any = Object.values(t.resource.kubernetes_manifest).find(
+            (r: any) => r.manifest.kind === 'MachineDeployment' && r.manifest.spec.replicas !== undefined,
+          );
+          md.manifest.spec.replicas += 1;
+        },
+        /MachineDeployment/,
+      ],
+      [
+        'an ACL on another path',
+        (s) => {
+          const a: any = Object.values(s['proxmox-pmox-fra'].resource.proxmox_acl)[0];
+          a.path = '/vms';
+        },
+        /proxmox-pmox-fra: ACLs/,
+      ],
+      [
+        'a template VM id',
+        (s) => {
+          const v: any = Object.values(s['proxmox-pmox-fra'].resource.proxmox_virtual_environment_vm)[0];
+          v.vm_id += 1;
+        },
+        /proxmox-pmox-fra: template VMs/,
+      ],
+      [
+        'a static control plane CRD field',
+        (s) => {
+          const c: any = Object.values(s.management.resource.kubernetes_manifest).find((r: any) => r.manifest.kind === 'CustomResourceDefinition');
+          c.manifest.spec.scope = 'Cluster';
+        },
+        /management: .*CustomResourceDefinition/,
+      ],
+      [
+        'the VIP output',
+        (s) => {
+          s['tenant-tenant-b'].output.vip.value = '10.0.0.1';
+        },
+        /tenant-tenant-b: outputs/,
+      ],
     ];
     for (const [what, mutate, expected] of mutations) {
       const copy = JSON.parse(JSON.stringify(stacks));

@@ -75,9 +75,12 @@ describe('npm run synth', () => {
     for (const stack of readdirSync(out)) {
       const json = JSON.parse(readFileSync(join(out, stack, 'cdk.tf.json'), 'utf8'));
       for (const [name, v] of Object.entries<{ sensitive?: boolean }>(json.variable ?? {})) {
-        if (/token|secret|password|kubeconfig|ca_cert|client_key/.test(name)) expect({ stack, name, sensitive: v.sensitive }).toEqual({ stack, name, sensitive: true });
+        if (/token|secret|password|kubeconfig|ca_cert|client_key/.test(name))
+          expect({ stack, name, sensitive: v.sensitive }).toEqual({ stack, name, sensitive: true });
       }
-      const sensitiveVars = Object.entries<{ sensitive?: boolean }>(json.variable ?? {}).filter(([, v]) => v.sensitive).map(([n]) => n);
+      const sensitiveVars = Object.entries<{ sensitive?: boolean }>(json.variable ?? {})
+        .filter(([, v]) => v.sensitive)
+        .map(([n]) => n);
       const carriesSecret = (value: unknown) => {
         const text = JSON.stringify(value);
         return /user_token\.[^.}]+\.value|kubernetes_secret[^.}]*\.[^.}]+\.data/.test(text) || sensitiveVars.some((v) => text.includes(`var.${v}`));

@@ -13,7 +13,10 @@ import { templatesOf } from './topology';
 const theClass = clusterClass({ dataStoreName: 'default', multiInstance: 'proposal' });
 const { conditions, values } = templatesOf(theClass);
 /** Each patch's condition and value templates (CAPI renders a patch's values only when it is enabled). */
-const patches = (theClass.spec as { patches: { enabledIf?: string }[] }).patches.map((p) => ({ enabledIf: p.enabledIf, values: templatesOf({ spec: { patches: [p] } }).values }));
+const patches = (theClass.spec as { patches: { enabledIf?: string }[] }).patches.map((p) => ({
+  enabledIf: p.enabledIf,
+  values: templatesOf({ spec: { patches: [p] } }).values,
+}));
 
 const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
 const ip = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((p) => p.join('.'));
@@ -26,12 +29,18 @@ const variables: fc.Arbitrary<Variables> = fc.record(
     controlPlaneVIP: ip,
     dnsServiceIP: ip,
     vlan: fc.integer({ min: 1, max: 4094 }),
-    workerSize: fc.record({ cpu: fc.integer({ min: 1, max: 64 }), memoryMiB: fc.integer({ min: 8, max: 1 << 20 }), diskGiB: fc.integer({ min: 5, max: 2000 }) }),
+    workerSize: fc.record({
+      cpu: fc.integer({ min: 1, max: 64 }),
+      memoryMiB: fc.integer({ min: 8, max: 1 << 20 }),
+      diskGiB: fc.integer({ min: 5, max: 2000 }),
+    }),
     proxmoxTemplate: fc.oneof(
       fc.record({ sourceNode: name, templateID: fc.integer({ min: 100, max: 999999999 }) }),
       fc.record({ matchTags: fc.array(tag, { maxLength: 4 }), appendVersionTag: fc.boolean() }, { requiredKeys: ['matchTags'] }),
     ),
-    proxmoxAvailabilityZones: fc.array(fc.record({ name, nodes: fc.array(name, { minLength: 1, maxLength: 3 }), credentialsRef: fc.record({ name }) }), { maxLength: 3 }),
+    proxmoxAvailabilityZones: fc.array(fc.record({ name, nodes: fc.array(name, { minLength: 1, maxLength: 3 }), credentialsRef: fc.record({ name }) }), {
+      maxLength: 3,
+    }),
     builtin: fc.record({
       cluster: fc.record({ name, namespace: name }),
       machineDeployment: fc.record({ version, class: name, topologyName: name, name }),
@@ -92,8 +101,22 @@ describe('the class-patch interpreter against CAPI v1.12 template rules', () => 
       },
     ],
     ['dnsServiceIPs as a string', enabled, (t: string, v: Variables) => (t.includes('dnsServiceIP') ? v.dnsServiceIP : templateValue(t, v))],
-    ['the VIP annotation without its value', enabled, (t: string, v: Variables) => (t.includes('controlPlaneVIP') ? { 'metallb.io/loadBalancerIPs': '' } : templateValue(t, v))],
-    ['the spread on the namespace', enabled, (t: string, v: Variables) => (t.includes('kamaji.clastix.io/name') ? templateValue(t, { ...v, builtin: { ...(v.builtin as object), cluster: { name: (v.builtin as { cluster: { namespace: string } }).cluster.namespace } } }) : templateValue(t, v))],
+    [
+      'the VIP annotation without its value',
+      enabled,
+      (t: string, v: Variables) => (t.includes('controlPlaneVIP') ? { 'metallb.io/loadBalancerIPs': '' } : templateValue(t, v)),
+    ],
+    [
+      'the spread on the namespace',
+      enabled,
+      (t: string, v: Variables) =>
+        t.includes('kamaji.clastix.io/name')
+          ? templateValue(t, {
+              ...v,
+              builtin: { ...(v.builtin as object), cluster: { name: (v.builtin as { cluster: { namespace: string } }).cluster.namespace } },
+            })
+          : templateValue(t, v),
+    ],
   ] as [string, typeof enabled, typeof templateValue][])('a wrong reading is caught: %s', (_what, readCondition, readValue) => {
     let caught: string | undefined;
     try {

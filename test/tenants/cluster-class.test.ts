@@ -40,7 +40,17 @@ describe('the lab-tenant ClusterClass', () => {
 
   it('declares the variables the issue asks for, and only proposal mode adds the proposal ones', () => {
     const names = classVariables('refuse').map((v) => v.name);
-    for (const name of ['controlPlaneVIP', 'workerSize', 'vlan', 'bridge', 'nodeIPv4Config', 'dnsServers', 'proxmoxCredentials', 'proxmoxTemplate', 'allowedNodes']) {
+    for (const name of [
+      'controlPlaneVIP',
+      'workerSize',
+      'vlan',
+      'bridge',
+      'nodeIPv4Config',
+      'dnsServers',
+      'proxmoxCredentials',
+      'proxmoxTemplate',
+      'allowedNodes',
+    ]) {
       expect(names).toContain(name);
     }
     expect(names).not.toContain('proxmoxAvailabilityZones');
@@ -78,8 +88,14 @@ describe('tenant Clusters on the class', () => {
 
   const cases = [
     ...['tenant-a', 'tenant-b'].map((name) => ({ name, lab: refuseLab, options: released, crds: () => pinnedCrds() })),
-    ...['tenant-a', 'tenant-b', 'tenant-c'].map((name) => ({ name: `${name} (proposal)`, tenant: name, lab: proposalLab, options: proposal, crds: () => withProposal(pinnedCrds()) })),
-  ].map((c) => ({ ...c, tenant: c.name, tenantName: "tenant" in c ? (c as any).tenant : c.name }));
+    ...['tenant-a', 'tenant-b', 'tenant-c'].map((name) => ({
+      name: `${name} (proposal)`,
+      tenant: name,
+      lab: proposalLab,
+      options: proposal,
+      crds: () => withProposal(pinnedCrds()),
+    })),
+  ].map((c) => ({ ...c, tenant: c.name, tenantName: 'tenant' in c ? (c as any).tenant : c.name }));
 
   it.each(cases)('$tenant: the Cluster validates, and its variables are declared by the class with matching schemas', ({ lab, options, tenantName }) => {
     const r = renderTenant(lab, planOf(lab), tenantName);
@@ -119,7 +135,11 @@ describe('tenant Clusters on the class', () => {
       gateway: r.tenant.network!.gateway,
     });
     const cp = generated.controlPlane as any;
-    expect(cp.spec.network).toMatchObject({ serviceType: 'LoadBalancer', serviceAddress: r.vip.vip, serviceAnnotations: { 'metallb.io/loadBalancerIPs': r.vip.vip } });
+    expect(cp.spec.network).toMatchObject({
+      serviceType: 'LoadBalancer',
+      serviceAddress: r.vip.vip,
+      serviceAnnotations: { 'metallb.io/loadBalancerIPs': r.vip.vip },
+    });
     expect(Object.keys(cp.spec.addons).sort()).toEqual(['coreDNS', 'konnectivity', 'kubeProxy']);
     expect(cp.spec.replicas).toBe(r.tenant.controlPlane.replicas);
     for (const md of r.machineDeployments) {
@@ -173,7 +193,9 @@ describe('the LabTenantClusterClass construct', () => {
     const app = Testing.app();
     const stack = new TerraformStack(app, 'management-config');
     const lab = exampleLab();
-    new LabTenantClusterClass(stack, 'lab-tenant', { rendering: renderManagementConfig({ ...lab, capmox: { ...lab.capmox, multiInstance: 'refuse' } }).clusterClass });
+    new LabTenantClusterClass(stack, 'lab-tenant', {
+      rendering: renderManagementConfig({ ...lab, capmox: { ...lab.capmox, multiInstance: 'refuse' } }).clusterClass,
+    });
     const json = JSON.parse(Testing.synth(stack));
     const manifests = Object.entries(json.resource.kubernetes_manifest) as [string, any][];
     expect(manifests.map(([, r]) => r.manifest.kind).sort()).toEqual([

@@ -90,7 +90,12 @@ describe('a tenant stack reads, and keeps in its state, its own CAPMOX token onl
     const secrets = Object.values(synth.stack('management').resource.kubernetes_secret_v1) as any[];
     const byName = Object.fromEntries(secrets.map((s) => [s.metadata.name, s]));
     // tenant-a and tenant-b on pmox-txl, tenant-c on both (the example's placement).
-    expect(Object.keys(byName).sort()).toEqual(['capmox-pmox-fra-credentials.tenant-c', 'capmox-pmox-txl-credentials.tenant-a', 'capmox-pmox-txl-credentials.tenant-b', 'capmox-pmox-txl-credentials.tenant-c']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'capmox-pmox-fra-credentials.tenant-c',
+      'capmox-pmox-txl-credentials.tenant-a',
+      'capmox-pmox-txl-credentials.tenant-b',
+      'capmox-pmox-txl-credentials.tenant-c',
+    ]);
     for (const s of secrets) {
       const tenant = s.metadata.name.split('.')[1];
       expect(Object.keys(s.data).sort()).toEqual(['secret', 'token', 'url']);
@@ -104,12 +109,14 @@ describe('a tenant stack reads, and keeps in its state, its own CAPMOX token onl
 
   it.each(tenants)('%s: the synthesized data sources name only its own Secrets', (tenant) => {
     const data = synth.stack(`tenant-${tenant}`).data?.kubernetes_secret_v1 ?? {};
-    const names = Object.values(data as Record<string, any>).map((d) => `${d.metadata.namespace}/${d.metadata.name}`).sort();
+    const names = Object.values(data as Record<string, any>)
+      .map((d) => `${d.metadata.namespace}/${d.metadata.name}`)
+      .sort();
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(name).toMatch(new RegExp(`^capmox-system/capmox-pmox-(txl|fra)-credentials\\.${tenant}$`));
   });
 
-  it.each(tenants)('%s: a simulated state of the stack holds its own token id and secret and no other tenant\'s', async (tenant) => {
+  it.each(tenants)("%s: a simulated state of the stack holds its own token id and secret and no other tenant's", async (tenant) => {
     const secrets = await managementSecrets();
     const state = JSON.stringify(await simulatedState(tenant, secrets));
     const mine = instances.filter((i) => state.includes(secretOf(i, tenant)));
@@ -117,13 +124,18 @@ describe('a tenant stack reads, and keeps in its state, its own CAPMOX token onl
     expect(state).toContain(`capmox@pve!tenant-${tenant}`);
     for (const other of tenants.filter((t) => t !== tenant)) {
       expect({ tenant, other, tokenId: state.includes(`capmox@pve!tenant-${other}`) }).toEqual({ tenant, other, tokenId: false });
-      for (const instance of instances) expect({ tenant, other, instance, secret: state.includes(secretOf(instance, other)) }).toEqual({ tenant, other, instance, secret: false });
+      for (const instance of instances)
+        expect({ tenant, other, instance, secret: state.includes(secretOf(instance, other)) }).toEqual({ tenant, other, instance, secret: false });
     }
   });
 
   it('the simulated state is the real thing: the copy in the tenant namespace holds the token CAPMOX uses', async () => {
     const state = (await simulatedState('tenant-a', await managementSecrets())) as Record<string, any>;
     const copy = Object.entries(state).find(([k]) => k.startsWith('kubernetes_secret_v1.'))![1];
-    expect(copy.data).toMatchObject({ url: 'https://pmox-txl.lab.example:8006', token: 'capmox@pve!tenant-tenant-a', secret: secretOf('pmox-txl', 'tenant-a') });
+    expect(copy.data).toMatchObject({
+      url: 'https://pmox-txl.lab.example:8006',
+      token: 'capmox@pve!tenant-tenant-a',
+      secret: secretOf('pmox-txl', 'tenant-a'),
+    });
   });
 });

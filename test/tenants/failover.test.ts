@@ -35,9 +35,11 @@ const withTenantE = (imageNodes: string[], failover = true) =>
 const fraNodes = ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'];
 
 describe('failover pools in the tenant rendering', () => {
-  it('refuses a failover target without a template of the tenant version on local disks, at the pool\'s failover', () => {
+  it("refuses a failover target without a template of the tenant version on local disks, at the pool's failover", () => {
     const all = withTenantE(fraNodes);
-    const used = planPlacement(all).tenants.find((t) => t.name === 'tenant-e')!.pools[0].placements.map((p) => p.node);
+    const used = planPlacement(all)
+      .tenants.find((t) => t.name === 'tenant-e')!
+      .pools[0].placements.map((p) => p.node);
     expect(used).toHaveLength(2);
     const spare = fraNodes.find((n) => !used.includes(n))!;
     // Templates only where tenant-e's machines are today (tenant-c is not rendered here): fine without failover, refused with it.
@@ -53,7 +55,9 @@ describe('failover pools in the tenant rendering', () => {
     const problems = (error as ProblemError).problems;
     expect(problems).toHaveLength(1);
     expect(problems[0].path).toEqual(['tenants', 3, 'pools', 0, 'failover']);
-    expect(problems[0].message).toContain(`tenant tenant-e, pool workers (failover): after the loss of a node, re-synth puts machines on ${spare} of pmox-fra, which has no v1.35.4 template`);
+    expect(problems[0].message).toContain(
+      `tenant tenant-e, pool workers (failover): after the loss of a node, re-synth puts machines on ${spare} of pmox-fra, which has no v1.35.4 template`,
+    );
     expect(problems[0].fix).toMatch(new RegExp(`list ${spare} in the nodes of proxmox.instances\\[1\\].images .*, or remove failover$`));
   });
 
@@ -67,7 +71,12 @@ describe('failover pools in the tenant rendering', () => {
     expect(machineTemplates).toHaveLength(2);
     const allowed = machineTemplates.map((t: any) => t.spec.template.spec.allowedNodes);
     expect(allowed.every((nodes) => nodes.length === 1)).toBe(true);
-    expect(allowed.flat().sort()).toEqual(plan.tenants.find((t) => t.name === 'tenant-e')!.pools[0].placements.map((p) => p.node).sort());
+    expect(allowed.flat().sort()).toEqual(
+      plan.tenants
+        .find((t) => t.name === 'tenant-e')!
+        .pools[0].placements.map((p) => p.node)
+        .sort(),
+    );
     for (const t of machineTemplates) expect(validateManifest(t, pinnedCrds())).toEqual([]);
   });
 
@@ -90,7 +99,8 @@ describe('failover pools in the tenant rendering', () => {
     expect((error as ProblemError).problems).toEqual([
       expect.objectContaining({
         path: ['proxmox', 'instances', 0, 'nodes', 0, 'down'],
-        message: "tenant tenant-a: the v1.35.4 template of pmox-txl is on pmox-txl-1, which is down, and CAPMOX clones through the template's node: no machine of the tenant could be created on pmox-txl",
+        message:
+          "tenant tenant-a: the v1.35.4 template of pmox-txl is on pmox-txl-1, which is down, and CAPMOX clones through the template's node: no machine of the tenant could be created on pmox-txl",
         fix: 'copy the template to a node that is up and point proxmox.instances[0].template (or its versions entry) at it, or remove down once pmox-txl-1 is back',
       }),
     ]);

@@ -29,7 +29,9 @@ let crds: CrdSet | undefined;
 export function pinnedCrds(): CrdSet {
   if (!crds) {
     const loaded = loadPinnedCrds(projectRoot, process.env);
-    const fixed = new Map([...loaded.crds].map(([key, crd]) => [key, { ...crd, versions: crd.versions.map((v) => ({ ...v, schema: withoutInlineFlags(v.schema) })) }]));
+    const fixed = new Map(
+      [...loaded.crds].map(([key, crd]) => [key, { ...crd, versions: crd.versions.map((v) => ({ ...v, schema: withoutInlineFlags(v.schema) })) }]),
+    );
     crds = { crds: fixed, validators: new Map(), ajv: loaded.ajv };
   }
   return crds;

@@ -22,7 +22,9 @@ describe('tenant network checks', () => {
   it('refuses pod or service CIDRs that contain the node range, gateway, DNS servers or the VIP', () => {
     const t = tenantWith({ podCIDR: '10.10.0.0/16' });
     const messages = check(t).map((p) => p.message);
-    expect(messages).toContain('podCIDR 10.10.0.0/16 contains the node range 10.10.1.10-10.10.1.60; inside the tenant cluster that address would be routed to pods or services instead');
+    expect(messages).toContain(
+      'podCIDR 10.10.0.0/16 contains the node range 10.10.1.10-10.10.1.60; inside the tenant cluster that address would be routed to pods or services instead',
+    );
     expect(messages.some((m) => m.includes('gateway 10.10.1.1'))).toBe(true);
     expect(check(tenantWith({ serviceCIDR: '10.4.0.0/16' }), '10.4.0.120').map((p) => p.message)).toContain(
       'serviceCIDR 10.4.0.0/16 contains the control-plane VIP 10.4.0.120; inside the tenant cluster that address would be routed to pods or services instead',

@@ -36,21 +36,24 @@ describe('the instance stacks grant each tenant token its own cloud-init storage
   it.each([
     ['pmox-txl', { 'tenant-a': '/sdn/zones/localnetwork/vmbr0/10', 'tenant-b': '/sdn/zones/localnetwork/vmbr0', 'tenant-c': '/sdn/zones/localnetwork/vmbr0' }],
     ['pmox-fra', { 'tenant-c': '/sdn/zones/localnetwork/vmbr0/30' }],
-  ] as [string, Record<string, string>][])('%s: each token holds SDN on its own VLAN path only, cloud-init rights on its own storage only, nothing propagating there', (instance, vlanPath) => {
-    const acl = aclOf(instance);
-    for (const [tenant, path] of Object.entries(vlanPath)) {
-      const own = acl.filter((a) => tenantOf(a) === tenant);
-      expect(own.filter((a) => a.path.startsWith('/sdn')).map((a) => [a.path, a.role_id, a.propagate])).toEqual([[path, 'PVESDNUser', false]]);
-      // The custom role is referenced (`${proxmox_virtual_environment_role.capmox_role-CapmoxCloudInit_….role_id}`).
-      const storages = own.filter((a) => a.role_id.includes('CapmoxCloudInit'));
-      expect(storages.map((a) => [a.path, a.propagate])).toEqual([[`/storage/capmox-cloudinit-${tenant}`, false]]);
-    }
-    // No grant anywhere on the bridge with propagation, nor on the management VIP VLAN.
-    expect(acl.filter((a) => a.path.startsWith('/sdn') && a.propagate)).toEqual([]);
-    expect(acl.filter((a) => a.path.endsWith(`/${lab.management.loadBalancer.vlan}`))).toEqual([]);
-  });
+  ] as [string, Record<string, string>][])(
+    '%s: each token holds SDN on its own VLAN path only, cloud-init rights on its own storage only, nothing propagating there',
+    (instance, vlanPath) => {
+      const acl = aclOf(instance);
+      for (const [tenant, path] of Object.entries(vlanPath)) {
+        const own = acl.filter((a) => tenantOf(a) === tenant);
+        expect(own.filter((a) => a.path.startsWith('/sdn')).map((a) => [a.path, a.role_id, a.propagate])).toEqual([[path, 'PVESDNUser', false]]);
+        // The custom role is referenced (`${proxmox_virtual_environment_role.capmox_role-CapmoxCloudInit_….role_id}`).
+        const storages = own.filter((a) => a.role_id.includes('CapmoxCloudInit'));
+        expect(storages.map((a) => [a.path, a.propagate])).toEqual([[`/storage/capmox-cloudinit-${tenant}`, false]]);
+      }
+      // No grant anywhere on the bridge with propagation, nor on the management VIP VLAN.
+      expect(acl.filter((a) => a.path.startsWith('/sdn') && a.propagate)).toEqual([]);
+      expect(acl.filter((a) => a.path.endsWith(`/${lab.management.loadBalancer.vlan}`))).toEqual([]);
+    },
+  );
 
-  it('warns when a tenant on a VLAN clones an existing template (PVE checks the template\'s NICs at clone)', () => {
+  it("warns when a tenant on a VLAN clones an existing template (PVE checks the template's NICs at clone)", () => {
     const warnings = labWarnings(lab).filter((w) => w.path.join('.') === 'proxmox.instances.0.template.templateID');
     expect(warnings.map((w) => [w.severity, w.message.slice(0, 38)])).toEqual([['warning', 'tenant tenant-a uses VLAN 10 on pmox-t']]);
     // tenant-c's VLAN 30 is on pmox-fra, which builds its templates without a NIC: no warning there.

@@ -7,7 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { STATIC_CONTROL_PLANE_FILE, staticControlPlaneClusterRole, staticControlPlaneCrd, staticControlPlaneFile } from '../../modules/tenants/static-control-plane';
+import {
+  STATIC_CONTROL_PLANE_FILE,
+  staticControlPlaneClusterRole,
+  staticControlPlaneCrd,
+  staticControlPlaneFile,
+} from '../../modules/tenants/static-control-plane';
 import { projectRoot } from './fixtures';
 
 describe('the static control plane CRD', () => {
@@ -15,7 +20,9 @@ describe('the static control plane CRD', () => {
     const text = readFileSync(join(projectRoot, STATIC_CONTROL_PLANE_FILE), 'utf8');
     expect(text).toBe(staticControlPlaneFile());
     expect(text.split('\n')[0]).toMatch(/^# Source: pvekaas /);
-    const docs = parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d);
+    const docs = parseAllDocuments(text)
+      .map((d) => d.toJS())
+      .filter((d) => d);
     expect(docs).toEqual([staticControlPlaneCrd(), staticControlPlaneClusterRole()]);
   });
 
@@ -41,6 +48,8 @@ describe('the static control plane CRD', () => {
   it('lets the CAPI manager read and own static control planes through its aggregated role, nothing more', () => {
     const role = staticControlPlaneClusterRole() as any;
     expect(role.metadata.labels['cluster.x-k8s.io/aggregate-to-manager']).toBe('true');
-    expect(role.rules).toEqual([{ apiGroups: ['controlplane.pvekaas.lab'], resources: ['staticcontrolplanes'], verbs: ['get', 'list', 'watch', 'patch', 'update', 'delete'] }]);
+    expect(role.rules).toEqual([
+      { apiGroups: ['controlplane.pvekaas.lab'], resources: ['staticcontrolplanes'], verbs: ['get', 'list', 'watch', 'patch', 'update', 'delete'] },
+    ]);
   });
 });

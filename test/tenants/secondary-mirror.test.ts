@@ -51,9 +51,16 @@ function run(secondaries: string[], primaryReady: boolean, version = 'v1.36.3'):
     };
     return {
       status,
-      applied: read('applied').split('\n').filter((l) => l).map((l) => JSON.parse(l)),
-      calls: read('calls').split('\n').filter((l) => l),
-      patched: read('patched').split('\n').filter((l) => l),
+      applied: read('applied')
+        .split('\n')
+        .filter((l) => l)
+        .map((l) => JSON.parse(l)),
+      calls: read('calls')
+        .split('\n')
+        .filter((l) => l),
+      patched: read('patched')
+        .split('\n')
+        .filter((l) => l),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -72,7 +79,9 @@ describe('the secondary secret mirror script', () => {
     expect(applied).toEqual(expected);
     // CABPK refuses a worker join whose cluster CA Secret has no key (util/secret EnsureAllExist).
     expect(applied.filter((a) => a.metadata.name.endsWith('-ca')).every((a) => a.data['tls.key'])).toBe(true);
-    expect(calls.filter((c) => c.startsWith('apply'))).toEqual(Array(4).fill('apply --server-side --force-conflicts --field-manager=pvekaas-secondary-secrets -f -'));
+    expect(calls.filter((c) => c.startsWith('apply'))).toEqual(
+      Array(4).fill('apply --server-side --force-conflicts --field-manager=pvekaas-secondary-secrets -f -'),
+    );
   });
 
   it('copies the version the primary KamajiControlPlane runs onto each StaticControlPlane, as controlPlaneStatusPatch', () => {

@@ -28,13 +28,20 @@ describe('clusters per instance', () => {
     const plan = planOf(lab);
     const fromStacks = [...renderTenants(lab, plan)].flatMap(([tenant, r]) => r.clusters.map((c) => ({ tenant, ...c })));
     expect(tenantClusters(lab, plan)).toEqual(fromStacks);
-    expect(tenantClusters(lab, plan).filter((r) => r.role === 'secondary')).toEqual([{ tenant: 'tenant-c', cluster: 'tenant-c-pmox-fra', instance: 'pmox-fra', role: 'secondary' }]);
+    expect(tenantClusters(lab, plan).filter((r) => r.role === 'secondary')).toEqual([
+      { tenant: 'tenant-c', cluster: 'tenant-c-pmox-fra', instance: 'pmox-fra', role: 'secondary' },
+    ]);
     expect(renderClustersMarkdown(lab, plan)).toContain('| tenant-c | tenant-c-pmox-fra | pmox-fra | secondary (workers join the primary) |');
   });
 
   it('show a proposal tenant as one Cluster over its instances', () => {
     const lab = labWith(() => undefined);
-    expect(tenantClusters(lab, planOf(lab)).find((r) => r.tenant === 'tenant-c')).toEqual({ tenant: 'tenant-c', cluster: 'tenant-c', instance: 'pmox-txl, pmox-fra', role: 'primary' });
+    expect(tenantClusters(lab, planOf(lab)).find((r) => r.tenant === 'tenant-c')).toEqual({
+      tenant: 'tenant-c',
+      cluster: 'tenant-c',
+      instance: 'pmox-txl, pmox-fra',
+      role: 'primary',
+    });
   });
 });
 
@@ -49,13 +56,21 @@ describe('the review of secondary Clusters', () => {
 
   it('says how a secondary Cluster comes up when a tenant gains an instance', () => {
     const section = secondaryClustersSection({ before: side(txlOnly, 'base'), after: side(both, 'change') })!;
-    expect(section.lines).toEqual([expect.stringMatching(/^- tenant tenant-c gains instance pmox-fra: secondary Cluster tenant-c-pmox-fra is created after the tenant's control plane is initialized/)]);
+    expect(section.lines).toEqual([
+      expect.stringMatching(
+        /^- tenant tenant-c gains instance pmox-fra: secondary Cluster tenant-c-pmox-fra is created after the tenant's control plane is initialized/,
+      ),
+    ]);
     expect(section.warnings).toEqual([]);
   });
 
   it('warns that an instance leaving a plan goes through the stack (drain first), never by deleting the Cluster', () => {
     const r = review({ before: side(both, 'base'), after: side(txlOnly, 'change') });
-    expect(r.warnings).toContainEqual(expect.stringMatching(/^tenant tenant-c leaves instance pmox-fra: secondary Cluster tenant-c-pmox-fra is deleted\. Apply tenant-tenant-c first, alone .* deleting a Cluster skips drain$/));
+    expect(r.warnings).toContainEqual(
+      expect.stringMatching(
+        /^tenant tenant-c leaves instance pmox-fra: secondary Cluster tenant-c-pmox-fra is deleted\. Apply tenant-tenant-c first, alone .* deleting a Cluster skips drain$/,
+      ),
+    );
     // The order the lab twin needed (test/twin/multi-instance.test.ts): the tenant stack before the instance stack that holds its token.
     const warning = r.warnings.find((w) => w.startsWith('tenant tenant-c leaves instance pmox-fra'))!;
     expect(warning).toContain('npm run deploy -- --stacks tenant-tenant-c');

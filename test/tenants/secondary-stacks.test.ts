@@ -36,7 +36,11 @@ function synthTenant(lab: Lab, tenant: string): any {
 function dependency(json: any): (from: string, to: string) => boolean {
   const g = new Map<string, string[]>();
   for (const [type, resources] of Object.entries(json.resource as Record<string, Record<string, any>>)) {
-    for (const [name, r] of Object.entries(resources)) g.set(`${type}.${name}`, (r.depends_on ?? []).map((d: string) => d.replace(/^\$\{|\}$/g, '')));
+    for (const [name, r] of Object.entries(resources))
+      g.set(
+        `${type}.${name}`,
+        (r.depends_on ?? []).map((d: string) => d.replace(/^\$\{|\}$/g, '')),
+      );
   }
   return (from, to) => {
     const seen = new Set<string>();
@@ -60,7 +64,10 @@ function manifests(json: any, kind: string, name?: string): string[] {
 }
 
 describe('tenant stack with secondary Clusters', () => {
-  const json = synthTenant(secondaryLab((doc) => doc.tenants[2].pools.push({ name: 'burst', autoscaling: { min: 0, max: 2 }, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } })), 'tenant-c');
+  const json = synthTenant(
+    secondaryLab((doc) => doc.tenants[2].pools.push({ name: 'burst', autoscaling: { min: 0, max: 2 }, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } })),
+    'tenant-c',
+  );
   const dependsOn = dependency(json);
   const [primary] = manifests(json, 'Cluster', 'tenant-c');
   const [secondary] = manifests(json, 'Cluster', 'tenant-c-pmox-fra');
@@ -120,7 +127,8 @@ describe('management stack and CAPMOX credentials', () => {
   };
 
   it('installs the static control plane CRD and its aggregated ClusterRole in secondary-clusters mode only', () => {
-    const kinds = (json: any) => Object.values((json.resource.kubernetes_manifest ?? {}) as Record<string, any>).map((r) => `${r.manifest.kind}/${r.manifest.metadata.name}`);
+    const kinds = (json: any) =>
+      Object.values((json.resource.kubernetes_manifest ?? {}) as Record<string, any>).map((r) => `${r.manifest.kind}/${r.manifest.metadata.name}`);
     expect(kinds(synthManagement(secondaryLab()))).toEqual(
       expect.arrayContaining(['CustomResourceDefinition/staticcontrolplanes.controlplane.pvekaas.lab', 'ClusterRole/pvekaas-capi-static-control-plane']),
     );
@@ -134,7 +142,14 @@ describe('management stack and CAPMOX credentials', () => {
     expect(capmoxGlobalCredentials(resources)).toEqual([]);
     const withGlobal = resources.map((r) =>
       r.kind === 'InfrastructureProvider'
-        ? { ...r, spec: { ...r.spec, configSecret: { name: 'capmox-manager-credentials' }, deployment: { containers: [{ name: 'manager', env: [{ name: 'PROXMOX_URL', value: 'https://x' }] }] } } }
+        ? {
+            ...r,
+            spec: {
+              ...r.spec,
+              configSecret: { name: 'capmox-manager-credentials' },
+              deployment: { containers: [{ name: 'manager', env: [{ name: 'PROXMOX_URL', value: 'https://x' }] }] },
+            },
+          }
         : r,
     );
     expect(capmoxGlobalCredentials(withGlobal)).toEqual([
@@ -152,6 +167,8 @@ describe('management stack and CAPMOX credentials', () => {
     const lab = secondaryLab((doc) => (doc.management.versions = { proxmoxProvider: 'v0.9.1' }));
     const app = new App({ outdir: Testing.app().outdir, skipValidation: true });
     const stack = new ManagementStack(app, 'management', { rendering: renderManagement(lab), credentials: {} });
-    expect(stack.warnings).toContainEqual(expect.stringMatching(/^management\.versions\.proxmoxProvider: capmox\.multiInstance secondary-clusters was checked against/));
+    expect(stack.warnings).toContainEqual(
+      expect.stringMatching(/^management\.versions\.proxmoxProvider: capmox\.multiInstance secondary-clusters was checked against/),
+    );
   });
 });

@@ -55,9 +55,11 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     ]);
     const [sc] = r.secondaries!.clusters;
     const onFra = planned.pools.flatMap((p) => p.placements.filter((x) => x.instance === 'pmox-fra').map((x) => ({ pool: p.name, ...x })));
-    expect(sc.machineDeployments.map((m) => ({ node: m.plan.nodes[0], replicas: (m.machineDeployment.spec as any).replicas })).sort((a, b) => a.node.localeCompare(b.node))).toEqual(
-      onFra.map((x) => ({ node: x.node, replicas: x.replicas })).sort((a, b) => a.node.localeCompare(b.node)),
-    );
+    expect(
+      sc.machineDeployments
+        .map((m) => ({ node: m.plan.nodes[0], replicas: (m.machineDeployment.spec as any).replicas }))
+        .sort((a, b) => a.node.localeCompare(b.node)),
+    ).toEqual(onFra.map((x) => ({ node: x.node, replicas: x.replicas })).sort((a, b) => a.node.localeCompare(b.node)));
 
     const spec = sc.proxmoxCluster.spec as any;
     expect(spec.credentialsRef).toEqual({ name: 'capmox-pmox-fra-credentials' });
@@ -85,7 +87,10 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
       expect(md.spec.template.spec.infrastructureRef.name).toBe(m.machineTemplate.metadata.name);
       expect(md.spec.template.spec.bootstrap.configRef.name).toBe(m.bootstrapTemplate.metadata.name);
       // What CAPI's MachineDeployment webhook would add (cluster-name) is rendered in both maps.
-      expect(md.spec.selector.matchLabels).toEqual({ 'cluster.x-k8s.io/deployment-name': md.metadata.name, 'cluster.x-k8s.io/cluster-name': 'tenant-c-pmox-fra' });
+      expect(md.spec.selector.matchLabels).toEqual({
+        'cluster.x-k8s.io/deployment-name': md.metadata.name,
+        'cluster.x-k8s.io/cluster-name': 'tenant-c-pmox-fra',
+      });
       expect(md.spec.template.metadata.labels).toMatchObject(md.spec.selector.matchLabels);
     }
     // One MachineHealthCheck per machine deployment, selecting that machine deployment's machines only.
@@ -116,7 +121,9 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     expect(autoscaled.length).toBeGreaterThan(0);
     for (const m of autoscaled) {
       expect((m.machineDeployment.spec as any).replicas).toBeUndefined();
-      expect(m.machineDeployment.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size']).toBe(String(m.plan.scale.kind === 'autoscaled' ? m.plan.scale.max : undefined));
+      expect(m.machineDeployment.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size']).toBe(
+        String(m.plan.scale.kind === 'autoscaled' ? m.plan.scale.max : undefined),
+      );
     }
     // One autoscaler scales the primary's and the secondaries' machine deployments: discovery by namespace.
     expect(r.autoscaler!.values.autoDiscovery).toEqual({ namespace: 'tenant-c' });
@@ -151,12 +158,16 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
 
   it('names templates by their content: a size change renames them, an unrelated change does not', () => {
     const names = (lab: Lab) =>
-      renderTenant(lab, planOf(lab), 'tenant-c').secondaries!.clusters[0].machineDeployments.map((m) => [m.machineTemplate.metadata.name, m.bootstrapTemplate.metadata.name]);
+      renderTenant(lab, planOf(lab), 'tenant-c').secondaries!.clusters[0].machineDeployments.map((m) => [
+        m.machineTemplate.metadata.name,
+        m.bootstrapTemplate.metadata.name,
+      ]);
     const base = names(secondaryLab());
     expect(names(secondaryLab((doc) => (doc.tenants[2].groups = ['team-c'])))).toEqual(base);
     const bigger = names(secondaryLab((doc) => (doc.tenants[2].pools[0].size.memoryMiB = 16384)));
     // The machine deployments keep their names: CAPI rolls them to the new templates (surge, drain).
-    const mdNames = (lab: Lab) => renderTenant(lab, planOf(lab), 'tenant-c').secondaries!.clusters[0].machineDeployments.map((m) => m.machineDeployment.metadata.name);
+    const mdNames = (lab: Lab) =>
+      renderTenant(lab, planOf(lab), 'tenant-c').secondaries!.clusters[0].machineDeployments.map((m) => m.machineDeployment.metadata.name);
     expect(mdNames(secondaryLab((doc) => (doc.tenants[2].pools[0].size.memoryMiB = 16384)))).toEqual(mdNames(secondaryLab()));
     for (const [i, [machine, bootstrap]] of bigger.entries()) {
       expect(base.map(([m]) => m)).not.toContain(machine);
@@ -220,7 +231,9 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
     const problems = (error as ProblemError).problems.map((p) => `${p.path.join('.')}: ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^tenants\.2\.networks\.pmox-fra\.addresses\.0: node range 10\.20\.3\.10-10\.20\.3\.11 is not inside the subnet 10\.20\.4\.0\/24/),
+        expect.stringMatching(
+          /^tenants\.2\.networks\.pmox-fra\.addresses\.0: node range 10\.20\.3\.10-10\.20\.3\.11 is not inside the subnet 10\.20\.4\.0\/24/,
+        ),
         expect.stringMatching(/^tenants\.2\.networks\.pmox-fra\.addresses: the node ranges hold 2 addresses/),
       ]),
     );
@@ -240,7 +253,9 @@ describe('the per-instance networks in the lab description', () => {
 
   it('refuses networks outside secondary-clusters mode, unknown and unused instances, and missing or shared ranges, all at once', () => {
     expect(problemsOf((doc) => (doc.tenants[2].networks = { 'pmox-fra': FRA_NETWORK }))).toEqual([
-      expect.stringMatching(/^tenants\.2\.networks: tenant tenant-c has per-instance networks, but they are only used with capmox\.multiInstance: secondary-clusters/),
+      expect.stringMatching(
+        /^tenants\.2\.networks: tenant tenant-c has per-instance networks, but they are only used with capmox\.multiInstance: secondary-clusters/,
+      ),
     ]);
     const problems = problemsOf((doc) => {
       doc.capmox.multiInstance = 'secondary-clusters';
@@ -250,7 +265,9 @@ describe('the per-instance networks in the lab description', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^tenants\.2\.networks\.pmox-fr: unknown instance "pmox-fr" \| did you mean "pmox-fra"\?/),
-        expect.stringMatching(/^tenants\.2\.networks: instances pmox-txl and pmox-fra of tenant tenant-c can hold its machines at the same time and would both take their node addresses from network/),
+        expect.stringMatching(
+          /^tenants\.2\.networks: instances pmox-txl and pmox-fra of tenant tenant-c can hold its machines at the same time and would both take their node addresses from network/,
+        ),
         expect.stringMatching(/^tenants\.0\.networks\.pmox-fra: tenant tenant-a never puts machines on pmox-fra/),
       ]),
     );
@@ -262,7 +279,11 @@ describe('the per-instance networks in the lab description', () => {
       doc.capmox.multiInstance = 'secondary-clusters';
       doc.tenants[2].networks = { 'pmox-fra': { ...FRA_NETWORK, addresses: ['10.10.1.50-10.10.1.70'] } };
     });
-    expect(problems).toEqual([expect.stringMatching(/^tenants\.2\.networks\.pmox-fra\.addresses\.0: the node range of tenant tenant-c on pmox-fra overlaps the node range of tenant tenant-a/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^tenants\.2\.networks\.pmox-fra\.addresses\.0: the node range of tenant tenant-c on pmox-fra overlaps the node range of tenant tenant-a/,
+      ),
+    ]);
   });
 
   it('lets a SingleInstance tenant share one network over its eligible instances (it is on one at a time)', () => {
@@ -303,7 +324,11 @@ describe('property: every planned machine sits in exactly one Cluster, on its in
       for (const md of (r.cluster as any).spec.topology.workers.machineDeployments) {
         const labels = md.metadata.labels;
         expect(labels['node.cluster.x-k8s.io/proxmox-instance']).toBe(primaryInstance);
-        inCluster.set(`${labels['node.cluster.x-k8s.io/pool']}/${labels['node.cluster.x-k8s.io/proxmox-node']}`, { cluster: 'tenant-c', instance: primaryInstance, count: md.replicas ?? -1 });
+        inCluster.set(`${labels['node.cluster.x-k8s.io/pool']}/${labels['node.cluster.x-k8s.io/proxmox-node']}`, {
+          cluster: 'tenant-c',
+          instance: primaryInstance,
+          count: md.replicas ?? -1,
+        });
       }
       for (const sc of r.secondaries?.clusters ?? []) {
         expect(sc.instance).not.toBe(primaryInstance);
@@ -320,7 +345,8 @@ describe('property: every planned machine sits in exactly one Cluster, on its in
       }
       const planned = plan.tenants.find((t) => t.name === 'tenant-c')!;
       const expected = new Map<string, { instance: string; count: number }>();
-      for (const pool of planned.pools) for (const p of pool.placements) expected.set(`${pool.name}/${p.node}`, { instance: p.instance, count: pool.autoscaling ? -1 : p.replicas });
+      for (const pool of planned.pools)
+        for (const p of pool.placements) expected.set(`${pool.name}/${p.node}`, { instance: p.instance, count: pool.autoscaling ? -1 : p.replicas });
       expect(new Map([...inCluster].map(([k, v]) => [k, { instance: v.instance, count: v.count }]))).toEqual(expected);
       expect(r.placement.map((p) => p.cluster).sort()).toEqual(
         r.machineDeployments.map((md) => (md.instance === primaryInstance ? 'tenant-c' : secondaryClusterName({ name: 'tenant-c' }, md.instance))).sort(),

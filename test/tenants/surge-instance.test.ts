@@ -35,7 +35,8 @@ const tenantA = (d: any) => d.tenants.find((t: any) => t.name === 'tenant-a');
 
 const render = (l: ReturnType<typeof lab>, tenant: string) => renderTenant(l, planPlacement(l), tenant);
 const topologyMds = (r: ReturnType<typeof render>) => (r.cluster as any).spec.topology.workers.machineDeployments as any[];
-const allMds = (l: ReturnType<typeof lab>): RenderedMachineDeployment[] => [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+const allMds = (l: ReturnType<typeof lab>): RenderedMachineDeployment[] =>
+  [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
 const problemsOf = (fn: () => unknown) => {
   try {
     fn();
@@ -50,12 +51,21 @@ const problemsOf = (fn: () => unknown) => {
 function workerTemplates(l: ReturnType<typeof lab>, cluster: any) {
   const options = { dataStoreName: 'etcd', multiInstance: l.capmox.multiInstance, healthCheck: l.management.healthCheck };
   const g = generate(clusterClass(options), clusterClassTemplates(options), cluster);
-  return new Map([...g.machineTemplates].map(([name, t]) => [name, { machine: (t.spec as any).template.spec, bootstrap: (g.bootstrapTemplates.get(name)!.spec as any).template.spec }]));
+  return new Map(
+    [...g.machineTemplates].map(([name, t]) => [
+      name,
+      { machine: (t.spec as any).template.spec, bootstrap: (g.bootstrapTemplates.get(name)!.spec as any).template.spec },
+    ]),
+  );
 }
 
 const edits: [string, (d: any) => void, (d: any) => void][] = [
   ['storage', (d) => (txl(d).storage.disks = 'ceph-ssd'), (d) => (tenantA(d).previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' } } } })],
-  ['bridge', (d) => (txl(d).bridge = 'vmbr7'), (d) => (tenantA(d).previous = { instances: { 'pmox-txl': { bridge: txl(parse(exampleText)).bridge ?? 'vmbr0' } } })],
+  [
+    'bridge',
+    (d) => (txl(d).bridge = 'vmbr7'),
+    (d) => (tenantA(d).previous = { instances: { 'pmox-txl': { bridge: txl(parse(exampleText)).bridge ?? 'vmbr0' } } }),
+  ],
   [
     'template',
     (d) => (txl(d).template.templateID = 1005),
@@ -86,22 +96,37 @@ describe('surge, then retire: an instance-level edit', () => {
     for (const [name, t] of oldTemplates) expect({ name, ...midTemplates.get(name) }).toEqual({ name, ...t });
     // Placement counts the retiring machines, the ledger subtracts them, and the lists agree.
     const plan = planPlacement(surge);
-    expect(plan.surge!.filter((s) => s.tenant === 'tenant-a').map((s) => `${s.pool} ${s.node} ${s.machines}`).sort()).toEqual(
-      render(surge, 'tenant-a').retiring.map((m) => `${m.pool} ${m.nodes[0]} ${m.scale.kind === 'fixed' ? m.scale.replicas : 0}`).sort(),
+    expect(
+      plan
+        .surge!.filter((s) => s.tenant === 'tenant-a')
+        .map((s) => `${s.pool} ${s.node} ${s.machines}`)
+        .sort(),
+    ).toEqual(
+      render(surge, 'tenant-a')
+        .retiring.map((m) => `${m.pool} ${m.nodes[0]} ${m.scale.kind === 'fixed' ? m.scale.replicas : 0}`)
+        .sort(),
     );
     const ledger = capacityLedger(plan);
     for (const s of plan.surge!) expect(ledger.nodes.find((n) => n.node === s.node && n.instance === s.instance)!.cpu.surge).toBeGreaterThanOrEqual(s.cpu);
   });
 
   it("the instance stack keeps the retiring machines' grants until the retire step: the old disk storage, bridge and VLAN", () => {
-    const grants = (l: ReturnType<typeof lab>) => renderInstances(l, planPlacement(l)).get('pmox-txl')!.serviceAccount.tokens.find((t) => t.tenant === 'tenant-a')!.grants.map((g) => `${g.path} ${g.roleId}`);
+    const grants = (l: ReturnType<typeof lab>) =>
+      renderInstances(l, planPlacement(l))
+        .get('pmox-txl')!
+        .serviceAccount.tokens.find((t) => t.tenant === 'tenant-a')!
+        .grants.map((g) => `${g.path} ${g.roleId}`);
     const edit = (d: any) => ((txl(d).storage.disks = 'ceph-ssd'), (txl(d).bridge = 'vmbr7'), (tenantA(d).network.vlan = 20));
-    const keep = (d: any) => (tenantA(d).previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' }, bridge: 'vmbr0' } }, network: { ...tenantA(d).network, vlan: 10 } });
+    const keep = (d: any) =>
+      (tenantA(d).previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' }, bridge: 'vmbr0' } }, network: { ...tenantA(d).network, vlan: 10 } });
     const pre = (d: any) => (tenantA(d).network.vlan = 10);
     const before = grants(lab(pre));
     const surge = grants(lab((d) => (pre(d), edit(d), keep(d))));
     const after = grants(lab((d) => (pre(d), edit(d))));
-    expect(before.filter((g) => /storage\/ceph|vmbr/.test(g))).toEqual([expect.stringMatching(/^\/sdn\/zones\/localnetwork\/vmbr0\/10 /), expect.stringMatching(/^\/storage\/ceph-vm /)]);
+    expect(before.filter((g) => /storage\/ceph|vmbr/.test(g))).toEqual([
+      expect.stringMatching(/^\/sdn\/zones\/localnetwork\/vmbr0\/10 /),
+      expect.stringMatching(/^\/storage\/ceph-vm /),
+    ]);
     expect(surge).toEqual(expect.arrayContaining([...before, ...after]));
     expect(surge.length).toBe(new Set([...before, ...after]).size);
     expect(after.some((g) => g.includes('ceph-vm') || g.includes('vmbr0'))).toBe(false);
@@ -118,24 +143,31 @@ describe('surge, then retire: an instance-level edit', () => {
     for (const m of mid) {
       expect(m.replicas).toBeUndefined();
       const o = old.find((x) => x.metadata.labels['node.cluster.x-k8s.io/proxmox-node'] === m.metadata.labels['node.cluster.x-k8s.io/proxmox-node'])!;
-      for (const key of [AUTOSCALER_MIN, AUTOSCALER_MAX]) expect({ key, value: m.metadata.annotations[key] }).toEqual({ key, value: o.metadata.annotations[key] });
+      for (const key of [AUTOSCALER_MIN, AUTOSCALER_MAX])
+        expect({ key, value: m.metadata.annotations[key] }).toEqual({ key, value: o.metadata.annotations[key] });
       expect(m.metadata.annotations[DEFER_UPGRADE]).toBeUndefined();
     }
     // The ledger reserves the retiring group at its max (what the autoscaler may grow it to).
     const plan = planPlacement(surge);
     const b = plan.tenants.find((t) => t.name === 'tenant-b')!.pools.find((p) => p.name === 'workers')!;
-    for (const s of plan.surge!.filter((x) => x.tenant === 'tenant-b' && x.pool === 'workers')) expect(s.machines).toBe(b.placements.find((p) => p.node === s.node)!.max);
+    for (const s of plan.surge!.filter((x) => x.tenant === 'tenant-b' && x.pool === 'workers'))
+      expect(s.machines).toBe(b.placements.find((p) => p.node === s.node)!.max);
   });
 
   it('control: the same edit with previous as it is now keeps nothing (the old names go)', () => {
     const before = lab();
-    const wrong = lab((d) => (txl(d).storage.disks = 'ceph-ssd', (tenantA(d).previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-ssd' } } } })));
+    const wrong = lab((d) => ((txl(d).storage.disks = 'ceph-ssd'), (tenantA(d).previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-ssd' } } } })));
     const old = topologyMds(render(before, 'tenant-a')).map((m) => m.name);
     expect(topologyMds(render(wrong, 'tenant-a')).filter((m) => old.includes(m.name))).toEqual([]);
   });
 
   it('refuses previous.instances naming an instance the lab does not have, at its path', () => {
-    const problems = problemsOf(() => render(lab((d) => (tenantA(d).previous = { instances: { 'pmox-nope': { bridge: 'vmbr1' } } })), 'tenant-a'));
+    const problems = problemsOf(() =>
+      render(
+        lab((d) => (tenantA(d).previous = { instances: { 'pmox-nope': { bridge: 'vmbr1' } } })),
+        'tenant-a',
+      ),
+    );
     expect(problems).toEqual([expect.objectContaining({ path: 'tenants.0.previous.instances.pmox-nope', fix: expect.stringContaining('pmox-txl, pmox-fra') })]);
   });
 });
@@ -147,7 +179,9 @@ describe('a change that replaces node groups with no surge is refused', () => {
   it('names every replaced group of every tenant, what changed, and the exact previous to write (from the old description)', () => {
     const problems = replacementProblems(storage, allMds(before), allMds(storage), before);
     expect(problems.map((p) => p.path.join('.'))).toEqual(['tenants.0', 'tenants.1', 'tenants.2']);
-    expect(problems[0].message).toMatch(/^tenant tenant-a: this change replaces 2 node groups with no surge .* workers-pmox-txl-1-[0-9a-f]{6} \(pool workers on pmox-txl\/pmox-txl-1\) by workers-pmox-txl-1-[0-9a-f]{6}: proxmoxStorage ceph-vm → ceph-ssd/);
+    expect(problems[0].message).toMatch(
+      /^tenant tenant-a: this change replaces 2 node groups with no surge .* workers-pmox-txl-1-[0-9a-f]{6} \(pool workers on pmox-txl\/pmox-txl-1\) by workers-pmox-txl-1-[0-9a-f]{6}: proxmoxStorage ceph-vm → ceph-ssd/,
+    );
     expect(problems[0].fix).toContain('set tenants[0].previous: { instances: { pmox-txl: { storage: { disks: ceph-vm } } } }');
     // From the old Cluster objects alone (synth's guard): the same fix.
     expect(replacementProblems(storage, allMds(before), allMds(storage)).map((p) => p.fix)).toEqual(problems.map((p) => p.fix));
@@ -159,7 +193,11 @@ describe('a change that replaces node groups with no surge is refused', () => {
     expect(replacementProblems(fixed, allMds(before), allMds(fixed), before)).toEqual([]);
     // The retire step (previous removed) drops the old ones while the new ones carry on: not a replacement.
     expect(replacementProblems(storage, allMds(fixed), allMds(storage), fixed)).toEqual([]);
-    expect(retiredGroups(allMds(fixed), allMds(storage)).filter((g) => g.tenant === 'tenant-a').map((g) => g.node)).toEqual(['pmox-txl-1', 'pmox-txl-2']);
+    expect(
+      retiredGroups(allMds(fixed), allMds(storage))
+        .filter((g) => g.tenant === 'tenant-a')
+        .map((g) => g.node),
+    ).toEqual(['pmox-txl-1', 'pmox-txl-2']);
   });
 
   it('a resize without previous: the fix is previous.pools as they were; a bridge: previous.instances.<name>.bridge', () => {
@@ -172,8 +210,12 @@ describe('a change that replaces node groups with no surge is refused', () => {
     expect(replacementProblems(bridged, allMds(before), allMds(bridged))[0].fix).toContain('previous: { instances: { pmox-txl: { bridge: vmbr0 } } }');
     // A template change from the Cluster alone: the template as it was, and where to get it exactly.
     const templated = lab((d) => (txl(d).template.templateID = 1005));
-    expect(replacementProblems(templated, allMds(before), allMds(templated))[0].fix).toMatch(/instances\.pmox-txl: template, images and vmIdRange as they were .*validate -- --config <new> --against <old lab\.yaml>/);
-    expect(replacementProblems(templated, allMds(before), allMds(templated), before)[0].fix).toContain('previous: { instances: { pmox-txl: { template: { sourceNode: pmox-txl-1, templateID: 1000');
+    expect(replacementProblems(templated, allMds(before), allMds(templated))[0].fix).toMatch(
+      /instances\.pmox-txl: template, images and vmIdRange as they were .*validate -- --config <new> --against <old lab\.yaml>/,
+    );
+    expect(replacementProblems(templated, allMds(before), allMds(templated), before)[0].fix).toContain(
+      'previous: { instances: { pmox-txl: { template: { sourceNode: pmox-txl-1, templateID: 1000',
+    );
   });
 
   it('leaves a change that keeps every name alone (replicas, a new pool), and an upgrade without previous to the upgrade checks', () => {
@@ -193,16 +235,24 @@ describe('a change that replaces node groups with no surge is refused', () => {
     const out = join(dir, 'out');
     const plan = planPlacement(before);
     mkdirSync(join(out, 'stacks'), { recursive: true });
-    writeFileSync(join(out, 'placement.json'), JSON.stringify({ tenants: plan.tenants.map((t) => ({ name: t.name, kubernetesVersion: t.kubernetesVersion })) }));
+    writeFileSync(
+      join(out, 'placement.json'),
+      JSON.stringify({ tenants: plan.tenants.map((t) => ({ name: t.name, kubernetesVersion: t.kubernetesVersion })) }),
+    );
     for (const [name, r] of renderTenants(before, plan)) {
       mkdirSync(join(out, 'stacks', `tenant-${name}`));
       // The shape a tenant stack's cdk.tf.json has: the Cluster is a kubernetes_manifest's manifest.
-      writeFileSync(join(out, 'stacks', `tenant-${name}`, 'cdk.tf.json'), JSON.stringify({ resource: { kubernetes_manifest: { cluster_X: { manifest: r.cluster } } } }));
+      writeFileSync(
+        join(out, 'stacks', `tenant-${name}`, 'cdk.tf.json'),
+        JSON.stringify({ resource: { kubernetes_manifest: { cluster_X: { manifest: r.cluster } } } }),
+      );
     }
     expect(machineDeploymentsOfOutput(out).map((m) => m.name)).toEqual(allMds(before).map((m) => m.name));
     const config = join(dir, 'lab.yaml');
     writeFileSync(config, stringify(doc((d) => (txl(d).storage.disks = 'ceph-ssd'))));
-    expect(() => refuseUnrollableUpgrades(config, out)).toThrow(/lab\.yaml:\d+:\d+ {2}tenants\[0\]: tenant tenant-a: this change replaces 2 node groups with no surge/);
+    expect(() => refuseUnrollableUpgrades(config, out)).toThrow(
+      /lab\.yaml:\d+:\d+ {2}tenants\[0\]: tenant tenant-a: this change replaces 2 node groups with no surge/,
+    );
     writeFileSync(config, stringify(doc()));
     expect(() => refuseUnrollableUpgrades(config, out)).not.toThrow();
   });

@@ -49,7 +49,12 @@ const problemsOf = (fn: () => unknown) => {
 function workerTemplates(l: ReturnType<typeof lab>, cluster: any, current?: Map<string, string>) {
   const options = { dataStoreName: 'etcd', multiInstance: l.capmox.multiInstance, healthCheck: l.management.healthCheck };
   const g = generate(clusterClass(options), clusterClassTemplates(options), cluster, current);
-  return new Map([...g.machineTemplates].map(([name, t]) => [name, { machine: (t.spec as any).template.spec, bootstrap: (g.bootstrapTemplates.get(name)!.spec as any).template.spec }]));
+  return new Map(
+    [...g.machineTemplates].map(([name, t]) => [
+      name,
+      { machine: (t.spec as any).template.spec, bootstrap: (g.bootstrapTemplates.get(name)!.spec as any).template.spec },
+    ]),
+  );
 }
 
 describe('surge, then retire: an upgrade', () => {
@@ -97,17 +102,27 @@ describe('surge, then retire: an upgrade', () => {
     const plan = planPlacement(surge);
     const ledger = capacityLedger(plan);
     const old = planPlacement(before).tenants.find((t) => t.name === 'tenant-a')!;
-    expect(plan.surge!.filter((s) => s.tenant === 'tenant-a').map((s) => `${s.node} ${s.machines}`).sort()).toEqual(
-      old.pools.flatMap((p) => p.placements.map((x) => `${x.node} ${x.replicas}`)).sort(),
-    );
+    expect(
+      plan
+        .surge!.filter((s) => s.tenant === 'tenant-a')
+        .map((s) => `${s.node} ${s.machines}`)
+        .sort(),
+    ).toEqual(old.pools.flatMap((p) => p.placements.map((x) => `${x.node} ${x.replicas}`)).sort());
     for (const s of plan.surge!) {
       const n = ledger.nodes.find((x) => x.node === s.node && x.instance === s.instance)!;
       expect(n.memoryMiB.surge).toBeGreaterThanOrEqual(s.memoryMiB);
       expect(n.memoryMiB.free).toBe(n.memoryMiB.capacity - n.memoryMiB.planned - n.memoryMiB.surge!);
     }
     // Placement and the rendering agree on what retires.
-    expect(plan.surge!.filter((s) => s.tenant === 'tenant-a').map((s) => `${s.pool} ${s.node}`).sort()).toEqual(
-      render(surge, 'tenant-a').retiring.map((m) => `${m.pool} ${m.nodes[0]}`).sort(),
+    expect(
+      plan
+        .surge!.filter((s) => s.tenant === 'tenant-a')
+        .map((s) => `${s.pool} ${s.node}`)
+        .sort(),
+    ).toEqual(
+      render(surge, 'tenant-a')
+        .retiring.map((m) => `${m.pool} ${m.nodes[0]}`)
+        .sort(),
     );
     // The example's own pmox-txl nodes (96 GiB) hold tenant-a, tenant-b's max and tenant-c: no room for a second tenant-a.
     const tight = lab((doc) => {
@@ -121,14 +136,28 @@ describe('surge, then retire: an upgrade', () => {
     expect(problems[0].message).toMatch(/^tenant tenant-a: node pmox-txl-\d of pmox-txl cannot hold the new machines and the retiring ones at once/);
     expect(problems[0].fix).toMatch(/an upgrade surges every pool of the tenant at once: make room/);
     // The same lab without previous places (the surge is what does not fit).
-    expect(problemsOf(() => planPlacement(lab((doc) => ((tenantA(doc).pools[0].size.memoryMiB = 40960), (tenantA(doc).kubernetesVersion = TO)), 98304)))).toEqual([]);
+    expect(
+      problemsOf(() => planPlacement(lab((doc) => ((tenantA(doc).pools[0].size.memoryMiB = 40960), (tenantA(doc).kubernetesVersion = TO)), 98304))),
+    ).toEqual([]);
   });
 
   it('refuses node ranges too small for the old and the new machines at once, at the range, with the fix', () => {
     const narrow = (doc: any) => (tenantA(doc).network.addresses = ['10.10.1.10-10.10.1.15']);
     // Six addresses: 3 workers + 2 surge (one per machine deployment, one per node) fit; with the 3 retiring they do not.
-    expect(problemsOf(() => render(lab((doc) => (narrow(doc), (tenantA(doc).kubernetesVersion = TO))), 'tenant-a'))).toEqual([]);
-    const problems = problemsOf(() => render(lab((doc) => (narrow(doc), (tenantA(doc).kubernetesVersion = TO), (tenantA(doc).previous = { kubernetesVersion: FROM }))), 'tenant-a'));
+    expect(
+      problemsOf(() =>
+        render(
+          lab((doc) => (narrow(doc), (tenantA(doc).kubernetesVersion = TO))),
+          'tenant-a',
+        ),
+      ),
+    ).toEqual([]);
+    const problems = problemsOf(() =>
+      render(
+        lab((doc) => (narrow(doc), (tenantA(doc).kubernetesVersion = TO), (tenantA(doc).previous = { kubernetesVersion: FROM }))),
+        'tenant-a',
+      ),
+    );
     expect(problems).toEqual([
       {
         path: 'tenants.0.network.addresses',
@@ -167,10 +196,15 @@ describe('surge, then retire: a resize', () => {
       tenantC(doc).pools[0].size.diskGiB = 60;
     });
     const r = render(mi, 'tenant-c');
-    const plain = render(lab((doc) => (tenantC(doc).pools[0].size.diskGiB = 60)), 'tenant-c');
+    const plain = render(
+      lab((doc) => (tenantC(doc).pools[0].size.diskGiB = 60)),
+      'tenant-c',
+    );
     expect(r.retiring.every((m) => m.inTopology)).toBe(true);
     expect(r.retiring.length).toBeGreaterThan(0);
-    expect(r.secondaries!.clusters.map((c) => c.machineDeployments.map((m) => m.name))).toEqual(plain.secondaries!.clusters.map((c) => c.machineDeployments.map((m) => m.name)));
+    expect(r.secondaries!.clusters.map((c) => c.machineDeployments.map((m) => m.name))).toEqual(
+      plain.secondaries!.clusters.map((c) => c.machineDeployments.map((m) => m.name)),
+    );
     expect(planPlacement(mi).surge!.map((s) => s.instance)).toEqual(r.retiring.map(() => 'pmox-txl'));
   });
 
@@ -185,7 +219,10 @@ describe('previous is checked with the description', () => {
   it('refuses workers newer than the control plane, two minors at once, and a previous version without its template', () => {
     const at = (change: (doc: any) => void) => problemsOf(() => lab(change)).filter((p) => p.path.startsWith('tenants.0.previous'));
     expect(at((doc) => (tenantA(doc).previous = { kubernetesVersion: TO }))).toEqual([
-      expect.objectContaining({ path: 'tenants.0.previous.kubernetesVersion', message: expect.stringContaining('no kubelet may be newer than its API server') }),
+      expect.objectContaining({
+        path: 'tenants.0.previous.kubernetesVersion',
+        message: expect.stringContaining('no kubelet may be newer than its API server'),
+      }),
     ]);
     expect(
       at((doc) => {
@@ -198,7 +235,12 @@ describe('previous is checked with the description', () => {
       at((doc) => {
         tenantA(doc).previous = { kubernetesVersion: 'v1.34.0' };
       }),
-    ).toEqual([expect.objectContaining({ path: 'tenants.0.previous.kubernetesVersion', message: expect.stringContaining('instance pmox-txl has no template for v1.34.0') })]);
+    ).toEqual([
+      expect.objectContaining({
+        path: 'tenants.0.previous.kubernetesVersion',
+        message: expect.stringContaining('instance pmox-txl has no template for v1.34.0'),
+      }),
+    ]);
     expect(at((doc) => (tenantA(doc).previous = { pools: [{ name: 'workers', size: { cpu: 1, memoryMiB: 1024, diskGiB: 10 } }] }))).toEqual([
       expect.objectContaining({ path: 'tenants.0.previous.pools.0', message: 'a pool needs replicas or autoscaling' }),
     ]);

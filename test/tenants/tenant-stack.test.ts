@@ -99,7 +99,9 @@ describe('tenant stack', () => {
     });
     // The chart's namespaced Role lacks the infrastructure templates the clusterapi provider reads
     // for every node group (scale from zero): pvekaas adds them (the lab twin found it).
-    expect(values.rbac.additionalRules).toEqual([{ apiGroups: ['infrastructure.cluster.x-k8s.io'], resources: ['proxmoxmachinetemplates'], verbs: ['get', 'list', 'watch'] }]);
+    expect(values.rbac.additionalRules).toEqual([
+      { apiGroups: ['infrastructure.cluster.x-k8s.io'], resources: ['proxmoxmachinetemplates'], verbs: ['get', 'list', 'watch'] },
+    ]);
     // management.autoscaler unset: the autoscaler's own scale-down defaults, no extraArgs.
     expect(values.extraArgs).toBeUndefined();
     // The misspellings in the Kamaji and CLASTIX docs would be ignored by Helm and scale everything.
@@ -121,7 +123,8 @@ describe('tenant stack', () => {
       expect(rule.verbs).not.toEqual(expect.arrayContaining(['create', 'delete', 'deletecollection', 'escalate', 'bind', 'impersonate', '*']));
       expect(rule.resources).not.toContain('*');
       expect(rule.apiGroups).not.toContain('*');
-      if (rule.resources.includes('secrets')) expect(rule).toEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['tenant-b-kubeconfig'] });
+      if (rule.resources.includes('secrets'))
+        expect(rule).toEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['tenant-b-kubeconfig'] });
       expect(rule.verbs).not.toEqual(expect.arrayContaining(['update']));
       expect(rule.verbs).not.toEqual(expect.arrayContaining(['patch']));
     }
@@ -203,12 +206,16 @@ describe('tenant stack', () => {
       doc.capmox.multiInstance = 'refuse';
       doc.tenants[0].pools.push({ name: 'edge', replicas: 1, instance: 'pmox-fra', size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } });
     });
-    expect(() => synth(pinned, 'tenant-a')).toThrow(/tenants\[0\]\.pools\[1\]\.instance: tenant tenant-a puts machines on 2 Proxmox instances .* because pool edge \(instance: pmox-fra\) is pinned/);
+    expect(() => synth(pinned, 'tenant-a')).toThrow(
+      /tenants\[0\]\.pools\[1\]\.instance: tenant tenant-a puts machines on 2 Proxmox instances .* because pool edge \(instance: pmox-fra\) is pinned/,
+    );
   });
 
   it('renders a MultiInstance tenant for the proposal with the credentials of both instances', () => {
     const c = synth(lab, 'tenant-c');
-    const copies = Object.values(c.json.resource.kubernetes_secret_v1).map((s: any) => s.metadata.name).sort();
+    const copies = Object.values(c.json.resource.kubernetes_secret_v1)
+      .map((s: any) => s.metadata.name)
+      .sort();
     expect(copies).toEqual(['capmox-pmox-fra-credentials', 'capmox-pmox-txl-credentials']);
     const cluster = Object.values(c.json.resource.kubernetes_manifest).find(kindOf('Cluster')).manifest;
     const zones = cluster.spec.topology.variables.find((v: any) => v.name === 'proxmoxAvailabilityZones').value;

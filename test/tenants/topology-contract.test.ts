@@ -60,11 +60,19 @@ export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = ren
     // The primary's topology, and (capmox.multiInstance: secondary-clusters) each secondary Cluster's
     // MachineDeployments, read the same way: labels, replicas, autoscaler annotations, allowed node.
     const mds: any[] = [
-      ...cluster.spec.topology.workers.machineDeployments.map((md: any) => ({ ...md, allowed: md.variables.overrides.find((v: any) => v.name === 'allowedNodes')?.value })),
+      ...cluster.spec.topology.workers.machineDeployments.map((md: any) => ({
+        ...md,
+        allowed: md.variables.overrides.find((v: any) => v.name === 'allowedNodes')?.value,
+      })),
       ...(rendering.secondaries?.clusters ?? []).flatMap((sc) =>
         sc.machineDeployments.map((m) => {
           const object = m.machineDeployment as any;
-          return { name: object.metadata.name, metadata: object.metadata, replicas: object.spec.replicas, allowed: (m.machineTemplate as any).spec.template.spec.allowedNodes };
+          return {
+            name: object.metadata.name,
+            metadata: object.metadata,
+            replicas: object.spec.replicas,
+            allowed: (m.machineTemplate as any).spec.template.spec.allowedNodes,
+          };
         }),
       ),
     ];
@@ -73,8 +81,10 @@ export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = ren
       const labels = md.metadata.labels;
       const allowed = md.allowed;
       const group: Group = { pool: labels[LABEL_POOL], instance: labels[LABEL_INSTANCE], node: labels[LABEL_PROXMOX_NODE] };
-      if (JSON.stringify(allowed) !== JSON.stringify([group.node])) out.push(`${tenant.name}/${md.name}: allowedNodes ${JSON.stringify(allowed)} is not its node group's node ${group.node}`);
-      if (md.failureDomain !== undefined && md.failureDomain !== group.instance) out.push(`${tenant.name}/${md.name}: failureDomain ${md.failureDomain} is not ${group.instance}`);
+      if (JSON.stringify(allowed) !== JSON.stringify([group.node]))
+        out.push(`${tenant.name}/${md.name}: allowedNodes ${JSON.stringify(allowed)} is not its node group's node ${group.node}`);
+      if (md.failureDomain !== undefined && md.failureDomain !== group.instance)
+        out.push(`${tenant.name}/${md.name}: failureDomain ${md.failureDomain} is not ${group.instance}`);
       const annotations = md.metadata.annotations ?? {};
       if (md.replicas !== undefined) group.replicas = md.replicas;
       if (annotations[AUTOSCALER_MIN] !== undefined) group.min = Number(annotations[AUTOSCALER_MIN]);
@@ -109,7 +119,8 @@ export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = ren
         }
       }
       if (pool.autoscaling) {
-        if (min !== pool.autoscaling.min || max !== pool.autoscaling.max) out.push(`${tenant.name}/${pool.name}: rendered bounds ${min}..${max}, the lab says ${pool.autoscaling.min}..${pool.autoscaling.max}`);
+        if (min !== pool.autoscaling.min || max !== pool.autoscaling.max)
+          out.push(`${tenant.name}/${pool.name}: rendered bounds ${min}..${max}, the lab says ${pool.autoscaling.min}..${pool.autoscaling.max}`);
       } else if (replicas !== pool.replicas) {
         out.push(`${tenant.name}/${pool.name}: rendered ${replicas} replicas, the lab says ${pool.replicas}`);
       }
@@ -120,38 +131,51 @@ export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = ren
 }
 
 describe('the rendered topology is the placement plan', () => {
-  it.each(['proposal', 'secondary-clusters'] as const)('for random labs (multiInstance: %s): replicas add up, one machine deployment per node group, autoscaler bounds equal min/max', (multiInstance) => {
-    let ran = 0;
-    let skipped = 0;
-    let secondaries = 0;
-    fc.assert(
-      fc.property(labSpecArb(roomy), (spec) => {
-        const lab = renderable(labOf(spec), multiInstance);
-        let plan: PlacementPlan;
-        try {
-          plan = planPlacement(lab);
-        } catch {
-          skipped += 1; // a lab placement refuses (it has its own properties); nothing to render
-          return;
-        }
-        ran += 1;
-        const rendered = renderTenants(lab, plan);
-        for (const r of rendered.values()) secondaries += r.secondaries?.clusters.reduce((n, sc) => n + sc.machineDeployments.length, 0) ?? 0;
-        expect(contractViolations(lab, plan, rendered)).toEqual([]);
-      }),
-      { numRuns: 150, seed: 20261202 },
-    );
-    // The property must have run on real labs, not only on ones it skipped.
-    expect(ran).toBeGreaterThanOrEqual(100);
-    // secondary-clusters: the secondaries' own MachineDeployments were among what was checked.
-    if (multiInstance === 'secondary-clusters') expect(secondaries).toBeGreaterThan(0);
-    console.log(`topology contract (${multiInstance}): ${ran} random labs rendered and checked (${secondaries} secondary machine deployments), ${skipped} skipped (placement refused them)`);
-  });
+  it.each(['proposal', 'secondary-clusters'] as const)(
+    'for random labs (multiInstance: %s): replicas add up, one machine deployment per node group, autoscaler bounds equal min/max',
+    (multiInstance) => {
+      let ran = 0;
+      let skipped = 0;
+      let secondaries = 0;
+      fc.assert(
+        fc.property(labSpecArb(roomy), (spec) => {
+          const lab = renderable(labOf(spec), multiInstance);
+          let plan: PlacementPlan;
+          try {
+            plan = planPlacement(lab);
+          } catch {
+            skipped += 1; // a lab placement refuses (it has its own properties); nothing to render
+            return;
+          }
+          ran += 1;
+          const rendered = renderTenants(lab, plan);
+          for (const r of rendered.values()) secondaries += r.secondaries?.clusters.reduce((n, sc) => n + sc.machineDeployments.length, 0) ?? 0;
+          expect(contractViolations(lab, plan, rendered)).toEqual([]);
+        }),
+        { numRuns: 150, seed: 20261202 },
+      );
+      // The property must have run on real labs, not only on ones it skipped.
+      expect(ran).toBeGreaterThanOrEqual(100);
+      // secondary-clusters: the secondaries' own MachineDeployments were among what was checked.
+      if (multiInstance === 'secondary-clusters') expect(secondaries).toBeGreaterThan(0);
+      console.log(
+        `topology contract (${multiInstance}): ${ran} random labs rendered and checked (${secondaries} secondary machine deployments), ${skipped} skipped (placement refused them)`,
+      );
+    },
+  );
 
   it('finds a departure when one is made (the check can fail)', () => {
     const lab = renderable(
       labOf({
-        instances: [{ name: 'pve-a', nodes: [{ name: 'pve-a-1', cpu: 64, memoryMiB: 262144 }, { name: 'pve-a-2', cpu: 64, memoryMiB: 262144 }] }],
+        instances: [
+          {
+            name: 'pve-a',
+            nodes: [
+              { name: 'pve-a-1', cpu: 64, memoryMiB: 262144 },
+              { name: 'pve-a-2', cpu: 64, memoryMiB: 262144 },
+            ],
+          },
+        ],
         tenants: [
           {
             name: 'tenant-a',
@@ -170,10 +194,25 @@ describe('the rendered topology is the placement plan', () => {
     const mutations: [string, (mds: any[]) => void, RegExp][] = [
       ['a fixed pool forced to 1', (mds) => mds.filter((m) => m.replicas !== undefined).forEach((m) => (m.replicas = 1)), /the lab says 3/],
       ['replicas + 1', (mds) => (mds.find((m) => m.replicas !== undefined).replicas += 1), /has \d+ replicas, the plan says/],
-      ['autoscaler min 0', (mds) => mds.filter((m) => m.metadata.annotations).forEach((m) => (m.metadata.annotations[AUTOSCALER_MIN] = '0')), /autoscales 0\.\./],
-      ['autoscaler max + 1', (mds) => { const m = mds.find((x) => x.metadata.annotations); m.metadata.annotations[AUTOSCALER_MAX] = String(Number(m.metadata.annotations[AUTOSCALER_MAX]) + 1); }, /the plan says \d+\.\.\d+/],
+      [
+        'autoscaler min 0',
+        (mds) => mds.filter((m) => m.metadata.annotations).forEach((m) => (m.metadata.annotations[AUTOSCALER_MIN] = '0')),
+        /autoscales 0\.\./,
+      ],
+      [
+        'autoscaler max + 1',
+        (mds) => {
+          const m = mds.find((x) => x.metadata.annotations);
+          m.metadata.annotations[AUTOSCALER_MAX] = String(Number(m.metadata.annotations[AUTOSCALER_MAX]) + 1);
+        },
+        /the plan says \d+\.\.\d+/,
+      ],
       ['a node group dropped', (mds) => mds.pop(), /no machine deployment for node group/],
-      ['another allowed node', (mds) => (mds[0].variables.overrides.find((v: any) => v.name === 'allowedNodes').value = ['pve-a-9']), /is not its node group's node/],
+      [
+        'another allowed node',
+        (mds) => (mds[0].variables.overrides.find((v: any) => v.name === 'allowedNodes').value = ['pve-a-9']),
+        /is not its node group's node/,
+      ],
     ];
     for (const [what, mutate, expected] of mutations) {
       const rendered = renderTenants(lab, plan);

@@ -50,7 +50,9 @@ export function generate(clusterClass: any, templates: KubernetesObject[], clust
   // existing machine deployment with topology.cluster.x-k8s.io/defer-upgrade keeps its current
   // version (`current`, by topology name), and the patches see that version as builtin.
   const versionOf = (md: any): string =>
-    md.metadata?.annotations?.['topology.cluster.x-k8s.io/defer-upgrade'] !== undefined && current?.has(md.name) ? (current.get(md.name) as string) : topology.version;
+    md.metadata?.annotations?.['topology.cluster.x-k8s.io/defer-upgrade'] !== undefined && current?.has(md.name)
+      ? (current.get(md.name) as string)
+      : topology.version;
   const machineTemplates = new Map<string, KubernetesObject>();
   const bootstrapTemplates = new Map<string, KubernetesObject>();
   for (const md of topology.workers.machineDeployments) {

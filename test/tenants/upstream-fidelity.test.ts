@@ -70,7 +70,11 @@ describe('B1: the ProxmoxClusterTemplate passes CAPMOX v0.9.0 webhook', () => {
   it.each(['tenant-a', 'tenant-b', 'tenant-c'])('%s: the per-Cluster patch replaces the placeholder with the tenant network', (name) => {
     const lab = exampleLab();
     const r = renderTenant(lab, planOf(lab), name);
-    const generated = generate(clusterClass({ ...released, multiInstance: lab.capmox.multiInstance }), clusterClassTemplates({ ...released, multiInstance: lab.capmox.multiInstance }), r.cluster);
+    const generated = generate(
+      clusterClass({ ...released, multiInstance: lab.capmox.multiInstance }),
+      clusterClassTemplates({ ...released, multiInstance: lab.capmox.multiInstance }),
+      r.cluster,
+    );
     const ipv4 = (generated.infrastructureCluster as any).spec.ipv4Config;
     expect(ipv4).not.toEqual(PLACEHOLDER_IPV4_CONFIG);
     expect(ipv4.addresses).toEqual(r.tenant.network!.addresses);
@@ -93,7 +97,16 @@ describe('B3: no template is ever changed in place', () => {
   });
 
   it('reads from the class patches every variable a worker template is made of', () => {
-    expect(workerMachineVariables('refuse')).toEqual(['allowedNodes', 'bridge', 'builtin', 'proxmoxPool', 'proxmoxStorage', 'proxmoxTemplate', 'vlan', 'workerSize']);
+    expect(workerMachineVariables('refuse')).toEqual([
+      'allowedNodes',
+      'bridge',
+      'builtin',
+      'proxmoxPool',
+      'proxmoxStorage',
+      'proxmoxTemplate',
+      'vlan',
+      'workerSize',
+    ]);
     // The proposal's zones are on the ProxmoxCluster; a worker template is made of the same variables.
     expect(workerMachineVariables('proposal')).toEqual(workerMachineVariables('refuse'));
   });
@@ -132,7 +145,10 @@ describe('B3: no template is ever changed in place', () => {
   it.each<[string, (doc: any) => void]>([
     ['more replicas', (doc) => (tenantA(doc).pools[0].replicas = 4)],
     ['other autoscaling bounds', (doc) => (doc.tenants.find((t: any) => t.name === 'tenant-b').pools[0].autoscaling = { min: 2, max: 5 })],
-    ['another VIP and DNS server', (doc) => Object.assign(tenantA(doc), { vip: '10.4.0.140', network: { ...tenantA(doc).network, dnsServers: ['10.10.1.2'] } })],
+    [
+      'another VIP and DNS server',
+      (doc) => Object.assign(tenantA(doc), { vip: '10.4.0.140', network: { ...tenantA(doc).network, dnsServers: ['10.10.1.2'] } }),
+    ],
   ])('%s keeps every machine deployment name whose node group stays', (_, change) => {
     for (const tenant of ['tenant-a', 'tenant-b']) {
       const before = workerTemplates(exampleLab(), tenant);
@@ -158,7 +174,7 @@ describe('B4: a template per Kubernetes version in both forms', () => {
     }
   });
 
-  it('selects templates by tags plus the machines\' version', () => {
+  it("selects templates by tags plus the machines' version", () => {
     const lab = exampleLab();
     for (const t of workerTemplates(lab, 'tenant-c').values()) {
       const spec = (t as any).spec.template.spec;
@@ -183,7 +199,9 @@ describe('B4: a template per Kubernetes version in both forms', () => {
       'tenants.2.kubernetesVersion',
     ]);
     const twice = problemsOf((doc) => (txl(doc).template.versions = [{ kubernetesVersion: 'v1.35.4', templateID: 1001 }]));
-    expect(twice).toEqual([expect.objectContaining({ path: 'proxmox.instances.0.template.versions.0.kubernetesVersion', fix: 'keep one template per Kubernetes version' })]);
+    expect(twice).toEqual([
+      expect.objectContaining({ path: 'proxmox.instances.0.template.versions.0.kubernetesVersion', fix: 'keep one template per Kubernetes version' }),
+    ]);
     const node = problemsOf((doc) => (txl(doc).template.versions = [{ kubernetesVersion: 'v1.36.3', templateID: 1001, sourceNode: 'pmox-txl-9' }]));
     expect(node).toEqual([expect.objectContaining({ path: 'proxmox.instances.0.template.versions.0.sourceNode' })]);
   });
@@ -203,7 +221,7 @@ describe('what CAPMOX and Kamaji do on day two', () => {
     for (const expected of [2, 3, 5]) expect({ expected, all: allowed(expected, expected) }).toEqual({ expected, all: false });
   });
 
-  it('takes the health check\'s timeouts from management.healthCheck, for the class and each secondary Cluster', () => {
+  it("takes the health check's timeouts from management.healthCheck, for the class and each secondary Cluster", () => {
     const md = (clusterClass({ ...released, healthCheck: { nodeStartupSeconds: 900, unhealthySeconds: 60 } }) as any).spec.workers.machineDeployments[0];
     expect(md.healthCheck.checks).toEqual({
       nodeStartupTimeoutSeconds: 900,
@@ -214,17 +232,24 @@ describe('what CAPMOX and Kamaji do on day two', () => {
     });
     const defaults = (clusterClass(released) as any).spec.workers.machineDeployments[0].healthCheck.checks;
     expect(defaults.nodeStartupTimeoutSeconds).toBe(exampleLab().management.healthCheck.nodeStartupSeconds);
-    const lab = parseLab(exampleText.replace('datastore: { size: 10Gi }', 'datastore: { size: 10Gi }\n  healthCheck: { nodeStartupSeconds: 900, unhealthySeconds: 60 }'), 'examples/lab.yaml');
+    const lab = parseLab(
+      exampleText.replace('datastore: { size: 10Gi }', 'datastore: { size: 10Gi }\n  healthCheck: { nodeStartupSeconds: 900, unhealthySeconds: 60 }'),
+      'examples/lab.yaml',
+    );
     expect(lab.capmox.multiInstance).toBe('secondary-clusters');
     const secondaries = renderTenant(lab, planOf(lab), 'tenant-c').secondaries?.clusters ?? [];
     expect(secondaries.length).toBeGreaterThan(0);
     for (const s of secondaries) {
       expect(s.healthChecks.size).toBe(s.machineDeployments.length);
-      for (const mhc of s.healthChecks.values()) expect({ checks: (mhc as any).spec.checks, remediation: (mhc as any).spec.remediation }).toEqual({ checks: md.healthCheck.checks, remediation: md.healthCheck.remediation });
+      for (const mhc of s.healthChecks.values())
+        expect({ checks: (mhc as any).spec.checks, remediation: (mhc as any).spec.remediation }).toEqual({
+          checks: md.healthCheck.checks,
+          remediation: md.healthCheck.remediation,
+        });
     }
   });
 
-  it('spreads each tenant\'s control-plane pods over the management nodes, and runs Konnectivity off the host network', () => {
+  it("spreads each tenant's control-plane pods over the management nodes, and runs Konnectivity off the host network", () => {
     const lab = exampleLab();
     const r = renderTenant(lab, planOf(lab), 'tenant-b');
     const options = { ...released, multiInstance: lab.capmox.multiInstance };

@@ -6,7 +6,11 @@ import { exampleLab } from './fixtures';
 /** A lab with the given tenants (only the fields VIP allocation reads) and VIP pool. */
 function lab(pool: string[], tenants: { name: string; vip?: string }[]): Lab {
   const base = exampleLab();
-  return { ...base, management: { ...base.management, loadBalancer: { ...base.management.loadBalancer, addresses: pool } }, tenants: tenants as Lab['tenants'] };
+  return {
+    ...base,
+    management: { ...base.management, loadBalancer: { ...base.management.loadBalancer, addresses: pool } },
+    tenants: tenants as Lab['tenants'],
+  };
 }
 
 const names = fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/), { minLength: 1, maxLength: 12 });
@@ -32,8 +36,18 @@ describe('VIP allocation', () => {
     fc.assert(
       fc.property(names, names, (before, added) => {
         const pool = ['10.20.0.0/20'];
-        const first = allocateVips(lab(pool, before.map((name) => ({ name }))));
-        const second = allocateVips(lab(pool, [...new Set([...before, ...added])].map((name) => ({ name }))));
+        const first = allocateVips(
+          lab(
+            pool,
+            before.map((name) => ({ name })),
+          ),
+        );
+        const second = allocateVips(
+          lab(
+            pool,
+            [...new Set([...before, ...added])].map((name) => ({ name })),
+          ),
+        );
         for (const [name, v] of first.vips) {
           // Either the tenant keeps its VIP, or synth refuses (a newcomer collides) — never a silent move.
           if (second.problems.length === 0) expect(second.vips.get(name)?.vip).toBe(v.vip);
@@ -46,7 +60,12 @@ describe('VIP allocation', () => {
   it('never hands out one address twice (property)', () => {
     fc.assert(
       fc.property(names, (tenants) => {
-        const { vips, problems } = allocateVips(lab(['10.20.0.0/26'], tenants.map((name) => ({ name }))));
+        const { vips, problems } = allocateVips(
+          lab(
+            ['10.20.0.0/26'],
+            tenants.map((name) => ({ name })),
+          ),
+        );
         if (problems.length > 0) return;
         const all = [...vips.values()].map((v) => v.vip);
         expect(new Set(all).size).toBe(all.length);
@@ -68,7 +87,7 @@ describe('VIP allocation', () => {
     expect(problems[0].fix).not.toContain(`vip: ${target}`);
   });
 
-  it('refuses a described VIP that is another tenant\'s allocated one', () => {
+  it("refuses a described VIP that is another tenant's allocated one", () => {
     const pool = ['10.4.0.100-10.4.0.149'];
     const allocated = allocateVips(lab(pool, [{ name: 'alpha' }])).vips.get('alpha')?.vip as string;
     const { problems } = allocateVips(lab(pool, [{ name: 'alpha' }, { name: 'beta', vip: allocated }]));

@@ -26,7 +26,11 @@ describe('export-hcl', () => {
   it('writes one directory per workspace and reports progress', () => {
     expect(run.stderr).toContain('[1/7]');
     expect(run.status).toBe(0);
-    expect(readdirSync(out).filter((f) => f !== '.pvekaas-output').sort()).toEqual([
+    expect(
+      readdirSync(out)
+        .filter((f) => f !== '.pvekaas-output')
+        .sort(),
+    ).toEqual([
       'lab-management',
       'lab-management-config',
       'lab-proxmox-pmox-fra',

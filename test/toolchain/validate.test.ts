@@ -73,23 +73,28 @@ describe('tofu validate with the real providers', () => {
     const title = (format: string) => `${stack} (${format})`;
     if (unserved.length > 0 && unserved.length === missing.length) {
       // Not buildable here: the module proxy serves no version of these providers (docs/development.md, "Toolchain").
-      it.skip(`${title('json+hcl')}: blocked, ${unserved.map((p) => `${p.source} ${p.version}`).join(', ')} not served by the Go module proxy`, () => undefined);
+      it.skip(`${title('json+hcl')}: blocked, ${unserved.map((p) => `${p.source} ${p.version}`).join(', ')} not served by the Go module proxy`, () =>
+        undefined);
       continue;
     }
     for (const [format, dir] of [
       ['json', jsonOut],
       ['hcl', hclOut],
     ] as const) {
-      it(title(format), () => {
-        const cwd = join(dir, 'stacks', stack);
-        const init = tofu(cwd, ['init', '-backend=false', '-input=false', '-no-color']);
-        expect(init.stderr).toBe('');
-        expect(init.status).toBe(0);
-        const validate = tofu(cwd, ['validate', '-json', '-no-color']);
-        const result = JSON.parse(validate.stdout);
-        expect(result.diagnostics).toEqual([]);
-        expect(result.valid).toBe(true);
-      }, 120000);
+      it(
+        title(format),
+        () => {
+          const cwd = join(dir, 'stacks', stack);
+          const init = tofu(cwd, ['init', '-backend=false', '-input=false', '-no-color']);
+          expect(init.stderr).toBe('');
+          expect(init.status).toBe(0);
+          const validate = tofu(cwd, ['validate', '-json', '-no-color']);
+          const result = JSON.parse(validate.stdout);
+          expect(result.diagnostics).toEqual([]);
+          expect(result.valid).toBe(true);
+        },
+        120000,
+      );
     }
   }
 });

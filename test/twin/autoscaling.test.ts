@@ -58,7 +58,11 @@ async function converged(what: string): Promise<TwinTenant> {
 async function createPods(pool: string, count: number, prefix = pool): Promise<string[]> {
   const api = tenantApi();
   // The ServiceAccount controller of the tenant's kube-controller-manager would make it.
-  const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+  const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'default', namespace: 'default' },
+  });
   if (sa.status !== 201 && sa.status !== 409) throw new Error(`ServiceAccount default: HTTP ${sa.status}: ${sa.body?.message}`);
   const names: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -83,13 +87,18 @@ async function createPods(pool: string, count: number, prefix = pool): Promise<s
 async function deletePods(names: string[]): Promise<void> {
   for (const name of names) {
     // No kubelet confirms a graceful deletion: gone at once, as `kubectl delete --force --grace-period=0`.
-    const r = await tenantApi().request('DELETE', `/api/v1/namespaces/default/pods/${name}`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+    const r = await tenantApi().request('DELETE', `/api/v1/namespaces/default/pods/${name}`, {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      gracePeriodSeconds: 0,
+    });
     if (r.status !== 200 && r.status !== 404) throw new Error(`deleting Pod ${name}: HTTP ${r.status}: ${r.body?.message}`);
   }
 }
 
 const pod = async (name: string) => (await tenantApi().get(`/api/v1/namespaces/default/pods/${name}`)).body;
-const unschedulable = (p: any) => (p.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
+const unschedulable = (p: any) =>
+  (p.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
 
 /** Waits a while and asserts the pool stayed at 0 (the autoscaler could not, or would not, act). */
 async function staysAtZero(pool: string, ms: number): Promise<void> {
@@ -119,7 +128,12 @@ afterAll(async () => {
 describe('autoscaling in the lab twin', () => {
   it('installs the release as rendered: ServiceAccount, namespaced Role, both pools at 0 and no VM', async () => {
     const role = (await mgmt().get(`/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles/cluster-autoscaler`)).body;
-    expect(role.rules).toEqual(expect.arrayContaining([expect.objectContaining({ resources: ['machinedeployments/scale', 'machinepools/scale'] }), expect.objectContaining({ resources: ['proxmoxmachinetemplates'] })]));
+    expect(role.rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ resources: ['machinedeployments/scale', 'machinepools/scale'] }),
+        expect.objectContaining({ resources: ['proxmoxmachinetemplates'] }),
+      ]),
+    );
     expect((await mgmt().get(`/api/v1/namespaces/${NS}/serviceaccounts/cluster-autoscaler`)).status).toBe(200);
     for (const pool of ['edge', 'burst']) expect((await poolMd(pool)).spec.replicas ?? 0).toBe(0);
     expect(tenantVms()).toHaveLength(0);
@@ -134,7 +148,9 @@ describe('autoscaling in the lab twin', () => {
     await twin.waitFor('Pods marked unschedulable', 60000, async () => (await Promise.all([...edgePods, ...burstPods].map(pod))).every(unschedulable));
 
     // 0 → N: the autoscaler writes the scale subresource; CAPI, CAPMOX and the kubelets do the rest.
-    await twin.waitFor('the Pods running on new Nodes', 10 * 60 * 1000, async () => (await Promise.all([...edgePods, ...burstPods].map(pod))).every((p) => p.spec?.nodeName));
+    await twin.waitFor('the Pods running on new Nodes', 10 * 60 * 1000, async () =>
+      (await Promise.all([...edgePods, ...burstPods].map(pod))).every((p) => p.spec?.nodeName),
+    );
     expect((await poolMd('edge')).spec.replicas).toBe(2);
     expect((await poolMd('burst')).spec.replicas).toBe(1);
     const grown = await converged('grown');
@@ -159,7 +175,11 @@ describe('autoscaling in the lab twin', () => {
     await twin.waitFor(
       'both pools back to 0, every VM and Node deleted',
       8 * 60 * 1000,
-      async () => (await poolMd('edge')).spec.replicas === 0 && (await poolMd('burst')).spec.replicas === 0 && tenantVms().length === 0 && (await list(tenantApi(), '/api/v1/nodes')).length === 0,
+      async () =>
+        (await poolMd('edge')).spec.replicas === 0 &&
+        (await poolMd('burst')).spec.replicas === 0 &&
+        tenantVms().length === 0 &&
+        (await list(tenantApi(), '/api/v1/nodes')).length === 0,
     );
     const downs = twin.autoscaler!.events.filter((e) => e.kind === 'ScaleDown');
     expect(downs.length).toBeGreaterThan(0);
@@ -170,7 +190,10 @@ describe('autoscaling in the lab twin', () => {
   it('a Role without patch on machinedeployments/scale: the scale-up is forbidden, the pool stays at 0', async () => {
     const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles/cluster-autoscaler`;
     const role = (await mgmt().get(path)).body;
-    const broken = { ...role, rules: role.rules.map((r: any) => (r.resources.includes('machinedeployments/scale') ? { ...r, verbs: r.verbs.filter((v: string) => v !== 'patch') } : r)) };
+    const broken = {
+      ...role,
+      rules: role.rules.map((r: any) => (r.resources.includes('machinedeployments/scale') ? { ...r, verbs: r.verbs.filter((v: string) => v !== 'patch') } : r)),
+    };
     expect((await mgmt().request('PUT', path, broken)).status).toBe(200);
     const pods = await createPods('edge', 1, 'forbidden');
     try {
@@ -191,7 +214,9 @@ describe('autoscaling in the lab twin', () => {
     expect((await mgmt().request('PUT', path, broken)).status).toBe(200);
     const pods = await createPods('burst', 1, 'noinfra');
     try {
-      await twin.waitFor('the autoscaler stuck', 90000, async () => /cache sync on infrastructure resource proxmoxmachinetemplates/.test(twin.autoscaler!.failures().get(NS) ?? ''));
+      await twin.waitFor('the autoscaler stuck', 90000, async () =>
+        /cache sync on infrastructure resource proxmoxmachinetemplates/.test(twin.autoscaler!.failures().get(NS) ?? ''),
+      );
       await staysAtZero('burst', 15000);
     } finally {
       await deletePods(pods);
@@ -202,10 +227,13 @@ describe('autoscaling in the lab twin', () => {
 
   it.each([
     ['without the memory capacity annotation', (a: Record<string, string>) => delete a['capacity.cluster-autoscaler.kubernetes.io/memory']],
-    ['with the max size under a wrong key', (a: Record<string, string>) => {
-      a['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max'] = a[MAX_KEY];
-      delete a[MAX_KEY];
-    }],
+    [
+      'with the max size under a wrong key',
+      (a: Record<string, string>) => {
+        a['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max'] = a[MAX_KEY];
+        delete a[MAX_KEY];
+      },
+    ],
   ])('a secondary MachineDeployment %s is no node group: its Pods stay pending, the pool at 0', async (_what, mutate) => {
     const md = await poolMd('burst');
     const path = `${CAPI}/namespaces/${NS}/machinedeployments/${md.metadata.name}`;

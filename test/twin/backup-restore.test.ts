@@ -44,7 +44,10 @@ function backupLab(): string {
   const doc = parseDocument(readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8'));
   const instances = doc.getIn(['proxmox', 'instances']) as { items: { get(k: string): unknown }[] };
   instances.items = instances.items.filter((i) => i.get('name') === 'pmox-txl');
-  doc.setIn(['management', 'datastore', 'backup'], doc.createNode({ schedule: '0 */6 * * *', retention: 2, s3: { endpoint: S3_ENDPOINT, bucket: BUCKET, prefix: PREFIX } }));
+  doc.setIn(
+    ['management', 'datastore', 'backup'],
+    doc.createNode({ schedule: '0 */6 * * *', retention: 2, s3: { endpoint: S3_ENDPOINT, bucket: BUCKET, prefix: PREFIX } }),
+  );
   const tenants = doc.get('tenants') as { items: { get(k: string): unknown }[] };
   tenants.items = tenants.items.filter((t) => t.get('name') === 'tenant-a' || t.get('name') === 'tenant-b');
   doc.setIn(['tenants', 0, 'pools', 0, 'replicas'], 1);
@@ -72,14 +75,21 @@ async function create(tenant: string, name: string, value: string): Promise<void
   if (r.status !== 201) throw new Error(`${tenant}: creating ConfigMap ${name}: HTTP ${r.status} ${r.text}`);
 }
 async function update(tenant: string, name: string, value: string): Promise<void> {
-  const r = await tenantApi(tenant).server.client.request('PATCH', `/api/v1/namespaces/default/configmaps/${name}`, { data: { v: value } }, 'application/merge-patch+json');
+  const r = await tenantApi(tenant).server.client.request(
+    'PATCH',
+    `/api/v1/namespaces/default/configmaps/${name}`,
+    { data: { v: value } },
+    'application/merge-patch+json',
+  );
   if (r.status !== 200) throw new Error(`${tenant}: patching ConfigMap ${name}: HTTP ${r.status} ${r.text}`);
 }
 /** The test's ConfigMaps in a tenant: name → value. */
 async function configMaps(tenant: string): Promise<Record<string, string>> {
   const r = await tenantApi(tenant).server.client.get('/api/v1/namespaces/default/configmaps?labelSelector=');
   if (r.status !== 200) throw new Error(`${tenant}: listing ConfigMaps: HTTP ${r.status}`);
-  return Object.fromEntries((r.body.items as { metadata: { name: string }; data?: { v?: string } }[]).filter((c) => c.data?.v !== undefined).map((c) => [c.metadata.name, c.data!.v!]));
+  return Object.fromEntries(
+    (r.body.items as { metadata: { name: string }; data?: { v?: string } }[]).filter((c) => c.data?.v !== undefined).map((c) => [c.metadata.name, c.data!.v!]),
+  );
 }
 async function schemaOf(tenant: string): Promise<string> {
   const r = await twin.management.client.get(`/apis/kamaji.clastix.io/v1alpha1/namespaces/${tenant}/tenantcontrolplanes`);
@@ -108,32 +118,36 @@ function fetchNewest(to: string): string {
   return to;
 }
 
-beforeAll(async () => {
-  twin = await LabTwin.start({
-    root: projectRoot,
-    labText: backupLab(),
-    labFile: 'backup.yaml',
-    work: join(work, 'twin'),
-    variables: { [BACKUP_ACCESS_KEY_VARIABLE]: ACCESS_KEY, [BACKUP_SECRET_KEY_VARIABLE]: SECRET_KEY },
-    log: process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
-  });
-  await twin.applyKubernetes();
-  const converged = await twin.waitConverged(['tenant-a', 'tenant-b'], 10 * 60 * 1000);
-  if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
-  s3 = await TwinS3.start(projectRoot, join(work, 's3', 'data'), [BUCKET], ACCESS_KEY, SECRET_KEY);
-  const rendered = backupCronJob(readStack(twin.out, 'management'));
-  if (!rendered) throw new Error('the management stack renders no backup CronJob');
-  job = rendered;
-  const etcd = kamajiReleases(twin.out).kamajiEtcd;
-  targets = {
-    datastore: twin.kamaji.datastore!,
-    s3,
-    s3Endpoint: S3_ENDPOINT,
-    etcdFullname: (etcd.values.fullnameOverride as string | undefined) ?? etcd.name,
-    etcdNamespace: etcd.namespace,
-    clusterDomain: twin.lab.management.clusterDomain,
-  };
-}, 25 * 60 * 1000);
+beforeAll(
+  async () => {
+    twin = await LabTwin.start({
+      root: projectRoot,
+      labText: backupLab(),
+      labFile: 'backup.yaml',
+      work: join(work, 'twin'),
+      variables: { [BACKUP_ACCESS_KEY_VARIABLE]: ACCESS_KEY, [BACKUP_SECRET_KEY_VARIABLE]: SECRET_KEY },
+      log: process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
+    });
+    await twin.applyKubernetes();
+    const converged = await twin.waitConverged(['tenant-a', 'tenant-b'], 10 * 60 * 1000);
+    if (!converged.every((t) => t.converged))
+      throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+    s3 = await TwinS3.start(projectRoot, join(work, 's3', 'data'), [BUCKET], ACCESS_KEY, SECRET_KEY);
+    const rendered = backupCronJob(readStack(twin.out, 'management'));
+    if (!rendered) throw new Error('the management stack renders no backup CronJob');
+    job = rendered;
+    const etcd = kamajiReleases(twin.out).kamajiEtcd;
+    targets = {
+      datastore: twin.kamaji.datastore!,
+      s3,
+      s3Endpoint: S3_ENDPOINT,
+      etcdFullname: (etcd.values.fullnameOverride as string | undefined) ?? etcd.name,
+      etcdNamespace: etcd.namespace,
+      clusterDomain: twin.lab.management.clusterDomain,
+    };
+  },
+  25 * 60 * 1000,
+);
 
 afterAll(async () => {
   await s3?.stop();
@@ -143,7 +157,8 @@ afterAll(async () => {
 });
 
 // A mutated pod that cannot reach its target retries as etcdctl does (a real Job until its activeDeadlineSeconds): cut at 30 s.
-const runJob = (pod = job.pod, timeoutMs = 300000) => runBackupJob(twin.management.client, twin.management.kubeconfig, projectRoot, { ...job, pod }, targets, timeoutMs);
+const runJob = (pod = job.pod, timeoutMs = 300000) =>
+  runBackupJob(twin.management.client, twin.management.kubeconfig, projectRoot, { ...job, pod }, targets, timeoutMs);
 const mutated = (edit: (pod: any) => void) => {
   const pod = JSON.parse(JSON.stringify(job.pod));
   edit(pod);
@@ -163,14 +178,23 @@ describe('datastore backup and restore in the twin', () => {
     const { rangePrefix } = await import('../../scripts/lib/etcd');
     const keys = (await rangePrefix(targets.datastore.url, targets.datastore.tlsMaterial(), `/${a}/`)).map((k) => k.key.toString());
     expect(keys).toContain(`/${a}/configmaps/default/probe`);
-    expect((await rangePrefix(targets.datastore.url, targets.datastore.tlsMaterial(), `/${b}/`)).map((k) => k.key.toString())).not.toContain(`/${b}/configmaps/default/probe`);
+    expect((await rangePrefix(targets.datastore.url, targets.datastore.tlsMaterial(), `/${b}/`)).map((k) => k.key.toString())).not.toContain(
+      `/${b}/configmaps/default/probe`,
+    );
   });
 
   it('a broken rendering fails the Job: certificate Secret, Service name, S3 key', async () => {
     const certs = await runJob(mutated((p) => (p.volumes.find((v: any) => v.secret).secret.secretName = 'kamaji-etcd-certs')));
     expect(certs.ok).toBe(false);
     expect(certs.reason).toMatch(/secret "kamaji-etcd-certs" not found/);
-    const service = await runJob(mutated((p) => (p.initContainers[0].env.find((e: any) => e.name === 'ETCDCTL_ENDPOINTS').value = `https://${targets.etcdFullname}.${targets.etcdNamespace}.svc.${targets.clusterDomain}:2379`)), 30000);
+    const service = await runJob(
+      mutated(
+        (p) =>
+          (p.initContainers[0].env.find((e: any) => e.name === 'ETCDCTL_ENDPOINTS').value =
+            `https://${targets.etcdFullname}.${targets.etcdNamespace}.svc.${targets.clusterDomain}:2379`),
+      ),
+      30000,
+    );
     expect(service.ok).toBe(false);
     expect(service.reason).toMatch(/container snapshot exited/);
     expect(twin.management.client).toBeDefined();
@@ -209,7 +233,13 @@ describe('datastore backup and restore in the twin', () => {
     await update('tenant-b', 'before', 'b-changed');
     await create('tenant-b', 'after', 'b-new');
     const started = Date.now();
-    const r = await restoreTenant({ snapshot, schema: await schemaOf('tenant-a'), endpoint: targets.datastore.url, tls: targets.datastore.tlsMaterial(), overwrite: true });
+    const r = await restoreTenant({
+      snapshot,
+      schema: await schemaOf('tenant-a'),
+      endpoint: targets.datastore.url,
+      tls: targets.datastore.tlsMaterial(),
+      overwrite: true,
+    });
     timings.tenantRestore = (Date.now() - started) / 1000;
     expect(r.after).toBeGreaterThan(10);
     await twin.waitFor('tenant-a serving its restored objects', 60000, async () => (await configMaps('tenant-a')).after === undefined);
@@ -224,7 +254,10 @@ describe('datastore backup and restore in the twin', () => {
     // The pool is one MachineDeployment per node the plan names: grow one that may grow (its max annotation).
     const mds = (await mgmt.get('/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-b/machinedeployments')).body.items as any[];
     const md = mds.find((m) => Number(m.metadata.annotations?.[AUTOSCALER_MAX] ?? 0) > (m.spec.replicas ?? 0));
-    if (!md) throw new Error(`no MachineDeployment of tenant-b may grow: ${mds.map((m) => `${m.metadata.name} ${m.spec.replicas}/${m.metadata.annotations?.[AUTOSCALER_MAX]}`).join(', ')}`);
+    if (!md)
+      throw new Error(
+        `no MachineDeployment of tenant-b may grow: ${mds.map((m) => `${m.metadata.name} ${m.spec.replicas}/${m.metadata.annotations?.[AUTOSCALER_MAX]}`).join(', ')}`,
+      );
     const total = mds.reduce((n, m) => n + (m.spec.replicas ?? 0), 0);
     expect(total).toBe(1);
     const scale = `/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-b/machinedeployments/${md.metadata.name}/scale`;
@@ -258,7 +291,9 @@ describe('datastore backup and restore in the twin', () => {
     // remediates it at once (the pinned cluster-api, internal/controllers/machinehealthcheck/machinehealthcheck_targets.go nodeMissing): a new
     // VM, a new Node. The machine from before the snapshot keeps its VM and Node.
     const schemaB = await schemaOf('tenant-b');
-    const snapshotNodes = (await snapshotKeys(join(projectRoot, '.toolchain/bin'), snapshot, `/${schemaB}/minions/`)).map((kv) => kv.key.toString().split('/').pop());
+    const snapshotNodes = (await snapshotKeys(join(projectRoot, '.toolchain/bin'), snapshot, `/${schemaB}/minions/`)).map((kv) =>
+      kv.key.toString().split('/').pop(),
+    );
     expect(snapshotNodes).toHaveLength(1);
     const back = Date.now();
     await twin.waitFor('tenant-b: the machine made after the snapshot replaced', 8 * 60 * 1000, async () => {

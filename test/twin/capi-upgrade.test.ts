@@ -80,9 +80,15 @@ async function clusterAvailability(tenants = names): Promise<Map<string, string>
       out.set(`${ns}/*`, `HTTP ${r.status}`);
       continue;
     }
-    for (const c of r.body.items as { metadata: { name: string }; status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } }[]) {
+    for (const c of r.body.items as {
+      metadata: { name: string };
+      status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+    }[]) {
       const available = c.status?.conditions?.find((x) => x.type === 'Available');
-      out.set(`${ns}/${c.metadata.name}`, available ? `${available.status}${available.status === 'True' ? '' : ` (${available.reason}: ${available.message})`}` : 'no Available condition');
+      out.set(
+        `${ns}/${c.metadata.name}`,
+        available ? `${available.status}${available.status === 'True' ? '' : ` (${available.reason}: ${available.message})`}` : 'no Available condition',
+      );
     }
   }
   return out;
@@ -95,7 +101,8 @@ function sampleAvailability(): { stop(): Promise<{ samples: number; notTrue: str
   let samples = 0;
   const loop = (async () => {
     while (!stopped) {
-      for (const [cluster, status] of await clusterAvailability()) if (status !== 'True') notTrue.push(`${new Date().toISOString().slice(11, 19)} ${cluster}: ${status}`);
+      for (const [cluster, status] of await clusterAvailability())
+        if (status !== 'True') notTrue.push(`${new Date().toISOString().slice(11, 19)} ${cluster}: ${status}`);
       samples++;
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -127,13 +134,17 @@ const crdVersions = async (name: string) => {
 };
 
 describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, () => {
-  beforeAll(async () => {
-    expect(lane).toBeDefined();
-    twin = await startTwin(upgradeLab(), 'capi-upgrade');
-    await twin.applyKubernetes();
-    const converged = await twin.waitConverged(names, 10 * 60 * 1000);
-    if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
-  }, 25 * 60 * 1000);
+  beforeAll(
+    async () => {
+      expect(lane).toBeDefined();
+      twin = await startTwin(upgradeLab(), 'capi-upgrade');
+      await twin.applyKubernetes();
+      const converged = await twin.waitConverged(names, 10 * 60 * 1000);
+      if (!converged.every((t) => t.converged))
+        throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+    },
+    25 * 60 * 1000,
+  );
 
   afterAll(async () => {
     await twin?.stop();
@@ -171,10 +182,14 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
     let available;
     try {
       await twin.update(upgradeLab(onLane));
-      steps.push({ step: 'deploy (management first, the operator\'s upgrade, then management-config and the tenant stacks)', seconds: (Date.now() - t0) / 1000 });
+      steps.push({
+        step: "deploy (management first, the operator's upgrade, then management-config and the tenant stacks)",
+        seconds: (Date.now() - t0) / 1000,
+      });
       t0 = Date.now();
       const converged = await twin.waitConverged(names, 5 * 60 * 1000);
-      if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+      if (!converged.every((t) => t.converged))
+        throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
       // A while on the new controllers: a rollout the 1.13 topology controller started would show here.
       await new Promise((r) => setTimeout(r, 30000));
       steps.push({ step: 'converged, then 30 s on 1.13', seconds: (Date.now() - t0) / 1000 });
@@ -188,7 +203,9 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
 
     expect(twin.controllerVersions()).toMatchObject({ 'capi-manager': TO, 'kubeadm-bootstrap-manager': TO });
     expect(upgrade.to).toEqual({ 'capi-manager': TO, 'kubeadm-bootstrap-manager': TO });
-    expect(upgrade.crds).toEqual(expect.arrayContaining(['machines.cluster.x-k8s.io', 'clusters.cluster.x-k8s.io', 'kubeadmconfigs.bootstrap.cluster.x-k8s.io']));
+    expect(upgrade.crds).toEqual(
+      expect.arrayContaining(['machines.cluster.x-k8s.io', 'clusters.cluster.x-k8s.io', 'kubeadmconfigs.bootstrap.cluster.x-k8s.io']),
+    );
     // The 1.13 CRDs, storage version as upstream.
     expect(await crdVersions('machines.cluster.x-k8s.io')).toEqual({ versions: ['v1beta1', 'v1beta2'], stored: ['v1beta2'] });
     expect(await machineUids()).toEqual(before);
@@ -209,7 +226,13 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
     // A sample the management API server shed (HTTP 429, as above) is no sample, not a False; a few.
     const shed = available.notTrue.filter((n) => /: HTTP 429$/.test(n));
     expect(shed.length).toBeLessThanOrEqual(Math.ceil(available.samples * 0.05) * names.length);
-    const blips = available.notTrue.filter((n) => !shed.includes(n) && !/TopologyReconciled: error reconciling the Cluster topology: .*failed calling webhook "[a-z.]+\.bootstrap\.cluster\.x-k8s\.io".*connection refused/.test(n));
+    const blips = available.notTrue.filter(
+      (n) =>
+        !shed.includes(n) &&
+        !/TopologyReconciled: error reconciling the Cluster topology: .*failed calling webhook "[a-z.]+\.bootstrap\.cluster\.x-k8s\.io".*connection refused/.test(
+          n,
+        ),
+    );
     expect(blips).toEqual([]);
     const times = available.notTrue.filter((n) => !shed.includes(n)).map((n) => Date.parse(`1970-01-01T${n.slice(0, 8)}Z`));
     if (times.length > 0) expect(Math.max(...times) - Math.min(...times)).toBeLessThanOrEqual(30000);
@@ -228,14 +251,21 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
       doc.setIn(['tenants', 1, 'pools', 0, 'replicas'], 5);
       const d = (doc.getIn(['tenants', 0]) as { toJSON(): Record<string, unknown> }).toJSON();
       (doc.get('tenants') as { items: unknown[] }).items.push(
-        doc.createNode({ ...d, name: 'tenant-d', pools: [{ ...(d.pools as Record<string, unknown>[])[0], replicas: 1 }], network: { ...(d.network as object), addresses: ['10.10.4.10-10.10.4.60'], gateway: '10.10.4.1', dnsServers: ['10.10.4.1'] }, groups: ['team-d'] }),
+        doc.createNode({
+          ...d,
+          name: 'tenant-d',
+          pools: [{ ...(d.pools as Record<string, unknown>[])[0], replicas: 1 }],
+          network: { ...(d.network as object), addresses: ['10.10.4.10-10.10.4.60'], gateway: '10.10.4.1', dnsServers: ['10.10.4.1'] },
+          groups: ['team-d'],
+        }),
       );
     });
     const before = await machineUids();
     await twin.update(grown);
     const all = [...names, 'tenant-d'];
     const converged = await twin.waitConverged(all, 8 * 60 * 1000);
-    if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+    if (!converged.every((t) => t.converged))
+      throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
     for (const t of converged) expect({ tenant: t.name, notAsPlanned: t.notAsPlanned }).toEqual({ tenant: t.name, notAsPlanned: [] });
     expect(converged.find((t) => t.name === 'tenant-a')!.machines).toHaveLength(3);
     const c = converged.find((t) => t.name === 'tenant-c')!;
@@ -260,10 +290,13 @@ describe(`a lab synthesized with clusterApi ${TO} in a twin of its own`, () => {
     doc.setIn(['tenants', 0, 'pools', 0, 'replicas'], 1);
     doc.setIn(['tenants', 1, 'pools', 0, 'replicas'], 2);
   });
-  beforeAll(async () => {
-    twin = await startTwin(fresh, 'capi-113');
-    await twin.applyKubernetes();
-  }, 25 * 60 * 1000);
+  beforeAll(
+    async () => {
+      twin = await startTwin(fresh, 'capi-113');
+      await twin.applyKubernetes();
+    },
+    25 * 60 * 1000,
+  );
 
   afterAll(async () => {
     await twin?.stop();
@@ -274,7 +307,8 @@ describe(`a lab synthesized with clusterApi ${TO} in a twin of its own`, () => {
     expect(twin.controllerVersions()).toMatchObject({ 'capi-manager': TO, 'kubeadm-bootstrap-manager': TO });
     expect(await crdVersions('machines.cluster.x-k8s.io')).toEqual({ versions: ['v1beta1', 'v1beta2'], stored: ['v1beta2'] });
     const converged = await twin.waitConverged(names, 10 * 60 * 1000);
-    if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+    if (!converged.every((t) => t.converged))
+      throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
     for (const t of converged) expect({ tenant: t.name, notAsPlanned: t.notAsPlanned }).toEqual({ tenant: t.name, notAsPlanned: [] });
     expect(await everyClusterAvailable(names)).toEqual([]);
     expect(await twin.secondPlan(['management', 'management-config', ...names.map((n) => `tenant-${n}`)])).toEqual([]);

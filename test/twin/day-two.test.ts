@@ -71,12 +71,16 @@ const before = dayTwoLab(FROM);
 let twin: LabTwin;
 const names = ['tenant-a', 'tenant-c'];
 
-beforeAll(async () => {
-  twin = await startTwin(before, 'day-two');
-  await twin.applyKubernetes();
-  const converged = await twin.waitConverged(names, 10 * 60 * 1000);
-  if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
-}, 25 * 60 * 1000);
+beforeAll(
+  async () => {
+    twin = await startTwin(before, 'day-two');
+    await twin.applyKubernetes();
+    const converged = await twin.waitConverged(names, 10 * 60 * 1000);
+    if (!converged.every((t) => t.converged))
+      throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+  },
+  25 * 60 * 1000,
+);
 
 afterAll(async () => {
   await twin?.stop();
@@ -117,10 +121,14 @@ describe('day two in the twin', () => {
     const retire = dayTwoLab(TO);
     const lab = parseLab(surge, 'day-two-surge.yaml');
     const upgrades = planUpgrades(lab, planPlacement(lab), versionsOfPlanJson(twin.plan));
-    expect(upgrades.map((u) => ({ tenant: u.tenant, surging: u.surging, refusals: u.refusals }))).toEqual(names.map((tenant) => ({ tenant, surging: true, refusals: [] })));
+    expect(upgrades.map((u) => ({ tenant: u.tenant, surging: u.surging, refusals: u.refusals }))).toEqual(
+      names.map((tenant) => ({ tenant, surging: true, refusals: [] })),
+    );
     // Without previous the planner refuses the same upgrade (it would replace every worker with no surge).
     const bare = parseLab(retire, 'day-two-next.yaml');
-    expect(planUpgrades(bare, planPlacement(bare), versionsOfPlanJson(twin.plan)).every((u) => u.refusals.some((r) => r.includes('deploy the surge step first')))).toBe(true);
+    expect(
+      planUpgrades(bare, planPlacement(bare), versionsOfPlanJson(twin.plan)).every((u) => u.refusals.some((r) => r.includes('deploy the surge step first'))),
+    ).toBe(true);
 
     // VM ids are reused once free, so a VM is told apart by its SMBIOS uuid (the providerID).
     const old = new Map<string, Set<string>>();
@@ -130,7 +138,12 @@ describe('day two in the twin', () => {
     let last = '';
     const progress = async () => {
       const ts = await Promise.all(names.map((n) => twin.tenant(n)));
-      last = ts.map((t) => `${t.name}: ${t.converged ? 'converged' : t.waiting.join('; ')}; machines ${t.machines.map((m) => `${m.name} ${m.phase} ${m.version}${m.ready ? ' ready' : ''}`).join(', ')}`).join('\n');
+      last = ts
+        .map(
+          (t) =>
+            `${t.name}: ${t.converged ? 'converged' : t.waiting.join('; ')}; machines ${t.machines.map((m) => `${m.name} ${m.phase} ${m.version}${m.ready ? ' ready' : ''}`).join(', ')}`,
+        )
+        .join('\n');
       return ts;
     };
     try {
@@ -222,7 +235,10 @@ describe('a resize without an outage', () => {
       await twin.waitFor('tenant-a: the 50 GiB workers Ready beside the 40 GiB ones', 10 * 60 * 1000, async () => {
         const t = await twin.tenant('tenant-a');
         last = t.machines.map((m) => `${m.name} ${m.phase} ${m.diskGiB} GiB${m.ready ? ' ready' : ''}`).join(', ');
-        return t.machines.filter((m) => m.diskGiB === 50 && m.ready && m.nodeName).length === before.machines.length && t.machines.filter((m) => old.has(m.providerID!)).length === old.size;
+        return (
+          t.machines.filter((m) => m.diskGiB === 50 && m.ready && m.nodeName).length === before.machines.length &&
+          t.machines.filter((m) => old.has(m.providerID!)).length === old.size
+        );
       });
       steps.push({ step: 'surge (new size Ready beside the old)', seconds: (Date.now() - t0) / 1000 });
       sampler.phase('retire');
@@ -255,9 +271,20 @@ describe('an upgrade the planner refuses', () => {
     // own (rule versions.tenant-kubernetes); the planner's refusal of the skip is checked apart from it.
     const skip = 'v1.38.0';
     const doc = parseDocument(dayTwoLab(TO));
-    doc.setIn(['proxmox', 'instances', 0, 'template', 'versions'], doc.createNode([{ kubernetesVersion: TO, templateID: NEXT_TEMPLATE_ID }, { kubernetesVersion: skip, templateID: NEXT_TEMPLATE_ID + 1 }]));
+    doc.setIn(
+      ['proxmox', 'instances', 0, 'template', 'versions'],
+      doc.createNode([
+        { kubernetesVersion: TO, templateID: NEXT_TEMPLATE_ID },
+        { kubernetesVersion: skip, templateID: NEXT_TEMPLATE_ID + 1 },
+      ]),
+    );
     (doc.getIn(['proxmox', 'instances', 1, 'images']) as { items: unknown[] }).items.push(
-      doc.createNode({ kubernetesVersion: skip, nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], url: `https://images.lab.example/ubuntu-2404-kube-${skip}.qcow2`, checksum: '7e3a9c1d5b0f2e4a6c8d0b1f3e5a7c9d1b3f5e7a9c0d2f4b6e8a0c1e3f5b7d9a' }),
+      doc.createNode({
+        kubernetesVersion: skip,
+        nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'],
+        url: `https://images.lab.example/ubuntu-2404-kube-${skip}.qcow2`,
+        checksum: '7e3a9c1d5b0f2e4a6c8d0b1f3e5a7c9d1b3f5e7a9c0d2f4b6e8a0c1e3f5b7d9a',
+      }),
     );
     doc.setIn(['tenants', 0, 'kubernetesVersion'], skip);
     expect(() => parseLab(doc.toString(), 'day-two-skip.yaml')).toThrow(/Kubernetes 1\.38 is newer than Kamaji/);
@@ -284,7 +311,8 @@ describe('an instance-level edit without an outage', () => {
     // Built on what the twin runs now (the day-two lab at its version and sizes), so the case runs alone too.
     const running = twin.lab;
     const version = running.tenants[0].kubernetesVersion;
-    const asRunning = (doc: ReturnType<typeof parseDocument>) => running.tenants.forEach((t, i) => t.pools.forEach((p, j) => doc.setIn(['tenants', i, 'pools', j, 'size'], doc.createNode(p.size))));
+    const asRunning = (doc: ReturnType<typeof parseDocument>) =>
+      running.tenants.forEach((t, i) => t.pools.forEach((p, j) => doc.setIn(['tenants', i, 'pools', j, 'size'], doc.createNode(p.size))));
     const moved = (doc: ReturnType<typeof parseDocument>) => (asRunning(doc), doc.setIn(['proxmox', 'instances', 0, 'storage', 'disks'], 'ceph-ssd'));
     const current = dayTwoLab(version, undefined, asRunning);
     const surge = dayTwoLab(version, undefined, (doc) => {
@@ -297,8 +325,14 @@ describe('an instance-level edit without an outage', () => {
       return [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
     };
     // The live Clusters are what runs: the edit without previous replaces every pmox-txl node group, and is refused.
-    const live = (await Promise.all(names.map(async (n) => (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${n}/clusters/${n}`)).body))).flatMap(topologyMachineDeployments);
-    expect(live.map((m) => m.name).sort()).toEqual(mdsOf(current).map((m) => m.name).sort());
+    const live = (await Promise.all(names.map(async (n) => (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${n}/clusters/${n}`)).body))).flatMap(
+      topologyMachineDeployments,
+    );
+    expect(live.map((m) => m.name).sort()).toEqual(
+      mdsOf(current)
+        .map((m) => m.name)
+        .sort(),
+    );
     const refused = replacementProblems(parseLab(retire, 'day-two-storage.yaml'), live, mdsOf(retire));
     expect(refused.map((p) => p.path.join('.'))).toEqual(['tenants.0', 'tenants.1']);
     expect(refused[0].fix).toContain('previous: { instances: { pmox-txl: { storage: { disks: ceph-vm } } } }');
@@ -307,7 +341,12 @@ describe('an instance-level edit without an outage', () => {
     // The operator adds the storage on the Proxmox cluster first (a real one: Datacenter → Storage).
     const txl = twin.sim.instance('pmox-txl');
     txl.storages.set('ceph-ssd', { ...txl.storages.get('ceph-vm')!, id: 'ceph-ssd' });
-    const oldVms = new Set(twin.sim.listVms().filter((v) => !v.template && v.instance === 'pmox-txl').map((v) => v.uuid));
+    const oldVms = new Set(
+      twin.sim
+        .listVms()
+        .filter((v) => !v.template && v.instance === 'pmox-txl')
+        .map((v) => v.uuid),
+    );
     expect(oldVms.size).toBeGreaterThan(0);
     const steps = retireSteps(mdsOf(surge), mdsOf(retire));
     expect(steps.map((s) => s.tenant)).toEqual(names);
@@ -350,6 +389,11 @@ describe('an instance-level edit without an outage', () => {
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
     for (const n of names) expect(actualCounts((await twin.tenant(n)).machines)).toEqual(plannedCounts(twin.plan, n));
     expect(twin.sim.listVms().filter((v) => oldVms.has(v.uuid))).toEqual([]);
-    expect(twin.sim.listVms().filter((v) => !v.template && v.instance === 'pmox-txl').every((v) => v.disks.every((d) => d.storage === 'ceph-ssd'))).toBe(true);
+    expect(
+      twin.sim
+        .listVms()
+        .filter((v) => !v.template && v.instance === 'pmox-txl')
+        .every((v) => v.disks.every((d) => d.storage === 'ceph-ssd')),
+    ).toBe(true);
   });
 });

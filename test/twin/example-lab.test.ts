@@ -20,12 +20,15 @@ let tenants: Map<string, TwinTenant>;
 /** The example lab's tenants that released CAPMOX can run: all but those its rendering refuses to bring up. */
 const tenantNames = () => twin.lab.tenants.map((t) => t.name);
 
-beforeAll(async () => {
-  twin = await startTwin(exampleText, 'example');
-  await twin.applyKubernetes();
-  const converged = await twin.waitConverged(tenantNames(), 10 * 60 * 1000);
-  tenants = new Map(converged.map((t) => [t.name, t]));
-}, 25 * 60 * 1000);
+beforeAll(
+  async () => {
+    twin = await startTwin(exampleText, 'example');
+    await twin.applyKubernetes();
+    const converged = await twin.waitConverged(tenantNames(), 10 * 60 * 1000);
+    tenants = new Map(converged.map((t) => [t.name, t]));
+  },
+  25 * 60 * 1000,
+);
 
 afterAll(async () => {
   await twin?.stop();
@@ -73,7 +76,7 @@ describe('the example lab in the twin', () => {
     for (const t of tenants.values()) expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, t.name));
   });
 
-  it('makes each VM as the pool says: size, template, Proxmox pool, tags, an IP of the tenant range, created with its instance\'s CAPMOX token', async () => {
+  it("makes each VM as the pool says: size, template, Proxmox pool, tags, an IP of the tenant range, created with its instance's CAPMOX token", async () => {
     const vms = twin.sim.listVms();
     for (const t of tenants.values()) {
       const spec = twin.lab.tenants.find((x) => x.name === t.name)!;
@@ -90,7 +93,8 @@ describe('the example lab in the twin', () => {
         expect(m.ipAddresses.length).toBeGreaterThan(0);
         // The node network of the machine's instance (a secondary Cluster's own, in secondary-clusters mode).
         const network = spec.networks?.[m.instance!] ?? spec.network!;
-        for (const ip of m.ipAddresses) expect({ machine: m.name, ip, inRange: inRanges(ip, network.addresses) }).toEqual({ machine: m.name, ip, inRange: true });
+        for (const ip of m.ipAddresses)
+          expect({ machine: m.name, ip, inRange: inRanges(ip, network.addresses) }).toEqual({ machine: m.name, ip, inRange: true });
         // The token that created the VM is the one in the tenant's credentials Secret for that instance.
         const secrets = await mgmt().get(`/api/v1/namespaces/${t.name}/secrets`);
         const tokens = (secrets.body.items as { data?: Record<string, string> }[])
@@ -101,20 +105,28 @@ describe('the example lab in the twin', () => {
     }
   });
 
-  it('has CAPMOX upload each bootstrap ISO with the tenant\'s token to that tenant\'s own cloud-init storage, and nowhere else', () => {
+  it("has CAPMOX upload each bootstrap ISO with the tenant's token to that tenant's own cloud-init storage, and nowhere else", () => {
     // Per-tenant storages (issue 26): go-proxmox takes the first storage with iso content the token
     // sees, and each token sees its own `<storage.cloudInit>-<tenant>` only.
-    const uploads = twin.sim.requests.filter((r) => r.method === 'POST' && /^\/nodes\/[^/]+\/storage\/[^/]+\/upload$/.test(r.path) && r.authid?.startsWith('capmox@pve!tenant-'));
+    const uploads = twin.sim.requests.filter(
+      (r) => r.method === 'POST' && /^\/nodes\/[^/]+\/storage\/[^/]+\/upload$/.test(r.path) && r.authid?.startsWith('capmox@pve!tenant-'),
+    );
     for (const u of uploads) {
       const tenant = u.authid!.slice('capmox@pve!tenant-'.length);
       const storage = u.path.split('/')[4];
       const cloudInit = twin.lab.proxmox.instances.find((i) => i.name === u.instance)!.storage.cloudInit;
-      expect({ tenant, instance: u.instance, storage, status: u.status }).toEqual({ tenant, instance: u.instance, storage: `${cloudInit}-${tenant}`, status: 200 });
+      expect({ tenant, instance: u.instance, storage, status: u.status }).toEqual({
+        tenant,
+        instance: u.instance,
+        storage: `${cloudInit}-${tenant}`,
+        status: 200,
+      });
     }
-    for (const t of tenants.values()) expect({ tenant: t.name, uploads: uploads.some((u) => u.authid === `capmox@pve!tenant-${t.name}`) }).toEqual({ tenant: t.name, uploads: true });
+    for (const t of tenants.values())
+      expect({ tenant: t.name, uploads: uploads.some((u) => u.authid === `capmox@pve!tenant-${t.name}`) }).toEqual({ tenant: t.name, uploads: true });
   });
 
-  it('refuses, through CAPMOX\'s own webhook, a ProxmoxClusterTemplate without an IP pool (B1)', async () => {
+  it("refuses, through CAPMOX's own webhook, a ProxmoxClusterTemplate without an IP pool (B1)", async () => {
     const r = await mgmt().apply(
       {
         apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
@@ -139,7 +151,12 @@ describe('the example lab in the twin', () => {
       ...joined,
       vmid: 99999,
       uuid: '00000000-0000-4000-8000-000000000001',
-      bootstrap: { ...joined.bootstrap, userData: joined.bootstrap!.userData!.replace(/token: ([a-z0-9]{6})\.[a-z0-9]{16}/, 'token: $1.0000000000000000').replace(/token: "([a-z0-9]{6})\.[a-z0-9]{16}"/, 'token: "$1.0000000000000000"') },
+      bootstrap: {
+        ...joined.bootstrap,
+        userData: joined
+          .bootstrap!.userData!.replace(/token: ([a-z0-9]{6})\.[a-z0-9]{16}/, 'token: $1.0000000000000000')
+          .replace(/token: "([a-z0-9]{6})\.[a-z0-9]{16}"/, 'token: "$1.0000000000000000"'),
+      },
     };
     expect(forged.bootstrap.userData).not.toBe(joined.bootstrap!.userData);
     const player = new KubeletPlayer(() => [forged], twin.kamaji, { ready: () => true, waiting: () => '' });
@@ -174,11 +191,20 @@ describe('the example lab in the twin', () => {
     const tenant = twin.lab.tenants.find((t) => t.pools.some((p) => p.autoscaling))!;
     const pool = tenant.pools.find((p) => p.autoscaling)!;
     const mds = (await mgmt().get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${tenant.name}/machinedeployments`)).body.items as any[];
-    const md = mds.find((m) => m.metadata.labels?.['node.cluster.x-k8s.io/pool'] === pool.name && m.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size'])!;
+    const md = mds.find(
+      (m) =>
+        m.metadata.labels?.['node.cluster.x-k8s.io/pool'] === pool.name &&
+        m.metadata.annotations?.['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size'],
+    )!;
     expect(md).toBeDefined();
     const max = Number(md.metadata.annotations['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size']);
     const target = Math.min(max, (md.spec.replicas ?? 0) + 1);
-    const r = await mgmt().request('PATCH', `/apis/cluster.x-k8s.io/v1beta2/namespaces/${tenant.name}/machinedeployments/${md.metadata.name}/scale`, { spec: { replicas: target } }, 'application/merge-patch+json');
+    const r = await mgmt().request(
+      'PATCH',
+      `/apis/cluster.x-k8s.io/v1beta2/namespaces/${tenant.name}/machinedeployments/${md.metadata.name}/scale`,
+      { spec: { replicas: target } },
+      'application/merge-patch+json',
+    );
     expect(r.status).toBe(200);
     await twin.waitFor(`${md.metadata.name} at ${target} running machines`, 8 * 60 * 1000, async () => {
       const t = await twin.tenant(tenant.name);

@@ -134,11 +134,13 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect(await twin.secondPlan(['management', 'management-config', `tenant-${TENANT}`])).toEqual([]);
   });
 
-  it('would have failed with the old secondary rendering: CAPI\'s MachineDeployment webhook breaks an MD without cluster-name in its selector, and CAPI\'s revision annotation breaks [spec.replicas] alone as computed_fields', async () => {
+  it("would have failed with the old secondary rendering: CAPI's MachineDeployment webhook breaks an MD without cluster-name in its selector, and CAPI's revision annotation breaks [spec.replicas] alone as computed_fields", async () => {
     const { ManifestApplier, manifestResource, ApplyError } = await import('../../scripts/twin/manifest-applier');
     const applier = new ManifestApplier(mgmt());
     const stack = JSON.parse(readFileSync(join(twin.out, 'stacks', `tenant-${TENANT}`, 'cdk.tf.json'), 'utf8'));
-    const [address, rendered] = Object.entries(stack.resource.kubernetes_manifest as Record<string, any>).find(([, r]) => r.manifest.kind === 'MachineDeployment' && r.manifest.spec.clusterName === 'spread-pve-b')!;
+    const [address, rendered] = Object.entries(stack.resource.kubernetes_manifest as Record<string, any>).find(
+      ([, r]) => r.manifest.kind === 'MachineDeployment' && r.manifest.spec.clusterName === 'spread-pve-b',
+    )!;
     // The old shape: selector and template labels without cluster.x-k8s.io/cluster-name, under a fresh name (a create), no replicas.
     const old = structuredClone(rendered.manifest);
     old.metadata.name = 'old-shape-workers';
@@ -161,21 +163,36 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     const REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
     const auto = structuredClone(rendered.manifest);
     auto.metadata.name = 'old-autoscaled-workers';
-    auto.metadata.annotations = { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '0', 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '1' };
+    auto.metadata.annotations = {
+      'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '0',
+      'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '1',
+    };
     delete auto.spec.replicas;
     const autoLabels = { 'cluster.x-k8s.io/deployment-name': 'old-autoscaled-workers', 'cluster.x-k8s.io/cluster-name': 'spread-pve-b' };
     auto.spec.selector.matchLabels = autoLabels;
     auto.spec.template.metadata.labels = { ...auto.spec.template.metadata.labels, ...autoLabels };
     const { SECONDARY_AUTOSCALED_COMPUTED_FIELDS } = await import('../../constructs/tenant-secondaries');
-    const narrowed = manifestResource('kubernetes_manifest.old_autoscaled', { field_manager: rendered.field_manager, computed_fields: ['spec.replicas'] }, auto);
+    const narrowed = manifestResource(
+      'kubernetes_manifest.old_autoscaled',
+      { field_manager: rendered.field_manager, computed_fields: ['spec.replicas'] },
+      auto,
+    );
     const { state } = await applier.apply(narrowed);
     try {
-      await twin.waitFor('CAPI writes the revision annotation', 3 * 60 * 1000, async () => (await mgmt().get(state.path)).body.metadata?.annotations?.[REVISION] !== undefined);
+      await twin.waitFor(
+        'CAPI writes the revision annotation',
+        3 * 60 * 1000,
+        async () => (await mgmt().get(state.path)).body.metadata?.annotations?.[REVISION] !== undefined,
+      );
       const plan = await applier.plan(narrowed, state);
       expect(plan.action).toBe('update');
       expect(plan.changes.join('\n')).toContain(`.object.metadata.annotations: new element "${REVISION}" has appeared`);
       // As rendered now: the revision annotation is computed, nothing to plan.
-      const fixed = manifestResource('kubernetes_manifest.old_autoscaled', { field_manager: rendered.field_manager, computed_fields: [...SECONDARY_AUTOSCALED_COMPUTED_FIELDS] }, auto);
+      const fixed = manifestResource(
+        'kubernetes_manifest.old_autoscaled',
+        { field_manager: rendered.field_manager, computed_fields: [...SECONDARY_AUTOSCALED_COMPUTED_FIELDS] },
+        auto,
+      );
       await expect(applier.plan(fixed, state)).resolves.toMatchObject({ action: 'no-op' });
     } finally {
       await mgmt().delete(state.path);
@@ -403,7 +420,9 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     const upgrade: [path: (string | number)[], value: unknown][] = [[['tenants', 0, 'kubernetesVersion'], TO]];
     const before = await twin.tenant(TENANT);
     // batch as it runs now (the scale-down step before this one leaves it at 1).
-    const scaled: [path: (string | number)[], value: unknown][] = [[['tenants', 0, 'pools', 1, 'replicas'], before.machines.filter((m) => m.pool === 'batch').length]];
+    const scaled: [path: (string | number)[], value: unknown][] = [
+      [['tenants', 0, 'pools', 1, 'replicas'], before.machines.filter((m) => m.pool === 'batch').length],
+    ];
     const old = new Set(before.machines.map((m) => m.providerID!));
     const required = new Map([[TENANT, new Map<string, number>()]]);
     for (const m of before.machines) required.get(TENANT)!.set(m.pool, (required.get(TENANT)!.get(m.pool) ?? 0) + 1);
@@ -441,7 +460,9 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
     const after = await twin.tenant(TENANT);
-    expect(after.machines.map((m) => `${m.pool} ${m.cluster} ${m.instance}`).sort()).toEqual(before.machines.map((m) => `${m.pool} ${m.cluster} ${m.instance}`).sort());
+    expect(after.machines.map((m) => `${m.pool} ${m.cluster} ${m.instance}`).sort()).toEqual(
+      before.machines.map((m) => `${m.pool} ${m.cluster} ${m.instance}`).sort(),
+    );
     expect(after.machines.filter((m) => old.has(m.providerID!))).toEqual([]);
     expect(tenantVms().filter((v) => old.has(`proxmox://${v.uuid}`))).toEqual([]);
     for (const m of after.machines) {

@@ -10,7 +10,13 @@ export const projectRoot = resolve(__dirname, '../..');
 
 export async function startTwin(labText: string, name: string, log = false): Promise<LabTwin> {
   const work = mkdtempSync(join(tmpdir(), `pvekaas-twin-${name}-`));
-  return LabTwin.start({ root: projectRoot, labText, labFile: `${name}.yaml`, work, log: log || process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined });
+  return LabTwin.start({
+    root: projectRoot,
+    labText,
+    labFile: `${name}.yaml`,
+    work,
+    log: log || process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
+  });
 }
 
 /** `pool instance/node` → machines, from the plan (fixed pools: replicas; autoscaled: what the MachineDeployments hold). */
@@ -19,7 +25,8 @@ export function plannedCounts(plan: PlacementPlan, tenant: string): Map<string, 
   if (!t) throw new Error(`the plan has no tenant ${tenant}`);
   const out = new Map<string, number>();
   for (const pool of t.pools as { name: string; placements: { instance: string; node: string; replicas: number }[] }[]) {
-    for (const p of pool.placements) if (p.replicas > 0) out.set(`${pool.name} ${p.instance}/${p.node}`, (out.get(`${pool.name} ${p.instance}/${p.node}`) ?? 0) + p.replicas);
+    for (const p of pool.placements)
+      if (p.replicas > 0) out.set(`${pool.name} ${p.instance}/${p.node}`, (out.get(`${pool.name} ${p.instance}/${p.node}`) ?? 0) + p.replicas);
   }
   return out;
 }
@@ -117,7 +124,11 @@ parentPort.on('message', (m) => { if (m.phase) phase = m.phase; if (m.stop) stop
  * `replicas`: `tenant` → `pool` → what the pool asks for. A sample whose GETs fail counts as none
  * (the gap grows), never as a pass.
  */
-export function sampleReadyNodes(twin: LabTwin, replicas: Map<string, Map<string, number>>, everyMs = 500): { phase(name: string): void; stop(): Promise<ReadySamples> } {
+export function sampleReadyNodes(
+  twin: LabTwin,
+  replicas: Map<string, Map<string, number>>,
+  everyMs = 500,
+): { phase(name: string): void; stop(): Promise<ReadySamples> } {
   const tenants = [...replicas].map(([name, pools]) => {
     const plane = [...twin.kamaji.planes.values()].find((p) => p.namespace === name && p.cluster === name);
     if (!plane) throw new Error(`no tenant control plane for ${name}`);
@@ -126,7 +137,13 @@ export function sampleReadyNodes(twin: LabTwin, replicas: Map<string, Map<string
   const worker = new Worker(SAMPLER, { eval: true, workerData: { mgmt: { url: twin.management.client.url, dir: twin.management.dir }, tenants, everyMs } });
   const done = new Promise<ReadySamples>((resolvePromise, reject) => {
     worker.once('message', (r: any) =>
-      resolvePromise({ samples: r.samples, maxGapMs: r.maxGapMs, pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'], skew: r.skew, notes: r.failed > 0 ? [...r.notes, `${r.failed} tenant samples failed (${r.failedWhy.join('; ')})`] : r.notes }),
+      resolvePromise({
+        samples: r.samples,
+        maxGapMs: r.maxGapMs,
+        pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'],
+        skew: r.skew,
+        notes: r.failed > 0 ? [...r.notes, `${r.failed} tenant samples failed (${r.failedWhy.join('; ')})`] : r.notes,
+      }),
     );
     worker.once('error', reject);
   });

@@ -44,7 +44,10 @@ const DERIVED = [
   { path: /^package-lock\.json$/, why: 'npm lock file' },
   { path: /^\.gen\//, why: 'bindings generated for the pinned bpg/proxmox (npm run gen:bindings)' },
   { path: /^crds\//, why: 'CRDs fetched for a pinned release (crds/README.md)' },
-  { path: /^schema\/lab\.schema\.json$|^docs\/lab-reference\.md$/, why: 'generated from the schema, whose examples are pinnedVersions (npm run json-schema; test/config checks they are current)' },
+  {
+    path: /^schema\/lab\.schema\.json$|^docs\/lab-reference\.md$/,
+    why: 'generated from the schema, whose examples are pinnedVersions (npm run json-schema; test/config checks they are current)',
+  },
 ];
 
 const everyManagementPin = Object.keys(pinnedVersions).filter((k) => k !== 'kamajiImageDigest');
@@ -59,33 +62,73 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
     why: 'facts keyed by release (which CAPI each release is built on, known skews); kamajiEtcd only by coincidence (Kamaji provider v0.17.0)',
   },
   // Prose about the behaviour of one release, read from its source: re-read on a bump.
-  { file: 'modules/versions/tenant-range.ts', pins: ['kamajiImage', 'clusterApi'], why: "facts keyed by release: that Kamaji release's KubeadmVersion; the CAPI release whose own support table stops at 1.35" },
-  { file: 'modules/management/capmox-global-credentials.ts', pins: ['proxmoxProvider'], why: 'what CAPMOX does with global credentials, read from that release' },
+  {
+    file: 'modules/versions/tenant-range.ts',
+    pins: ['kamajiImage', 'clusterApi'],
+    why: "facts keyed by release: that Kamaji release's KubeadmVersion; the CAPI release whose own support table stops at 1.35",
+  },
+  {
+    file: 'modules/management/capmox-global-credentials.ts',
+    pins: ['proxmoxProvider'],
+    why: 'what CAPMOX does with global credentials, read from that release',
+  },
   { file: 'modules/tenants/cluster-class-templates.ts', pins: ['proxmoxProvider', 'kamajiImage'], why: 'webhook and kube-proxy behaviour of those releases' },
   { file: 'modules/tenants/cluster.ts', pins: ['proxmoxProvider'], why: 'CAPMOX webhook behaviour of that release' },
   { file: 'modules/tenants/index.ts', pins: ['proxmoxProvider'], why: 'the TLS keys that CAPMOX release reads' },
-  { file: 'modules/tenants/secondary.ts', pins: ['proxmoxProvider', 'clusterApi'], why: 'CAPMOX binds a Cluster to one API in that release; what that CAPI release\'s MachineDeployment webhook defaults' },
+  {
+    file: 'modules/tenants/secondary.ts',
+    pins: ['proxmoxProvider', 'clusterApi'],
+    why: "CAPMOX binds a Cluster to one API in that release; what that CAPI release's MachineDeployment webhook defaults",
+  },
   { file: 'modules/placement/failover.ts', pins: ['proxmoxProvider'], why: 'how that CAPMOX release clones from the template node (failover)' },
   { file: 'test/tenants/failover.test.ts', pins: ['proxmoxProvider'], why: "that CAPMOX release's scheduler, read from its source" },
-  { file: 'docs/placement.md', pins: ['proxmoxProvider', 'kamajiProvider', 'inClusterIpam'], why: "CAPMOX's scheduler in that release; a real validate run's warnings, as printed" },
-  { file: 'scripts/twin/index.ts', pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm', 'clusterApi', 'clusterApiOperator'], why: 'which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow; the operator and clusterctl releases whose provider upgrade it plays' },
+  {
+    file: 'docs/placement.md',
+    pins: ['proxmoxProvider', 'kamajiProvider', 'inClusterIpam'],
+    why: "CAPMOX's scheduler in that release; a real validate run's warnings, as printed",
+  },
+  {
+    file: 'scripts/twin/index.ts',
+    pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm', 'clusterApi', 'clusterApiOperator'],
+    why: 'which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow; the operator and clusterctl releases whose provider upgrade it plays',
+  },
   // The twin's kubernetes_manifest applier: the provider's and OpenTofu's rules, read from those releases' source.
-  { file: 'scripts/twin/manifest-applier.ts', pins: ['provider.kubernetes', 'tofu'], why: 'the provider release and OpenTofu release whose apply/wait/delete and consistency check it follows' },
-  { file: 'scripts/twin/manifest-types.ts', pins: ['provider.kubernetes', 'tofu'], why: 'the provider release and OpenTofu release whose plan and type rules it follows' },
+  {
+    file: 'scripts/twin/manifest-applier.ts',
+    pins: ['provider.kubernetes', 'tofu'],
+    why: 'the provider release and OpenTofu release whose apply/wait/delete and consistency check it follows',
+  },
+  {
+    file: 'scripts/twin/manifest-types.ts',
+    pins: ['provider.kubernetes', 'tofu'],
+    why: 'the provider release and OpenTofu release whose plan and type rules it follows',
+  },
   { file: 'scripts/twin.ts', pins: ['provider.kubernetes'], why: 'the banner names the provider release the applier follows' },
-  { file: 'constructs/tenant-secondaries.ts', pins: ['provider.kubernetes'], why: 'computed_fields replaces that release\'s default' },
-  { file: 'test/applier/manifest-applier.test.ts', pins: ['provider.kubernetes', 'clusterApi'], why: 'the provider rules and the CAPI CRD/webhook the fake server transcribes' },
-  { file: 'test/applier/helm-stand-in.test.ts', pins: ['provider.helm'], why: 'that helm provider release\'s defaults' },
+  { file: 'constructs/tenant-secondaries.ts', pins: ['provider.kubernetes'], why: "computed_fields replaces that release's default" },
+  {
+    file: 'test/applier/manifest-applier.test.ts',
+    pins: ['provider.kubernetes', 'clusterApi'],
+    why: 'the provider rules and the CAPI CRD/webhook the fake server transcribes',
+  },
+  { file: 'test/applier/helm-stand-in.test.ts', pins: ['provider.helm'], why: "that helm provider release's defaults" },
   { file: 'test/twin/multi-instance.test.ts', pins: ['provider.kubernetes'], why: 'the provider rules the second plan follows' },
   { file: 'scripts/twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'what the twin plays for Kamaji, release by release' },
-  { file: 'scripts/twin/kamaji-rules.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'the Kamaji, provider and kamaji-etcd sources each rule is read from' },
+  {
+    file: 'scripts/twin/kamaji-rules.ts',
+    pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'],
+    why: 'the Kamaji, provider and kamaji-etcd sources each rule is read from',
+  },
   { file: 'scripts/twin/caaph.ts', pins: ['helmAddon'], why: 'the CAAPH source the twin plays, read from that release' },
   { file: 'test/sim/capmox.test.ts', pins: ['proxmoxProvider'], why: 'the calls that CAPMOX release makes' },
   { file: 'test/sim/fixtures/make-iso/main.go', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
   { file: 'test/sim/iso9660.test.ts', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
   { file: 'test/tenants/proposal-crds.ts', pins: ['proxmoxProvider'], why: 'the CRDs the proposal extends' },
   { file: 'test/tenants/upstream-fidelity.test.ts', pins: ['proxmoxProvider'], why: 'webhook code of that release, transcribed' },
-  { file: 'test/crds/crds.test.ts', pins: ['clusterApi', 'kamajiProvider'], why: 'compares the v0.19.0 and v0.20.0 Kamaji provider CRDs; an operator resource as data' },
+  {
+    file: 'test/crds/crds.test.ts',
+    pins: ['clusterApi', 'kamajiProvider'],
+    why: 'compares the v0.19.0 and v0.20.0 Kamaji provider CRDs; an operator resource as data',
+  },
   // Test data that happens to be a pinned version.
   { file: 'test/delivery/changed.test.ts', pins: ['tofu'], why: 'a plan file fixture (terraform_version)' },
   { file: 'test/foresight/properties.test.ts', pins: ['kubectl'], why: 'a Kubernetes version among random upgrade steps' },
@@ -95,18 +138,73 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'test/toolchain/export-hcl.test.ts', pins: ['provider.proxmox'], why: 'the required_providers version, spelled out' },
   // Docs that state the pinned versions (tables, commands to mirror, what the twin runs): kept true by this list.
   { file: 'docs/delivery.md', pins: ['proxmoxProvider'], why: 'what the simulator answers' },
-  { file: 'docs/design.md', pins: ['provider.kubernetes', 'provider.helm', 'helmCli'], why: 'which provider releases cannot be built here; the substituted Helm CLI' },
-  { file: 'README.md', pins: ['clusterApi', 'proxmoxProvider', 'helmCli', 'capiNext', 'kamajiImage'], why: 'the substituted versions, each named; the second CAPI lane; the Kamaji release that bounds the tenant minors' },
-  { file: 'docs/development.md', pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium', 'capiNext'], why: 'the toolchain table and its cold build times' },
+  {
+    file: 'docs/design.md',
+    pins: ['provider.kubernetes', 'provider.helm', 'helmCli'],
+    why: 'which provider releases cannot be built here; the substituted Helm CLI',
+  },
+  {
+    file: 'README.md',
+    pins: ['clusterApi', 'proxmoxProvider', 'helmCli', 'capiNext', 'kamajiImage'],
+    why: 'the substituted versions, each named; the second CAPI lane; the Kamaji release that bounds the tenant minors',
+  },
+  {
+    file: 'docs/development.md',
+    pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium', 'capiNext'],
+    why: 'the toolchain table and its cold build times',
+  },
   {
     file: 'docs/kube-tier.md',
-    pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'clusterApiOperator', 'certManager', 'kamajiChart', 'kamajiImage', 'metallb', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli'],
+    pins: [
+      'clusterApi',
+      'kamajiProvider',
+      'proxmoxProvider',
+      'inClusterIpam',
+      'helmAddon',
+      'clusterApiOperator',
+      'certManager',
+      'kamajiChart',
+      'kamajiImage',
+      'metallb',
+      'provider.kubernetes',
+      'provider.helm',
+      'kubernetes',
+      'kubernetes.etcd',
+      'helmCli',
+    ],
     why: 'what the Kubernetes tier installs and builds, with measured timings',
   },
-  { file: 'docs/management.md', pins: [...everyManagementPin, 'capiNext'], why: 'the release and provider tables, the mirror commands, the guard example, the move to the second CAPI lane' },
+  {
+    file: 'docs/management.md',
+    pins: [...everyManagementPin, 'capiNext'],
+    why: 'the release and provider tables, the mirror commands, the guard example, the move to the second CAPI lane',
+  },
   { file: 'docs/proxmox.md', pins: ['proxmoxProvider', 'provider.proxmox'], why: 'the provider documentation link and the CAPMOX calls' },
-  { file: 'docs/tenants.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico'], why: 'the CNI charts and the secondary-clusters route, read from those releases' },
-  { file: 'docs/twin.md', pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'kamajiImage', 'kamajiEtcd', 'cni.cilium', 'cni.calico', 'tofu', 'provider.proxmox', 'provider.kubernetes', 'capiNext', 'clusterApiOperator'], why: 'what the twin runs and plays, and the chart it cannot render' },
+  {
+    file: 'docs/tenants.md',
+    pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico'],
+    why: 'the CNI charts and the secondary-clusters route, read from those releases',
+  },
+  {
+    file: 'docs/twin.md',
+    pins: [
+      'clusterApi',
+      'kamajiProvider',
+      'proxmoxProvider',
+      'inClusterIpam',
+      'helmAddon',
+      'kamajiImage',
+      'kamajiEtcd',
+      'cni.cilium',
+      'cni.calico',
+      'tofu',
+      'provider.proxmox',
+      'provider.kubernetes',
+      'capiNext',
+      'clusterApiOperator',
+    ],
+    why: 'what the twin runs and plays, and the chart it cannot render',
+  },
   { file: 'docs/usage.md', pins: ['proxmoxProvider'], why: 'why secondary clusters exist' },
 ];
 
@@ -117,7 +215,11 @@ function occurrences(text: string, version: string): number {
 }
 
 function repositoryFiles(): string[] {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return [...new Set(out.split('\0').filter(Boolean))];
 }
 
@@ -147,7 +249,11 @@ describe('each version pinned once', () => {
         if (!allowed.has(name)) stray.push(`${file}: ${name} ${version} (derive it from modules/versions, or list it in EXCEPTIONS with the reason)`);
       }
     }
-    const stale = EXCEPTIONS.flatMap((e) => e.pins.filter((p) => !found.get(e.file)?.has(p)).map((p) => `${e.file}: ${p} ${pins[p]} is listed but not there (a bump? re-read the file and update it, or drop the exception)`));
+    const stale = EXCEPTIONS.flatMap((e) =>
+      e.pins
+        .filter((p) => !found.get(e.file)?.has(p))
+        .map((p) => `${e.file}: ${p} ${pins[p]} is listed but not there (a bump? re-read the file and update it, or drop the exception)`),
+    );
     expect({ stray, stale }).toEqual({ stray: [], stale: [] });
   });
 
@@ -180,7 +286,9 @@ describe('what derives from the table', () => {
     // Nothing else moves.
     const others = (r: typeof before) => Object.keys(r.crds).filter((k) => !/^(cluster-api|metallb)\//.test(k));
     expect(others(after)).toEqual(others(before));
-    expect(after.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']).toBe(before.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']);
+    expect(after.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']).toBe(
+      before.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox'],
+    );
   });
 
   it('derives the CRD directories, the controllers and the staging version from the rows', () => {

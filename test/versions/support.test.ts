@@ -76,16 +76,23 @@ describe('supportWarnings', () => {
     const lab = example();
     const withMin = (version: string) => ({
       ...lab,
-      tenants: lab.tenants.map((t) => ({ ...t, kubernetesVersion: version, pools: t.pools.map((p) => (p.autoscaling ? { ...p, autoscaling: { ...p.autoscaling, min: 0 } } : p)) })),
+      tenants: lab.tenants.map((t) => ({
+        ...t,
+        kubernetesVersion: version,
+        pools: t.pools.map((p) => (p.autoscaling ? { ...p, autoscaling: { ...p.autoscaling, min: 0 } } : p)),
+      })),
     });
-    const autoscaled = lab.tenants.flatMap((t, i) => t.pools.map((p, j) => (p.autoscaling ? `tenants.${i}.pools.${j}.autoscaling.min` : undefined))).filter(Boolean);
+    const autoscaled = lab.tenants
+      .flatMap((t, i) => t.pools.map((p, j) => (p.autoscaling ? `tenants.${i}.pools.${j}.autoscaling.min` : undefined)))
+      .filter(Boolean);
     expect(autoscaled.length).toBeGreaterThan(0);
     for (const version of ['v1.30.5', 'v1.31.2', 'v1.32.9']) {
       const found = supportWarnings(withMin(version), '2026-12-03').filter((w) => w.path.includes('autoscaling'));
       expect(found.map((w) => w.path.join('.'))).toEqual(autoscaled);
       expect(found[0].message).toMatch(/cannot scale a Cluster API node group to 0 \(kubernetes\/autoscaler#8412/);
     }
-    for (const version of ['v1.33.4', 'v1.35.2']) expect(supportWarnings(withMin(version), '2026-12-03').filter((w) => w.path.includes('autoscaling'))).toEqual([]);
+    for (const version of ['v1.33.4', 'v1.35.2'])
+      expect(supportWarnings(withMin(version), '2026-12-03').filter((w) => w.path.includes('autoscaling'))).toEqual([]);
     // min 1 says what the autoscaler does: no warning.
     expect(supportWarnings(lab, '2026-12-03').filter((w) => w.path.includes('autoscaling'))).toEqual([]);
   });

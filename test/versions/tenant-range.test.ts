@@ -43,10 +43,12 @@ describe('the tenant range of the pinned management plane', () => {
     expect(outsideTenantRange(range, 'v1.35.4')).toBeUndefined();
     expect(outsideTenantRange(range, 'v1.36.3')).toBeUndefined();
     expect(outsideTenantRange(range, 'v1.37.2')).toMatch(/^Kubernetes 1\.37 is newer than Kamaji .* \(at most 1\.36\)$/);
-    expect(outsideTenantRange(range, 'v1.28.15')).toMatch(/^Kubernetes 1\.28 is older than CAPI v1\.12\.10 supports for a workload cluster \(at least 1\.29\)$/);
+    expect(outsideTenantRange(range, 'v1.28.15')).toMatch(
+      /^Kubernetes 1\.28 is older than CAPI v1\.12\.10 supports for a workload cluster \(at least 1\.29\)$/,
+    );
   });
 
-  it('reads the Kamaji bound from the same table as the twin\'s Kamaji webhook', () => {
+  it("reads the Kamaji bound from the same table as the twin's Kamaji webhook", () => {
     expect(KAMAJI_KUBEADM_VERSION).toBe(kamajiKubeadmVersions[pinnedVersions.kamajiImage]);
   });
 
@@ -72,7 +74,7 @@ describe('rule versions.tenant-kubernetes', () => {
     expect(rangeProblems(tenantAOn('v1.36.3'))).toEqual([]);
   });
 
-  it('refuses a tenant above Kamaji\'s KubeadmVersion at its kubernetesVersion, with the range and the fix', () => {
+  it("refuses a tenant above Kamaji's KubeadmVersion at its kubernetesVersion, with the range and the fix", () => {
     expect(rangeProblems(tenantAOn('v1.37.2'))).toEqual([
       expect.objectContaining({
         path: ['tenants', 0, 'kubernetesVersion'],
@@ -87,7 +89,10 @@ describe('rule versions.tenant-kubernetes', () => {
     // 1.29 → 1.30 with previous 1.29 is inside; 1.28 workers under a 1.29 control plane are not.
     expect(rangeProblems(tenantAOn('v1.30.14', 'v1.29.15'))).toEqual([]);
     expect(rangeProblems(tenantAOn('v1.29.15', 'v1.28.15'))).toEqual([
-      expect.objectContaining({ path: ['tenants', 0, 'previous', 'kubernetesVersion'], message: expect.stringContaining('Kubernetes 1.28 is older than CAPI') }),
+      expect.objectContaining({
+        path: ['tenants', 0, 'previous', 'kubernetesVersion'],
+        message: expect.stringContaining('Kubernetes 1.28 is older than CAPI'),
+      }),
     ]);
   });
 
@@ -97,7 +102,10 @@ describe('rule versions.tenant-kubernetes', () => {
       doc.setIn(['management', 'versions'], doc.createNode({ clusterApi: capi }));
     };
     expect(rangeProblems(withCapi('v1.12.7'))).toEqual([
-      expect.objectContaining({ path: ['tenants', 0, 'kubernetesVersion'], message: expect.stringContaining('newer than CAPI v1.12.7 (1.36 only from v1.12.8) supports (at most 1.35)') }),
+      expect.objectContaining({
+        path: ['tenants', 0, 'kubernetesVersion'],
+        message: expect.stringContaining('newer than CAPI v1.12.7 (1.36 only from v1.12.8) supports (at most 1.35)'),
+      }),
     ]);
     expect(rangeProblems(withCapi('v1.12.8'))).toEqual([]);
   });

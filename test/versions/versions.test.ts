@@ -49,7 +49,7 @@ describe('the version table', () => {
     expect(contractOf(provider, version)).toBe('v1beta2');
   });
 
-  it('knows the older Kamaji provider v0.19.0 implements v1beta1 (from the pinned release\'s metadata.yaml: v0.19.0\'s own file stops at 0.18)', () => {
+  it("knows the older Kamaji provider v0.19.0 implements v1beta1 (from the pinned release's metadata.yaml: v0.19.0's own file stops at 0.18)", () => {
     const next = parse(readFileSync(join(root, `${crdDirOf('kamajiProvider')}/metadata.yaml`), 'utf8'));
     const v019 = next.releaseSeries.find((s: { minor: number }) => s.minor === 19);
     const kamaji = capiProviders.find((p) => p.name === 'kamaji')!;
@@ -104,7 +104,9 @@ describe('the version guard', () => {
     expect(warnings(pinnedVersions).map((f) => f.key)).toContain('kamajiImageDigest');
     const withDigest = resolveVersions({ kamajiImageDigest: `sha256:${'a'.repeat(64)}` });
     expect(warnings(withDigest).map((f) => f.key)).not.toContain('kamajiImageDigest');
-    expect(imageRef(imageInventory(withDigest).find((i) => i.repository.endsWith('clastix/kamaji'))!)).toBe(`docker.io/clastix/kamaji:${pinnedVersions.kamajiImage}@sha256:${'a'.repeat(64)}`);
+    expect(imageRef(imageInventory(withDigest).find((i) => i.repository.endsWith('clastix/kamaji'))!)).toBe(
+      `docker.io/clastix/kamaji:${pinnedVersions.kamajiImage}@sha256:${'a'.repeat(64)}`,
+    );
   });
 
   it('refuses a Kamaji provider of the v1beta1 contract with a v1beta2 core, naming both sides', () => {
@@ -164,8 +166,17 @@ describe('the version guard', () => {
       const own = upstreamSeries(capiProviders[0]);
       expect(own).toContainEqual({ major, minor, contract: 'v1beta2' });
       expect(contractOf(capiProviders[0], lane.version)).toBe('v1beta2');
-      expect(contractOf(capiProviders.find((p) => p.kind === 'bootstrap')!, lane.version)).toBe('v1beta2');
-      const pinned = parse(readFileSync(join(root, `${crdDirOf('clusterApi')}/metadata.yaml`), 'utf8')).releaseSeries as { major: number; minor: number; contract: string }[];
+      expect(
+        contractOf(
+          capiProviders.find((p) => p.kind === 'bootstrap')!,
+          lane.version,
+        ),
+      ).toBe('v1beta2');
+      const pinned = parse(readFileSync(join(root, `${crdDirOf('clusterApi')}/metadata.yaml`), 'utf8')).releaseSeries as {
+        major: number;
+        minor: number;
+        contract: string;
+      }[];
       for (const s of pinned) expect(own).toContainEqual({ major: s.major, minor: s.minor, contract: s.contract });
     });
 
@@ -186,7 +197,7 @@ describe('the version guard', () => {
       expect(errors(resolveVersions({ clusterApi: 'v1.14.0' }))[0].message).toMatch(/cannot tell which CAPI contract cluster-api v1\.14\.0 implements/);
     });
 
-    it('installs the lane\'s CRDs instead of the pinned CAPI ones for a lab on it, and only then', () => {
+    it("installs the lane's CRDs instead of the pinned CAPI ones for a lab on it, and only then", () => {
       expect(crdDirsFor(pinnedVersions)).toEqual(pinnedCrdDirs());
       expect(crdDirsFor(onLane)).toContain(lane.crdDir);
       expect(crdDirsFor(onLane)).not.toContain(crdDirOf('clusterApi'));
