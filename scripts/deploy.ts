@@ -185,6 +185,10 @@ runCommand(async () => {
     };
   };
 
+  // One turn of the event loop first: the synth output's own signal handlers (output-dir.ts) go in a
+  // setImmediate, and a signal that came during the synchronous synth is delivered now, while no tofu
+  // runs (exit 130, nothing started), never after an init was spawned that nobody would stop.
+  await new Promise((resolve) => setImmediate(resolve));
   // From here on an interrupt is passed on to tofu, once (TofuSupervisor); before, nothing ran yet.
   supervisor.passInterrupts();
 

@@ -133,10 +133,12 @@ describe('deploy interrupted at random moments of an apply', () => {
       process.stderr.write(`  round ${i}: ${signal} to deploy after ${atMs} ms (seed ${seed})\n`);
       const first = await deploy(config, [], { signal, atMs });
       if (signal === 'SIGINT') {
-        // During synthesis, before any tofu: stopped at once by the signal, as synth is. Once tofu runs:
+        // During synthesis, before any tofu: stopped at once by the signal, as synth is (or, while the
+        // output is put in place, just after it, exit 130: output-dir.ts). Once tofu runs:
         // interrupted, each tofu stopped gracefully, exit 130. Or it was done before the signal came (0).
         const how =
-          first.signal === 'SIGINT' && !first.stderr.includes('▶')
+          (first.signal === 'SIGINT' || (first.status === 130 && first.stderr.includes('SIGINT: stopped after the output was complete'))) &&
+          !first.stderr.includes('▶')
             ? 'stopped before tofu'
             : first.status === 130
               ? 'interrupted'
