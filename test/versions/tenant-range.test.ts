@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { ProblemError, type Problem } from '../../modules/config/problems';
-import { pinnedVersions } from '../../modules/versions';
+import { capiNextLane, pinnedVersions } from '../../modules/versions';
 import { capiWorkloadRanges, kamajiKubeadmVersions, outsideTenantRange, tenantKubernetesRange } from '../../modules/versions/tenant-range';
 import { KAMAJI_KUBEADM_VERSION } from '../../scripts/twin/kamaji-rules';
 
@@ -57,7 +57,7 @@ describe('the tenant range of the pinned management plane', () => {
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.12.7' }).newest).toEqual({ minor: '1.35', by: 'CAPI v1.12.7 (1.36 only from v1.12.8)' });
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.12.0' }).newest?.minor).toBe('1.34');
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.12.8' }).newest?.minor).toBe('1.36');
-    expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.13.6' }).oldest?.minor).toBe(capiWorkloadRanges['1.13'].oldest);
+    expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: capiNextLane()!.version }).oldest?.minor).toBe(capiWorkloadRanges['1.13'].oldest);
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.13.0' }).newest?.minor).toBe('1.35');
   });
 
