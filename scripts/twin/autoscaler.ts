@@ -746,8 +746,7 @@ export class AutoscalerPlayer {
         infra = (listed.body.items as Obj[]).find((i) => i.metadata.name === ref.name);
       }
     }
-    if (!infra)
-      return { capacity: Object.keys(fromAnn).length > 1 ? { cpu: fromAnn.cpu ?? 0, memory: fromAnn.memory ?? 0, pods: fromAnn.pods! } : undefined };
+    if (!infra) return { capacity: Object.keys(fromAnn).length > 1 ? { cpu: fromAnn.cpu ?? 0, memory: fromAnn.memory ?? 0, pods: fromAnn.pods! } : undefined };
     const status = (infra.status?.capacity ?? {}) as Record<string, string>;
     const nodeInfo = (infra.status?.nodeInfo ?? {}) as Record<string, unknown>;
     return {
@@ -836,9 +835,7 @@ export function isMachineDeploymentAndRollingOut(g: { kind: string; name: string
     if (!/^[+-]?\d+$/.test(rev)) return true;
     latest = Math.max(latest, Number(rev));
   }
-  return mine.some(
-    (ms) => ms.metadata.annotations?.[MD_REVISION] !== String(latest) && ((ms.spec?.replicas ?? 0) > 0 || (ms.status?.replicas ?? 0) > 0),
-  );
+  return mine.some((ms) => ms.metadata.annotations?.[MD_REVISION] !== String(latest) && ((ms.spec?.replicas ?? 0) > 0 || (ms.status?.replicas ?? 0) > 0));
 }
 
 /** estimator/binpacking_estimator.go Estimate: new template nodes holding pods, at most `limit`. */
