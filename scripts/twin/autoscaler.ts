@@ -1,10 +1,19 @@
 /**
  * SIMULATED in the lab twin: each tenant's cluster-autoscaler release (chart `cluster-autoscaler`
  * of kubernetes/autoscaler at the pinned version, tag `cluster-autoscaler-chart-<autoscalerChart.version>`), its clusterapi cloud
- * provider at the image the tenant stack pins for Kubernetes 1.34: v1.34.5 (tag
- * `cluster-autoscaler-1.34.5`, paths under `cluster-autoscaler/`). Only that image is played (a
- * release pinning another tag is reported, not played: the provider changed between minors, e.g.
- * 1.30.3 updates the scale subresource and cannot read a v1beta2 `infrastructureRef`). The module `k8s.io/autoscaler/cluster-autoscaler` is not served by
+ * provider at the image the tenant stack pins for the tenant's minor: v1.35.2 for Kubernetes 1.35
+ * (tag `cluster-autoscaler-1.35.2`) and v1.34.5 for 1.34 (tag `cluster-autoscaler-1.34.5`), paths
+ * under `cluster-autoscaler/`. Only those images are played (a release pinning another tag is
+ * reported, not played: the provider changed between minors, e.g. 1.30.3 updates the scale
+ * subresource and cannot read a v1beta2 `infrastructureRef`). The rules below are those of both
+ * unless marked; what 1.35.2 changed in `cloudprovider/clusterapi/` (git diff of the two tags) and
+ * the player follows: the infrastructure template's version found by kind
+ * (getKindPreferredVersion), the template node's arch/os labels from the template's
+ * `status.nodeInfo` (InstanceSystemInfo), and no scale-down of a Node whose MachineDeployment is
+ * rolling out (ScaleDownNodeUpgradeProcessor). Not followed, stated: the CSI driver capacity
+ * annotation `capacity.cluster-autoscaler.kubernetes.io/csi-driver` (InstanceCSINode, the
+ * template's CSINode for volume limits: the fit check models no volumes) and the per-group
+ * `maxnodestartuptime` option (no node start-up timeouts are modelled). The module `k8s.io/autoscaler/cluster-autoscaler` is not served by
  * the Go module proxy and there is no container runtime, so it is played from its source, each
  * rule cited below; what it reads and writes goes through the API servers for real:
  *
@@ -27,14 +36,16 @@
  *
  * Node groups (`clusterapi_nodegroup.go` newNodeGroupFromScalableResource, `clusterapi_utils.go`
  * parseScalingBounds, `clusterapi_autodiscovery.go`; `readInfrastructureReferenceResource` reads a
- * v1beta2 `infrastructureRef` by its `apiGroup` at the group's preferred version): a MachineDeployment (or a MachineSet without
+ * v1beta2 `infrastructureRef` by its `apiGroup`, at the group's preferred version in 1.34.5 and at the
+ * first version serving its kind in 1.35.2): a MachineDeployment (or a MachineSet without
  * one) allowed by a discovery spec (namespace, cluster name from `spec.clusterName`, labels); a
  * missing min annotation is 0, a missing max is 0 and such a group is skipped; at 0 replicas a group
  * counts only if it can scale from zero: its capacity (annotations `capacity.cluster-autoscaler.
  * kubernetes.io/{cpu,memory,ephemeral-disk,maxPods,labels,taints}`, over the infrastructure
  * template's `status.capacity`) has cpu and memory (InstanceCapacity, CanScaleFromZero). Its
  * template node (TemplateNodeInfo, buildTemplateLabels): that capacity (pods 110 when unset),
- * generic labels (`kubernetes.io/os=linux`, `kubernetes.io/arch=amd64`, hostname) and the labels
+ * generic labels (`kubernetes.io/os=linux`, `kubernetes.io/arch=amd64`, hostname), in 1.35.2 over
+ * them the template's `status.nodeInfo` architecture and operatingSystem, then the labels
  * annotation; a group with a registered Node uses that Node instead (core/utils GetNodeInfosForGroups).
  *
  * Scale-up (core/static_autoscaler.go RunOnce, core/scaleup/orchestrator): Pods the REAL
@@ -51,7 +62,8 @@
  * requests of its pods over allocatable, DaemonSet pods not counted) is below
  * `--scale-down-utilization-threshold` (0.5) and each of its pods is replicated (a pod no
  * controller owns blocks, drainability rule NotReplicated) and fits on another Node; unneeded for
- * `--scale-down-unneeded-time` (default 10m) it is deleted (DeleteNodes: the node tainted
+ * `--scale-down-unneeded-time` (default 10m) it is deleted (in 1.35.2 not while its
+ * MachineDeployment rolls out: an older MachineSet still has replicas) (DeleteNodes: the node tainted
  * `ToBeDeletedByClusterAutoscaler`, MarkMachineForDeletion, SetSize(replicas - 1)), never below min.
  *
  * Deviations, stated: the fit check of the simulation is the resource, nodeSelector and taint
@@ -216,7 +228,7 @@ export function chartArgs(release: AutoscalerRelease): string[] | undefined {
   return args;
 }
 
-// ---- the clusterapi provider (1.30.3), played ----------------------------------------------
+// ---- the clusterapi provider (1.34.5, 1.35.2), played ----------------------------------------------
 
 interface DiscoverySpec {
   clusterName: string;
@@ -372,8 +384,15 @@ interface ReleaseState {
 }
 
 const DEFAULT_SCAN_MS = 10000;
-/** The image whose clusterapi provider is played (`autoscalerImageTags['1.34']`). */
-export const PLAYED_TAG = autoscalerImageTags['1.34'];
+/**
+ * The images whose clusterapi provider is played, by the provider release whose rules apply: the
+ * tags pvekaas pins for Kubernetes 1.34 (v1.34.5) and 1.35 (v1.35.2) (`autoscalerImageTags`).
+ */
+export type PlayedProvider = '1.34.5' | '1.35.2';
+export const PLAYED_PROVIDERS: ReadonlyMap<string, PlayedProvider> = new Map([
+  [autoscalerImageTags['1.34'], '1.34.5'],
+  [autoscalerImageTags['1.35'], '1.35.2'],
+]);
 
 export class AutoscalerPlayer {
   readonly events: AutoscalerEvent[] = [];
@@ -418,8 +437,9 @@ export class AutoscalerPlayer {
       const args = chartArgs(release);
       if (!args) continue;
       const tag = release.values.image?.tag as string | undefined;
-      if (tag !== PLAYED_TAG) {
-        st.failure = `the twin plays cluster-autoscaler ${PLAYED_TAG} only; this release runs ${tag} (not played)`;
+      const provider = tag === undefined ? undefined : PLAYED_PROVIDERS.get(tag);
+      if (!provider) {
+        st.failure = `the twin plays cluster-autoscaler ${[...PLAYED_PROVIDERS.keys()].join(' and ')} only; this release runs ${tag} (not played)`;
         continue;
       }
       const flags = new Map(args.map((a) => a.replace(/^--/, '').split(/=(.*)/s).slice(0, 2) as [string, string]));
@@ -427,7 +447,7 @@ export class AutoscalerPlayer {
       if (Date.now() - st.lastLoop < scanMs) continue;
       st.lastLoop = Date.now();
       try {
-        await this.runOnce(release, flags, st);
+        await this.runOnce(release, flags, st, provider);
         if (st.failure) this.log(`autoscaler ${key}: working again`);
         st.failure = undefined;
       } catch (e) {
@@ -438,7 +458,7 @@ export class AutoscalerPlayer {
     }
   }
 
-  private async runOnce(release: AutoscalerRelease, flags: Map<string, string>, st: ReleaseState): Promise<void> {
+  private async runOnce(release: AutoscalerRelease, flags: Map<string, string>, st: ReleaseState, provider: PlayedProvider): Promise<void> {
     const ns = release.namespace;
     const specs = (flags.get('node-group-auto-discovery') ? [flags.get('node-group-auto-discovery')!] : []).map(parseAutoDiscoverySpec);
     const watchNs = specs.find((s) => s.namespace)?.namespace ?? '';
@@ -459,7 +479,7 @@ export class AutoscalerPlayer {
     if (!kubeconfigText) throw new Error(`secret ${secretName} has no key "value" (mounted at ${flags.get('kubeconfig')})`);
     const workload = clientFromKubeconfig(kubeconfigText);
     try {
-      await this.loop(release, flags, st, specs, watchNs, mgmt, workload);
+      await this.loop(release, flags, st, provider, specs, watchNs, mgmt, workload);
     } finally {
       mgmt.close();
       workload.close();
@@ -470,6 +490,7 @@ export class AutoscalerPlayer {
     release: AutoscalerRelease,
     flags: Map<string, string>,
     st: ReleaseState,
+    provider: PlayedProvider,
     specs: DiscoverySpec[],
     watchNs: string,
     mgmt: KubeClient,
@@ -544,12 +565,16 @@ export class AutoscalerPlayer {
         object: r,
         machines: mine,
       };
-      const capacity = await this.instanceCapacity(mgmt, r);
+      const { capacity, systemInfo } = await this.instanceCapacity(mgmt, r, provider);
       const canScaleFromZero = capacity !== undefined && capacity.cpu > 0 && capacity.memory > 0;
       if (r.spec?.replicas === 0 && !canScaleFromZero) continue;
       if (max - min < 0 || max === 0) continue;
       if (canScaleFromZero) {
-        const labels = { 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...parseLabels(ann[`${CAP}/labels`]) };
+        // buildTemplateLabels: the generic labels, (1.35.2) the infrastructure template's
+        // `status.nodeInfo` (`clusterapi_nodegroup.go`: set whenever the template was read, so an
+        // empty nodeInfo gives empty arch and os labels), then the labels capacity annotation.
+        const nsiLabels = systemInfo ? { 'kubernetes.io/arch': systemInfo.architecture, 'kubernetes.io/os': systemInfo.operatingSystem } : {};
+        const labels = { 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...nsiLabels, ...parseLabels(ann[`${CAP}/labels`]) };
         const taints = parseTaints(ann[`${CAP}/taints`]);
         group.template = () => ({ name: `${r.metadata.name}-template`, labels, taints, allocatable: { ...capacity! }, used: { cpu: 0, memory: 0, pods: 0 } });
       }
@@ -629,6 +654,10 @@ export class AutoscalerPlayer {
     const seen = new Set<string>();
     const removable: { group: NodeGroup; node: Obj }[] = [];
     for (const g of nodeGroups) {
+      // 1.35.2 `clusterapi_processors.go` ScaleDownNodeUpgradeProcessor (registered by
+      // `clusterapi_provider.go` BuildClusterAPI): a Node of a MachineDeployment that is rolling out
+      // is no scale-down candidate (`clusterapi_nodegroup.go` IsMachineDeploymentAndRollingOut).
+      if (provider === '1.35.2' && isMachineDeploymentAndRollingOut(g, machineSets)) continue;
       for (const n of groupNodes.get(g.name)!) {
         const name = n.metadata.name as string;
         const ready = (n.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
@@ -679,8 +708,19 @@ export class AutoscalerPlayer {
    * InstanceCapacity: the capacity annotations over the infrastructure template's
    * `status.capacity`; the template is read through an informer on its resource in the watched
    * namespace (getInfrastructureResource), which never syncs when the Role forbids the list.
+   * `readInfrastructureReferenceResource` finds the version of a v1beta2 ref (`apiGroup`, no
+   * version): 1.34.5 takes the group's preferred version (getAPIGroupPreferredVersion), 1.35.2 the
+   * first version of the group, in discovery order, that serves the ref's kind
+   * (`clusterapi_controller.go` getKindPreferredVersion; an error, e.g. no version serves it: no
+   * template, the annotations alone). 1.35.2 also returns the template's `status.nodeInfo`
+   * architecture and operatingSystem (`clusterapi_unstructured.go` InstanceSystemInfo,
+   * systemInfoFromInfrastructureObject) whenever the template was read.
    */
-  private async instanceCapacity(mgmt: KubeClient, r: Obj): Promise<Resources | undefined> {
+  private async instanceCapacity(
+    mgmt: KubeClient,
+    r: Obj,
+    provider: PlayedProvider,
+  ): Promise<{ capacity?: Resources; systemInfo?: { architecture: string; operatingSystem: string } }> {
     const ann = (r.metadata.annotations ?? {}) as Record<string, string>;
     const fromAnn: Partial<Resources> = {};
     if (quantity(ann[`${CAP}/cpu`])) fromAnn.cpu = quantity(ann[`${CAP}/cpu`]);
@@ -692,25 +732,40 @@ export class AutoscalerPlayer {
       // v1beta2 refs carry apiGroup; v1beta1 apiVersion.
       const group = (ref.apiGroup as string | undefined) ?? String(ref.apiVersion ?? '').split('/')[0];
       const resource = `${String(ref.kind).toLowerCase()}s`;
-      const groupR = await mgmt.get(`/apis/${group}`);
-      const version = groupR.body?.preferredVersion?.version ?? String(ref.apiVersion ?? '').split('/')[1];
-      const listed = await mgmt.get(`/apis/${group}/${version}/namespaces/${r.metadata.namespace}/${resource}`);
-      if (listed.status !== 200)
-        throw new Error(
-          `waiting for cache sync on infrastructure resource ${resource}.${group} (it never syncs): ${listed.body?.message ?? `HTTP ${listed.status}`}`,
-        );
-      infra = (listed.body.items as Obj[]).find((i) => i.metadata.name === ref.name);
+      const version = ref.apiGroup
+        ? provider === '1.35.2'
+          ? await kindPreferredVersion(mgmt, group, String(ref.kind))
+          : (await mgmt.get(`/apis/${group}`)).body?.preferredVersion?.version
+        : String(ref.apiVersion ?? '').split('/')[1];
+      if (version) {
+        const listed = await mgmt.get(`/apis/${group}/${version}/namespaces/${r.metadata.namespace}/${resource}`);
+        if (listed.status !== 200)
+          throw new Error(
+            `waiting for cache sync on infrastructure resource ${resource}.${group} (it never syncs): ${listed.body?.message ?? `HTTP ${listed.status}`}`,
+          );
+        infra = (listed.body.items as Obj[]).find((i) => i.metadata.name === ref.name);
+      }
     }
-    if (!infra) return Object.keys(fromAnn).length > 1 ? { cpu: fromAnn.cpu ?? 0, memory: fromAnn.memory ?? 0, pods: fromAnn.pods! } : undefined;
+    if (!infra) return { capacity: Object.keys(fromAnn).length > 1 ? { cpu: fromAnn.cpu ?? 0, memory: fromAnn.memory ?? 0, pods: fromAnn.pods! } : undefined };
     const status = (infra.status?.capacity ?? {}) as Record<string, string>;
+    const nodeInfo = (infra.status?.nodeInfo ?? {}) as Record<string, unknown>;
     return {
-      cpu: fromAnn.cpu ?? quantity(status.cpu),
-      memory: fromAnn.memory ?? quantity(status.memory),
-      pods: fromAnn.pods ?? (quantity(status.pods) || 110),
+      capacity: {
+        cpu: fromAnn.cpu ?? quantity(status.cpu),
+        memory: fromAnn.memory ?? quantity(status.memory),
+        pods: fromAnn.pods ?? (quantity(status.pods) || 110),
+      },
+      systemInfo:
+        provider === '1.35.2'
+          ? {
+              architecture: typeof nodeInfo.architecture === 'string' ? nodeInfo.architecture : '',
+              operatingSystem: typeof nodeInfo.operatingSystem === 'string' ? nodeInfo.operatingSystem : '',
+            }
+          : undefined,
     };
   }
 
-  /** SetSize (1.34.5): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */
+  /** SetSize (1.34.5 and 1.35.2 alike): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */
   private async setSize(mgmt: KubeClient, g: NodeGroup, replicas: number): Promise<void> {
     if (replicas > g.max) throw new Error(`size increase too large - desired:${replicas} max:${g.max}`);
     if (replicas < g.min) throw new Error(`size decrease too large - desired:${replicas} min:${g.min}`);
@@ -740,6 +795,47 @@ export class AutoscalerPlayer {
     n.body.spec = { ...n.body.spec, taints: [...taints, { key: TO_BE_DELETED, value: String(Math.floor(Date.now() / 1000)), effect: 'NoSchedule' }] };
     await workload.request('PUT', `/api/v1/nodes/${node.metadata.name}`, n.body);
   }
+}
+
+/**
+ * 1.35.2 `clusterapi_controller.go` getKindPreferredVersion: the first version of the group, in the
+ * order discovery lists them, whose resources serve `kind`; undefined when none does (upstream's
+ * error, after which the template is not read).
+ */
+async function kindPreferredVersion(mgmt: KubeClient, group: string, kind: string): Promise<string | undefined> {
+  const groups = await mgmt.get('/apis');
+  if (groups.status !== 200) return undefined;
+  const g = ((groups.body.groups ?? []) as Obj[]).find((x) => x.name === group);
+  if (!g) return undefined;
+  for (const v of (g.versions ?? []) as Obj[]) {
+    const resources = await mgmt.get(`/apis/${v.groupVersion}`);
+    if (resources.status !== 200) return undefined;
+    if (((resources.body.resources ?? []) as Obj[]).some((x) => x.kind === kind)) return v.version as string;
+  }
+  return undefined;
+}
+
+const MD_REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
+const MD_NAME_LABEL = 'cluster.x-k8s.io/deployment-name';
+
+/**
+ * 1.35.2 `clusterapi_nodegroup.go` IsMachineDeploymentAndRollingOut: the MachineSets labelled
+ * `cluster.x-k8s.io/deployment-name=<md>` in its namespace (listMachineSetsForMachineDeployment);
+ * the one with the highest `machinedeployment.clusters.x-k8s.io/revision` is current; any other
+ * with `spec.replicas` or `status.replicas` above 0 means the MachineDeployment is rolling out. A
+ * revision that is no integer is an error, after which upstream's processor skips the node too.
+ */
+export function isMachineDeploymentAndRollingOut(g: { kind: string; name: string; namespace: string }, machineSets: Obj[]): boolean {
+  if (g.kind !== 'MachineDeployment') return false;
+  const mine = machineSets.filter((ms) => ms.metadata.namespace === g.namespace && ms.metadata.labels?.[MD_NAME_LABEL] === g.name);
+  let latest = 0;
+  for (const ms of mine) {
+    const rev = ms.metadata.annotations?.[MD_REVISION] as string | undefined;
+    if (rev === undefined) continue;
+    if (!/^[+-]?\d+$/.test(rev)) return true;
+    latest = Math.max(latest, Number(rev));
+  }
+  return mine.some((ms) => ms.metadata.annotations?.[MD_REVISION] !== String(latest) && ((ms.spec?.replicas ?? 0) > 0 || (ms.status?.replicas ?? 0) > 0));
 }
 
 /** estimator/binpacking_estimator.go Estimate: new template nodes holding pods, at most `limit`. */

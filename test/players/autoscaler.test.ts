@@ -5,7 +5,16 @@
  * against the real API servers.
  */
 import { autoscalerValues } from '../../modules/tenants/autoscaler';
-import { chartArgs, chartRbacObjects, estimate, goDuration, parseAutoDiscoverySpec, type AutoscalerRelease } from '../../scripts/twin/autoscaler';
+import {
+  chartArgs,
+  chartRbacObjects,
+  estimate,
+  goDuration,
+  isMachineDeploymentAndRollingOut,
+  parseAutoDiscoverySpec,
+  PLAYED_PROVIDERS,
+  type AutoscalerRelease,
+} from '../../scripts/twin/autoscaler';
 import type { Tenant } from '../../modules/config/schema';
 
 const tenant = { name: 'elastic', kubernetesVersion: 'v1.35.4' } as unknown as Tenant;
@@ -71,5 +80,43 @@ describe('the binpacking estimator', () => {
   it('adds no node for a pod that does not fit an empty one (too big, or another pool)', () => {
     expect(estimate([pod('a', '3')], template, 3).count).toBe(0);
     expect(estimate([pod('a', '1', { pool: 'burst' })], template, 3).count).toBe(0);
+  });
+});
+
+describe('the provider played for the rendered image', () => {
+  const played = (kubernetesVersion: string) =>
+    PLAYED_PROVIDERS.get((autoscalerValues({ ...tenant, kubernetesVersion } as Tenant).image as { tag: string }).tag);
+
+  it('plays 1.35.2 for the image a 1.35 tenant renders, 1.34.5 for 1.34, nothing else', () => {
+    expect(played('v1.35.4')).toBe('1.35.2');
+    expect(played('v1.34.2')).toBe('1.34.5');
+    expect(played('v1.36.3')).toBeUndefined();
+  });
+});
+
+describe('1.35.2: no scale-down while a MachineDeployment rolls out', () => {
+  const md = { kind: 'MachineDeployment', name: 'elastic-edge', namespace: 'elastic' };
+  const ms = (name: string, revision: string | undefined, replicas: number, statusReplicas = replicas, deployment = md.name) => ({
+    metadata: {
+      name,
+      namespace: 'elastic',
+      labels: { 'cluster.x-k8s.io/deployment-name': deployment },
+      annotations: revision === undefined ? {} : { 'machinedeployment.clusters.x-k8s.io/revision': revision },
+    },
+    spec: { replicas },
+    status: { replicas: statusReplicas },
+  });
+
+  it('is rolling out while an older MachineSet has replicas (spec or status)', () => {
+    expect(isMachineDeploymentAndRollingOut(md, [ms('new', '2', 1), ms('old', '1', 1)])).toBe(true);
+    expect(isMachineDeploymentAndRollingOut(md, [ms('new', '2', 1), ms('old', '1', 0, 1)])).toBe(true);
+    expect(isMachineDeploymentAndRollingOut(md, [ms('new', '2', 1), ms('old', 'x', 0)])).toBe(true);
+  });
+
+  it('is not when the older MachineSets are empty, belong to another deployment, or the group is no MachineDeployment', () => {
+    expect(isMachineDeploymentAndRollingOut(md, [ms('new', '2', 1), ms('old', '1', 0)])).toBe(false);
+    expect(isMachineDeploymentAndRollingOut(md, [ms('new', '2', 1), ms('other', '1', 3, 3, 'elastic-burst')])).toBe(false);
+    expect(isMachineDeploymentAndRollingOut(md, [])).toBe(false);
+    expect(isMachineDeploymentAndRollingOut({ ...md, kind: 'MachineSet' }, [ms('new', '2', 1), ms('old', '1', 1)])).toBe(false);
   });
 });
