@@ -6,6 +6,8 @@ import { loadPinnedCrds, type CrdSet } from '../support/crds';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { planPlacement } from '../../modules/placement';
+import { ProblemError } from '../../modules/config/problems';
+import { renderTenant } from '../../modules/tenants';
 import type { PlacementPlan } from '../../modules/placement/types';
 
 export const projectRoot = resolve(__dirname, '../..');
@@ -72,3 +74,21 @@ export const smallTenant = {
   network: { addresses: ['10.10.4.10-10.10.4.40'], prefix: 24, gateway: '10.10.4.1', dnsServers: ['10.10.4.1'] },
   groups: ['team-d'],
 };
+
+/** The problems a call throws as a ProblemError (path joined with dots), or none; any other error is rethrown. */
+export function thrownProblems(fn: () => unknown): { path: string; message: string; fix?: string }[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ProblemError) return e.problems.map((p) => ({ path: p.path.join('.'), message: p.message, fix: p.fix }));
+    throw e;
+  }
+  return [];
+}
+
+/** One tenant's rendering, placed as the lab says. */
+export const renderPlaced = (l: Lab, tenant: string) => renderTenant(l, planPlacement(l), tenant);
+
+/** The topology machine deployments of a tenant rendering's Cluster. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the rendered Cluster is a plain object read by path
+export const topologyMds = (r: ReturnType<typeof renderPlaced>) => (r.cluster as any).spec.topology.workers.machineDeployments as any[];

@@ -9,17 +9,16 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { ProblemError } from '../../modules/config/problems';
 import { parseLab } from '../../modules/config/load';
 import { capacityLedger, planPlacement } from '../../modules/placement';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
-import { renderTenant, renderTenants } from '../../modules/tenants';
+import { renderTenants } from '../../modules/tenants';
 import { renderInstances } from '../../modules/rendering/instance';
 import { DEFER_UPGRADE } from '../../modules/tenants/cluster';
 import { AUTOSCALER_MAX, AUTOSCALER_MIN } from '../../modules/tenants/machine-deployments';
 import { replacedGroups, replacementProblems, retiredGroups, topologyMachineDeployments, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
 import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from '../../scripts/lib/upgrade-guard';
-import { exampleText } from './fixtures';
+import { exampleText, renderPlaced, thrownProblems, topologyMds } from './fixtures';
 import { generate } from './topology';
 
 /** The example lab (released CAPMOX, secondary-clusters) with room on pmox-txl for a surge. */
@@ -33,19 +32,10 @@ const lab = (change: (d: any) => void = () => {}) => parseLab(stringify(doc(chan
 const txl = (d: any) => d.proxmox.instances[0];
 const tenantA = (d: any) => d.tenants.find((t: any) => t.name === 'tenant-a');
 
-const render = (l: ReturnType<typeof lab>, tenant: string) => renderTenant(l, planPlacement(l), tenant);
-const topologyMds = (r: ReturnType<typeof render>) => (r.cluster as any).spec.topology.workers.machineDeployments as any[];
+const render = renderPlaced;
 const allMds = (l: ReturnType<typeof lab>): RenderedMachineDeployment[] =>
   [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
-const problemsOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problems.map((p) => ({ path: p.path.join('.'), message: p.message, fix: p.fix }));
-    throw e;
-  }
-  return [];
-};
+const problemsOf = thrownProblems;
 
 /** The worker templates CAPI makes for a Cluster (the model of topology.ts), by topology name. */
 function workerTemplates(l: ReturnType<typeof lab>, cluster: any) {

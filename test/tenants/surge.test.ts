@@ -7,13 +7,11 @@
  * capacity ledger count old and new at once, and the node ranges must hold both.
  */
 import { parse, stringify } from 'yaml';
-import { ProblemError } from '../../modules/config/problems';
 import { parseLab } from '../../modules/config/load';
 import { capacityLedger, planPlacement } from '../../modules/placement';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { DEFER_UPGRADE } from '../../modules/tenants/cluster';
-import { renderTenant } from '../../modules/tenants';
-import { exampleText } from './fixtures';
+import { exampleText, renderPlaced, thrownProblems, topologyMds } from './fixtures';
 import { generate } from './topology';
 
 const FROM = 'v1.35.4';
@@ -33,17 +31,8 @@ function lab(change: (doc: any) => void = () => {}, memoryMiB = 262144, cpu = 64
 const tenantA = (doc: any) => doc.tenants.find((t: any) => t.name === 'tenant-a');
 const tenantC = (doc: any) => doc.tenants.find((t: any) => t.name === 'tenant-c');
 
-const render = (l: ReturnType<typeof lab>, tenant: string) => renderTenant(l, planPlacement(l), tenant);
-const topologyMds = (r: ReturnType<typeof render>) => (r.cluster as any).spec.topology.workers.machineDeployments as any[];
-const problemsOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problems.map((p) => ({ path: p.path.join('.'), message: p.message, fix: p.fix }));
-    throw e;
-  }
-  return [];
-};
+const render = renderPlaced;
+const problemsOf = thrownProblems;
 
 /** The worker templates CAPI makes for a Cluster (the model of topology.ts), by topology name. */
 function workerTemplates(l: ReturnType<typeof lab>, cluster: any, current?: Map<string, string>) {
