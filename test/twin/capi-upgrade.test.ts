@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capiNextLane, pinnedVersions } from '../../modules/versions';
 import type { LabTwin } from '../../scripts/twin/index';
-import { plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
+import { convergedOrThrow, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -139,9 +139,7 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
       expect(lane).toBeDefined();
       twin = await startTwin(upgradeLab(), 'capi-upgrade');
       await twin.applyKubernetes();
-      const converged = await twin.waitConverged(names, 10 * 60 * 1000);
-      if (!converged.every((t) => t.converged))
-        throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+      await convergedOrThrow(twin, names, 10 * 60 * 1000);
     },
     25 * 60 * 1000,
   );
@@ -187,9 +185,7 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
         seconds: (Date.now() - t0) / 1000,
       });
       t0 = Date.now();
-      const converged = await twin.waitConverged(names, 5 * 60 * 1000);
-      if (!converged.every((t) => t.converged))
-        throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+      await convergedOrThrow(twin, names, 5 * 60 * 1000);
       // A while on the new controllers: a rollout the 1.13 topology controller started would show here.
       await new Promise((r) => setTimeout(r, 30000));
       steps.push({ step: 'converged, then 30 s on 1.13', seconds: (Date.now() - t0) / 1000 });
@@ -306,9 +302,7 @@ describe(`a lab synthesized with clusterApi ${TO} in a twin of its own`, () => {
   it(`starts on the ${TO} CRDs and controllers and converges as planned, every Cluster Available, the second plan empty`, async () => {
     expect(twin.controllerVersions()).toMatchObject({ 'capi-manager': TO, 'kubeadm-bootstrap-manager': TO });
     expect(await crdVersions('machines.cluster.x-k8s.io')).toEqual({ versions: ['v1beta1', 'v1beta2'], stored: ['v1beta2'] });
-    const converged = await twin.waitConverged(names, 10 * 60 * 1000);
-    if (!converged.every((t) => t.converged))
-      throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+    const converged = await convergedOrThrow(twin, names, 10 * 60 * 1000);
     for (const t of converged) expect({ tenant: t.name, notAsPlanned: t.notAsPlanned }).toEqual({ tenant: t.name, notAsPlanned: [] });
     expect(await everyClusterAvailable(names)).toEqual([]);
     expect(await twin.secondPlan(['management', 'management-config', ...names.map((n) => `tenant-${n}`)])).toEqual([]);

@@ -21,7 +21,7 @@ import type { LabTwin } from '../../scripts/twin/index';
 import { renderTenants } from '../../modules/tenants';
 import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
-import { actualCounts, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
+import { actualCounts, convergedOrThrow, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
 
 /** What each pool asks for (its replicas, from the plan), per tenant. */
 function requiredReady(tenants: string[]): Map<string, Map<string, number>> {
@@ -75,9 +75,7 @@ beforeAll(
   async () => {
     twin = await startTwin(before, 'day-two');
     await twin.applyKubernetes();
-    const converged = await twin.waitConverged(names, 10 * 60 * 1000);
-    if (!converged.every((t) => t.converged))
-      throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+    await convergedOrThrow(twin, names, 10 * 60 * 1000);
   },
   25 * 60 * 1000,
 );

@@ -20,6 +20,13 @@ export async function startTwin(labText: string, name: string, log = false): Pro
 }
 
 /** `pool instance/node` → machines, from the plan (fixed pools: replicas; autoscaled: what the MachineDeployments hold). */
+/** Waits until every named tenant converged as planned, else fails with what each still waits for and the twin's diagnostics. */
+export async function convergedOrThrow(twin: LabTwin, names: string[], timeoutMs: number): Promise<Awaited<ReturnType<LabTwin['waitConverged']>>> {
+  const converged = await twin.waitConverged(names, timeoutMs);
+  if (!converged.every((t) => t.converged)) throw new Error(`${converged.map((t) => `${t.name}: ${t.waiting.join('; ')}`).join('\n')}\n${twin.diagnostics()}`);
+  return converged;
+}
+
 export function plannedCounts(plan: PlacementPlan, tenant: string): Map<string, number> {
   const t = plan.tenants.find((x) => x.name === tenant);
   if (!t) throw new Error(`the plan has no tenant ${tenant}`);
