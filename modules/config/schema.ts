@@ -342,6 +342,12 @@ export const tenantSchema = z.strictObject({
         .optional()
         .describe('the pools as they were before this change (default: pools)'),
       network: nodeNetworkSchema.optional().describe('the node network as it was before this change, e.g. its vlan (default: network)'),
+      networks: z
+        .record(z.string().min(1), nodeNetworkSchema)
+        .optional()
+        .describe(
+          "by instance name: the tenant's node network there as it was before this change (a networks entry, e.g. its vlan; default: as networks and network are now)",
+        ),
       instances: z
         .record(z.string().min(1), previousInstanceSchema)
         .optional()

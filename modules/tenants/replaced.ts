@@ -164,6 +164,9 @@ function changedVariables(g: NodeGroupChange, read: ReadonlySet<string>): Map<st
 
 const INSTANCE_FIELDS = ['bridge', 'storage', 'template', 'images', 'vmIdRange'] as const;
 
+/** A tenant's node network on an instance: its `networks` entry, else `network` (cluster.ts `networkOn`). */
+const networkOn = (t: Tenant, instance: string) => (t.networks && Object.hasOwn(t.networks, instance) ? t.networks[instance] : t.network);
+
 /**
  * The `previous` that keeps a tenant's replaced groups during a surge: from the old description
  * when it is known (exact), else from the old Cluster's values. `unknown` lists what could not be
@@ -178,12 +181,20 @@ function suggestedPrevious(
 ): { previous: Obj; unknown: string[] } {
   const previous: Obj = structuredClone(tenant.previous ?? {}) as Obj;
   const instances: Obj = isObj(previous.instances) ? previous.instances : {};
+  const networks: Obj = isObj(previous.networks) ? previous.networks : {};
   const unknown: string[] = [];
+  const oldTenant = oldLab?.tenants.find((t) => t.name === tenant.name);
+  // The node network of an instance as it was: in previous.networks where the instance has (or had)
+  // an entry of its own in networks, else in previous.network (what the instance's entry falls back to).
+  const setNetwork = (instance: string, value: unknown) => {
+    const own = (t: Tenant | undefined) => t?.networks !== undefined && Object.hasOwn(t.networks, instance);
+    if (own(tenant) || own(oldTenant)) networks[instance] = value;
+    else previous.network = value;
+  };
   const setInstance = (instance: string, field: string, value: unknown) => {
     const entry = (instances[instance] = isObj(instances[instance]) ? instances[instance] : {}) as Obj;
     entry[field] = isObj(entry[field]) && isObj(value) ? { ...(entry[field] as Obj), ...value } : value;
   };
-  const oldTenant = oldLab?.tenants.find((t) => t.name === tenant.name);
   for (const g of changes) {
     const vars = changedVariables(g, read);
     if (vars.has('proxmoxPool')) {
@@ -203,7 +214,8 @@ function suggestedPrevious(
           } else if (canonical(was[field]) !== canonical(now[field])) setInstance(g.instance, field, was[field]);
         }
       }
-      if (canonical(oldTenant.network) !== canonical(tenant.network) && oldTenant.network) previous.network = oldTenant.network;
+      const [wasNetwork, nowNetwork] = [networkOn(oldTenant, g.instance), networkOn(tenant, g.instance)];
+      if (wasNetwork && canonical(wasNetwork) !== canonical(nowNetwork)) setNetwork(g.instance, wasNetwork);
       if (vars.has('workerSize')) previous.pools = oldTenant.pools;
       continue;
     }
@@ -213,13 +225,13 @@ function suggestedPrevious(
       else if (name === 'vlan') {
         const v = g.before[0].variables;
         const ip = isObj(v.nodeIPv4Config) ? v.nodeIPv4Config : {};
-        previous.network = {
+        setNetwork(g.instance, {
           addresses: ip.addresses,
           prefix: ip.prefix,
           gateway: ip.gateway,
           dnsServers: v.dnsServers,
           ...(v.vlan !== undefined ? { vlan: v.vlan } : {}),
-        };
+        });
       } else if (name === 'workerSize') {
         const pools = (Array.isArray(previous.pools) ? previous.pools : structuredClone(tenant.pools)) as Obj[];
         previous.pools = pools.map((p) => (p.name === g.pool ? { ...p, size: was } : p));
@@ -231,6 +243,7 @@ function suggestedPrevious(
     }
   }
   if (Object.keys(instances).length > 0) previous.instances = instances;
+  if (Object.keys(networks).length > 0) previous.networks = networks;
   return { previous, unknown: [...new Set(unknown)] };
 }
 
@@ -279,3 +292,4 @@ export function replacementProblems(
   }
   return problems;
 }
+
