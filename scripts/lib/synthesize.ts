@@ -40,6 +40,7 @@ import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, 
 import { withoutTokenTraces } from './token-traces';
 import { synthesizeOnce } from './lean-synth';
 import { tenantVlanOn } from '../../modules/config/proxmox-access';
+import { previousTenant } from '../../modules/placement/surge';
 
 export interface SynthOptions {
   config: string;
@@ -317,7 +318,13 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     return t ? (tenantVlanOn(t, instance) ?? null) : null;
   };
   const tenantsPerInstance = lab.proxmox.instances.map((i) => [i.name, tenantsOnInstance(plan, i.name).map((t) => [t, vlanOf(t, i.name)])]);
-  const sharedInput = sha256(JSON.stringify([sourcesFingerprint(), hcl, stateDirFromStack, shared, tenantsPerInstance]));
+  // And, for a tenant in the surge step (`previous`), the instance fields and VLAN its retiring machines
+  // were made with: their grants stay until the retire step (modules/rendering/instance.ts, renderInstances).
+  const surging = lab.tenants.flatMap((t) => {
+    const before = previousTenant(t);
+    return before ? [[t.name, lab.proxmox.instances.map((i) => [i.name, t.previous?.instances?.[i.name] ?? null, tenantVlanOn(before, i.name) ?? null])]] : [];
+  });
+  const sharedInput = sha256(JSON.stringify([sourcesFingerprint(), hcl, stateDirFromStack, shared, tenantsPerInstance, surging]));
   const keys = new Map<string, string>();
   const sharedStacks = [...lab.proxmox.instances.map((i) => `proxmox-${i.name}`), 'management', 'management-config'];
   for (const s of sharedStacks) keys.set(s, sharedInput);
