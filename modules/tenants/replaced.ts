@@ -293,3 +293,50 @@ export function replacementProblems(
   return problems;
 }
 
+/**
+ * `machine-deployments.json`, written by synth beside `placement.json` in every output (JSON or
+ * HCL stacks) and carried into export-hcl's: the topology machine deployments of every tenant's
+ * primary Cluster, as rendered, with the values their worker templates are made from. The
+ * replacement guard of the next synth, export-hcl or deploy compares with it
+ * (scripts/lib/upgrade-guard.ts), whatever format the stacks were written in. Sorted by tenant and
+ * name: the same description gives the same bytes. No secret is in it: the variables
+ * name the credentials Secret, never its content.
+ */
+export const MACHINE_DEPLOYMENTS_FILE = 'machine-deployments.json';
+export const MACHINE_DEPLOYMENTS_FORMAT = 'pvekaas/machine-deployments/v1';
+
+/** The document of the topology machine deployments of the given Clusters (a tenant rendering's `cluster` each). */
+export function machineDeploymentsDocument(clusters: Iterable<unknown>): string {
+  const mds = [...clusters]
+    .flatMap((c) => topologyMachineDeployments(c))
+    .sort((a, b) => (a.tenant !== b.tenant ? (a.tenant < b.tenant ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Keys in the rendering's order (itself fixed by the description), so a value reads back as rendered.
+  return `${JSON.stringify({ format: MACHINE_DEPLOYMENTS_FORMAT, machineDeployments: mds }, null, 2)}\n`;
+}
+
+/**
+ * The machine deployments of a parsed `machine-deployments.json`; undefined when it is not one
+ * pvekaas wrote (another format, or entries without the fields the guard compares).
+ */
+export function machineDeploymentsOfDocument(json: unknown): RenderedMachineDeployment[] | undefined {
+  if (!isObj(json) || json.format !== MACHINE_DEPLOYMENTS_FORMAT || !Array.isArray(json.machineDeployments)) return undefined;
+  const out: RenderedMachineDeployment[] = [];
+  for (const m of json.machineDeployments) {
+    const strings = ['tenant', 'namespace', 'cluster', 'name', 'pool', 'instance', 'node'] as const;
+    if (!isObj(m) || strings.some((k) => typeof m[k] !== 'string') || !isObj(m.variables)) return undefined;
+    if ((m.version !== undefined && typeof m.version !== 'string') || (m.replicas !== undefined && typeof m.replicas !== 'number')) return undefined;
+    out.push({
+      tenant: m.tenant as string,
+      namespace: m.namespace as string,
+      cluster: m.cluster as string,
+      name: m.name as string,
+      pool: m.pool as string,
+      instance: m.instance as string,
+      node: m.node as string,
+      ...(m.version !== undefined ? { version: m.version as string } : {}),
+      ...(m.replicas !== undefined ? { replicas: m.replicas as number } : {}),
+      variables: m.variables,
+    });
+  }
+  return out;
+}
