@@ -36,7 +36,7 @@ export function refuseUnrollableUpgrades(config: string, out: string, applies: (
   const lab = loadLabFile(config);
   const plan = atLabFile(config, () => planPlacement(lab));
   const problems = upgradeProblems(lab, plan, versionsOfPlanJson(json));
-  // Every other change that replaces node groups (issue 21): against the tenant stacks written last.
+  // Every other change that replaces node groups (issue 21): against the machine deployments the output was written with.
   const before = machineDeploymentsOfOutput(out);
   if (before.length > 0) {
     const after = [...atLabFile(config, () => renderTenants(lab, plan)).values()]
