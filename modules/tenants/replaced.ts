@@ -19,6 +19,7 @@ import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
 import { DEFER_UPGRADE } from './cluster';
 import { workerMachineVariables } from './cluster-class';
+import { flowYaml } from '../config/flow-yaml';
 import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_TENANT } from './names';
 
 /** A machine deployment of a Cluster's topology, with the values its worker template is made from. */
@@ -37,6 +38,8 @@ export interface RenderedMachineDeployment {
   /** The Cluster's variables with the machine deployment's overrides over them. */
   variables: Record<string, unknown>;
 }
+
+export { flowYaml };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -135,18 +138,6 @@ function canonical(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-/** A value as YAML flow text, for a fix to paste. */
-export function flowYaml(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
-  if (isObj(value)) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${k}: ${flowYaml(v)}`).join(', ')} }`;
-  }
-  if (typeof value === 'string')
-    return /^[A-Za-z_/][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
-  return String(value);
 }
 
 /** What changed in a group's worker template inputs (the variables the worker patches read): variable name → [before, after]. */
