@@ -9,4 +9,3 @@ export function flowYaml(value: unknown): string {
     return /^[A-Za-z_/][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
   return String(value);
 }
-

@@ -355,14 +355,8 @@ export const tenantSchema = z.strictObject({
         ),
       stage: z
         .strictObject({
-          surge: z
-            .array(nodeGroupRef)
-            .optional()
-            .describe('the node groups that surge in this step: their old machine deployments stay beside the new ones'),
-          hold: z
-            .array(nodeGroupRef)
-            .optional()
-            .describe('the node groups held back: their old machine deployments stay exactly as they are, no new ones yet'),
+          surge: z.array(nodeGroupRef).optional().describe('the node groups that surge in this step: their old machine deployments stay beside the new ones'),
+          hold: z.array(nodeGroupRef).optional().describe('the node groups held back: their old machine deployments stay exactly as they are, no new ones yet'),
         })
         .optional()
         .describe(

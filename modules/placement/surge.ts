@@ -213,6 +213,8 @@ export interface StagedSurge {
   fits: boolean;
   /** The steps of the remaining surge (those not done yet), each fitting; empty when a node group alone does not fit. */
   stages: SurgeStage[];
+  /** What each node would hold beyond the plan if the remaining surge went at once (the one-step surge). */
+  atOnce: SurgeStage['nodes'];
   /** Node groups that do not fit even alone beside the plan: staging cannot help them. */
   tooBig: { group: string; need: { cpu: number; memoryMiB: number }; free: { cpu: number; memoryMiB: number } }[];
   /** The exact `previous` of each step: its surge, then its retire (undefined: remove previous). */
@@ -284,12 +286,16 @@ function stageTenant(ts: TenantSurge, plan: PlacementPlan, others: SurgeReservat
             return { instance: l.instance, node: l.node, need, free: room, fits: within(need, room) };
           }),
         }));
+  const atOnce = nodeKeys.map((nk) => {
+    const [instance, node] = nk.split('\u0000');
+    const need = pending.filter((r) => key(r.instance, r.node) === nk).reduce((x, r) => add(x, r), ZERO);
+    const room = free(instance, node);
+    return { instance, node, need, free: room, fits: within(need, room) };
+  });
   const { stage: _stage, ...base } = ts.tenant.previous as NonNullable<Tenant['previous']>;
   void _stage;
   const withStage = (surge: string[], hold: string[]) =>
-    surge.length === 0 && hold.length === 0
-      ? undefined
-      : { ...base, stage: { ...(surge.length > 0 ? { surge } : {}), ...(hold.length > 0 ? { hold } : {}) } };
+    surge.length === 0 && hold.length === 0 ? undefined : { ...base, stage: { ...(surge.length > 0 ? { surge } : {}), ...(hold.length > 0 ? { hold } : {}) } };
   const steps = stages.map((s, k) => {
     const later = stages.slice(k + 1).flatMap((x) => x.groups);
     return {
@@ -297,19 +303,27 @@ function stageTenant(ts: TenantSurge, plan: PlacementPlan, others: SurgeReservat
       retire: withStage([], later) as Record<string, unknown> | undefined,
     };
   });
-  return { tenant: ts.tenant.name, index: ts.index, stages, tooBig, steps };
+  return { tenant: ts.tenant.name, index: ts.index, atOnce, stages, tooBig, steps };
 }
 
 /** Each tenant's staged surge (with `previous`): whether it fits as described, and the steps that would. */
 export function stagedSurges(lab: Lab, plan: PlacementPlan, previousPlan: PlacementPlan): StagedSurge[] {
   const surges = tenantSurges(lab, plan, previousPlan);
-  const staged = surges.flatMap((ts) => ts.all.map((r) => stagedReservation(r, stageState(ts.tenant, nodeGroupId(r)), ts.after)).filter((r) => r !== undefined));
+  const staged = surges.flatMap((ts) =>
+    ts.all.map((r) => stagedReservation(r, stageState(ts.tenant, nodeGroupId(r)), ts.after)).filter((r) => r !== undefined),
+  );
   return surges.map((ts) => {
     const mine = staged.filter((r) => r.tenant === ts.tenant.name);
     const others = staged.filter((r) => r.tenant !== ts.tenant.name);
     const fits = plan.nodes.every((n) => {
       const here = staged.filter((r) => r.instance === n.instance && r.node === n.node);
-      return here.length === 0 || within(here.reduce((x, r) => add(x, r), ZERO), { cpu: n.cpu.capacity - n.cpu.planned, memoryMiB: n.memoryMiB.capacity - n.memoryMiB.planned });
+      return (
+        here.length === 0 ||
+        within(
+          here.reduce((x, r) => add(x, r), ZERO),
+          { cpu: n.cpu.capacity - n.cpu.planned, memoryMiB: n.memoryMiB.capacity - n.memoryMiB.planned },
+        )
+      );
     });
     void mine;
     return { fits, ...stageTenant(ts, plan, others) };
@@ -324,7 +338,9 @@ function stagedFix(staged: StagedSurge | undefined, node: { instance: string; no
   return (
     `surge one node group at a time (docs/tenants.md, "Staged surge"): the surge fits in ${n} step${n === 1 ? '' : 's'} of surge and retire (npm run --silent upgrade-plan prints each with its per-node capacity); ` +
     `step 1: set tenants[${staged.index}].previous: ${flowYaml(staged.steps[0].surge)}` +
-    (first ? ` (${node.node} then holds ${first.need.cpu} cpu and ${first.need.memoryMiB} MiB beyond the plan, of ${first.free.cpu} cpu and ${first.free.memoryMiB} MiB free)` : '') +
+    (first
+      ? ` (${node.node} then holds ${first.need.cpu} cpu and ${first.need.memoryMiB} MiB beyond the plan, of ${first.free.cpu} cpu and ${first.free.memoryMiB} MiB free)`
+      : '') +
     `, deploy, and once its new Nodes are Ready ${staged.steps[0].retire ? `set previous: ${flowYaml(staged.steps[0].retire)}` : 'remove previous'} and deploy (the retire of step 1); then the next step`
   );
 }
@@ -348,7 +364,10 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
             path: ['tenants', ts.index, 'previous', 'stage', list, j],
             message: `tenant ${ts.tenant.name}: previous.stage.${list} names ${id}, which is not a node group this change replaces`,
             value: id,
-            fix: ids.size > 0 ? `name one of ${[...ids].sort().join(', ')} (npm run upgrade-plan prints the steps)` : 'remove previous.stage: this change replaces no node group',
+            fix:
+              ids.size > 0
+                ? `name one of ${[...ids].sort().join(', ')} (npm run upgrade-plan prints the steps)`
+                : 'remove previous.stage: this change replaces no node group',
           });
         } else if (list === 'hold' && stage?.surge?.includes(id)) {
           problems.push({
@@ -390,11 +409,13 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
           `the new plan leaves ${freeCpu} cpu and ${freeMem} MiB free there, the retiring machine deployments of pool${pools.length === 1 ? '' : 's'} ${pools.join(', ')} hold ${mine.reduce((n, s) => n + s.cpu, 0)} cpu and ${mine.reduce((n, s) => n + s.memoryMiB, 0)} MiB` +
           (tenants.length > 1 ? ` (with the retiring machines of ${tenants.filter((t) => t !== name).join(', ')}: ${cpu} cpu, ${memoryMiB} MiB)` : ''),
         value: { node: `${node.instance}/${node.node}`, free: { cpu: freeCpu, memoryMiB: freeMem }, retiring: { cpu, memoryMiB } },
-        fix: stagedFix(staging.get(name), node) ?? (templateChange
-          ? `an instance-level change (previous.instances, previous.network) surges every node group of the tenant there at once, and of every tenant it touches: make room on ${node.node} (add a node to ${node.instance}, or lower replicas in a step of its own before the change)`
-          : versionChange
-            ? `an upgrade surges every pool of the tenant at once: make room on ${node.node} (move or shrink another tenant's pools, or add a node to ${node.instance}), or lower the tenant's replicas for the upgrade in a step of its own`
-            : `surge one pool at a time: change ${pools.length > 1 ? 'one of the pools ' + pools.join(', ') : 'this pool'} alone (the others as in previous.pools), deploy, remove previous once its new Nodes are Ready, then the next; or make room on ${node.node}`),
+        fix:
+          stagedFix(staging.get(name), node) ??
+          (templateChange
+            ? `an instance-level change (previous.instances, previous.network) surges every node group of the tenant there at once, and of every tenant it touches: make room on ${node.node} (add a node to ${node.instance}, or lower replicas in a step of its own before the change)`
+            : versionChange
+              ? `an upgrade surges every pool of the tenant at once: make room on ${node.node} (move or shrink another tenant's pools, or add a node to ${node.instance}), or lower the tenant's replicas for the upgrade in a step of its own`
+              : `surge one pool at a time: change ${pools.length > 1 ? 'one of the pools ' + pools.join(', ') : 'this pool'} alone (the others as in previous.pools), deploy, remove previous once its new Nodes are Ready, then the next; or make room on ${node.node}`),
       });
     }
   }

@@ -75,7 +75,8 @@ function transition(l1: Lab, c1: any, l2: Lab, c2: any, versions: Map<string, st
   const replaced = replacedGroups(topologyMachineDeployments(c1), topologyMachineDeployments(c2)).map((g) => `${g.pool}/${g.instance}/${g.node}`);
   // CAPI v1.12 computeMachineDeploymentVersion: an existing machine deployment moves to the Cluster's
   // version unless it is deferred (defer-upgrade keeps its current one).
-  const versionOf = (c: any, md: any) => (md.metadata?.annotations?.[DEFER_UPGRADE] !== undefined && versions.has(md.name) ? versions.get(md.name) : c.spec.topology.version);
+  const versionOf = (c: any, md: any) =>
+    md.metadata?.annotations?.[DEFER_UPGRADE] !== undefined && versions.has(md.name) ? versions.get(md.name) : c.spec.topology.version;
   const mds2 = new Map<string, any>(c2.spec.topology.workers.machineDeployments.map((m: any) => [m.name, m]));
   const rolled = c1.spec.topology.workers.machineDeployments
     .filter((m: any) => mds2.has(m.name) && versionOf(c1, m) !== versionOf(c2, mds2.get(m.name)))
@@ -93,7 +94,9 @@ describe('staged surge: an upgrade whose whole surge does not fit a node', () =>
     expect(problems).toEqual([
       {
         path: 'tenants.0.previous',
-        message: expect.stringMatching(/^tenant tenant-a: node pmox-txl-1 of pmox-txl cannot hold the new machines and the retiring ones at once: .* 36864 MiB free .* hold 12 cpu and 45056 MiB$/),
+        message: expect.stringMatching(
+          /^tenant tenant-a: node pmox-txl-1 of pmox-txl cannot hold the new machines and the retiring ones at once: .* 36864 MiB free .* hold 12 cpu and 45056 MiB$/,
+        ),
         fix: expect.stringContaining(`surge one node group at a time (docs/tenants.md, "Staged surge"): the surge fits in 2 steps`),
       },
     ]);
@@ -152,7 +155,10 @@ describe('staged surge: an upgrade whose whole surge does not fit a node', () =>
     for (const n of end) versions.set(n, TO);
     expect([...old].filter((n) => end.has(n))).toEqual([]);
     // Step 1 surge: every old one, and the new ones of the surging groups only.
-    const oldOf = (group: string) => topologyMds(renderPlaced(before, 'tenant-a')).filter((m) => `${m.metadata.labels[LABEL_POOL]}/pmox-txl/${m.metadata.labels[LABEL_PROXMOX_NODE]}` === group);
+    const oldOf = (group: string) =>
+      topologyMds(renderPlaced(before, 'tenant-a')).filter(
+        (m) => `${m.metadata.labels[LABEL_POOL]}/pmox-txl/${m.metadata.labels[LABEL_PROXMOX_NODE]}` === group,
+      );
     expect(oldOf('workers/pmox-txl/pmox-txl-1').length).toBe(1);
     const heldOld = oldOf('workers/pmox-txl/pmox-txl-1')[0].name;
     expect([...names[1]].filter((n) => old.has(n)).length).toBe(old.size);
@@ -174,7 +180,11 @@ describe('staged surge: an upgrade whose whole surge does not fit a node', () =>
     const heldMd = (c: any) => c.spec.topology.workers.machineDeployments.find((m: any) => m.name === heldOld);
     expect(workerTemplates(steps[3].lab, steps[3].cluster, versions).get(heldOld)).toBe(workerTemplates(before, steps[0].cluster, versions).get(heldOld));
     expect(heldMd(steps[1].cluster)).toEqual(heldMd(steps[3].cluster));
-    expect(renderPlaced(steps[1].lab, 'tenant-a').retiring.filter((m) => m.held).map((m) => m.name)).toEqual([heldOld]);
+    expect(
+      renderPlaced(steps[1].lab, 'tenant-a')
+        .retiring.filter((m) => m.held)
+        .map((m) => m.name),
+    ).toEqual([heldOld]);
   });
 
   it('gives the retire guard each step: the surged groups retire while their new machine deployments carry the pools on, the held one stays', () => {
@@ -192,7 +202,9 @@ describe('staged surge: an upgrade whose whole surge does not fit a node', () =>
     const [b, s1, r1] = descriptions();
     const before1 = renderPlaced(b.lab, 'tenant-a').cluster as any;
     const versions = new Map(topologyMds(renderPlaced(b.lab, 'tenant-a')).map((m) => [m.name, FROM] as [string, string]));
-    const heldOld = topologyMds(renderPlaced(b.lab, 'tenant-a')).find((m) => m.metadata.labels[LABEL_POOL] === 'workers' && m.metadata.labels[LABEL_PROXMOX_NODE] === 'pmox-txl-1').name;
+    const heldOld = topologyMds(renderPlaced(b.lab, 'tenant-a')).find(
+      (m) => m.metadata.labels[LABEL_POOL] === 'workers' && m.metadata.labels[LABEL_PROXMOX_NODE] === 'pmox-txl-1',
+    ).name;
     // 1. The held group's old machine deployment without its defer-upgrade: CAPI would roll it to v1.36.3 (a worker on the old image).
     const rewritten = structuredClone(renderPlaced(s1.lab, 'tenant-a').cluster) as any;
     delete rewritten.spec.topology.workers.machineDeployments.find((m: any) => m.name === heldOld).metadata.annotations;
@@ -230,9 +242,14 @@ describe('staged surge: an upgrade whose whole surge does not fit a node', () =>
       expect.objectContaining({
         path: 'tenants.0.previous.stage.surge.1',
         message: 'tenant tenant-a: previous.stage.surge names workers/pmox-txl/pmox-txl-9, which is not a node group this change replaces',
-        fix: expect.stringContaining('name one of batch/pmox-txl/pmox-txl-1, batch/pmox-txl/pmox-txl-2, workers/pmox-txl/pmox-txl-1, workers/pmox-txl/pmox-txl-2'),
+        fix: expect.stringContaining(
+          'name one of batch/pmox-txl/pmox-txl-1, batch/pmox-txl/pmox-txl-2, workers/pmox-txl/pmox-txl-1, workers/pmox-txl/pmox-txl-2',
+        ),
       }),
-      expect.objectContaining({ path: 'tenants.0.previous.stage.hold.0', message: expect.stringContaining('both in previous.stage.surge and in previous.stage.hold') }),
+      expect.objectContaining({
+        path: 'tenants.0.previous.stage.hold.0',
+        message: expect.stringContaining('both in previous.stage.surge and in previous.stage.hold'),
+      }),
     ]);
     expect(thrownProblems(() => upgraded({ kubernetesVersion: FROM, stage: { hold: ['workers'] } }))).toEqual([
       expect.objectContaining({ path: 'tenants.0.previous.stage.hold.0', message: expect.stringContaining('a node group is <pool>/<instance>/<node>') }),
