@@ -139,6 +139,13 @@ export function renderStagedMarkdown(staged: readonly StagedSurge[], lab: Lab, h
         `The surge of every remaining node group at once does not fit: ${full.map((n) => `${n.node} (${n.instance}) would hold ${gib(n.need)} beyond the plan, with ${gib(n.free)} free`).join('; ')}.`,
         '',
       );
+    if (s.stages.length === 0 && s.unsafe.length > 0) {
+      lines.push(
+        `The steps that fit would leave a pool short (${s.unsafe.join('; ')}): stage it by hand in \`previous.stage\`, surging the node groups where a pool gains machines first, or make room for the one-step surge.`,
+        '',
+      );
+      continue;
+    }
     if (s.stages.length === 0) {
       lines.push(
         `It cannot be staged either: ${s.tooBig.map((g) => `node group ${g.group} alone needs ${gib(g.need)}, and its node has ${gib(g.free)} free after the plan`).join('; ')}. Make room there (move or shrink another tenant's pools, add a node), or lower the pool's replicas in a step of its own first.`,
@@ -195,5 +202,6 @@ export function stagedJson(staged: readonly StagedSurge[]) {
       previous: { surge: s.steps[k].surge, retire: s.steps[k].retire ?? null },
     })),
     tooBig: s.tooBig.map((g) => ({ group: g.group, need: { ...g.need }, free: { ...g.free } })),
+    unsafe: [...s.unsafe],
   }));
 }

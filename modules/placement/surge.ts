@@ -174,10 +174,11 @@ function stagedReservation(r: SurgeReservation, state: 'surge' | 'hold' | 'done'
   return { ...r, held: true, cpu: Math.max(0, r.cpu - now.cpu), memoryMiB: Math.max(0, r.memoryMiB - now.memoryMiB) };
 }
 
-interface TenantSurge {
+export interface TenantSurge {
   index: number;
   tenant: Tenant;
   after: TenantPlan | undefined;
+  before: TenantPlan | undefined;
   /** Every retiring node group of the change, whole (as an unstaged surge holds them). */
   all: SurgeReservation[];
 }
@@ -194,8 +195,35 @@ function tenantSurges(lab: Lab, plan: PlacementPlan, previousPlan: PlacementPlan
     const changed = changedInstances(lab, tenant);
     const network = networkChanged(tenant);
     const all = before ? retiringGroups(before, after, rollsInPlace, (instance) => network || changed.has(instance)) : [];
-    out.push({ index, tenant, after, all });
+    out.push({ index, tenant, after, before, all });
   });
+  return out;
+}
+
+/**
+ * The fixed pools a staged step would leave with fewer machines than they ask for: per pool, its
+ * node groups count with their old machines while they surge or are held, with their new ones
+ * once done (and kept or arriving groups with their new ones); a step must keep at least the
+ * smaller of the pool's old and new replicas. (Without a stage, every group surges: old ones count.)
+ */
+export function poolShortfalls(ts: TenantSurge, stateOf: (id: string) => 'surge' | 'hold' | 'done'): string[] {
+  const out: string[] = [];
+  const replacing = new Set(ts.all.map(nodeGroupId));
+  for (const pool of ts.after?.pools ?? []) {
+    const was = ts.before?.pools.find((p) => p.name === pool.name);
+    if (!was || pool.autoscaling || was.autoscaling) continue;
+    const where = [...new Set([...was.placements, ...pool.placements].map((p) => key(p.instance, p.node)))];
+    let machines = 0;
+    for (const nk of where) {
+      const [instance, node] = nk.split('\u0000');
+      const oldN = was.placements.find((p) => p.instance === instance && p.node === node)?.replicas ?? 0;
+      const newN = pool.placements.find((p) => p.instance === instance && p.node === node)?.replicas ?? 0;
+      const id = nodeGroupId({ pool: pool.name, instance, node });
+      machines += replacing.has(id) && stateOf(id) !== 'done' ? oldN : newN;
+    }
+    const asks = Math.min(was.replicas, pool.replicas);
+    if (machines < asks) out.push(`pool ${pool.name} would have ${machines} machine${machines === 1 ? '' : 's'} serving, fewer than the ${asks} it asks for`);
+  }
   return out;
 }
 
@@ -215,6 +243,8 @@ export interface StagedSurge {
   stages: SurgeStage[];
   /** What each node would hold beyond the plan if the remaining surge went at once (the one-step surge). */
   atOnce: SurgeStage['nodes'];
+  /** Why the steps found would leave a pool short (then `stages` is empty): stage it by hand, or make room. */
+  unsafe: string[];
   /** Node groups that do not fit even alone beside the plan: staging cannot help them. */
   tooBig: { group: string; need: { cpu: number; memoryMiB: number }; free: { cpu: number; memoryMiB: number } }[];
   /** The exact `previous` of each step: its surge, then its retire (undefined: remove previous). */
@@ -286,6 +316,16 @@ function stageTenant(ts: TenantSurge, plan: PlacementPlan, others: SurgeReservat
             return { instance: l.instance, node: l.node, need, free: room, fits: within(need, room) };
           }),
         }));
+  // Every step must keep each fixed pool's machines (a pool whose groups move between nodes: the
+  // new ones of a done group may be fewer than the old ones of a held one).
+  const unsafe = stages.flatMap((st, k) => {
+    const later = new Set(stages.slice(k + 1).flatMap((x) => x.groups));
+    const now = new Set(st.groups);
+    const state = (id: string) =>
+      now.has(id) ? 'surge' : later.has(id) ? 'hold' : pending.some((r) => nodeGroupId(r) === id) ? 'done' : stageState(ts.tenant, id);
+    return poolShortfalls(ts, state).map((why) => `step ${k + 1}: ${why}`);
+  });
+  if (unsafe.length > 0) stages.splice(0, stages.length);
   const atOnce = nodeKeys.map((nk) => {
     const [instance, node] = nk.split('\u0000');
     const need = pending.filter((r) => key(r.instance, r.node) === nk).reduce((x, r) => add(x, r), ZERO);
@@ -303,7 +343,7 @@ function stageTenant(ts: TenantSurge, plan: PlacementPlan, others: SurgeReservat
       retire: withStage([], later) as Record<string, unknown> | undefined,
     };
   });
-  return { tenant: ts.tenant.name, index: ts.index, atOnce, stages, tooBig, steps };
+  return { tenant: ts.tenant.name, index: ts.index, atOnce, stages, tooBig, unsafe, steps };
 }
 
 /** Each tenant's staged surge (with `previous`): whether it fits as described, and the steps that would. */
@@ -378,6 +418,15 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
           });
         }
       });
+    }
+    if (stage) {
+      for (const why of poolShortfalls(ts, (id) => stageState(ts.tenant, id))) {
+        problems.push({
+          path: ['tenants', ts.index, 'previous', 'stage'],
+          message: `tenant ${ts.tenant.name}: in this step of its staged surge ${why} (its node groups done count with their new machines, those surging or held with their old ones)`,
+          fix: 'surge the node groups where the pool gains machines no later than those where it loses them (npm run --silent upgrade-plan prints steps that keep every pool), or surge them in one step',
+        });
+      }
     }
     for (const r of ts.all) {
       const staged = stagedReservation(r, stageState(ts.tenant, nodeGroupId(r)), ts.after);

@@ -13,7 +13,7 @@ import { parse, stringify } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { capacityLedger, planPlacement, planPlacementPartial } from '../../modules/placement';
-import { previousLab, stagedSurges } from '../../modules/placement/surge';
+import { poolShortfalls, previousLab, retiringGroups, stagedSurges } from '../../modules/placement/surge';
 import { flowYaml } from '../../modules/config/flow-yaml';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { DEFER_UPGRADE } from '../../modules/tenants/cluster';
@@ -262,5 +262,91 @@ describe('staged surge: an upgrade whose whole surge does not fit a node', () =>
     expect(problems.length).toBeGreaterThan(0);
     expect(problems.every((p) => !p.fix?.includes('one node group at a time'))).toBe(true);
     expect(problems[0].fix).toMatch(/an upgrade surges every pool of the tenant at once: make room/);
+  });
+});
+
+describe('staged surge: a resize', () => {
+  // batch shrinks from 28 to 24 GiB and workers grow to 12 GiB: the one-step surge needs 52 GiB on pmox-txl-1, which has 36 - 4 + 0 free after the plan.
+  const resized = (a: any) => {
+    a.pools.find((p: any) => p.name === 'batch').size.memoryMiB = 24576;
+    a.pools.find((p: any) => p.name === 'workers').size.memoryMiB = 12288;
+  };
+  const before = lab();
+  const withPrevious = (stage?: unknown) =>
+    lab((a) => {
+      a.previous = { pools: structuredClone(a.pools), ...(stage ? { stage } : {}) };
+      resized(a);
+    });
+
+  it('counts a held group that shrinks by what its old machines exceed the new ones, and keeps its old machine deployment as it was', () => {
+    expect(thrownProblems(() => planPlacement(withPrevious()))[0]).toEqual(
+      expect.objectContaining({ path: 'tenants.0.previous', fix: expect.stringContaining('surge one node group at a time') }),
+    );
+    const step = withPrevious({
+      surge: ['workers/pmox-txl/pmox-txl-1', 'workers/pmox-txl/pmox-txl-2'],
+      hold: ['batch/pmox-txl/pmox-txl-1', 'batch/pmox-txl/pmox-txl-2'],
+    });
+    const held = (planPlacement(step).surge ?? []).filter((r) => r.held).map((r) => `${r.pool}/${r.node} ${r.memoryMiB}`);
+    expect(held.sort()).toEqual(['batch/pmox-txl-1 4096', 'batch/pmox-txl-2 4096']);
+    const old = topologyMds(renderPlaced(before, 'tenant-a'));
+    const mid = topologyMds(renderPlaced(step, 'tenant-a'));
+    const batchOld = old.filter((m) => m.metadata.labels[LABEL_POOL] === 'batch');
+    // The held batch groups: their old machine deployments only, as before (no defer-upgrade on a resize; the overrides sorted by name).
+    const sorted = (ms: any[]) =>
+      ms.map((m) => ({ ...m, variables: { overrides: [...m.variables.overrides].sort((x: any, y: any) => (x.name < y.name ? -1 : 1)) } }));
+    expect(sorted(mid.filter((m) => m.metadata.labels[LABEL_POOL] === 'batch'))).toEqual(sorted(batchOld));
+    expect(mid.filter((m) => m.metadata.labels[LABEL_POOL] === 'workers').length).toBe(
+      2 * old.filter((m) => m.metadata.labels[LABEL_POOL] === 'workers').length,
+    );
+    const versions = new Map(old.map((m) => [m.name, FROM] as [string, string]));
+    expect(transition(before, renderPlaced(before, 'tenant-a').cluster, step, renderPlaced(step, 'tenant-a').cluster, versions)).toEqual({
+      changed: [],
+      replaced: [],
+      rolled: [],
+    });
+  });
+});
+
+describe('staged surge: every step keeps each pool', () => {
+  // A pool whose machines move between nodes (3 replicas: 2 + 1 before, 1 + 2 after), as a change of size can make placement do.
+  const pool = (placements: [string, number][]) => ({
+    name: 'workers',
+    replicas: 3,
+    size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 },
+    placements: placements.map(([node, replicas]) => ({ instance: 'pmox-txl', node, replicas })),
+  });
+  const before = {
+    name: 'tenant-a',
+    kubernetesVersion: FROM,
+    pools: [
+      pool([
+        ['pmox-txl-1', 2],
+        ['pmox-txl-2', 1],
+      ]),
+    ],
+  } as any;
+  const after = {
+    name: 'tenant-a',
+    kubernetesVersion: TO,
+    pools: [
+      pool([
+        ['pmox-txl-1', 1],
+        ['pmox-txl-2', 2],
+      ]),
+    ],
+  } as any;
+  const ts = { index: 0, tenant: {} as any, before, after, all: retiringGroups(before, after) };
+  const state = (done: string[], hold: string[]) => (id: string) =>
+    done.includes(id) ? ('done' as const) : hold.includes(id) ? ('hold' as const) : ('surge' as const);
+
+  it('refuses a step in which a done group has fewer new machines than its held neighbour lost', () => {
+    expect(ts.all.map((r) => `${r.pool}/${r.instance}/${r.node}`)).toEqual(['workers/pmox-txl/pmox-txl-1', 'workers/pmox-txl/pmox-txl-2']);
+    // pmox-txl-1 done first (1 new) while pmox-txl-2 is held (1 old): 2 serving of 3.
+    expect(poolShortfalls(ts, state(['workers/pmox-txl/pmox-txl-1'], ['workers/pmox-txl/pmox-txl-2']))).toEqual([
+      'pool workers would have 2 machines serving, fewer than the 3 it asks for',
+    ]);
+    // The other order keeps 3 (2 new on pmox-txl-2, 2 old on pmox-txl-1 held → 4), and so does every group surging.
+    expect(poolShortfalls(ts, state(['workers/pmox-txl/pmox-txl-2'], ['workers/pmox-txl/pmox-txl-1']))).toEqual([]);
+    expect(poolShortfalls(ts, state([], []))).toEqual([]);
   });
 });
