@@ -332,8 +332,8 @@ function stageTenant(ts: TenantSurge, plan: PlacementPlan, others: SurgeReservat
     const room = free(instance, node);
     return { instance, node, need, free: room, fits: within(need, room) };
   });
-  const { stage: _stage, ...base } = ts.tenant.previous as NonNullable<Tenant['previous']>;
-  void _stage;
+  const base: Record<string, unknown> = { ...ts.tenant.previous };
+  delete base.stage;
   const withStage = (surge: string[], hold: string[]) =>
     surge.length === 0 && hold.length === 0 ? undefined : { ...base, stage: { ...(surge.length > 0 ? { surge } : {}), ...(hold.length > 0 ? { hold } : {}) } };
   const steps = stages.map((s, k) => {
@@ -355,8 +355,10 @@ export function stagedSurges(lab: Lab, plan: PlacementPlan, previousPlan: Placem
   return surges.map((ts) => {
     const mine = staged.filter((r) => r.tenant === ts.tenant.name);
     const others = staged.filter((r) => r.tenant !== ts.tenant.name);
+    // Every node this tenant's surge holds something on has room for it beside the other tenants'.
     const fits = plan.nodes.every((n) => {
       const here = staged.filter((r) => r.instance === n.instance && r.node === n.node);
+      if (!mine.some((r) => r.instance === n.instance && r.node === n.node)) return true;
       return (
         here.length === 0 ||
         within(
@@ -365,7 +367,6 @@ export function stagedSurges(lab: Lab, plan: PlacementPlan, previousPlan: Placem
         )
       );
     });
-    void mine;
     return { fits, ...stageTenant(ts, plan, others) };
   });
 }
