@@ -65,7 +65,7 @@ function workerTemplates(l: Lab, cluster: any, current: ReadonlyMap<string, stri
 
 /**
  * What CAPI's topology controller would refuse or do wrong going from one step's Cluster to the next:
- * an existing machine deployment whose worker templates change (CAPMOX v0.9.0's webhook refuses
+ * an existing machine deployment whose worker templates change (the pinned CAPMOX's webhook refuses
  * any ProxmoxMachineTemplate change), and node groups replaced with no machine deployment kept.
  */
 function transition(l1: Lab, c1: any, l2: Lab, c2: any, versions: Map<string, string>) {
