@@ -1,6 +1,6 @@
 /** The commands, compiled, on files: placement --what-if, upgrade-plan, validate --against, audit's usage errors. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -134,6 +134,17 @@ describe('foresight commands', () => {
     const oneStep = run('validate', '--config', file('staged-one.yaml', stringify(doc)), '--against', old);
     expect(oneStep.status).toBe(1);
     expect(oneStep.stderr).toContain('surge one node group at a time');
+    // A resize without previous: staged from the previous the refusal names (the pools as they were).
+    const resize = parse(readFileSync(old, 'utf8'));
+    resize.tenants[0].pools[0].size.memoryMiB = 12288;
+    resize.tenants[0].pools[1].size.memoryMiB = 24576;
+    const resized = run('upgrade-plan', '--config', file('staged-resize.yaml', stringify(resize)), '--against', old);
+    expect(resized.status).toBe(1);
+    expect(resized.stdout).toContain('## Node groups replaced with no surge (refused)');
+    expect(resized.stdout).toContain('## tenant-a: staged surge — the one-step surge does not fit');
+    expect(resized.stdout).toContain(
+      '1. **Surge 1** — set `tenants[0].previous: { pools: [{ name: workers, replicas: 3, size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 } }, { name: batch, replicas: 2, size: { cpu: 4, memoryMiB: 28672, diskGiB: 40 } }], stage: { surge: [',
+    );
   });
 
   it('audit without tokens names every instance it could not read and exits 1', () => {
