@@ -268,6 +268,11 @@ export const previousInstanceSchema = z.strictObject({
   vmIdRange: z.strictObject({ start: z.int().min(100), end: z.int().max(999999999) }).optional(),
 });
 
+/** A node group of a staged surge (`previous.stage`): a pool's machines on one node, `<pool>/<instance>/<node>`. */
+const nodeGroupRef = z.string().regex(/^[^/\s]+\/[^/\s]+\/[^/\s]+$/, {
+  error: 'a node group is <pool>/<instance>/<node>, e.g. workers/pmox-txl/pmox-txl-1 (npm run upgrade-plan prints them)',
+});
+
 export const poolSchema = z
   .strictObject({
     name: dnsLabel('a pool name'),
@@ -368,6 +373,15 @@ export const tenantSchema = z.strictObject({
         .optional()
         .describe(
           "by instance name: the instance's worker template fields as they were before this change (bridge, storage, template, images, vmIdRange; default: as they are now)",
+        ),
+      stage: z
+        .strictObject({
+          surge: z.array(nodeGroupRef).optional().describe('the node groups that surge in this step: their old machine deployments stay beside the new ones'),
+          hold: z.array(nodeGroupRef).optional().describe('the node groups held back: their old machine deployments stay exactly as they are, no new ones yet'),
+        })
+        .optional()
+        .describe(
+          'a staged surge, one node group (<pool>/<instance>/<node>) at a time, where the whole surge does not fit a node (npm run upgrade-plan prints each step): a replaced node group in neither list has surged and retired in an earlier step',
         ),
     })
     .optional()

@@ -3,6 +3,9 @@ import { pinnedVersions } from '../versions/pins';
 import { formatMiB } from '../placement/render-markdown';
 import { table } from '../placement/render-markdown';
 import type { TenantUpgrade } from './upgrade';
+import type { StagedSurge } from '../placement/surge';
+import type { Lab } from '../config/schema';
+import { flowYaml } from '../config/flow-yaml';
 
 const HOW: Record<string, string> = { image: 'image', tags: 'version tag', templateID: 'template id', missing: '**missing**' };
 
@@ -111,5 +114,94 @@ export function upgradeJson(upgrades: readonly TenantUpgrade[]) {
       fits: s.fits,
     })),
     refusals: [...u.refusals],
+  }));
+}
+
+/**
+ * A staged surge (docs/tenants.md, "Staged surge"): where the surge of every node group at once does
+ * not fit a node, the steps that do — which node groups surge in each, what each node then holds
+ * beyond the plan, and the exact `previous` to deploy for each step's surge and retire.
+ */
+export function renderStagedMarkdown(staged: readonly StagedSurge[], lab: Lab, heading = '##'): string[] {
+  const lines: string[] = [];
+  const gib = (x: { cpu: number; memoryMiB: number }) => `${x.cpu} cpu, ${formatMiB(x.memoryMiB)}`;
+  for (const s of staged) {
+    const tenant = lab.tenants[s.index];
+    const from = tenant.previous?.kubernetesVersion;
+    const upgrade = from !== undefined && from !== tenant.kubernetesVersion;
+    const full = s.atOnce.filter((n) => !n.fits);
+    lines.push(
+      `${heading} ${s.tenant}: staged surge — ${s.fits && tenant.previous?.stage ? 'this description is a step of it' : 'the one-step surge does not fit'}`,
+      '',
+    );
+    if (full.length > 0)
+      lines.push(
+        `The surge of every remaining node group at once does not fit: ${full.map((n) => `${n.node} (${n.instance}) would hold ${gib(n.need)} beyond the plan, with ${gib(n.free)} free`).join('; ')}.`,
+        '',
+      );
+    if (s.stages.length === 0 && s.unsafe.length > 0) {
+      lines.push(
+        `The steps that fit would leave a pool short (${s.unsafe.join('; ')}): stage it by hand in \`previous.stage\`, surging the node groups where a pool gains machines first, or make room for the one-step surge.`,
+        '',
+      );
+      continue;
+    }
+    if (s.stages.length === 0) {
+      lines.push(
+        `It cannot be staged either: ${s.tooBig.map((g) => `node group ${g.group} alone needs ${gib(g.need)}, and its node has ${gib(g.free)} free after the plan`).join('; ')}. Make room there (move or shrink another tenant's pools, add a node), or lower the pool's replicas in a step of its own first.`,
+        '',
+      );
+      continue;
+    }
+    lines.push(
+      `Staged one node group at a time (${s.stages.length} step${s.stages.length === 1 ? '' : 's'}, each a surge and a retire deploy): a node group held back keeps its old machine deployments exactly as they are and gets no new one yet. Per node, what the step holds beyond the plan (the surging groups' old machines, and what a held group's old machines exceed its new ones by) against what is free after the plan:`,
+      '',
+      ...table(
+        ['step', 'node groups surging', 'held back', ...s.atOnce.map((n) => `${n.node} (${n.instance})`)],
+        s.stages.map((st, k) => [
+          k + 1,
+          st.groups.join(', '),
+          s.stages
+            .slice(k + 1)
+            .flatMap((x) => x.groups)
+            .join(', ') || '—',
+          ...s.atOnce.map((n) => {
+            const x = st.nodes.find((y) => y.instance === n.instance && y.node === n.node);
+            return x ? `${gib(x.need)} of ${gib(x.free)}${x.fits ? '' : ' **no**'}` : '—';
+          }),
+        ]),
+      ),
+      '',
+    );
+    s.steps.forEach((step, k) => {
+      lines.push(
+        `${k + 1}. **Surge ${k + 1}** — set \`tenants[${s.index}].previous: ${flowYaml(step.surge)}\`, deploy.` +
+          (k === 0 && upgrade
+            ? ` The control plane goes to ${tenant.kubernetesVersion} first; the old machine deployments, surging or held back, keep ${from} (defer-upgrade: one minor behind at most, within the kubelet skew; never a worker newer than the control plane), and CAPI creates the new ones once the control plane runs ${tenant.kubernetesVersion}.`
+            : ''),
+        `   **Retire ${k + 1}** — once the new Nodes of this step are Ready (deploy's retire guard checks): ${step.retire ? `set \`tenants[${s.index}].previous: ${flowYaml(step.retire)}\`` : 'remove `previous`'}, deploy.`,
+      );
+    });
+    lines.push(
+      '',
+      'Abort halfway: the held-back groups were never touched, and every old machine deployment serves until the retire of its own step. An upgrade is not undone (the control plane does not go back): fix what stops the new machines and deploy the same step again. A resize or an instance-level edit goes back as in one step (the description as `previous` has it, `previous` removed) only before the first retire; after it, the retired groups are a change of their own, surged again with `previous`.',
+      '',
+    );
+  }
+  return lines;
+}
+
+export function stagedJson(staged: readonly StagedSurge[]) {
+  return staged.map((s) => ({
+    tenant: s.tenant,
+    fits: s.fits,
+    atOnce: s.atOnce.map((n) => ({ instance: n.instance, node: n.node, need: { ...n.need }, free: { ...n.free }, fits: n.fits })),
+    stages: s.stages.map((st, k) => ({
+      groups: [...st.groups],
+      nodes: st.nodes.map((n) => ({ instance: n.instance, node: n.node, need: { ...n.need }, free: { ...n.free }, fits: n.fits })),
+      previous: { surge: s.steps[k].surge, retire: s.steps[k].retire ?? null },
+    })),
+    tooBig: s.tooBig.map((g) => ({ group: g.group, need: { ...g.need }, free: { ...g.free } })),
+    unsafe: [...s.unsafe],
   }));
 }

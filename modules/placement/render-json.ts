@@ -125,6 +125,7 @@ export function renderJson(plan: PlacementPlan, diff?: PlacementDiff): string {
             machines: r.machines,
             cpu: r.cpu,
             memoryMiB: r.memoryMiB,
+            ...(r.held ? { held: true } : {}),
           })),
         }
       : {}),

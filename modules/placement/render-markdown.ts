@@ -190,11 +190,19 @@ export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
     lines.push(
       `${heading}# Surge: retiring machines kept until the retire step`,
       '',
-      'These previous node groups (`tenants[].previous`) stay beside the new ones until previous is removed; the headroom above already counts them.',
+      'These previous node groups (`tenants[].previous`) stay beside the new ones until previous is removed; the headroom above already counts them (a held-back group of a staged surge: only what its old machines exceed its new ones by).',
       '',
       ...table(
         ['tenant', 'pool', 'node', 'version', 'machines', 'cpu', 'memory'],
-        plan.surge.map((r) => [r.tenant, r.pool, `${r.node} (${r.instance})`, r.version, r.machines, r.cpu, formatMiB(r.memoryMiB)]),
+        plan.surge.map((r) => [
+          r.tenant,
+          r.held ? `${r.pool} (held back: previous.stage.hold)` : r.pool,
+          `${r.node} (${r.instance})`,
+          r.version,
+          r.machines,
+          r.cpu,
+          formatMiB(r.memoryMiB),
+        ]),
       ),
       '',
     );

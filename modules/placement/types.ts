@@ -121,8 +121,11 @@ export interface SurgeReservation {
   version: string;
   /** Machines at max (fixed pools: replicas). */
   machines: number;
+  /** What they hold of the node beyond the plan (held: what the old machines exceed the new plan's there by). */
   cpu: number;
   memoryMiB: number;
+  /** A staged surge's held-back node group (`previous.stage.hold`): its old machines stand where the plan counts its new ones. */
+  held?: true;
 }
 
 /** Where a machine sits: one node of one instance. */

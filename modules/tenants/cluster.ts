@@ -5,6 +5,7 @@
 import { tenantProxmoxPool } from '../config/proxmox-access';
 import { fixedTemplateFor, nodeTemplateFor, type FixedTemplate, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
+import { nodeGroupId, stageState } from '../placement/surge';
 import type { TenantPlan } from '../placement/types';
 import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
 import type { TemplateSourceValue, TopologyVariable } from './cluster-class-variables';
@@ -48,7 +49,12 @@ export interface RetiringMachineDeployment extends MachineDeploymentPlan {
   version: string;
   /** Whether it sits in the primary Cluster's topology (else in a secondary Cluster). */
   inTopology: boolean;
+  /** A staged surge's held-back node group (`previous.stage.hold`): no new machine deployment beside it yet. */
+  held?: true;
 }
+
+/** A machine deployment's node group id, as `previous.stage` names it (`<pool>/<instance>/<node>`). */
+const groupIdOf = (md: MachineDeploymentPlan) => nodeGroupId({ pool: md.pool, instance: md.instance, node: md.nodes[0] });
 
 export interface TenantCluster {
   cluster: KubernetesObject;
@@ -245,8 +251,18 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
     });
   }
 
+  // Surge, then retire: the tenant's machine deployments as they were (the previous description).
+  const before = input.retiring
+    ? tenantCluster({ ...input, lab: input.retiring.lab ?? lab, tenant: input.retiring.tenant, plan: input.retiring.plan, retiring: undefined })
+    : undefined;
+  const current = new Set(mds.map((md) => md.name));
+  // A staged surge (previous.stage): a replaced node group held back keeps its old machine
+  // deployments exactly as they are and gets no new one in this step.
+  const replacedIds = new Set((before?.machineDeployments ?? []).filter((m) => !current.has(m.name)).map(groupIdOf));
+  const held = (md: MachineDeploymentPlan) => replacedIds.has(groupIdOf(md)) && stageState(tenant, groupIdOf(md)) === 'hold';
+  const shown = mds.filter((md) => !held(md));
   // With secondary Clusters, the machine deployments of the other instances are theirs (secondary.ts).
-  const inTopology = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;
+  const inTopology = rendering === 'secondary-clusters' ? shown.filter((md) => md.instance === primary.name) : shown;
   const retiringTopology: typeof topologyMachineDeployments = [];
   const topologyMachineDeployments = inTopology.map((md) => {
     const overrides = overridesOf(md);
@@ -269,12 +285,13 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
   // Surge, then retire: the previous machine deployments the change replaces stay, as they were.
   const retiring: RetiringMachineDeployment[] = [];
   const retiringProblems: string[] = [];
-  if (input.retiring) {
-    const before = tenantCluster({ ...input, lab: input.retiring.lab ?? lab, tenant: input.retiring.tenant, plan: input.retiring.plan, retiring: undefined });
-    const current = new Set(mds.map((md) => md.name));
+  if (input.retiring && before) {
     const clusterValues = new Map<string, unknown>(variables.map((v) => [v.name, v.value] as const));
     const oldPrimary = before.instances[0]?.name;
     for (const md of before.machineDeployments.filter((m) => !current.has(m.name))) {
+      // A staged surge: a node group surged and retired in an earlier step keeps only its new ones.
+      const state = stageState(tenant, groupIdOf(md));
+      if (state === 'done') continue;
       const wasInTopology = rendering !== 'secondary-clusters' || md.instance === oldPrimary;
       const inTopology = rendering !== 'secondary-clusters' || md.instance === primary.name;
       if (wasInTopology !== inTopology) {
@@ -286,7 +303,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       // A secondary Cluster's machine deployment is named <pool>-<node> and rolls in place (surge 1,
       // drain) when its templates change: it retires only when its pool leaves that node.
       if (!inTopology && mds.some((n) => n.pool === md.pool && n.instance === md.instance && n.nodes[0] === md.nodes[0])) continue;
-      retiring.push({ ...md, version: input.retiring.tenant.kubernetesVersion, inTopology });
+      retiring.push({ ...md, version: input.retiring.tenant.kubernetesVersion, inTopology, ...(state === 'hold' ? { held: true as const } : {}) });
       if (!inTopology) continue;
       // Its worker template must come out exactly as before (CAPMOX refuses any change, CAPMOX
       // #735): every value that differs from the new Cluster's is overridden on it, and a variable
@@ -346,5 +363,5 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       },
     },
   };
-  return { cluster, machineDeployments: mds, instances, retiring, retiringProblems, workerVariables };
+  return { cluster, machineDeployments: shown, instances, retiring, retiringProblems, workerVariables };
 }

@@ -19,6 +19,7 @@ import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
 import { DEFER_UPGRADE } from './cluster';
 import { workerMachineVariables } from './cluster-class';
+import { flowYaml } from '../config/flow-yaml';
 import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_TENANT } from './names';
 
 /** A machine deployment of a Cluster's topology, with the values its worker template is made from. */
@@ -37,6 +38,8 @@ export interface RenderedMachineDeployment {
   /** The Cluster's variables with the machine deployment's overrides over them. */
   variables: Record<string, unknown>;
 }
+
+export { flowYaml };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -137,18 +140,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A value as YAML flow text, for a fix to paste. */
-export function flowYaml(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
-  if (isObj(value)) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${k}: ${flowYaml(v)}`).join(', ')} }`;
-  }
-  if (typeof value === 'string')
-    return /^[A-Za-z_/][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
-  return String(value);
-}
-
 /** What changed in a group's worker template inputs (the variables the worker patches read): variable name → [before, after]. */
 function changedVariables(g: NodeGroupChange, read: ReadonlySet<string>): Map<string, [unknown, unknown]> {
   const b = g.before[0].variables;
@@ -247,6 +238,45 @@ function suggestedPrevious(
   return { previous, unknown: [...new Set(unknown)] };
 }
 
+/** The tenants with node groups a change replaces with no surge, each with those groups (see replacementProblems). */
+function unsurgedReplacements(lab: Lab, before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[]) {
+  const out: { index: number; tenant: Tenant; mine: NodeGroupChange[] }[] = [];
+  const replaced = replacedGroups(before, after);
+  const read = new Set(workerMachineVariables(lab.capmox.multiInstance));
+  for (const tenantName of [...new Set(replaced.map((g) => g.tenant))]) {
+    const index = lab.tenants.findIndex((t) => t.name === tenantName);
+    if (index < 0) continue;
+    const tenant = lab.tenants[index];
+    // A group whose template inputs are all unchanged was renamed by the class's own worker template
+    // (a pvekaas release that changes it): previous cannot keep that, it is not the description's.
+    const mine = replaced.filter((g) => g.tenant === tenantName && changedVariables(g, read).size > 0);
+    if (mine.length === 0) continue;
+    const versionChanged = mine.some((g) => g.before[0].version !== undefined && g.before[0].version !== tenant.kubernetesVersion);
+    if (versionChanged && !tenant.previous) continue;
+    out.push({ index, tenant, mine });
+  }
+  return out;
+}
+
+/**
+ * The `previous` each tenant with node groups replaced with no surge needs (its surge step), where
+ * it can be told whole (from the old description); upgrade-plan stages it where it does not fit.
+ */
+export function replacementPrevious(
+  lab: Lab,
+  before: readonly RenderedMachineDeployment[],
+  after: readonly RenderedMachineDeployment[],
+  oldLab: Lab,
+): Map<string, Obj> {
+  const read = new Set(workerMachineVariables(lab.capmox.multiInstance));
+  const out = new Map<string, Obj>();
+  for (const { tenant, mine } of unsurgedReplacements(lab, before, after)) {
+    const { previous, unknown } = suggestedPrevious(tenant, lab, mine, read, oldLab);
+    if (unknown.length === 0) out.set(tenant.name, previous);
+  }
+  return out;
+}
+
 /**
  * A problem for every tenant with node groups a change replaces with no surge: at
  * `tenants[i].previous` (or `tenants[i]`), naming each group, what changed, and the exact
@@ -260,18 +290,8 @@ export function replacementProblems(
   oldLab?: Lab,
 ): Problem[] {
   const problems: Problem[] = [];
-  const replaced = replacedGroups(before, after);
   const read = new Set(workerMachineVariables(lab.capmox.multiInstance));
-  for (const tenantName of [...new Set(replaced.map((g) => g.tenant))]) {
-    const index = lab.tenants.findIndex((t) => t.name === tenantName);
-    if (index < 0) continue;
-    const tenant = lab.tenants[index];
-    // A group whose template inputs are all unchanged was renamed by the class's own worker template
-    // (a pvekaas release that changes it): previous cannot keep that, it is not the description's.
-    const mine = replaced.filter((g) => g.tenant === tenantName && changedVariables(g, read).size > 0);
-    if (mine.length === 0) continue;
-    const versionChanged = mine.some((g) => g.before[0].version !== undefined && g.before[0].version !== tenant.kubernetesVersion);
-    if (versionChanged && !tenant.previous) continue;
+  for (const { index, tenant, mine } of unsurgedReplacements(lab, before, after)) {
     const { previous, unknown } = suggestedPrevious(tenant, lab, mine, read, oldLab);
     const what = mine.map((g) => {
       const vars = [...changedVariables(g, read)].map(([name, [b, a]]) => `${name} ${flowYaml(b)} → ${flowYaml(a)}`);

@@ -1,7 +1,8 @@
 /**
  * Deploy's retire guard (surge, then retire; docs/tenants.md): the retire step — the description
- * without `previous` — drops a node group's old machine deployments while its new ones carry the
- * pool on. Deploy applies it only when every carried machine deployment is Ready in the management
+ * without `previous`, or in a staged surge the step's node groups out of `previous.stage` — drops
+ * a node group's old machine deployments while its new ones carry the pool on (held-back groups are
+ * unchanged, so each staged retire is checked for its own groups). Deploy applies it only when every carried machine deployment is Ready in the management
  * cluster, read live through the management kubeconfig (`management.kubernetes.configPath`,
  * `context`), or when the operator says so explicitly with `--phase retire`.
  *

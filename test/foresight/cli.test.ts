@@ -1,9 +1,11 @@
 /** The commands, compiled, on files: placement --what-if, upgrade-plan, validate --against, audit's usage errors. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { labText } from './support';
+import { exampleText } from '../tenants/fixtures';
 
 const root = join(__dirname, '../..');
 let scratch: string;
@@ -98,6 +100,51 @@ describe('foresight commands', () => {
     const plan = run('upgrade-plan', '--config', bridged, '--against', base);
     expect(plan.status).toBe(1);
     expect(plan.stdout).toContain('## Node groups replaced with no surge (refused)');
+  });
+
+  it('upgrade-plan prints a staged surge where the one-step surge does not fit, and the step it names validates', () => {
+    // The example lab, pmox-txl's nodes at 96 GiB, tenant-a with a second pool of 2 × 28 GiB (test/tenants/surge-staged.test.ts).
+    const doc = parse(exampleText);
+    const [txl, fra] = doc.proxmox.instances;
+    txl.template.versions = [{ kubernetesVersion: 'v1.36.3', templateID: 1001 }];
+    fra.images.push({ ...fra.images[0], kubernetesVersion: 'v1.36.3', url: fra.images[0].url.replace('v1.35.4', 'v1.36.3') });
+    for (const n of txl.nodes) Object.assign(n, { memoryMiB: 98304, cpu: 64 });
+    doc.tenants[0].pools.push({ name: 'batch', replicas: 2, size: { cpu: 4, memoryMiB: 28672, diskGiB: 40 } });
+    const old = file('staged-old.yaml', stringify(doc));
+    doc.tenants[0].kubernetesVersion = 'v1.36.3';
+    const next = file('staged-next.yaml', stringify(doc));
+    const md = run('upgrade-plan', '--config', next, '--against', old);
+    expect(md.status).toBe(1);
+    expect(md.stdout).toContain('## tenant-a: staged surge — the one-step surge does not fit');
+    expect(md.stdout).toContain(
+      '| 1 | batch/pmox-txl/pmox-txl-1, batch/pmox-txl/pmox-txl-2, workers/pmox-txl/pmox-txl-2 | workers/pmox-txl/pmox-txl-1 | 4 cpu, 28 GiB of 46 cpu, 36 GiB | 8 cpu, 36 GiB of 50 cpu, 44 GiB |',
+    );
+    const json = JSON.parse(run('upgrade-plan', '--config', next, '--against', old, '--format', 'json').stdout);
+    const [staged] = json.stagedSurges;
+    expect(staged.stages.map((s: { groups: string[] }) => s.groups.length)).toEqual([3, 1]);
+    // Step 1 as upgrade-plan prints it: it validates, and upgrade-plan then calls it a step and exits 0.
+    doc.tenants[0].previous = staged.stages[0].previous.surge;
+    const step1 = file('staged-step1.yaml', stringify(doc));
+    expect(run('validate', '--config', step1, '--against', old).status).toBe(0);
+    const again = run('upgrade-plan', '--config', step1, '--against', old);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('## tenant-a: staged surge — this description is a step of it');
+    // The one-step surge is refused, naming step 1.
+    doc.tenants[0].previous = { kubernetesVersion: 'v1.35.4' };
+    const oneStep = run('validate', '--config', file('staged-one.yaml', stringify(doc)), '--against', old);
+    expect(oneStep.status).toBe(1);
+    expect(oneStep.stderr).toContain('surge one node group at a time');
+    // A resize without previous: staged from the previous the refusal names (the pools as they were).
+    const resize = parse(readFileSync(old, 'utf8'));
+    resize.tenants[0].pools[0].size.memoryMiB = 12288;
+    resize.tenants[0].pools[1].size.memoryMiB = 24576;
+    const resized = run('upgrade-plan', '--config', file('staged-resize.yaml', stringify(resize)), '--against', old);
+    expect(resized.status).toBe(1);
+    expect(resized.stdout).toContain('## Node groups replaced with no surge (refused)');
+    expect(resized.stdout).toContain('## tenant-a: staged surge — the one-step surge does not fit');
+    expect(resized.stdout).toContain(
+      '1. **Surge 1** — set `tenants[0].previous: { pools: [{ name: workers, replicas: 3, size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 } }, { name: batch, replicas: 2, size: { cpu: 4, memoryMiB: 28672, diskGiB: 40 } }], stage: { surge: [',
+    );
   });
 
   it('audit without tokens names every instance it could not read and exits 1', () => {
