@@ -68,9 +68,7 @@ function cacheDir(): string {
 
 /** The cache file of one entry script and Node version: `<entry hash>.bin`, a JSON header line of paths, source hashes and lengths, then the data. */
 function cacheFile(dir: string, entry: string): string {
-  const key = createHash('sha1')
-    .update(`${FORMAT}\0${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${entry}`)
-    .digest('hex');
+  const key = createHash('sha1').update(`${FORMAT}\0${process.version}\0${process.arch}\0${entry}`).digest('hex');
   return join(dir, `${key.slice(0, 20)}.bin`);
 }
 
