@@ -35,6 +35,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
+import { threadId } from 'node:worker_threads';
 
 // Node's CommonJS loader: its internals that a replacement of `_compile` needs (as v8-compile-cache uses them).
 interface NodeModule {
@@ -99,7 +100,8 @@ function readCacheFile(file: string): Map<string, Entry> {
 function writeCacheFile(file: string, entries: Map<string, Entry>): void {
   const modules = [...entries].map(([path, e]) => [path, e.source, e.data.length] as const);
   const header = Buffer.from(`${JSON.stringify({ format: FORMAT, modules })}\n`);
-  const temp = `${file}.${process.pid}.tmp`;
+  // Unique per process and thread (a synth worker's threads share the process id): no two writers share a temporary file.
+  const temp = `${file}.${process.pid}-${threadId}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(temp, Buffer.concat([header, ...[...entries.values()].map((e) => e.data)]));
