@@ -63,6 +63,8 @@ function floor(stacks: Record<string, StackJson>): void {
 
 let rebuilt: number | undefined;
 if (mode === 'pvekaas') {
+  // As `synth` starts (scripts/synth.ts): the code cache and lazy archiver first.
+  require('../scripts/lib/fast-start');
   const { synthesizeLab } = require('../scripts/lib/synthesize') as typeof import('../scripts/lib/synthesize');
   const workers = process.argv[5] === undefined ? undefined : Number(process.argv[5]);
   rebuilt = synthesizeLab({ config: input, out, workers }).rebuilt.length;

@@ -2,6 +2,8 @@
  * The app `cdktf synth|deploy|diff` runs (see cdktf.json). The lab description comes from
  * PVEKAAS_CONFIG (default: the example lab); cdktf chooses the output directory and format.
  */
+// First: the code cache and lazy archiver, before anything loads cdktf.
+import './lib/fast-start';
 import { join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { atLabFile, loadLabFile } from '../modules/config/load';

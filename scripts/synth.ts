@@ -1,4 +1,6 @@
 /** `npm run --silent synth -- --config <file> --out <dir> [--hcl] [--full] [--jobs <n>]` */
+// First: the code cache and lazy archiver, before anything loads cdktf.
+import './lib/fast-start';
 import { relative } from 'node:path';
 import { UserError, parseFlags, printWarnings, runCommand } from './lib/cli';
 import { synthesizeLab } from './lib/synthesize';

@@ -11,11 +11,25 @@ import { TerraformStack, type App } from 'cdktf';
 import { addStateBackend } from '../constructs/state-backend';
 import type { Lab } from '../modules/config/schema';
 import type { LabRendering } from '../modules/rendering';
-import { ManagementConfigStack } from './management-config-stack';
-import { ManagementStack } from './management-stack';
+import type { ManagementStack } from './management-stack';
 import type { InstanceCredentials } from './props';
-import { ProxmoxInstanceStack } from './proxmox-instance-stack';
-import { TenantStack } from './tenant-stack';
+import type { ProxmoxInstanceStack } from './proxmox-instance-stack';
+import type { TenantStack } from './tenant-stack';
+
+/*
+ * The stack classes are loaded when first built, not with this module: a synth that reuses the
+ * shared stacks (the synth cache, one tenant changed) then never loads the instance and management
+ * stacks' constructs and provider bindings (the Kubernetes provider's Job types alone are 4.6 MB of
+ * JavaScript), nor a tenant stack's when no tenant is built.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const stackClasses = {
+  management: () => (require('./management-stack') as typeof import('./management-stack')).ManagementStack,
+  managementConfig: () => (require('./management-config-stack') as typeof import('./management-config-stack')).ManagementConfigStack,
+  proxmoxInstance: () => (require('./proxmox-instance-stack') as typeof import('./proxmox-instance-stack')).ProxmoxInstanceStack,
+  tenant: () => (require('./tenant-stack') as typeof import('./tenant-stack')).TenantStack,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface LabStacks {
   instances: Map<string, ProxmoxInstanceStack>;
@@ -58,6 +72,9 @@ export function buildLab(app: App, lab: Pick<Lab, 'delivery' | 'management' | 't
   let management: ManagementStack | undefined;
   let managementConfig: TerraformStack;
   if (options.sharedStacks ?? true) {
+    const ProxmoxInstanceStack = stackClasses.proxmoxInstance();
+    const ManagementStack = stackClasses.management();
+    const ManagementConfigStack = stackClasses.managementConfig();
     const credentials: Record<string, InstanceCredentials> = {};
     for (const [instance, instanceRendering] of rendering.instances) {
       const name = `proxmox-${instance}`;
@@ -75,12 +92,14 @@ export function buildLab(app: App, lab: Pick<Lab, 'delivery' | 'management' | 't
     managementConfig = new TerraformStack(app, 'management-config');
   }
   const tenants = new Map<string, TenantStack>();
+  let TenantStackClass: typeof TenantStack | undefined;
   for (const tenant of [...lab.tenants].sort((a, b) => a.name.localeCompare(b.name))) {
     const name = `tenant-${tenant.name}`;
     if (options.tenantStacks && !options.tenantStacks(name)) continue;
     const tenantRendering = rendering.tenants.get(tenant.name);
     if (!tenantRendering) throw new Error(`buildLab: no rendering of tenant ${tenant.name} (render the lab with renderLab)`);
-    const stack = withBackend(new TenantStack(app, name, { rendering: tenantRendering, access: lab.management.kubernetes }), name);
+    TenantStackClass ??= stackClasses.tenant();
+    const stack = withBackend(new TenantStackClass(app, name, { rendering: tenantRendering, access: lab.management.kubernetes }), name);
     stack.addDependency(managementConfig);
     tenants.set(tenant.name, stack);
   }

@@ -214,6 +214,17 @@ export function classPatches(multiInstance: MultiInstanceRendering): ClassPatch[
  * `valueFrom.variable`, and the variables named in `enabledIf` and value templates.
  */
 export function workerMachineVariables(multiInstance: MultiInstanceRendering): string[] {
+  let known = workerVariableNames.get(multiInstance);
+  if (known === undefined) {
+    known = readWorkerMachineVariables(multiInstance);
+    workerVariableNames.set(multiInstance, known);
+  }
+  return [...known];
+}
+/** workerMachineVariables per rendering, read once per process (the patches are constants). */
+const workerVariableNames = new Map<MultiInstanceRendering, string[]>();
+
+function readWorkerMachineVariables(multiInstance: MultiInstanceRendering): string[] {
   const names = new Set<string>();
   const fromTemplate = (text: string) => {
     for (const m of text.matchAll(/(?:^|[\s(])\.([A-Za-z_]\w*)/g)) names.add(m[1]);

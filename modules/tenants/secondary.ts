@@ -110,8 +110,23 @@ export interface SecondaryInput {
 
 const toMap = (vars: TopologyVariable[]): Variables => Object.fromEntries(vars.map((v) => [v.name, v.value]));
 
-/** The class's worker health check (checks and remediation), which the secondaries' MachineHealthChecks repeat. */
+const healthChecks = new Map<string, string>();
+/**
+ * The class's worker health check (checks and remediation), which the secondaries' MachineHealthChecks
+ * repeat: one ClusterClass built per distinct setting in a process, not per tenant; a fresh copy each call.
+ */
 function workerHealthCheck(lab: Lab): Record<string, unknown> {
+  const key = JSON.stringify([lab.capmox.multiInstance, lab.management.healthCheck ?? null]);
+  let known = healthChecks.get(key);
+  if (known === undefined) {
+    known = JSON.stringify(classWorkerHealthCheck(lab));
+    healthChecks.set(key, known);
+  }
+  return JSON.parse(known) as Record<string, unknown>;
+}
+
+/** The class's worker health check without `enabled`, read from the ClusterClass itself. */
+function classWorkerHealthCheck(lab: Lab): Record<string, unknown> {
   const cc = clusterClass({ dataStoreName: 'unused', multiInstance: lab.capmox.multiInstance, healthCheck: lab.management.healthCheck }) as unknown as {
     spec: { workers: { machineDeployments: { class: string; healthCheck?: Record<string, unknown> }[] } };
   };

@@ -11,7 +11,7 @@
  *   removes); a run killed between them leaves the old output under `.<name>.pvekaas-old-<pid>`,
  *   which the next run puts back. Either way one complete output, old or new, and no scratch.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { configErrorAt } from '../../modules/config/load';
 import type { Problem } from '../../modules/config/problems';
@@ -114,12 +114,14 @@ function leftovers(dir: string): { path: string; what: 'new' | 'old'; pid: numbe
 function carryOver(from: string, to: string, kind: OutputKind): string[] {
   const kept: string[] = [];
   const walk = (rel: string) => {
-    for (const entry of readdirSync(join(from, rel)).sort()) {
+    // Entries with their types (no lstat per entry): a symbolic link is not a directory here, as with lstat.
+    for (const dirent of readdirSync(join(from, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const entry = dirent.name;
       const path = rel ? `${rel}/${entry}` : entry;
       const what = kind.classify(path);
       const source = join(from, path);
       if (what === 'generated') continue;
-      if (what === 'container' && lstatSync(source).isDirectory()) {
+      if (what === 'container' && dirent.isDirectory()) {
         walk(path);
         continue;
       }
@@ -136,14 +138,16 @@ function carryOver(from: string, to: string, kind: OutputKind): string[] {
   // What remains is generated files and the containers that held them.
   const remove = (rel: string): boolean => {
     let empty = true;
-    for (const entry of readdirSync(join(from, rel))) {
-      const path = rel ? `${rel}/${entry}` : entry;
+    for (const dirent of readdirSync(join(from, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${dirent.name}` : dirent.name;
       const full = join(from, path);
       const what = kind.classify(path);
-      if (what === 'container' && lstatSync(full).isDirectory()) {
+      if (what === 'container' && dirent.isDirectory()) {
         if (!remove(path)) empty = false;
       } else if (what === 'generated') {
-        rmSync(full, { recursive: true, force: true });
+        // A file (most of them): one unlink; a directory (assets): removed with what is in it.
+        if (dirent.isDirectory()) rmSync(full, { recursive: true, force: true });
+        else unlinkQuietly(full);
       } else {
         empty = false;
       }
@@ -153,6 +157,15 @@ function carryOver(from: string, to: string, kind: OutputKind): string[] {
   };
   remove('');
   return kept;
+}
+
+/** unlink, with a file already gone taken as removed (as `rmSync(..., { force: true })` takes it). */
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
 }
 
 /** Finishes or undoes what killed runs left: puts an old output back, removes unused scratch. */

@@ -11,6 +11,8 @@
  * test/synth/parallel.test.ts compares the result with a one-process synth, byte for byte.
  * Exit status 0 when every share succeeded; otherwise 1 with each failure on stderr.
  */
+// First: the code cache and lazy archiver, before anything loads cdktf.
+import './fast-start';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';

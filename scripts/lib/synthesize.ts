@@ -23,7 +23,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { atLabFile, parseLab, readLabText } from '../../modules/config/load';
@@ -180,13 +180,26 @@ function stackFiles(dir: string): Record<string, string> {
   return files;
 }
 
-/** Whether the previous output still holds exactly the files recorded for a stack. */
+/**
+ * Whether the previous output still holds exactly the files recorded for a stack (each file read
+ * and hashed: 3 MB and 10–15 ms of CPU at 100 tenants. A stat signature beside each hash would
+ * save that, but the index would then differ from a cold synth's, byte for byte).
+ */
 function intact(out: string, stack: string, cached: CachedStack): boolean {
   const dir = join(out, 'stacks', stack);
   return Object.entries(cached.files).every(([file, hash]) => {
     const path = join(dir, file);
     return existsSync(path) && statSync(path).isFile() && sha256(readFileSync(path)) === hash;
   });
+}
+
+/** `to` as a second name of `from` (no bytes copied), or a copy where a hard link cannot be made. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
 }
 
 /** The default state path of a stack synthesized into `out`: the lab's stateDir against the working directory, from `<out>/stacks/<stack>/`. */
@@ -404,9 +417,12 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       const dir = join(scratch, 'stacks', stack);
       if (reused.has(stack)) {
         const cached = previous!.stacks[stack];
+        // The previous output's files, hard-linked into the new one (they were checked above;
+        // the old names are removed with the old output).
+        mkdirSync(dir, { recursive: true });
         for (const file of Object.keys(cached.files)) {
-          mkdirSync(dirname(join(dir, file)), { recursive: true });
-          copyFileSync(join(out, 'stacks', stack, file), join(dir, file));
+          if (file.includes('/')) mkdirSync(dirname(join(dir, file)), { recursive: true });
+          linkOrCopy(join(out, 'stacks', stack, file), join(dir, file));
         }
         manifest.stacks[stack] = cached.manifest;
         manifest.version ||= previous!.manifestVersion;

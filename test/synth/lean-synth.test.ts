@@ -14,7 +14,7 @@ import { parseLab } from '../../modules/config/load';
 import { planPlacement } from '../../modules/placement';
 import { buildLab } from '../../stacks/app';
 import { renderLab } from '../../modules/rendering';
-import { resolvers, synthesizeOnce } from '../../scripts/lib/lean-synth';
+import { NUMBER_TOKEN_PATTERN, numberTokenLike, resolvers, synthesizeOnce } from '../../scripts/lib/lean-synth';
 import { withoutTokenTraces } from '../../scripts/lib/token-traces';
 import { projectRoot } from '../support/toolchain';
 import { apply, attempt, edit, tree } from './lab-edits';
@@ -74,6 +74,29 @@ describe('the lean resolver', () => {
     expect(() => resolvers.cdktf(stack, ['String Map Token Value'], false)).toThrow(/map token/i);
     // The cross-stack reference registered an output in the other stack, as cdktf does.
     expect(other.node.children.some((c) => c instanceof TerraformOutput)).toBe(true);
+  });
+});
+
+describe("the scan that stands for cdktf's number-token pattern", () => {
+  it('agrees with the pattern on random and number-like strings', () => {
+    const near = fc.string({ unit: fc.constantFrom('e', 'E', '-', '|', '.', '+', '1', '9', '0', 'x', ' ', '$', '{'), maxLength: 12 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          near,
+          fc.double().map(String),
+          fc.integer().map((n) => `${n}e${n}`),
+        ),
+        (s) => {
+          expect(numberTokenLike(s)).toBe(NUMBER_TOKEN_PATTERN.test(s));
+        },
+      ),
+      { numRuns: 5000, seed: 25 },
+    );
+    for (const s of ['1e5', '-1.8881545897087626e+289', 'e5', '5e', 'name', 'size 1e', '|e|', '.eE', 'abc-e-x', 'x+ee']) {
+      expect({ s, scan: numberTokenLike(s) }).toEqual({ s, scan: NUMBER_TOKEN_PATTERN.test(s) });
+    }
   });
 });
 
