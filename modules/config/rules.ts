@@ -96,7 +96,7 @@ function perPool(lab: Lab, check: (pool: Pool, at: (string | number)[], tenant: 
  * The boot disk of the template a pool on `instance` is cloned from for a version, where it is known:
  * a template the instance stack builds from an image (IMAGE_TEMPLATE_DISK_GIB), or an existing one
  * whose `diskGiB` the description gives (a `versions[]` entry's own, else the template's).
- * CAPMOX v0.9.0 resizes every clone's boot disk to the pool's bootVolume before the first start
+ * The pinned CAPMOX (proxmoxProvider) resizes every clone's boot disk to the pool's bootVolume before the first start
  * (internal/service/vmservice/vm.go, reconcileDisks → ResizeDisk) and qemu-server refuses a smaller
  * size ("shrinking disks is not supported"), so such a machine never boots.
  */
