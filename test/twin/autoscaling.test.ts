@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabTwin, type TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
-import { projectRoot } from './support';
+import { projectRoot, printTimes, timed } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -114,6 +114,7 @@ beforeAll(
     const work = mkdtempSync(join(tmpdir(), 'pvekaas-twin-autoscaling-'));
     const log = process.env.PVEKAAS_TWIN_LOG ? (l: string) => process.stderr.write(`[twin] ${l}\n`) : undefined;
     twin = await LabTwin.start({ root: projectRoot, labText, labFile: 'autoscaling.yaml', work, log, autoscaler: true });
+    timed(twin, 'autoscaling');
     await twin.applyKubernetes();
     await converged('first apply');
   },
@@ -121,6 +122,7 @@ beforeAll(
 );
 
 afterAll(async () => {
+  printTimes(twin);
   await twin?.stop();
   twin?.cleanup();
 });

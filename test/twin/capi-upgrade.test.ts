@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capiNextLane, pinnedVersions } from '../../modules/versions';
 import type { LabTwin } from '../../scripts/twin/index';
-import { convergedOrThrow, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
+import { convergedOrThrow, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -145,6 +145,7 @@ describe(`moving a running lab from Cluster API ${FROM} to ${TO} in the twin`, (
   );
 
   afterAll(async () => {
+    printTimes(twin);
     await twin?.stop();
     twin?.cleanup();
   });
@@ -295,6 +296,7 @@ describe(`a lab synthesized with clusterApi ${TO} in a twin of its own`, () => {
   );
 
   afterAll(async () => {
+    printTimes(twin);
     await twin?.stop();
     twin?.cleanup();
   });

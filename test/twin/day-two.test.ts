@@ -21,7 +21,7 @@ import type { LabTwin } from '../../scripts/twin/index';
 import { renderTenants } from '../../modules/tenants';
 import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
-import { actualCounts, convergedOrThrow, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
+import { actualCounts, convergedOrThrow, plannedCounts, projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes } from './support';
 
 /** What each pool asks for (its replicas, from the plan), per tenant. */
 function requiredReady(tenants: string[]): Map<string, Map<string, number>> {
@@ -81,6 +81,7 @@ beforeAll(
 );
 
 afterAll(async () => {
+  printTimes(twin);
   await twin?.stop();
   twin?.cleanup();
 });

@@ -10,14 +10,47 @@ export const projectRoot = resolve(__dirname, '../..');
 
 export async function startTwin(labText: string, name: string, log = false): Promise<LabTwin> {
   const work = mkdtempSync(join(tmpdir(), `pvekaas-twin-${name}-`));
-  return LabTwin.start({
+  const twin = await LabTwin.start({
     root: projectRoot,
     labText,
     labFile: `${name}.yaml`,
     work,
     log: log || process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
   });
+  return timed(twin, name);
 }
+
+/** Marks a twin's cases on its timeline and prints it at the end (startTwin does it; for a twin started otherwise). */
+export function timed(twin: LabTwin, name: string): LabTwin {
+  running.set(twin, { name, cases: 0 });
+  return twin;
+}
+
+/**
+ * Where each running twin's time goes (scripts/twin/timeline.ts): the bring-up parts LabTwin marks,
+ * the rest of `beforeAll` (to converged), then each case; printed when the file's cases are done.
+ */
+const running = new Map<LabTwin, { name: string; cases: number }>();
+const printed = new Set<LabTwin>();
+beforeEach(() => {
+  for (const [twin, t] of running) twin.timeline.mark(t.cases === 0 ? 'bring-up: to converged (rest of beforeAll)' : 'between cases');
+});
+afterEach(() => {
+  for (const [twin, t] of running) {
+    t.cases++;
+    twin.timeline.mark(`case: ${(expect.getState().currentTestName ?? '?').slice(0, 90)}`);
+  }
+});
+/** Prints a twin's timeline (once); the suites call it before stopping a twin, and afterAll does for the rest. */
+export function printTimes(twin: LabTwin | undefined): void {
+  if (!twin || printed.has(twin) || !running.has(twin)) return;
+  printed.add(twin);
+  process.stderr.write(`${twin.timeline.report(running.get(twin)!.name)}\n`);
+  running.delete(twin);
+}
+afterAll(() => {
+  for (const twin of [...running.keys()]) printTimes(twin);
+});
 
 /** `pool instance/node` → machines, from the plan (fixed pools: replicas; autoscaled: what the MachineDeployments hold). */
 /** Waits until every named tenant converged as planned, else fails with what each still waits for and the twin's diagnostics. */
