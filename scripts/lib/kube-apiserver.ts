@@ -113,7 +113,15 @@ export class KubeClient {
     this.agent = new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 4 });
   }
 
+  /**
+   * Requests sent by every client of this process, by server and `METHOD path` (namespace and name
+   * segments kept, query dropped): where the twin's own polling goes (scripts/twin/timeline.ts).
+   */
+  static readonly sent = new Map<string, number>();
+
   request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeResponse> {
+    const key = `${this.url} ${method} ${path.split('?')[0]}`;
+    KubeClient.sent.set(key, (KubeClient.sent.get(key) ?? 0) + 1);
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     return new Promise((resolvePromise, reject) => {
       const req = httpsRequest(

@@ -53,6 +53,44 @@ export function treeCpuSeconds(root: number = process.pid): number | undefined {
   return ticks / HZ;
 }
 
+/**
+ * CPU seconds per command of this process's tree, live processes only (their own time), plus what
+ * reaped children used (the `reaped` entry: tofu runs, jobs, openssl...).
+ */
+export function cpuByCommand(root: number = process.pid): Map<string, number> {
+  const out = new Map<string, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return out;
+  }
+  const info = new Map<number, { ppid: number; comm: string; ticks: number; childTicks: number }>();
+  for (const e of entries) {
+    try {
+      const text = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      info.set(Number(e), { ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]), childTicks: Number(f[13]) + Number(f[14]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (const [pid, i] of info) children.set(i.ppid, [...(children.get(i.ppid) ?? []), pid]);
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    const i = info.get(pid);
+    if (i) {
+      out.set(i.comm, (out.get(i.comm) ?? 0) + i.ticks / HZ);
+      out.set('reaped', (out.get('reaped') ?? 0) + i.childTicks / HZ);
+    }
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
 /** The machine's busy and total jiffies so far (/proc/stat's cpu line). */
 function machineTicks(): { busy: number; total: number } | undefined {
   try {
@@ -127,9 +165,11 @@ export class Timeline {
     const t = this.total();
     const fmt = (p: Phase) =>
       `  ${p.name.padEnd(44)} ${p.wallSeconds.toFixed(1).padStart(7)} s wall ${p.cpuSeconds !== undefined ? `${p.cpuSeconds.toFixed(1).padStart(7)} s CPU` : ''}${p.machineBusy !== undefined ? `  machine ${Math.round(p.machineBusy * 100)}% busy` : ''}  load ${p.loadAtEnd}`;
+    const commands = [...cpuByCommand()].filter(([, v]) => v >= 0.5).sort((a, b) => b[1] - a[1]);
     return [
       `[twin times] ${title}: ${t.wallSeconds.toFixed(1)} s wall${t.cpuSeconds !== undefined ? `, ${t.cpuSeconds.toFixed(1)} s CPU (this process and its children)` : ''}`,
       ...this.phases.map(fmt),
+      `  CPU seconds by command (the whole process lifetime): ${commands.map(([c, v]) => `${c} ${v.toFixed(0)}`).join(', ')}`,
     ].join('\n');
   }
 }

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { Worker } from 'node:worker_threads';
 import { LabTwin, type TwinMachine } from '../../scripts/twin/index';
+import { KubeClient } from '../../scripts/lib/kube-apiserver';
 
 export const projectRoot = resolve(__dirname, '../..');
 
@@ -46,6 +47,15 @@ export function printTimes(twin: LabTwin | undefined): void {
   if (!twin || printed.has(twin) || !running.has(twin)) return;
   printed.add(twin);
   process.stderr.write(`${twin.timeline.report(running.get(twin)!.name)}\n`);
+  // The twin's own requests (this process: players, waits, samplers' thread apart), busiest first.
+  const sent = [...KubeClient.sent].sort((a, b) => b[1] - a[1]);
+  const total = sent.reduce((n, [, c]) => n + c, 0);
+  process.stderr.write(
+    `  requests sent by this process: ${total}; busiest:\n${sent
+      .slice(0, 25)
+      .map(([k, c]) => `    ${c} ${k}`)
+      .join('\n')}\n`,
+  );
   running.delete(twin);
 }
 afterAll(() => {
