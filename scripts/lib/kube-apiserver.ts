@@ -466,7 +466,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       '--service-cluster-ip-range=10.0.0.0/24',
       '--authorization-mode=RBAC',
       '--endpoint-reconciler-type=none',
-      '--profiling=false',
+      // PVEKAAS_KUBE_PROFILING=1: Go's /debug/pprof on the secure port (admin certificate), to find
+      // where a twin's API server spends its CPU (docs/twin.md, "Where the time goes").
+      `--profiling=${process.env.PVEKAAS_KUBE_PROFILING === '1'}`,
       ...(options.apiServerArgs ?? []),
     ];
     let apiserver = start('kube-apiserver', apiserverArgs);

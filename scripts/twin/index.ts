@@ -131,6 +131,12 @@ export class LabTwin {
     return this.run.sim;
   }
 
+  /** The lab description the twin runs now: the one it started on, or the last one `update` applied (or tried to). */
+  get labText(): string {
+    return this.currentLabText ?? this.options.labText;
+  }
+  private currentLabText?: string;
+
   get out(): string {
     return this.run.out;
   }
@@ -558,6 +564,7 @@ export class LabTwin {
    * longer in it (their stacks as last applied, in reverse order).
    */
   async update(labText: string): Promise<void> {
+    this.currentLabText = labText;
     const endpoints = Object.fromEntries(this.run.sim.names.map((n) => [n, this.run.sim.endpoint(n)]));
     writeFileSync(this.run.labFile, pointLabAt(labText, endpoints));
     // The same state directory as the first synth (scripts/lib/lab-run.ts): the run's own, seen from each stack.

@@ -218,3 +218,76 @@ export function readyReport(title: string, samples: ReadySamples, steps: { step:
     ...steps.map((s) => `  step ${s.step}: ${s.seconds.toFixed(0)} s`),
   ].join('\n');
 }
+
+/** Every Machine of the tenants: `namespace/name` → uid. */
+export async function machineUids(twin: LabTwin, tenants: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const ns of tenants) {
+    const r = await twin.management.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machines`);
+    for (const m of r.body.items as { metadata: { name: string; uid: string } }[]) out.set(`${ns}/${m.metadata.name}`, m.metadata.uid);
+  }
+  return out;
+}
+
+/** Every Cluster of the tenants (primary and secondary): `namespace/name` → its Available condition's status. */
+export async function clusterAvailability(twin: LabTwin, tenants: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const ns of tenants) {
+    const r = await twin.management.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`);
+    if (r.status !== 200) {
+      out.set(`${ns}/*`, `HTTP ${r.status}`);
+      continue;
+    }
+    for (const c of r.body.items as {
+      metadata: { name: string };
+      status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+    }[]) {
+      const available = c.status?.conditions?.find((x) => x.type === 'Available');
+      out.set(
+        `${ns}/${c.metadata.name}`,
+        available ? `${available.status}${available.status === 'True' ? '' : ` (${available.reason}: ${available.message})`}` : 'no Available condition',
+      );
+    }
+  }
+  return out;
+}
+
+/** Samples the Clusters' Available condition every second until stopped: every state other than True seen. */
+export function sampleAvailability(twin: LabTwin, tenants: string[]): { stop(): Promise<{ samples: number; notTrue: string[] }> } {
+  let stopped = false;
+  const notTrue: string[] = [];
+  let samples = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      for (const [cluster, status] of await clusterAvailability(twin, tenants))
+        if (status !== 'True') notTrue.push(`${new Date().toISOString().slice(11, 19)} ${cluster}: ${status}`);
+      samples++;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return { samples, notTrue };
+    },
+  };
+}
+
+/** Waits up to 2 minutes for every Cluster of `tenants` to be Available; what is not, then. */
+export async function everyClusterAvailable(twin: LabTwin, tenants: string[]): Promise<[string, string][]> {
+  let notAvailable: [string, string][] = [];
+  await twin
+    .waitFor('every Cluster Available', 120000, async () => {
+      notAvailable = [...(await clusterAvailability(twin, tenants))].filter(([, s]) => s !== 'True');
+      return notAvailable.length === 0;
+    })
+    .catch(() => undefined);
+  return notAvailable;
+}
+
+/** A CRD's served versions and its status.storedVersions. */
+export async function crdVersions(twin: LabTwin, name: string): Promise<{ versions: string[]; stored: string[] }> {
+  const crd = (await twin.management.client.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)).body;
+  return { versions: (crd.spec.versions as { name: string }[]).map((v) => v.name), stored: crd.status.storedVersions as string[] };
+}
