@@ -256,6 +256,13 @@ export interface KubeServerOptions {
   /** More kube-apiserver flags, after the defaults (a later flag wins), e.g. a tenant control plane's. @default none */
   apiServerArgs?: string[];
   /**
+   * Go runtime settings of kube-apiserver (`GOGC`, `GOMEMLIMIT`): the lab twin's management API
+   * server spends a quarter of its CPU in Go's garbage collector at the default GOGC=100 (a pprof
+   * of the day-two suite, docs/twin.md "Where the time goes"). Runtime tuning only: what the
+   * server answers does not change. @default Go's defaults
+   */
+  goRuntime?: { gogc?: number; memoryLimitMiB?: number };
+  /**
    * A shared etcd instead of one of its own (the lab twin's datastore): its URL, the key prefix and
    * the TLS files. @default its own etcd
    */
@@ -384,7 +391,15 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
   const start = (name: string, args: string[]): ChildProcess => {
     logFiles[name] = join(dir, `${name}.log`);
     const fd = openSync(logFiles[name], 'a');
-    const child = spawn(join(toolchainBin, name), args, { cwd: dir, stdio: ['ignore', fd, fd] });
+    const go = name === 'kube-apiserver' ? options.goRuntime : undefined;
+    const env = go
+      ? {
+          ...process.env,
+          ...(go.gogc !== undefined ? { GOGC: String(go.gogc) } : {}),
+          ...(go.memoryLimitMiB !== undefined ? { GOMEMLIMIT: `${go.memoryLimitMiB}MiB` } : {}),
+        }
+      : process.env;
+    const child = spawn(join(toolchainBin, name), args, { cwd: dir, env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     running.add(child);
     children.push(child);
