@@ -22,9 +22,9 @@ const INSTANCES = ['pve-a', 'pve-b', 'pve-c'];
 
 /**
  * The bench lab: `n` tenants, one small pool each (two for every fourth, autoscaled), modes mixed.
- * Disks of 8 GiB: the simulator's nodes hold 400 GiB of `local-lvm` each, and placement plans CPU
- * and memory, not disk — with 20 GiB disks a first run filled pve-a-1 and seven clones failed
- * ("not enough space on storage 'local-lvm'"), as they would on a real node that size.
+ * Disks of 20 GiB, the size of the simulator's existing templates: CAPMOX resizes each clone to its
+ * bootVolume and PVE refuses to shrink a disk, so a smaller disk never boots (a first run at 8 GiB:
+ * every machine stuck at "shrinking disks is not supported"). Thin pools take them all, as PVE's do.
  */
 export function twinBenchLab(n: number): string {
   const instances = INSTANCES.map((name) => ({
@@ -42,8 +42,8 @@ export function twinBenchLab(n: number): string {
       gateway: `10.${40 + k}.${i}.1`,
       dnsServers: [`10.${40 + k}.${i}.1`],
     });
-    const pools: Record<string, unknown>[] = [{ name: 'workers', replicas: mode === 'MultiInstance' ? 2 : 1, size: { cpu: 2, memoryMiB: 2048, diskGiB: 8 } }];
-    if (i % 4 === 3) pools.push({ name: 'burst', autoscaling: { min: 1, max: 3 }, size: { cpu: 2, memoryMiB: 2048, diskGiB: 8 } });
+    const pools: Record<string, unknown>[] = [{ name: 'workers', replicas: mode === 'MultiInstance' ? 2 : 1, size: { cpu: 2, memoryMiB: 2048, diskGiB: 20 } }];
+    if (i % 4 === 3) pools.push({ name: 'burst', autoscaling: { min: 1, max: 3 }, size: { cpu: 2, memoryMiB: 2048, diskGiB: 20 } });
     return {
       name,
       kubernetesVersion: 'v1.35.4',

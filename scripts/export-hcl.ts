@@ -3,6 +3,9 @@
  * the stack as HCL (`cdk.tf`, its backend or cloud block included) and a README listing the
  * variables it needs — a directory a team can push to a VCS-driven Terraform Cloud workspace.
  *
+ * Beside the workspaces: `placement.json` and `machine-deployments.json`, what the next export's
+ * guard compares with (as synth's: an upgrade that cannot roll, a node group replaced with no surge).
+ *
  * `<dir>` is replaced only when export-hcl made it (or it is empty), atomically, keeping files it
  * did not write (scripts/lib/output-dir.ts). With the local backend, each workspace's state is
  * `<stateDir>/<stack>.tfstate` relative to the directory that holds `<dir>` (the project root for
@@ -15,7 +18,9 @@ import { workspaceName } from '../constructs/state-backend';
 import { parseFlags, runCommand } from './lib/cli';
 import { checkOutputDir, exportOutput, refuseConfiguredPathsInside, writeOutputDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
+import { refuseUnrollableUpgrades } from './lib/upgrade-guard';
 import { workspaceReadme } from './lib/workspace-readme';
+import { MACHINE_DEPLOYMENTS_FILE } from '../modules/tenants/replaced';
 
 const usage = 'npm run --silent export-hcl -- --config <lab.yaml> --out <dir>';
 
@@ -36,6 +41,9 @@ runCommand(() => {
   const lab = loadLabFile(config);
   // The state path leads from <out>/<workspace>/ to <parent of out>/<stateDir>: never into out itself.
   refuseConfiguredPathsInside(config, lab, outFlag, '--out', dirname(out));
+  // synth's guard, against what the last export wrote (placement.json, machine-deployments.json): an
+  // upgrade that cannot roll, or a change that replaces node groups with no surge, is refused here too.
+  refuseUnrollableUpgrades(config, outFlag);
   // From <out>/<workspace>/ to <parent of out>/<stateDir>: no path of this machine, no dependence on the working directory.
   const stateDirFromStack = posix.join('../..', lab.delivery.local.stateDir);
   const written = writeOutputDir(outFlag, exportOutput, (scratch) => {
@@ -53,7 +61,7 @@ runCommand(() => {
       writeFileSync(join(scratch, dir, 'README.md'), workspaceReadme({ stack, workspace: dir, lab: hcl.lab, stackJson: json, order: hcl.stacks }));
       return dir;
     });
-    writeFileSync(join(scratch, 'placement.json'), readFileSync(join(hclDir, 'placement.json')));
+    for (const file of ['placement.json', MACHINE_DEPLOYMENTS_FILE]) writeFileSync(join(scratch, file), readFileSync(join(hclDir, file)));
     rmSync(hclDir, { recursive: true, force: true });
     rmSync(jsonDir, { recursive: true, force: true });
     return dirs;

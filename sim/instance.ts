@@ -352,19 +352,16 @@ export class SimulatedInstance {
     return (this.storages.get(storage)?.capacityGiB ?? 0) * GiB;
   }
 
-  /** Throws like PVE when a storage has no room for `bytes` more. */
-  ensureRoom(node: string, storage: string, bytes: number, what: string): void {
-    const free = this.capacity(storage) - this.used(node, storage);
-    if (bytes > free) {
-      fail(`${what}: not enough space on storage '${storage}' on node '${node}' (needs ${formatSize(bytes)}, ${formatSize(Math.max(0, free))} free)`);
-    }
-  }
-
   /** Allocates a new VM disk volume on a storage; returns it (with PVE's naming). */
   allocateDisk(node: string, storage: string, vmid: number, size: number, prefix: 'vm' | 'base' = 'vm'): Volume {
     const spec = this.storage(node, storage);
     if (!spec.content.includes('images')) fail(`storage '${storage}' does not support vm images`);
-    this.ensureRoom(node, storage, size, `unable to allocate ${formatSize(size)} for VM ${vmid}`);
+    // No free-space check: both storage types here are thin. pve-storage's LvmThinPlugin::alloc_image
+    // runs `lvcreate -V <size> --thinpool` with no check (a thin LV allocates no blocks until written;
+    // LVM only warns when the thin volumes' sum exceeds the pool), and Plugin::alloc_image of a `dir`
+    // storage runs `qemu-img create` (a sparse file). Only the thick `lvm` type checks
+    // ("not enough free space ($free < $size)", LVMPlugin::alloc_image), which this simulator has not.
+    // A thin pool that fills up fails the guests' writes later, which no API call reports.
     const taken = new Set(this.volumesOn(node, storage).map((v) => v.volid));
     let n = 0;
     const name = (i: number) => (spec.type === 'dir' ? `${vmid}/${prefix}-${vmid}-disk-${i}.qcow2` : `${prefix}-${vmid}-disk-${i}`);

@@ -46,6 +46,28 @@ function checkInstanceNetworks(lab: Lab): Problem[] {
     const base = ['tenants', ti];
     const networks = tenant.networks ?? {};
     const keys = Object.keys(networks).sort();
+    // Surge, then retire: previous.networks says what an entry was (docs/tenants.md), by the same instance names.
+    for (const key of Object.keys(tenant.previous?.networks ?? {}).sort()) {
+      const path = [...base, 'previous', 'networks', key];
+      if (mode !== 'secondary-clusters') {
+        problems.push({
+          rule: 'networks.not-secondary-clusters',
+          path,
+          message: `tenant ${tenant.name} has previous.networks, but per-instance networks are only used with capmox.multiInstance: secondary-clusters (this lab has ${mode}, where every machine uses network)`,
+          value: key,
+          fix: 'say the node network as it was in previous.network instead',
+        });
+      } else if (!known.includes(key)) {
+        const g = guess(key, known);
+        problems.push({
+          rule: 'networks.unknown-instance',
+          path,
+          message: `previous.networks names "${key}", which is not an instance of proxmox.instances`,
+          value: key,
+          fix: g ? `did you mean "${g}"? Known: ${known.join(', ')}` : `use one of: ${known.join(', ')}`,
+        });
+      }
+    }
     if (keys.length > 0 && mode !== 'secondary-clusters') {
       problems.push({
         rule: 'networks.not-secondary-clusters',
@@ -105,10 +127,14 @@ function checkInstanceNetworks(lab: Lab): Problem[] {
 export const INSTANCE_NETWORK_RULES: readonly LabRule[] = rulesOf(checkInstanceNetworks, [
   {
     id: 'networks.not-secondary-clusters',
-    refuses: 'per-instance networks (tenants[].networks) unless capmox.multiInstance is secondary-clusters',
+    refuses: 'per-instance networks (tenants[].networks, tenants[].previous.networks) unless capmox.multiInstance is secondary-clusters',
     fix: 'remove networks, or set capmox.multiInstance: secondary-clusters',
   },
-  { id: 'networks.unknown-instance', refuses: 'a networks entry for an instance the lab does not have', fix: 'name an instance of proxmox.instances' },
+  {
+    id: 'networks.unknown-instance',
+    refuses: 'a networks (or previous.networks) entry for an instance the lab does not have',
+    fix: 'name an instance of proxmox.instances',
+  },
   {
     id: 'networks.unused-instance',
     refuses: 'a networks entry for an instance the tenant never puts machines on',

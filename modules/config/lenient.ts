@@ -5,7 +5,7 @@
  * Cross-field problems at or around a schema problem are dropped by the caller, so the neutral
  * values never produce a problem of their own.
  */
-import { instanceSchema, labSchema, poolSchema, tenantSchema, type Instance, type Lab, type Pool, type Tenant } from './schema';
+import { INT32_MAX, instanceSchema, labSchema, poolSchema, tenantSchema, type Instance, type Lab, type Pool, type Tenant } from './schema';
 
 type Raw = Record<string, unknown>;
 const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,7 +38,13 @@ function poolOf(raw: unknown): Pool {
   const parsed = poolSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const r = isRaw(raw) ? raw : {};
-  return { name: text(r.name), replicas: 1, size: { cpu: 1, memoryMiB: 8, diskGiB: 5 }, instance: typeof r.instance === 'string' ? r.instance : undefined };
+  // The largest disk: neutral for pool.disk-below-template (no template is larger), as the tiny CPU and memory are for capacity.
+  return {
+    name: text(r.name),
+    replicas: 1,
+    size: { cpu: 1, memoryMiB: 8, diskGiB: INT32_MAX },
+    instance: typeof r.instance === 'string' ? r.instance : undefined,
+  };
 }
 
 function tenantOf(raw: unknown): Tenant {

@@ -4,7 +4,7 @@
  * of `LAB_RULES` (listed in the rule table, modules/config/rule-table.ts) and returns every problem it finds.
  */
 import type { Problem } from './problems';
-import { fixedTemplateFor, imageNodes, type Lab } from './schema';
+import { IMAGE_TEMPLATE_DISK_GIB, fixedTemplateFor, imageNodes, type Lab } from './schema';
 import { parseRange, overlaps, type Ipv4Range } from './ip';
 import type { LabRule } from './rule';
 import { templateVmIdPlan } from './template-ids';
@@ -90,6 +90,27 @@ function perPool(lab: Lab, check: (pool: Pool, at: (string | number)[], tenant: 
     ...tenant.pools.flatMap((pool, pi) => check(pool, [...base, 'pools', pi], tenant)),
     ...(tenant.previous?.pools ?? []).flatMap((pool, pi) => check(pool, [...base, 'previous', 'pools', pi], tenant)),
   ]);
+}
+
+/**
+ * The boot disk of the template a pool on `instance` is cloned from for a version, where it is known:
+ * a template the instance stack builds from an image (IMAGE_TEMPLATE_DISK_GIB), or an existing one
+ * whose `diskGiB` the description gives (a `versions[]` entry's own, else the template's).
+ * CAPMOX v0.9.0 resizes every clone's boot disk to the pool's bootVolume before the first start
+ * (internal/service/vmservice/vm.go, reconcileDisks → ResizeDisk) and qemu-server refuses a smaller
+ * size ("shrinking disks is not supported"), so such a machine never boots.
+ */
+function templateDiskFor(instance: Instance, version: string): { template: string; diskGiB: number } | undefined {
+  const t = instance.template;
+  if (!('templateID' in t)) {
+    return instance.images.some((i) => i.kubernetesVersion === version)
+      ? { template: `the template built from the ${version} image`, diskGiB: IMAGE_TEMPLATE_DISK_GIB }
+      : undefined;
+  }
+  if (t.kubernetesVersion === version) return t.diskGiB === undefined ? undefined : { template: `template ${t.templateID}`, diskGiB: t.diskGiB };
+  const more = t.versions?.find((v) => v.kubernetesVersion === version);
+  const diskGiB = more?.diskGiB ?? t.diskGiB;
+  return more && diskGiB !== undefined ? { template: `template ${more.templateID}`, diskGiB } : undefined;
 }
 
 const rangeInOrder = (instance: Instance) => instance.vmIdRange.end >= instance.vmIdRange.start;
@@ -432,6 +453,32 @@ export const LAB_RULES: readonly LabRule[] = [
                   : `add an image for ${version} to ${at}.images, or set its templateSelector tags to include ${version}, or choose another version`,
             };
           });
+      }),
+  },
+  {
+    id: 'pool.disk-below-template',
+    refuses:
+      'a pool whose size.diskGiB is smaller than the boot disk of a template it is cloned from (20 GiB for the templates pvekaas builds; template.diskGiB where given)',
+    fix: "set the pool's size.diskGiB to at least the template's disk, or correct template.diskGiB",
+    check: (lab) =>
+      perPool(lab, (pool, at, tenant) => {
+        const version = at.includes('previous') ? (tenant.previous?.kubernetesVersion ?? tenant.kubernetesVersion) : tenant.kubernetesVersion;
+        const instances = templateInstances(lab, tenant).filter((i) => (pool.instance === undefined ? true : i.name === pool.instance));
+        return instances.flatMap((instance) => {
+          const disk = templateDiskFor(instance, version);
+          if (disk === undefined || pool.size.diskGiB >= disk.diskGiB) return [];
+          return [
+            {
+              path: [...at, 'size', 'diskGiB'],
+              message:
+                `pool ${pool.name} of tenant ${tenant.name} asks for a ${pool.size.diskGiB} GiB disk, but ${disk.template} (${version}) on instance ` +
+                `${instance.name} has a ${disk.diskGiB} GiB boot disk: CAPMOX resizes each clone to the pool's bootVolume and Proxmox VE refuses to shrink a disk ` +
+                '("shrinking disks is not supported"), so no machine of the pool would boot',
+              value: pool.size.diskGiB,
+              fix: `set ${[...at, 'size', 'diskGiB'].join('.').replace(/\.(\d+)/g, '[$1]')} to ${disk.diskGiB} or more`,
+            },
+          ];
+        });
       }),
   },
   {

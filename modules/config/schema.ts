@@ -106,6 +106,12 @@ export const nodeSchema = z.strictObject({
     .describe('the node is lost: placement plans nothing on it, and failover shortages are warnings until it is back (docs/placement.md, "Failover")'),
 });
 
+/** A template's boot disk size in GiB (what CAPMOX's clone starts from before it resizes to the pool's bootVolume). */
+const templateDiskGiB = z
+  .int({ error: 'template diskGiB must be a whole number of GiB' })
+  .min(1, { error: 'template diskGiB must be at least 1' })
+  .max(INT32_MAX);
+
 export const templateSchema = z
   .union(
     [
@@ -117,12 +123,18 @@ export const templateSchema = z
           .describe(
             'the Kubernetes version whose kubeadm and kubelet the template holds (CABPK needs them to match the machines); required for a tenant to use it',
           ),
+        diskGiB: templateDiskGiB
+          .optional()
+          .describe(
+            "size of the template's boot disk (scsi0) in GiB, when known: synth refuses a pool whose size.diskGiB is smaller (Proxmox VE cannot shrink the clone)",
+          ),
         versions: z
           .array(
             z.strictObject({
               kubernetesVersion,
               templateID: z.int().min(100).max(999999999).describe('VM id of the template for this version'),
               sourceNode: z.string().min(1).optional().describe('node holding it (default: the sourceNode above)'),
+              diskGiB: templateDiskGiB.optional().describe("size of this template's boot disk in GiB (default: the diskGiB above)"),
             }),
           )
           .optional()
@@ -141,6 +153,9 @@ export const templateSchema = z
     },
   )
   .describe('The VM template CAPMOX clones: by source node and id, or by tags');
+
+/** The boot disk of every template the instance stack builds from an image (docs/proxmox.md); a pool's disk is at least this. */
+export const IMAGE_TEMPLATE_DISK_GIB = 20;
 
 /** A node image built into a template by the instance stack (see the instance stack docs). */
 export const imageSchema = z.strictObject({
@@ -342,6 +357,12 @@ export const tenantSchema = z.strictObject({
         .optional()
         .describe('the pools as they were before this change (default: pools)'),
       network: nodeNetworkSchema.optional().describe('the node network as it was before this change, e.g. its vlan (default: network)'),
+      networks: z
+        .record(z.string().min(1), nodeNetworkSchema)
+        .optional()
+        .describe(
+          "by instance name: the tenant's node network there as it was before this change (a networks entry, e.g. its vlan; default: as networks and network are now)",
+        ),
       instances: z
         .record(z.string().min(1), previousInstanceSchema)
         .optional()

@@ -11,7 +11,8 @@
  * (modules/tenants/cluster.ts, workerTemplateHash), as far as the tenant's own fields go: a node
  * group keeps its machine deployment when the new plan has the same pool on the same node with the
  * same size, the version did not change, and neither did its instance's worker template fields
- * (`previous.instances`) nor the node network (`previous.network`); otherwise the old one retires.
+ * (`previous.instances`) nor its node network there (`previous.network`, `previous.networks`);
+ * otherwise the old one retires.
  * An instance-level edit retires every node group of the tenant on that instance (the rendering may
  * keep one whose template hash happens not to change; the ledger then counts it twice, never too
  * little). test/tenants/surge.test.ts checks that this list and the rendering's agree.
@@ -29,6 +30,8 @@ export function previousTenant(tenant: Tenant): Tenant | undefined {
     kubernetesVersion: previous.kubernetesVersion ?? tenant.kubernetesVersion,
     pools: previous.pools ?? tenant.pools,
     ...(previous.network ? { network: previous.network } : {}),
+    // previous.networks: the per-instance entries as they were, over those of now (an absent one is as it is).
+    ...(previous.networks ? { networks: { ...tenant.networks, ...previous.networks } } : {}),
   };
 }
 
@@ -80,9 +83,18 @@ export function changedInstances(lab: Lab, tenant: Tenant): Set<string> {
   return out;
 }
 
-/** Whether `previous.network` describes the node network differently from now. */
-export function networkChanged(tenant: Tenant): boolean {
-  return tenant.previous?.network !== undefined && canonical(tenant.previous.network) !== canonical(tenant.network);
+/** The node network of a tenant on an instance: its `networks` entry, else `network` (modules/tenants/cluster.ts `networkOn`). */
+const networkOn = (t: Tenant, instance: string) => (t.networks && Object.hasOwn(t.networks, instance) ? t.networks[instance] : t.network);
+
+/**
+ * Whether `previous.network` / `previous.networks` describe the node network differently from now:
+ * on one instance (its `networks` entry, else `network`), or on any when no instance is given.
+ */
+export function networkChanged(tenant: Tenant, instance?: string): boolean {
+  const before = previousTenant(tenant);
+  if (!before) return false;
+  if (instance !== undefined) return canonical(networkOn(before, instance)) !== canonical(networkOn(tenant, instance));
+  return canonical(before.network) !== canonical(tenant.network) || canonical(before.networks ?? {}) !== canonical(tenant.networks ?? {});
 }
 
 /** The lab as it was: every tenant with `previous` as it was before its change. */
@@ -147,8 +159,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
     const primary = lab.proxmox.instances.map((i) => i.name).find((name) => after?.instances.includes(name));
     const rollsInPlace = (instance: string) => lab.capmox.multiInstance === 'secondary-clusters' && instance !== primary;
     const changed = changedInstances(lab, tenant);
-    const network = networkChanged(tenant);
-    if (before) surge.push(...retiringGroups(before, after, rollsInPlace, (instance) => network || changed.has(instance)));
+    if (before) surge.push(...retiringGroups(before, after, rollsInPlace, (instance) => networkChanged(tenant, instance) || changed.has(instance)));
   }
   const problems: Problem[] = [];
   for (const node of plan.nodes) {
@@ -164,7 +175,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
       const index = lab.tenants.findIndex((t) => t.name === name);
       const mine = here.filter((s) => s.tenant === name);
       const pools = [...new Set(mine.map((s) => s.pool))];
-      const templateChange = networkChanged(lab.tenants[index]) || changedInstances(lab, lab.tenants[index]).has(node.instance);
+      const templateChange = networkChanged(lab.tenants[index], node.instance) || changedInstances(lab, lab.tenants[index]).has(node.instance);
       const versionChange =
         lab.tenants[index].previous?.kubernetesVersion !== undefined && lab.tenants[index].previous?.kubernetesVersion !== lab.tenants[index].kubernetesVersion;
       problems.push({
@@ -175,7 +186,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
           (tenants.length > 1 ? ` (with the retiring machines of ${tenants.filter((t) => t !== name).join(', ')}: ${cpu} cpu, ${memoryMiB} MiB)` : ''),
         value: { node: `${node.instance}/${node.node}`, free: { cpu: freeCpu, memoryMiB: freeMem }, retiring: { cpu, memoryMiB } },
         fix: templateChange
-          ? `an instance-level change (previous.instances, previous.network) surges every node group of the tenant there at once, and of every tenant it touches: make room on ${node.node} (add a node to ${node.instance}, or lower replicas in a step of its own before the change)`
+          ? `an instance-level change (previous.instances, previous.network, previous.networks) surges every node group of the tenant there at once, and of every tenant it touches: make room on ${node.node} (add a node to ${node.instance}, or lower replicas in a step of its own before the change)`
           : versionChange
             ? `an upgrade surges every pool of the tenant at once: make room on ${node.node} (move or shrink another tenant's pools, or add a node to ${node.instance}), or lower the tenant's replicas for the upgrade in a step of its own`
             : `surge one pool at a time: change ${pools.length > 1 ? 'one of the pools ' + pools.join(', ') : 'this pool'} alone (the others as in previous.pools), deploy, remove previous once its new Nodes are Ready, then the next; or make room on ${node.node}`,

@@ -10,7 +10,7 @@
 import { previousInstance, previousTenant } from '../placement/surge';
 import type { PlacementPlan } from '../placement/types';
 import { tenantCloudInitPath, tenantCloudInitStorage, tenantProxmoxPool, tenantTokenName, tenantVlanOn } from '../config/proxmox-access';
-import { imageNodes, type Instance, type Lab } from '../config/schema';
+import { IMAGE_TEMPLATE_DISK_GIB, imageNodes, type Instance, type Lab } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
 
 /** Custom roles CAPMOX's least-privilege setup creates (the built-in PVE roles cover the rest). */
@@ -340,7 +340,7 @@ export function renderInstance(
             tags: templateTags(version),
             poolId: instance.pools.templates,
             diskStorage: instance.storage.disks,
-            diskSizeGiB: 20,
+            diskSizeGiB: IMAGE_TEMPLATE_DISK_GIB,
           },
         });
         perNode[node] = vmId;

@@ -164,6 +164,9 @@ function changedVariables(g: NodeGroupChange, read: ReadonlySet<string>): Map<st
 
 const INSTANCE_FIELDS = ['bridge', 'storage', 'template', 'images', 'vmIdRange'] as const;
 
+/** A tenant's node network on an instance: its `networks` entry, else `network` (cluster.ts `networkOn`). */
+const networkOn = (t: Tenant, instance: string) => (t.networks && Object.hasOwn(t.networks, instance) ? t.networks[instance] : t.network);
+
 /**
  * The `previous` that keeps a tenant's replaced groups during a surge: from the old description
  * when it is known (exact), else from the old Cluster's values. `unknown` lists what could not be
@@ -178,12 +181,20 @@ function suggestedPrevious(
 ): { previous: Obj; unknown: string[] } {
   const previous: Obj = structuredClone(tenant.previous ?? {}) as Obj;
   const instances: Obj = isObj(previous.instances) ? previous.instances : {};
+  const networks: Obj = isObj(previous.networks) ? previous.networks : {};
   const unknown: string[] = [];
+  const oldTenant = oldLab?.tenants.find((t) => t.name === tenant.name);
+  // The node network of an instance as it was: in previous.networks where the instance has (or had)
+  // an entry of its own in networks, else in previous.network (what the instance's entry falls back to).
+  const setNetwork = (instance: string, value: unknown) => {
+    const own = (t: Tenant | undefined) => t?.networks !== undefined && Object.hasOwn(t.networks, instance);
+    if (own(tenant) || own(oldTenant)) networks[instance] = value;
+    else previous.network = value;
+  };
   const setInstance = (instance: string, field: string, value: unknown) => {
     const entry = (instances[instance] = isObj(instances[instance]) ? instances[instance] : {}) as Obj;
     entry[field] = isObj(entry[field]) && isObj(value) ? { ...(entry[field] as Obj), ...value } : value;
   };
-  const oldTenant = oldLab?.tenants.find((t) => t.name === tenant.name);
   for (const g of changes) {
     const vars = changedVariables(g, read);
     if (vars.has('proxmoxPool')) {
@@ -203,7 +214,8 @@ function suggestedPrevious(
           } else if (canonical(was[field]) !== canonical(now[field])) setInstance(g.instance, field, was[field]);
         }
       }
-      if (canonical(oldTenant.network) !== canonical(tenant.network) && oldTenant.network) previous.network = oldTenant.network;
+      const [wasNetwork, nowNetwork] = [networkOn(oldTenant, g.instance), networkOn(tenant, g.instance)];
+      if (wasNetwork && canonical(wasNetwork) !== canonical(nowNetwork)) setNetwork(g.instance, wasNetwork);
       if (vars.has('workerSize')) previous.pools = oldTenant.pools;
       continue;
     }
@@ -213,13 +225,13 @@ function suggestedPrevious(
       else if (name === 'vlan') {
         const v = g.before[0].variables;
         const ip = isObj(v.nodeIPv4Config) ? v.nodeIPv4Config : {};
-        previous.network = {
+        setNetwork(g.instance, {
           addresses: ip.addresses,
           prefix: ip.prefix,
           gateway: ip.gateway,
           dnsServers: v.dnsServers,
           ...(v.vlan !== undefined ? { vlan: v.vlan } : {}),
-        };
+        });
       } else if (name === 'workerSize') {
         const pools = (Array.isArray(previous.pools) ? previous.pools : structuredClone(tenant.pools)) as Obj[];
         previous.pools = pools.map((p) => (p.name === g.pool ? { ...p, size: was } : p));
@@ -231,6 +243,7 @@ function suggestedPrevious(
     }
   }
   if (Object.keys(instances).length > 0) previous.instances = instances;
+  if (Object.keys(networks).length > 0) previous.networks = networks;
   return { previous, unknown: [...new Set(unknown)] };
 }
 
@@ -278,4 +291,52 @@ export function replacementProblems(
     });
   }
   return problems;
+}
+
+/**
+ * `machine-deployments.json`, written by synth beside `placement.json` in every output (JSON or
+ * HCL stacks) and carried into export-hcl's: the topology machine deployments of every tenant's
+ * primary Cluster, as rendered, with the values their worker templates are made from. The
+ * replacement guard of the next synth, export-hcl or deploy compares with it
+ * (scripts/lib/upgrade-guard.ts), whatever format the stacks were written in. Sorted by tenant and
+ * name: the same description gives the same bytes. No secret is in it: the variables
+ * name the credentials Secret, never its content.
+ */
+export const MACHINE_DEPLOYMENTS_FILE = 'machine-deployments.json';
+export const MACHINE_DEPLOYMENTS_FORMAT = 'pvekaas/machine-deployments/v1';
+
+/** The document of the topology machine deployments of the given Clusters (a tenant rendering's `cluster` each). */
+export function machineDeploymentsDocument(clusters: Iterable<unknown>): string {
+  const mds = [...clusters]
+    .flatMap((c) => topologyMachineDeployments(c))
+    .sort((a, b) => (a.tenant !== b.tenant ? (a.tenant < b.tenant ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Keys in the rendering's order (itself fixed by the description), so a value reads back as rendered.
+  return `${JSON.stringify({ format: MACHINE_DEPLOYMENTS_FORMAT, machineDeployments: mds }, null, 2)}\n`;
+}
+
+/**
+ * The machine deployments of a parsed `machine-deployments.json`; undefined when it is not one
+ * pvekaas wrote (another format, or entries without the fields the guard compares).
+ */
+export function machineDeploymentsOfDocument(json: unknown): RenderedMachineDeployment[] | undefined {
+  if (!isObj(json) || json.format !== MACHINE_DEPLOYMENTS_FORMAT || !Array.isArray(json.machineDeployments)) return undefined;
+  const out: RenderedMachineDeployment[] = [];
+  for (const m of json.machineDeployments) {
+    const strings = ['tenant', 'namespace', 'cluster', 'name', 'pool', 'instance', 'node'] as const;
+    if (!isObj(m) || strings.some((k) => typeof m[k] !== 'string') || !isObj(m.variables)) return undefined;
+    if ((m.version !== undefined && typeof m.version !== 'string') || (m.replicas !== undefined && typeof m.replicas !== 'number')) return undefined;
+    out.push({
+      tenant: m.tenant as string,
+      namespace: m.namespace as string,
+      cluster: m.cluster as string,
+      name: m.name as string,
+      pool: m.pool as string,
+      instance: m.instance as string,
+      node: m.node as string,
+      ...(m.version !== undefined ? { version: m.version as string } : {}),
+      ...(m.replicas !== undefined ? { replicas: m.replicas as number } : {}),
+      variables: m.variables,
+    });
+  }
+  return out;
 }

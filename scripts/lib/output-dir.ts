@@ -16,6 +16,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { configErrorAt } from '../../modules/config/load';
 import type { Problem } from '../../modules/config/problems';
 import type { Lab } from '../../modules/config/schema';
+import { MACHINE_DEPLOYMENTS_FILE } from '../../modules/tenants/replaced';
 import { UserError } from './cli';
 import { readRegularFile } from '../../modules/config/load';
 
@@ -243,11 +244,11 @@ export function isOutputDir(dir: string, kind: OutputKind['name']): boolean {
   return marker?.tool === 'pvekaas' && marker.command === kind;
 }
 
-/** The synth output: marker, manifest, placement plan, cache index, and each stack's synthesized files. */
+/** The synth output: marker, manifest, placement plan, machine deployments, cache index, and each stack's synthesized files. */
 export const synthOutput: OutputKind = {
   name: 'synth',
   classify(rel) {
-    if ([MARKER, 'manifest.json', 'placement.json', '.pvekaas-cache.json'].includes(rel)) return 'generated';
+    if ([MARKER, 'manifest.json', 'placement.json', MACHINE_DEPLOYMENTS_FILE, '.pvekaas-cache.json'].includes(rel)) return 'generated';
     const parts = rel.split('/');
     if (parts[0] !== 'stacks') return 'foreign';
     if (parts.length <= 2) return 'container';
@@ -255,11 +256,11 @@ export const synthOutput: OutputKind = {
   },
 };
 
-/** The export-hcl output: marker, placement plan, and per workspace its HCL, metadata and README. */
+/** The export-hcl output: marker, placement plan, machine deployments, and per workspace its HCL, metadata and README. */
 export const exportOutput: OutputKind = {
   name: 'export-hcl',
   classify(rel) {
-    if ([MARKER, 'placement.json'].includes(rel)) return 'generated';
+    if ([MARKER, 'placement.json', MACHINE_DEPLOYMENTS_FILE].includes(rel)) return 'generated';
     const parts = rel.split('/');
     if (parts.length === 1) return 'container';
     return ['cdk.tf', 'metadata.json', 'README.md', 'assets'].includes(parts[1]) ? 'generated' : 'foreign';

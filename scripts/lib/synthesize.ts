@@ -1,6 +1,7 @@
 /**
  * Synthesizes every stack of a lab into `<out>/stacks/<stack>/cdk.tf.json` (or `cdk.tf`), with
- * the placement plan beside them in `<out>/placement.json`.
+ * the placement plan beside them in `<out>/placement.json` and the tenants' topology machine
+ * deployments in `<out>/machine-deployments.json` (the replacement guard's, modules/tenants/replaced.ts).
  *
  * Output: built in a scratch directory and put in place only when synthesis succeeded, in a
  * directory pvekaas made (see output-dir.ts): a failed or killed run never leaves half-written
@@ -40,6 +41,8 @@ import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, 
 import { withoutTokenTraces } from './token-traces';
 import { synthesizeOnce } from './lean-synth';
 import { tenantVlanOn } from '../../modules/config/proxmox-access';
+import { MACHINE_DEPLOYMENTS_FILE, machineDeploymentsDocument } from '../../modules/tenants/replaced';
+import { previousTenant } from '../../modules/placement/surge';
 
 export interface SynthOptions {
   config: string;
@@ -317,7 +320,13 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     return t ? (tenantVlanOn(t, instance) ?? null) : null;
   };
   const tenantsPerInstance = lab.proxmox.instances.map((i) => [i.name, tenantsOnInstance(plan, i.name).map((t) => [t, vlanOf(t, i.name)])]);
-  const sharedInput = sha256(JSON.stringify([sourcesFingerprint(), hcl, stateDirFromStack, shared, tenantsPerInstance]));
+  // And, for a tenant in the surge step (`previous`), the instance fields and VLAN its retiring machines
+  // were made with: their grants stay until the retire step (modules/rendering/instance.ts, renderInstances).
+  const surging = lab.tenants.flatMap((t) => {
+    const before = previousTenant(t);
+    return before ? [[t.name, lab.proxmox.instances.map((i) => [i.name, t.previous?.instances?.[i.name] ?? null, tenantVlanOn(before, i.name) ?? null])]] : [];
+  });
+  const sharedInput = sha256(JSON.stringify([sourcesFingerprint(), hcl, stateDirFromStack, shared, tenantsPerInstance, surging]));
   const keys = new Map<string, string>();
   const sharedStacks = [...lab.proxmox.instances.map((i) => `proxmox-${i.name}`), 'management', 'management-config'];
   for (const s of sharedStacks) keys.set(s, sharedInput);
@@ -408,6 +417,8 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     }
     if (reused.size > 0) writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
     writeFileSync(join(scratch, 'placement.json'), renderJson(plan));
+    // What the replacement guard of the next synth, export-hcl or deploy compares with, in any stack format.
+    writeFileSync(join(scratch, MACHINE_DEPLOYMENTS_FILE), machineDeploymentsDocument([...renderings.values()].map((t) => t.cluster)));
     writeFileSync(join(scratch, CACHE_FILE), `${JSON.stringify(index)}\n`);
   });
   return { lab, plan, stacks: [...keys.keys()].sort(), rebuilt, reused: [...reused].sort(), out, warnings, workers: used };

@@ -4,8 +4,10 @@
  * roll — a step without a template, a surge that does not fit, more than one minor at once — is
  * refused before anything is written, with the file, line and fix of each tenant. So is any other
  * change that replaces a node group with no surge (a new size, bridge, storage, VLAN, template…):
- * the tenant stacks written last hold the Clusters as they were (modules/tenants/replaced.ts). The synth
- * command calls it; the review's scratch synths (old, then new, in one directory) do not.
+ * the output's `machine-deployments.json` holds the machine deployments as they were rendered
+ * (modules/tenants/replaced.ts; for an output written before that file, the Clusters of its JSON
+ * tenant stacks). synth (JSON or --hcl), export-hcl and deploy call it; the review's scratch synths
+ * (old, then new, in one directory) do not.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,7 +15,14 @@ import { atLabFile, configErrorAt, loadLabFile } from '../../modules/config/load
 import { upgradeProblems, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
-import { replacementProblems, topologyClustersOfStack, topologyMachineDeployments, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
+import {
+  MACHINE_DEPLOYMENTS_FILE,
+  machineDeploymentsOfDocument,
+  replacementProblems,
+  topologyClustersOfStack,
+  topologyMachineDeployments,
+  type RenderedMachineDeployment,
+} from '../../modules/tenants/replaced';
 
 export function refuseUnrollableUpgrades(config: string, out: string, applies: (stack: string) => boolean = () => true): void {
   const previous = join(resolve(out), 'placement.json');
@@ -27,7 +36,7 @@ export function refuseUnrollableUpgrades(config: string, out: string, applies: (
   const lab = loadLabFile(config);
   const plan = atLabFile(config, () => planPlacement(lab));
   const problems = upgradeProblems(lab, plan, versionsOfPlanJson(json));
-  // Every other change that replaces node groups (issue 21): against the tenant stacks written last.
+  // Every other change that replaces node groups (issue 21): against the machine deployments the output was written with.
   const before = machineDeploymentsOfOutput(out);
   if (before.length > 0) {
     const after = [...atLabFile(config, () => renderTenants(lab, plan)).values()]
@@ -40,8 +49,23 @@ export function refuseUnrollableUpgrades(config: string, out: string, applies: (
   if (mine.length > 0) throw configErrorAt(config, mine);
 }
 
-/** The topology machine deployments of the tenant stacks in a synth output (JSON stacks; none for HCL or no output). */
+/**
+ * The topology machine deployments an output was synthesized with: its `machine-deployments.json`
+ * (synth and export-hcl outputs, any stack format), else — an output written before that file —
+ * the Clusters of its JSON tenant stacks (none for HCL stacks or no output).
+ */
 export function machineDeploymentsOfOutput(out: string): RenderedMachineDeployment[] {
+  const file = join(resolve(out), MACHINE_DEPLOYMENTS_FILE);
+  if (existsSync(file)) {
+    let parsed: RenderedMachineDeployment[] | undefined;
+    try {
+      parsed = machineDeploymentsOfDocument(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      parsed = undefined;
+    }
+    // Not a file pvekaas wrote (or of another format): the stacks below are what is left to read.
+    if (parsed) return parsed;
+  }
   const stacks = join(resolve(out), 'stacks');
   if (!existsSync(stacks)) return [];
   const mds: RenderedMachineDeployment[] = [];

@@ -417,7 +417,7 @@ export function registerQemu(route: AddRoute): void {
     const wanted = sizeText.startsWith('+') ? volume.size + parseSize(sizeText.slice(1)) : parseSize(sizeText);
     if (wanted < volume.size) fail(`shrinking disks is not supported`);
     return inst.startTask(at.node, 'resize', String(vm.vmid), authid, () => {
-      if (wanted > volume.size) inst.ensureRoom(vm.node, volume.storage, wanted - volume.size, `unable to resize ${disk}`);
+      // Growing a thin volume checks no free space either (see Instance.allocateDisk).
       volume.size = wanted;
       vm.config.set(disk, printProperties(props.head, [...without(props, 'size'), ['size', formatSize(wanted)]]));
       return [`resized ${disk} to ${formatSize(wanted)}`];

@@ -59,6 +59,8 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   },
   'previous.no-template': (d) => (d.tenants[0].previous = { kubernetesVersion: 'v1.34.2' }),
   'tenant.no-template': (d) => (d.tenants[0].kubernetesVersion = 'v1.35.5'),
+  // pmox-txl's template has a 64 GiB boot disk: the 40 GiB pools cloned from it could never boot.
+  'pool.disk-below-template': (d) => (d.proxmox.instances[0].template.diskGiB = 64),
   'addresses.range-reversed': (d) => (d.tenants[0].network.addresses = ['10.10.1.60-10.10.1.10']),
   'addresses.overlap': (d) => (d.tenants[1].network.addresses = ['10.10.1.50-10.10.1.70']),
   'vip.pinned-twice': (d) => {

@@ -66,3 +66,24 @@ describe('docs/rules.md', () => {
     for (const rule of RULE_TABLE) expect(doc).toContain(`\`${rule.id}\``);
   });
 });
+
+describe('pool.disk-below-template', () => {
+  type Doc = { tenants: { pools: { size: { diskGiB: number } }[] }[]; proxmox: { instances: { template: Record<string, unknown> }[] } };
+
+  it("refuses a pool smaller than the 20 GiB templates pvekaas builds (tenant-c's pool on pmox-fra), with the line's fix", () => {
+    const problems = problemsOf((d) => ((d as Doc).tenants[2].pools[0].size.diskGiB = 12));
+    expect(problems.map((p) => [p.rule, formatPath(p.path), p.fix])).toEqual([
+      ['pool.disk-below-template', 'tenants[2].pools[0].size.diskGiB', 'set tenants[2].pools[0].size.diskGiB to 20 or more'],
+    ]);
+    expect(problems[0].message).toMatch(
+      /the template built from the v1\.35\.4 image \(v1\.35\.4\) on instance pmox-fra has a 20 GiB boot disk.*shrinking disks is not supported/,
+    );
+  });
+
+  it('accepts a pool exactly the size of the template, and a template whose disk is not given', () => {
+    expect(problemsOf((d) => ((d as Doc).tenants[2].pools[0].size.diskGiB = 20))).toEqual([]);
+    // pmox-txl's template gives no diskGiB: nothing is known to compare with.
+    expect(problemsOf((d) => ((d as Doc).tenants[0].pools[0].size.diskGiB = 5))).toEqual([]);
+    expect(problemsOf((d) => ((d as Doc).proxmox.instances[0].template.diskGiB = 40))).toEqual([]);
+  });
+});

@@ -24,18 +24,34 @@ const exampleText = readFileSync(join(root, 'examples/lab.yaml'), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-safety-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** CPU milliseconds (user + system) of this process's reaped children so far, from /proc/self/stat (cutime, cstime). */
+function childrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/** CPU milliseconds (user + system, every thread) this process spends in `work`, and its result. */
+function cpuOf<T>(work: () => T): { value: T; cpuMs: number } {
+  const before = process.cpuUsage();
+  const value = work();
+  const used = process.cpuUsage(before);
+  return { value, cpuMs: (used.user + used.system) / 1000 };
+}
+
 /**
- * Runs a pvekaas command with at most 200 MiB of heap and 60 s. The time bound catches a hang (an
- * alias bomb took minutes) on a shared machine, where a healthy run of a few seconds can take 10+.
+ * Runs a pvekaas command with at most 200 MiB of heap and 60 s of wall time (a hang: an alias bomb
+ * took minutes). `cpuMs` is the CPU time the command used: the bounds below are on it, not on wall
+ * time, which a shared machine stretches several-fold while a quadratic blow-up shows in CPU too.
  */
-function cli(script: string, args: string[]): { status: number | null; stdout: string; stderr: string; ms: number } {
-  const started = Date.now();
+function cli(script: string, args: string[]): { status: number | null; stdout: string; stderr: string; cpuMs: number } {
+  const started = childrenCpuMs();
   const r = spawnSync(process.execPath, ['--max-old-space-size=200', join(root, 'dist/scripts', script), ...args], {
     cwd: root,
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, cpuMs: childrenCpuMs() - started };
 }
 
 /** No JavaScript stack trace in what a command printed. */
@@ -80,7 +96,7 @@ describe('the corpus of bad lab descriptions, through npm run validate', () => {
     expect(lines[at + 1]).toMatch(/^ {6}fix: \S/);
     // Bounded output: no value is printed at length.
     for (const line of lines) expect(line.length).toBeLessThan(1200);
-    expect(r.ms).toBeLessThan(45_000);
+    expect(r.cpuMs).toBeLessThan(20_000);
     noStackTrace(r.stderr);
     // A problem about a credential never prints the credential.
     const secret = /^# secret: (.*)$/m.exec(text)?.[1];
@@ -93,7 +109,7 @@ describe('reading the file', () => {
     const r = cli('validate.js', ['--config', config]);
     expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: expect.stringMatching(reason) });
     expect(r.stderr).toContain('fix: ');
-    expect(r.ms).toBeLessThan(45_000);
+    expect(r.cpuMs).toBeLessThan(20_000);
     noStackTrace(r.stderr);
   };
 
@@ -133,17 +149,15 @@ describe('large mappings parse in linear time (issue 26)', () => {
   it('reports 200,000 unknown keys of one mapping in seconds, the duplicate of one of them at its line', () => {
     const text = `${exampleText}\nextra:\n${keys(200_000, '  ')}\n  k5: again\n`;
     expect(Buffer.byteLength(text)).toBeGreaterThan(3 * 1024 * 1024);
-    const started = Date.now();
-    const e = refusal(text);
-    expect(Date.now() - started).toBeLessThan(40_000);
+    const { value: e, cpuMs } = cpuOf(() => refusal(text));
+    expect(cpuMs).toBeLessThan(30_000);
     expect(e.problems.map((p) => [p.message, p.line])).toEqual([['YAML syntax: Map keys must be unique', text.split('\n').length - 1]]);
   }, 120_000);
 
   it('points each of 50,000 unknown fields at its own line, in seconds (finding the line of each key was quadratic too)', () => {
     const text = exampleText.replace(/^management:\n/m, `management:\n${keys(50_000, '  ')}\n`);
-    const started = Date.now();
-    const e = refusal(text);
-    expect(Date.now() - started).toBeLessThan(45_000);
+    const { value: e, cpuMs } = cpuOf(() => refusal(text));
+    expect(cpuMs).toBeLessThan(30_000);
     expect(e.problems).toHaveLength(50_000);
     const first = exampleText.split('\n').findIndex((l) => l === 'management:') + 2;
     expect([e.problems[0].message, e.problems[0].line, e.problems[49_999].line]).toEqual(['unknown field "k0"', first, first + 49_999]);
@@ -159,9 +173,8 @@ describe('YAML aliases', () => {
         .join(', ')}]\n`;
     const text = exampleText + bomb;
     expect(Buffer.byteLength(bomb)).toBeLessThan(3600);
-    const started = Date.now();
-    const e = refusal(text);
-    expect(Date.now() - started).toBeLessThan(5000);
+    const { value: e, cpuMs } = cpuOf(() => refusal(text));
+    expect(cpuMs).toBeLessThan(5000);
     expect(e.problems).toHaveLength(1);
     expect(e.problems[0].message).toMatch(/YAML aliases expand the description from \d+ to \d+ values/);
     expect(e.problems[0].line).toBe(exampleText.split('\n').length + 2);
@@ -376,9 +389,8 @@ describe('bounded problem messages', () => {
     let big: unknown = 'x'.repeat(10_000);
     for (let i = 0; i < 30; i++) big = [big, big];
     shared.push(big);
-    const started = Date.now();
-    const text = show(shared);
-    expect(Date.now() - started).toBeLessThan(100);
+    const { value: text, cpuMs } = cpuOf(() => show(shared));
+    expect(cpuMs).toBeLessThan(100);
     expect(text.length).toBeLessThanOrEqual(80);
     expect(text.endsWith('...')).toBe(true);
     expect(show({ a: 1, b: 'two' })).toBe('{"a":1,"b":"two"}');
@@ -457,10 +469,11 @@ describe('the kubeconfig command', () => {
           const quoted = / --kubeconfig (.*) --context /.exec(command)![1];
           expect(quoted).toBe(shellQuotePath(configPath));
           const seen = execFileSync('bash', ['-c', `printf '%s' ${quoted}`], { encoding: 'utf8', env: { ...process.env, HOME: homedir() } });
-          expect(seen).toBe(tilde ? `${homedir()}/${rest}` : rest);
+          // A path written as `~/...` is the user's home whichever way it was generated (`rest` may itself start with `~/`).
+          expect(seen).toBe(configPath.startsWith('~/') ? `${homedir()}/${configPath.slice(2)}` : configPath);
         },
       ),
-      { numRuns: 25 },
+      { numRuns: 25, examples: [['~/', false]] },
     );
   });
 });
@@ -547,7 +560,7 @@ describe('every other file a command reads is bounded too (a FIFO, /dev/zero, a 
       expect(r.stderr).toMatch(why);
       expect(r.stderr).toMatch(names);
       expect(r.stderr).toContain('fix: ');
-      expect(r.ms).toBeLessThan(45_000);
+      expect(r.cpuMs).toBeLessThan(20_000);
       noStackTrace(r.stderr);
     }
   });

@@ -124,9 +124,15 @@ describe('PVE API simulator', () => {
     expect(await createVm(a, 'a1', 304)).toBe('OK');
     const shrink = await a.call('PUT', '/nodes/a1/qemu/304/resize', { disk: 'scsi0', size: '1G' });
     expect([shrink.status, shrink.reason]).toEqual([500, 'shrinking disks is not supported']);
-    const tooBig = await a.call('POST', '/nodes/a1/qemu', { vmid: 305, scsi0: 'local-lvm:5000' });
-    expect(await a.waitForTask(tooBig.data as string)).toMatch(/not enough space on storage 'local-lvm'/);
-    expect((await a.call('GET', '/nodes/a1/qemu/305/config')).status).toBe(500);
+  });
+
+  it('overprovisions a thin pool as PVE does: a disk larger than the lvmthin storage is allocated (LvmThinPlugin checks no free space)', async () => {
+    const total = (await a.call<{ total: number }>('GET', '/nodes/a1/storage/local-lvm/status')).data.total;
+    const big = await a.call('POST', '/nodes/a1/qemu', { vmid: 305, scsi0: `local-lvm:${Math.ceil(total / 1024 ** 3) + 100}` });
+    expect(await a.waitForTask(big.data as string)).toBe('OK');
+    expect((await a.call<Record<string, string>>('GET', '/nodes/a1/qemu/305/config')).data.scsi0).toMatch(/^local-lvm:vm-305-disk-0,size=/);
+    const grow = await a.call<string>('PUT', '/nodes/a1/qemu/305/resize', { disk: 'scsi0', size: '+1000G' });
+    expect(await a.waitForTask(grow.data)).toBe('OK');
   });
 
   it('only downloads import images with an importable name to a storage that holds them', async () => {

@@ -69,4 +69,27 @@ describe('the synth cache', () => {
     expect(r.rebuilt).toEqual(['tenant-tenant-b']);
     expect(readFileSync(stack, 'utf8')).toBe(original);
   }, 120_000);
+
+  it("rebuilds the instance stacks when previous comes or goes: the retiring machines' grants are theirs (surge, then retire)", () => {
+    const step = (vlan: number, previous?: number) => {
+      const lab = parse(exampleText);
+      for (const n of lab.proxmox.instances[0].nodes) Object.assign(n, { memoryMiB: 524288, cpu: 128 });
+      lab.tenants[0].network.vlan = vlan;
+      if (previous !== undefined) lab.tenants[0].previous = { network: { ...lab.tenants[0].network, vlan: previous } };
+      return stringify(lab);
+    };
+    const file = join(work, 'surge.yaml');
+    const warm = join(work, 'surge-warm');
+    const stack = 'stacks/proxmox-pmox-txl/cdk.tf.json';
+    for (const [i, text] of [step(10), step(20, 10), step(20)].entries()) {
+      writeFileSync(file, text);
+      const r = synthesizeLab({ config: file, out: warm });
+      if (i > 0) expect(r.rebuilt).toContain('proxmox-pmox-txl');
+      const cold = join(work, `surge-cold-${i}`);
+      synthesizeLab({ config: file, out: cold, cache: false });
+      expect(readFileSync(join(warm, stack), 'utf8')).toBe(readFileSync(join(cold, stack), 'utf8'));
+    }
+    // The retire step's stack holds the new VLAN's grant only.
+    expect(readFileSync(join(warm, stack), 'utf8')).not.toContain('vmbr0/10');
+  }, 300_000);
 });

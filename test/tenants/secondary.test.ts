@@ -309,7 +309,8 @@ describe('property: every planned machine sits in exactly one Cluster, on its in
         doc.capmox.multiInstance = 'secondary-clusters';
         doc.tenants[2].networks = { 'pmox-fra': FRA_NETWORK };
         doc.tenants[2].pools = [
-          { name: 'workers', replicas: int(1, 7), size: { cpu: int(1, 4), memoryMiB: 8 * int(256, 1024), diskGiB: int(10, 40) } },
+          // At least the 20 GiB of the templates pvekaas builds on pmox-fra: a smaller pool never boots (pool.disk-below-template).
+          { name: 'workers', replicas: int(1, 7), size: { cpu: int(1, 4), memoryMiB: 8 * int(256, 1024), diskGiB: int(20, 40) } },
           ...(rnd() < 0.5 ? [{ name: 'burst', autoscaling: { min: int(0, 1), max: int(2, 4) }, size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }] : []),
           ...(rnd() < 0.3 ? [{ name: 'pinned', replicas: int(1, 2), instance: 'pmox-fra', size: { cpu: 2, memoryMiB: 4096, diskGiB: 20 } }] : []),
         ];

@@ -162,6 +162,115 @@ describe('surge, then retire: an instance-level edit', () => {
   });
 });
 
+describe('surge, then retire: a per-instance node network (previous.networks)', () => {
+  const tenantC = (d: any) => d.tenants.find((t: any) => t.name === 'tenant-c');
+  // tenant-c's primary instance (pmox-txl, its topology Cluster) on a networks entry of its own, VLAN 10;
+  // its secondary (pmox-fra) on its own entry, VLAN 30.
+  const pre = (d: any) => {
+    const c = tenantC(d);
+    c.networks['pmox-txl'] = { ...c.network, vlan: 10 };
+    c.networks['pmox-fra'].vlan = 30;
+    delete c.network;
+  };
+  const edit = (d: any) => (tenantC(d).networks['pmox-txl'].vlan = 20);
+  const keep = (d: any) => (tenantC(d).previous = { networks: { 'pmox-txl': { ...tenantC(d).networks['pmox-txl'], vlan: 10 } } });
+  const before = lab(pre);
+  const after = lab((d) => (pre(d), edit(d)));
+  const surge = lab((d) => (pre(d), edit(d), keep(d)));
+
+  it('a new VLAN in networks.<primary instance>: the surge keeps every old machine deployment as it was, beside the retire step’s, byte for byte', () => {
+    const old = topologyMds(render(before, 'tenant-c'));
+    const mid = topologyMds(render(surge, 'tenant-c'));
+    const end = topologyMds(render(after, 'tenant-c'));
+    expect(old.length).toBeGreaterThan(0);
+    expect(end.filter((m) => old.some((o) => o.name === m.name))).toEqual([]);
+    expect(mid.map((m) => m.name).sort()).toEqual([...old, ...end].map((m) => m.name).sort());
+    for (const m of end) expect(mid.find((x) => x.name === m.name)).toEqual(m);
+    // The old ones on VLAN 10 (an override: the Cluster's is 20), the new ones on the Cluster's.
+    for (const o of old) expect(mid.find((x) => x.name === o.name).variables.overrides).toEqual(expect.arrayContaining([{ name: 'vlan', value: 10 }]));
+    // CAPI makes the very same worker templates for the old ones: CAPMOX has nothing to refuse.
+    const oldTemplates = workerTemplates(before, render(before, 'tenant-c').cluster);
+    const midTemplates = workerTemplates(surge, render(surge, 'tenant-c').cluster);
+    expect(oldTemplates.size).toBe(old.length);
+    for (const [name, t] of oldTemplates) expect({ name, ...midTemplates.get(name) }).toEqual({ name, ...t });
+    // The secondary's machine deployments (pmox-fra) are rendered as without the surge.
+    expect(render(surge, 'tenant-c').secondaries!.clusters.map((c) => c.machineDeployments.map((m) => m.machineDeployment))).toEqual(
+      render(after, 'tenant-c').secondaries!.clusters.map((c) => c.machineDeployments.map((m) => m.machineDeployment)),
+    );
+    // Placement counts the retiring machines on pmox-txl, and the lists agree.
+    const plan = planPlacement(surge);
+    const surging = plan.surge!.filter((s) => s.tenant === 'tenant-c');
+    expect(surging.length).toBeGreaterThan(0);
+    expect(surging.every((s) => s.instance === 'pmox-txl')).toBe(true);
+    expect(surging.map((s) => `${s.pool} ${s.node} ${s.machines}`).sort()).toEqual(
+      render(surge, 'tenant-c')
+        .retiring.map((m) => `${m.pool} ${m.nodes[0]} ${m.scale.kind === 'fixed' ? m.scale.replicas : 0}`)
+        .sort(),
+    );
+  });
+
+  it('control: the old network in previous.network (not the entry the instance uses) keeps nothing, and the names go', () => {
+    const wrong = lab((d) => (pre(d), edit(d), (tenantC(d).previous = { network: { ...tenantC(d).networks['pmox-txl'], vlan: 10 } })));
+    const old = topologyMds(render(before, 'tenant-c')).map((m) => m.name);
+    expect(topologyMds(render(wrong, 'tenant-c')).filter((m) => old.includes(m.name))).toEqual([]);
+    expect((planPlacement(wrong).surge ?? []).filter((s) => s.tenant === 'tenant-c')).toEqual([]);
+  });
+
+  it('without previous the edit is refused, naming previous.networks.<instance> to write; written as the fix says, it is accepted', () => {
+    for (const oldLab of [before, undefined]) {
+      const problems = replacementProblems(after, allMds(before), allMds(after), oldLab);
+      expect(problems.map((p) => p.path.join('.'))).toEqual(['tenants.2']);
+      expect(problems[0].message).toMatch(
+        /^tenant tenant-c: this change replaces \d+ node groups? with no surge .* \(pool workers on pmox-txl\/pmox-txl-\d\) by .*: vlan 10 → 20/,
+      );
+      const fix = /set tenants\[2\]\.previous: (\{.*\}), deploy/.exec(problems[0].fix!)![1];
+      expect(fix).toBe(
+        '{ networks: { pmox-txl: { addresses: ["10.10.3.10-10.10.3.60"], prefix: 24, gateway: "10.10.3.1", dnsServers: ["10.10.3.1"], vlan: 10 } } }',
+      );
+      const fixed = lab((d) => (pre(d), edit(d), (tenantC(d).previous = parse(fix))));
+      expect(replacementProblems(fixed, allMds(before), allMds(fixed), oldLab)).toEqual([]);
+      expect(allMds(fixed).map((m) => m.name)).toEqual(expect.arrayContaining(allMds(before).map((m) => m.name)));
+    }
+  });
+
+  it("the instance stacks keep the old VLAN's grant until the retire step: the primary's, and a secondary's while its machines roll", () => {
+    const grants = (l: ReturnType<typeof lab>, instance: string) =>
+      renderInstances(l, planPlacement(l))
+        .get(instance)!
+        .serviceAccount.tokens.find((t) => t.tenant === 'tenant-c')!
+        .grants.map((g) => `${g.path} ${g.roleId}`)
+        .filter((g) => g.startsWith('/sdn/'));
+    const both = (d: any) => (edit(d), (tenantC(d).networks['pmox-fra'].vlan = 31));
+    const keepBoth = (d: any) => (keep(d), (tenantC(d).previous.networks['pmox-fra'] = { ...tenantC(d).networks['pmox-fra'], vlan: 30 }));
+    const old = lab(pre);
+    const mid = lab((d) => (pre(d), both(d), keepBoth(d)));
+    const end = lab((d) => (pre(d), both(d)));
+    for (const [instance, was, now] of [
+      ['pmox-txl', 10, 20],
+      ['pmox-fra', 30, 31],
+    ] as const) {
+      expect(grants(old, instance)).toEqual([expect.stringMatching(new RegExp(`/${was} `))]);
+      expect(grants(end, instance)).toEqual([expect.stringMatching(new RegExp(`/${now} `))]);
+      expect(grants(mid, instance).sort()).toEqual([...grants(old, instance), ...grants(end, instance)].sort());
+    }
+  });
+
+  it('refuses previous.networks naming an unknown instance, or outside secondary-clusters, at its path', () => {
+    const unknown = thrownProblems(() => lab((d) => (pre(d), (tenantC(d).previous = { networks: { 'pmox-frx': tenantC(d).networks['pmox-fra'] } }))));
+    expect(unknown).toEqual([
+      expect.objectContaining({ path: 'tenants.2.previous.networks.pmox-frx', fix: expect.stringContaining('did you mean "pmox-fra"') }),
+    ]);
+    const proposal = thrownProblems(() =>
+      lab((d) => {
+        d.capmox.multiInstance = 'proposal';
+        delete tenantC(d).networks;
+        tenantA(d).previous = { networks: { 'pmox-txl': tenantA(d).network } };
+      }),
+    );
+    expect(proposal).toEqual([expect.objectContaining({ path: 'tenants.0.previous.networks.pmox-txl', fix: expect.stringContaining('previous.network') })]);
+  });
+});
+
 describe('a change that replaces node groups with no surge is refused', () => {
   const before = lab();
   const storage = lab((d) => (txl(d).storage.disks = 'ceph-ssd'));

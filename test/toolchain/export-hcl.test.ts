@@ -38,6 +38,7 @@ describe('export-hcl', () => {
       'lab-tenant-tenant-a',
       'lab-tenant-tenant-b',
       'lab-tenant-tenant-c',
+      'machine-deployments.json',
       'placement.json',
     ]);
   });

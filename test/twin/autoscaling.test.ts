@@ -11,9 +11,15 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { parseLab } from '../../modules/config/load';
+import { planPlacement } from '../../modules/placement';
+import { renderTenants } from '../../modules/tenants';
+import { topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { LabTwin, type TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
-import { projectRoot, printTimes, timed } from './support';
+import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
+import { printTimes, projectRoot, readyReport, sampleReadyNodes, timed } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -55,7 +61,7 @@ async function converged(what: string): Promise<TwinTenant> {
 }
 
 /** Pods asking for most of a machine of the pool (2 cpu, 4096 MiB): one per Node. */
-async function createPods(pool: string, count: number, prefix = pool): Promise<string[]> {
+async function createPods(pool: string, count: number, prefix = pool, requests = { cpu: '1500m', memory: '2Gi' }): Promise<string[]> {
   const api = tenantApi();
   // The ServiceAccount controller of the tenant's kube-controller-manager would make it.
   const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', {
@@ -75,7 +81,7 @@ async function createPods(pool: string, count: number, prefix = pool): Promise<s
         nodeSelector: { [POOL_LABEL]: pool },
         automountServiceAccountToken: false,
         terminationGracePeriodSeconds: 0,
-        containers: [{ name: 'load', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '1500m', memory: '2Gi' } } }],
+        containers: [{ name: 'load', image: 'registry.k8s.io/pause:3.10', resources: { requests } }],
       },
     });
     if (r.status !== 201) throw new Error(`Pod ${name}: HTTP ${r.status}: ${r.body?.message}`);
@@ -259,5 +265,95 @@ describe('autoscaling in the lab twin', () => {
       await deletePods(pods);
       await put(original);
     }
+  });
+});
+
+describe('an autoscaled pool through surge, then retire', () => {
+  it('resizes edge (2 → 4 cpu) while Pods hold it at 2: its Ready Nodes never drop below 2, the retire guard waits until the new group holds 2 Ready, the old VMs go', async () => {
+    // The pool at a size of the autoscaler's making: two Pods that fit only on new Nodes.
+    const small = await createPods('edge', 2, 'held');
+    await twin.waitFor('edge grown to 2 for its Pods', 6 * 60 * 1000, async () => (await Promise.all(small.map(pod))).every((p) => p.spec?.nodeName));
+    await twin.waitFor(
+      'both edge Nodes Ready',
+      2 * 60 * 1000,
+      async () => (await twin.tenant(TENANT)).machines.filter((m) => m.pool === 'edge' && m.ready).length === 2,
+    );
+
+    // The resize, surge then retire (docs/tenants.md): previous.pools keeps the old group as it is.
+    const resized = (surge: boolean) => {
+      const doc = parseDocument(labText);
+      if (surge) doc.setIn(['tenants', 0, 'previous'], doc.createNode({ pools: (doc.getIn(['tenants', 0, 'pools']) as any).toJSON() }));
+      doc.setIn(['tenants', 0, 'pools', 0, 'size'], doc.createNode({ cpu: 4, memoryMiB: 8192, diskGiB: 20 }));
+      return doc.toString();
+    };
+    const mdsOf = (text: string) => {
+      const l = parseLab(text, 'autoscaling.yaml');
+      return [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+    };
+    const steps = retireSteps(mdsOf(resized(true)), mdsOf(resized(false)));
+    expect(steps.map((s) => ({ tenant: s.tenant, autoscaled: s.autoscaled.map((g) => g.pool) }))).toEqual([{ tenant: TENANT, autoscaled: ['edge'] }]);
+    const oldVms = new Set(
+      twin.sim
+        .listVms()
+        .filter((v) => !v.template && v.instance === 'pve-a')
+        .map((v) => v.uuid),
+    );
+    expect(oldVms.size).toBe(2);
+    // The floor: the pool's current size (what the autoscaler holds it at), sampled in the tenant's API server.
+    const sampler = sampleReadyNodes(twin, new Map([[TENANT, new Map([['edge', 2]])]]));
+    const timing: { step: string; seconds: number }[] = [];
+    let last = '';
+    let refusal = '';
+    let big: string[] = [];
+    let samples: Awaited<ReturnType<typeof sampler.stop>>;
+    try {
+      sampler.phase('surge');
+      let t0 = Date.now();
+      await twin.update(resized(true));
+      // The new group starts at its min (0): the guard refuses the retire step and says what to scale.
+      await twin.waitFor('the retire guard refusing on the size of the pool', 2 * 60 * 1000, async () => {
+        try {
+          await guardRetire(twin.lab, steps, undefined, mgmt());
+          return false;
+        } catch (e) {
+          refusal = (e as Error).message;
+          return /autoscaled pool edge on pve-a-1: the old machine deployments run 2 machines, the new ones have 0 Ready/.test(refusal);
+        }
+      });
+      expect(refusal).toContain(`--replicas=2`);
+      // Pods that fit only the new size (3 cpu): the autoscaler grows the new group, the old one's template cannot hold them.
+      big = await createPods('edge', 2, 'resized', { cpu: '3', memory: '4Gi' });
+      await twin.waitFor('the retire guard passing: the new group holds 2 Ready machines beside the old', 6 * 60 * 1000, async () => {
+        try {
+          await guardRetire(twin.lab, steps, undefined, mgmt());
+          return twin.sim.listVms().filter((v) => oldVms.has(v.uuid)).length === oldVms.size;
+        } catch (e) {
+          last = (e as Error).message;
+          return false;
+        }
+      });
+      timing.push({ step: 'surge (new size grown beside the old, guard passing)', seconds: (Date.now() - t0) / 1000 });
+      sampler.phase('retire');
+      t0 = Date.now();
+      await twin.update(resized(false));
+      await twin.waitFor('edge on the new size only, the old VMs gone', 6 * 60 * 1000, async () => {
+        const t = await twin.tenant(TENANT);
+        const edge = t.machines.filter((m) => m.pool === 'edge');
+        last = `${t.waiting.join('; ')}; ${edge.map((m) => `${m.name} ${m.phase} ${m.cpu} cpu${m.ready ? ' ready' : ''}`).join(', ')}`;
+        return twin.sim.listVms().filter((v) => oldVms.has(v.uuid)).length === 0 && edge.length === 2 && edge.every((m) => m.cpu === 4 && m.ready);
+      });
+      timing.push({ step: 'retire (old size drained and deleted)', seconds: (Date.now() - t0) / 1000 });
+      // Stopped before the Pods go: without them the autoscaler may shrink the pool (as without a surge).
+      samples = await sampler.stop();
+    } catch (e) {
+      process.stdout.write(`${readyReport('autoscaled edge resize (failed)', await sampler.stop(), timing)}\n`);
+      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+    } finally {
+      await deletePods([...small, ...big]);
+    }
+    process.stdout.write(`${readyReport('autoscaled edge resize (2 → 4 cpu) at 2 machines', samples, timing)}\n`);
+    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
+    expect(samples.pools.get(`${TENANT}/edge`)!.min).toBeGreaterThanOrEqual(2);
   });
 });
