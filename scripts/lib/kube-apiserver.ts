@@ -113,7 +113,15 @@ export class KubeClient {
     this.agent = new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 4 });
   }
 
+  /**
+   * Requests sent by every client of this process, by server and `METHOD path` (namespace and name
+   * segments kept, query dropped): where the twin's own polling goes (scripts/twin/timeline.ts).
+   */
+  static readonly sent = new Map<string, number>();
+
   request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeResponse> {
+    const key = `${this.url} ${method} ${path.split('?')[0]}`;
+    KubeClient.sent.set(key, (KubeClient.sent.get(key) ?? 0) + 1);
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     return new Promise((resolvePromise, reject) => {
       const req = httpsRequest(
@@ -248,6 +256,13 @@ export interface KubeServerOptions {
   /** More kube-apiserver flags, after the defaults (a later flag wins), e.g. a tenant control plane's. @default none */
   apiServerArgs?: string[];
   /**
+   * Go runtime settings of kube-apiserver (`GOGC`, `GOMEMLIMIT`): the lab twin's management API
+   * server spends a quarter of its CPU in Go's garbage collector at the default GOGC=100 (a pprof
+   * of the day-two suite, docs/twin.md "Where the time goes"). Runtime tuning only: what the
+   * server answers does not change. @default Go's defaults
+   */
+  goRuntime?: { gogc?: number; memoryLimitMiB?: number };
+  /**
    * A shared etcd instead of one of its own (the lab twin's datastore): its URL, the key prefix and
    * the TLS files. @default its own etcd
    */
@@ -376,7 +391,15 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
   const start = (name: string, args: string[]): ChildProcess => {
     logFiles[name] = join(dir, `${name}.log`);
     const fd = openSync(logFiles[name], 'a');
-    const child = spawn(join(toolchainBin, name), args, { cwd: dir, stdio: ['ignore', fd, fd] });
+    const go = name === 'kube-apiserver' ? options.goRuntime : undefined;
+    const env = go
+      ? {
+          ...process.env,
+          ...(go.gogc !== undefined ? { GOGC: String(go.gogc) } : {}),
+          ...(go.memoryLimitMiB !== undefined ? { GOMEMLIMIT: `${go.memoryLimitMiB}MiB` } : {}),
+        }
+      : process.env;
+    const child = spawn(join(toolchainBin, name), args, { cwd: dir, env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     running.add(child);
     children.push(child);
@@ -458,7 +481,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       '--service-cluster-ip-range=10.0.0.0/24',
       '--authorization-mode=RBAC',
       '--endpoint-reconciler-type=none',
-      '--profiling=false',
+      // PVEKAAS_KUBE_PROFILING=1: Go's /debug/pprof on the secure port (admin certificate), to find
+      // where a twin's API server spends its CPU (docs/twin.md, "Where the time goes").
+      `--profiling=${process.env.PVEKAAS_KUBE_PROFILING === '1'}`,
       ...(options.apiServerArgs ?? []),
     ];
     let apiserver = start('kube-apiserver', apiserverArgs);

@@ -39,6 +39,7 @@ import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
 import { playOperatorProviders, runProvidersReady, twinProviders } from './providers-ready';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
+import { Timeline } from './timeline';
 
 export interface TwinOptions {
   root: string;
@@ -121,12 +122,20 @@ export class LabTwin {
   /** kubernetes_manifest as hashicorp/kubernetes 2.38.0 applies it (manifest-applier.ts). */
   private applier!: ManifestApplier;
   readonly tickErrors: string[] = [];
+  /** Where the time went: bring-up parts, then whatever the caller marks (test/twin/support.ts prints it). */
+  readonly timeline = new Timeline();
 
   private constructor(private readonly options: TwinOptions) {}
 
   get sim() {
     return this.run.sim;
   }
+
+  /** The lab description the twin runs now: the one it started on, or the last one `update` applied (or tried to). */
+  get labText(): string {
+    return this.currentLabText ?? this.options.labText;
+  }
+  private currentLabText?: string;
 
   get out(): string {
     return this.run.out;
@@ -162,37 +171,28 @@ export class LabTwin {
     mkdirSync(work, { recursive: true });
     this.log('starting the Proxmox VE simulator and synthesizing the lab against it');
     this.run = await startSimulatedLab({ labText, labFile, work, root });
+    this.timeline.mark('bring-up: simulator + synth');
     this.lab = this.run.lab;
     this.plan = JSON.parse(readFileSync(join(this.run.out, 'placement.json'), 'utf8')) as PlacementPlan;
-    await this.run.init();
-    await this.applyProxmox();
-    this.log('starting the management API server (etcd, kube-apiserver, kube-controller-manager)');
-    // The CRDs of the lab's versions: the pinned ones, or the second CAPI lane's for a lab on it.
-    const crdSets = crdDirsFor(resolveVersions(this.lab.management.versions as Partial<Record<VersionKey, string>>));
-    this.mgmt = await startKubeServer({ crdSets, transformCrd: withReleaseLabels(root, crdSets) });
-    const operator = this.operatorValues();
-    this.applier = new ManifestApplier(this.mgmt.client);
-    // What the management stack grants the CAPI core manager by aggregation (the static control
-    // plane's ClusterRole), applied from the stack as tofu would, before the controllers start:
-    // the controllers run with their RBAC, not as admin.
-    await this.applyStack('management', (o) => isAggregatedToCapi(o.object));
-    this.log('starting CAPI core, kubeadm bootstrap, CAPMOX and in-cluster IPAM with their webhooks');
-    const operatorRelease = helmRelease(readStack(this.run.out, 'management'), 'cluster-api-operator');
-    const standInStarted = Date.now();
-    this.controllers = await startControllers({
-      root,
-      dir: this.mgmt.dir,
-      kubeconfig: this.mgmt.kubeconfig,
-      client: this.mgmt.client,
-      deployed: deployedProviders(operator),
-      builds: controllerBuilds(root, controllerModules(), capiNextLane()),
-      extraEnv: this.options.controllerEnv,
-      track: (c) => this.children.add(c),
-    });
-    // The controllers stand in for the cluster-api-operator release and the providers it installs:
-    // with `wait`, helm gives them the release's `timeout` to become ready, or the apply fails.
-    const took = (Date.now() - standInStarted) / 1000;
-    if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
+    // Two independent halves side by side: the proxmox stacks (tofu init and apply against the
+    // simulator) and the management cluster (API server, the CAPI core role aggregation, the
+    // controllers). Neither reads the other (the management stack's aggregated ClusterRole reads
+    // no remote state; were it to, its apply would fail here as the state is not there yet), and
+    // the Kubernetes stacks that read the proxmox stacks' state are applied only after both
+    // (applyKubernetes). Both are awaited before a failure is reported, so stop() never races a
+    // half that is still starting.
+    const proxmox = (async () => {
+      let t0 = Date.now();
+      await this.run.init();
+      this.timeline.note('tofu init (proxmox stacks)', t0);
+      t0 = Date.now();
+      await this.applyProxmox();
+      this.timeline.note('tofu apply (proxmox stacks)', t0);
+    })();
+    const management = this.startManagement();
+    const failed = (await Promise.allSettled([proxmox, management])).filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length > 0) throw failed.length === 1 ? failed[0].reason : new Error(failed.map((f) => (f.reason as Error).message).join('\n'));
+    this.timeline.mark('bring-up: proxmox stacks ∥ management cluster + controllers');
     this.kamaji = new KamajiPlayer(
       this.mgmt.client,
       () => kamajiReleases(this.run.out),
@@ -221,6 +221,45 @@ export class LabTwin {
         (l) => this.log(l),
       );
     this.timer = setInterval(() => void this.tick(), TICK_MS);
+  }
+
+  /** The management API server, CAPI core's aggregated role from the management stack, then the controllers. */
+  private async startManagement(): Promise<void> {
+    const { root } = this.options;
+    this.log('starting the management API server (etcd, kube-apiserver, kube-controller-manager)');
+    // The CRDs of the lab's versions: the pinned ones, or the second CAPI lane's for a lab on it.
+    const crdSets = crdDirsFor(resolveVersions(this.lab.management.versions as Partial<Record<VersionKey, string>>));
+    let t0 = Date.now();
+    // GOGC 400 with a 3 GiB soft limit: a quarter of the management API server's CPU was Go's
+    // garbage collector at the default GOGC 100 (docs/twin.md, "Where the time goes"); the limit
+    // keeps its memory where it was when the heap grows (the GC runs earlier near it).
+    this.mgmt = await startKubeServer({ crdSets, transformCrd: withReleaseLabels(root, crdSets), goRuntime: { gogc: 400, memoryLimitMiB: 3072 } });
+    this.timeline.note('management API server', t0);
+    t0 = Date.now();
+    const operator = this.operatorValues();
+    this.applier = new ManifestApplier(this.mgmt.client);
+    // What the management stack grants the CAPI core manager by aggregation (the static control
+    // plane's ClusterRole), applied from the stack as tofu would, before the controllers start:
+    // the controllers run with their RBAC, not as admin.
+    await this.applyStack('management', (o) => isAggregatedToCapi(o.object));
+    this.log('starting CAPI core, kubeadm bootstrap, CAPMOX and in-cluster IPAM with their webhooks');
+    const operatorRelease = helmRelease(readStack(this.run.out, 'management'), 'cluster-api-operator');
+    const standInStarted = Date.now();
+    this.controllers = await startControllers({
+      root,
+      dir: this.mgmt.dir,
+      kubeconfig: this.mgmt.kubeconfig,
+      client: this.mgmt.client,
+      deployed: deployedProviders(operator),
+      builds: controllerBuilds(root, controllerModules(), capiNextLane()),
+      extraEnv: this.options.controllerEnv,
+      track: (c) => this.children.add(c),
+    });
+    // The controllers stand in for the cluster-api-operator release and the providers it installs:
+    // with `wait`, helm gives them the release's `timeout` to become ready, or the apply fails.
+    const took = (Date.now() - standInStarted) / 1000;
+    if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
+    this.timeline.note('controllers (RBAC, processes, webhooks)', t0);
   }
 
   private async tick(): Promise<void> {
@@ -454,13 +493,18 @@ export class LabTwin {
   async applyKubernetes(applied?: (tenant: string, at: number, phase: 'started' | 'applied') => void): Promise<void> {
     this.log('applying management, management-config and the tenant stacks');
     await this.applyStack('management');
+    this.timeline.mark('bring-up: apply management');
     await this.ensureMetallb();
+    this.timeline.mark('bring-up: MetalLB controller');
     await this.runProvidersReady();
+    this.timeline.mark('bring-up: providers-ready Job');
     await this.applyStack('management-config');
+    this.timeline.mark('bring-up: apply management-config');
     await this.applyTenantStacks(
       this.run.lab.tenants.map((t) => t.name),
       applied,
     );
+    this.timeline.mark('bring-up: apply tenant stacks (to initialized)');
   }
 
   /**
@@ -523,6 +567,7 @@ export class LabTwin {
    * longer in it (their stacks as last applied, in reverse order).
    */
   async update(labText: string): Promise<void> {
+    this.currentLabText = labText;
     const endpoints = Object.fromEntries(this.run.sim.names.map((n) => [n, this.run.sim.endpoint(n)]));
     writeFileSync(this.run.labFile, pointLabAt(labText, endpoints));
     // The same state directory as the first synth (scripts/lib/lab-run.ts): the run's own, seen from each stack.

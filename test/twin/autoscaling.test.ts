@@ -19,7 +19,7 @@ import { topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { LabTwin, type TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
-import { projectRoot, readyReport, sampleReadyNodes } from './support';
+import { printTimes, projectRoot, readyReport, sampleReadyNodes, timed } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -120,6 +120,7 @@ beforeAll(
     const work = mkdtempSync(join(tmpdir(), 'pvekaas-twin-autoscaling-'));
     const log = process.env.PVEKAAS_TWIN_LOG ? (l: string) => process.stderr.write(`[twin] ${l}\n`) : undefined;
     twin = await LabTwin.start({ root: projectRoot, labText, labFile: 'autoscaling.yaml', work, log, autoscaler: true });
+    timed(twin, 'autoscaling');
     await twin.applyKubernetes();
     await converged('first apply');
   },
@@ -127,6 +128,7 @@ beforeAll(
 );
 
 afterAll(async () => {
+  printTimes(twin);
   await twin?.stop();
   twin?.cleanup();
 });

@@ -29,7 +29,7 @@ import { AUTOSCALER_MAX } from '../../modules/tenants/machine-deployments';
 import { LabTwin } from '../../scripts/twin/index';
 import { kamajiReleases } from '../../scripts/twin/releases';
 import { readStack } from '../../scripts/twin/stack-objects';
-import { projectRoot } from './support';
+import { projectRoot, printTimes, timed } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -128,6 +128,7 @@ beforeAll(
       variables: { [BACKUP_ACCESS_KEY_VARIABLE]: ACCESS_KEY, [BACKUP_SECRET_KEY_VARIABLE]: SECRET_KEY },
       log: process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
     });
+    timed(twin, 'backup-restore');
     await twin.applyKubernetes();
     const converged = await twin.waitConverged(['tenant-a', 'tenant-b'], 10 * 60 * 1000);
     if (!converged.every((t) => t.converged))
@@ -150,6 +151,7 @@ beforeAll(
 );
 
 afterAll(async () => {
+  printTimes(twin);
   await s3?.stop();
   await twin?.stop();
   twin?.cleanup();

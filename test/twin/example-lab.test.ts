@@ -9,7 +9,7 @@ import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { tenantProxmoxPool } from '../../modules/config/proxmox-access';
 import type { LabTwin, TwinTenant } from '../../scripts/twin/index';
-import { actualCounts, inRanges, plannedCounts, projectRoot, startTwin } from './support';
+import { actualCounts, inRanges, plannedCounts, projectRoot, startTwin, printTimes } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -31,6 +31,7 @@ beforeAll(
 );
 
 afterAll(async () => {
+  printTimes(twin);
   await twin?.stop();
   twin?.cleanup();
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { LabTwin, TwinMachine, TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
-import { projectRoot, readyReport, sampleReadyNodes, startTwin } from './support';
+import { projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -107,6 +107,7 @@ beforeAll(
 );
 
 afterAll(async () => {
+  printTimes(twin);
   await twin?.stop();
   twin?.cleanup();
 });

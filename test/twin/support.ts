@@ -5,19 +5,62 @@ import { join, resolve } from 'node:path';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { Worker } from 'node:worker_threads';
 import { LabTwin, type TwinMachine } from '../../scripts/twin/index';
+import { KubeClient } from '../../scripts/lib/kube-apiserver';
 
 export const projectRoot = resolve(__dirname, '../..');
 
 export async function startTwin(labText: string, name: string, log = false): Promise<LabTwin> {
   const work = mkdtempSync(join(tmpdir(), `pvekaas-twin-${name}-`));
-  return LabTwin.start({
+  const twin = await LabTwin.start({
     root: projectRoot,
     labText,
     labFile: `${name}.yaml`,
     work,
     log: log || process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
   });
+  return timed(twin, name);
 }
+
+/** Marks a twin's cases on its timeline and prints it at the end (startTwin does it; for a twin started otherwise). */
+export function timed(twin: LabTwin, name: string): LabTwin {
+  running.set(twin, { name, cases: 0 });
+  return twin;
+}
+
+/**
+ * Where each running twin's time goes (scripts/twin/timeline.ts): the bring-up parts LabTwin marks,
+ * the rest of `beforeAll` (to converged), then each case; printed when the file's cases are done.
+ */
+const running = new Map<LabTwin, { name: string; cases: number }>();
+const printed = new Set<LabTwin>();
+beforeEach(() => {
+  for (const [twin, t] of running) twin.timeline.mark(t.cases === 0 ? 'bring-up: to converged (rest of beforeAll)' : 'between cases');
+});
+afterEach(() => {
+  for (const [twin, t] of running) {
+    t.cases++;
+    twin.timeline.mark(`case: ${(expect.getState().currentTestName ?? '?').slice(0, 90)}`);
+  }
+});
+/** Prints a twin's timeline (once); the suites call it before stopping a twin, and afterAll does for the rest. */
+export function printTimes(twin: LabTwin | undefined): void {
+  if (!twin || printed.has(twin) || !running.has(twin)) return;
+  printed.add(twin);
+  process.stderr.write(`${twin.timeline.report(running.get(twin)!.name)}\n`);
+  // The twin's own requests (this process: players, waits, samplers' thread apart), busiest first.
+  const sent = [...KubeClient.sent].sort((a, b) => b[1] - a[1]);
+  const total = sent.reduce((n, [, c]) => n + c, 0);
+  process.stderr.write(
+    `  requests sent by this process: ${total}; busiest:\n${sent
+      .slice(0, 25)
+      .map(([k, c]) => `    ${c} ${k}`)
+      .join('\n')}\n`,
+  );
+  running.delete(twin);
+}
+afterAll(() => {
+  for (const twin of [...running.keys()]) printTimes(twin);
+});
 
 /** `pool instance/node` → machines, from the plan (fixed pools: replicas; autoscaled: what the MachineDeployments hold). */
 /** Waits until every named tenant converged as planned, else fails with what each still waits for and the twin's diagnostics. */
@@ -174,4 +217,77 @@ export function readyReport(title: string, samples: ReadySamples, steps: { step:
     ...[...samples.pools].map(([pool, p]) => `  ${pool}: fewest Ready Nodes ${p.min} (asks for ${p.replicas})${p.at ? `, first seen during ${p.at}` : ''}`),
     ...steps.map((s) => `  step ${s.step}: ${s.seconds.toFixed(0)} s`),
   ].join('\n');
+}
+
+/** Every Machine of the tenants: `namespace/name` → uid. */
+export async function machineUids(twin: LabTwin, tenants: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const ns of tenants) {
+    const r = await twin.management.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machines`);
+    for (const m of r.body.items as { metadata: { name: string; uid: string } }[]) out.set(`${ns}/${m.metadata.name}`, m.metadata.uid);
+  }
+  return out;
+}
+
+/** Every Cluster of the tenants (primary and secondary): `namespace/name` → its Available condition's status. */
+export async function clusterAvailability(twin: LabTwin, tenants: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const ns of tenants) {
+    const r = await twin.management.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`);
+    if (r.status !== 200) {
+      out.set(`${ns}/*`, `HTTP ${r.status}`);
+      continue;
+    }
+    for (const c of r.body.items as {
+      metadata: { name: string };
+      status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+    }[]) {
+      const available = c.status?.conditions?.find((x) => x.type === 'Available');
+      out.set(
+        `${ns}/${c.metadata.name}`,
+        available ? `${available.status}${available.status === 'True' ? '' : ` (${available.reason}: ${available.message})`}` : 'no Available condition',
+      );
+    }
+  }
+  return out;
+}
+
+/** Samples the Clusters' Available condition every second until stopped: every state other than True seen. */
+export function sampleAvailability(twin: LabTwin, tenants: string[]): { stop(): Promise<{ samples: number; notTrue: string[] }> } {
+  let stopped = false;
+  const notTrue: string[] = [];
+  let samples = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      for (const [cluster, status] of await clusterAvailability(twin, tenants))
+        if (status !== 'True') notTrue.push(`${new Date().toISOString().slice(11, 19)} ${cluster}: ${status}`);
+      samples++;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return { samples, notTrue };
+    },
+  };
+}
+
+/** Waits up to 2 minutes for every Cluster of `tenants` to be Available; what is not, then. */
+export async function everyClusterAvailable(twin: LabTwin, tenants: string[]): Promise<[string, string][]> {
+  let notAvailable: [string, string][] = [];
+  await twin
+    .waitFor('every Cluster Available', 120000, async () => {
+      notAvailable = [...(await clusterAvailability(twin, tenants))].filter(([, s]) => s !== 'True');
+      return notAvailable.length === 0;
+    })
+    .catch(() => undefined);
+  return notAvailable;
+}
+
+/** A CRD's served versions and its status.storedVersions. */
+export async function crdVersions(twin: LabTwin, name: string): Promise<{ versions: string[]; stored: string[] }> {
+  const crd = (await twin.management.client.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)).body;
+  return { versions: (crd.spec.versions as { name: string }[]).map((v) => v.name), stored: crd.status.storedVersions as string[] };
 }
