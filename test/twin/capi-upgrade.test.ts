@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capiNextLane } from '../../modules/versions';
 import type { LabTwin } from '../../scripts/twin/index';
-import { clusterAvailability, convergedOrThrow, crdVersions, everyClusterAvailable, printTimes, projectRoot, startTwin } from './support';
+import { convergedOrThrow, crdVersions, everyClusterAvailable, printTimes, projectRoot, startTwin } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
