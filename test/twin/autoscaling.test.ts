@@ -19,7 +19,7 @@ import { topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { LabTwin, type TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
-import { printTimes, projectRoot, readyReport, sampleReadyNodes, timed } from './support';
+import { printTimes, projectRoot, readyReport, sampleReadyNodes, timed, waitForRetireGuard } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -323,15 +323,14 @@ describe('an autoscaled pool through surge, then retire', () => {
       expect(refusal).toContain(`--replicas=2`);
       // Pods that fit only the new size (3 cpu): the autoscaler grows the new group, the old one's template cannot hold them.
       big = await createPods('edge', 2, 'resized', { cpu: '3', memory: '4Gi' });
-      await twin.waitFor('the retire guard passing: the new group holds 2 Ready machines beside the old', 6 * 60 * 1000, async () => {
-        try {
-          await guardRetire(twin.lab, steps, undefined, mgmt());
-          return twin.sim.listVms().filter((v) => oldVms.has(v.uuid)).length === oldVms.size;
-        } catch (e) {
-          last = (e as Error).message;
-          return false;
-        }
-      });
+      await waitForRetireGuard(
+        twin,
+        'the retire guard passing: the new group holds 2 Ready machines beside the old',
+        6 * 60 * 1000,
+        steps,
+        oldVms,
+        (m) => (last = m),
+      );
       timing.push({ step: 'surge (new size grown beside the old, guard passing)', seconds: (Date.now() - t0) / 1000 });
       sampler.phase('retire');
       t0 = Date.now();

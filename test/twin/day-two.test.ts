@@ -20,7 +20,7 @@ import { planPlacement } from '../../modules/placement';
 import type { LabTwin } from '../../scripts/twin/index';
 import { renderTenants } from '../../modules/tenants';
 import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
-import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
+import { retireSteps } from '../../scripts/lib/retire-guard';
 import { capiNextLane, pinnedVersions } from '../../modules/versions';
 import {
   actualCounts,
@@ -36,6 +36,7 @@ import {
   sampleAvailability,
   sampleReadyNodes,
   startTwin,
+  waitForRetireGuard,
 } from './support';
 
 /** What each pool asks for (its replicas, from the plan), per tenant. */
@@ -375,15 +376,7 @@ describe('an instance-level edit without an outage', () => {
       let t0 = Date.now();
       await twin.update(surge);
       // Deploy's own retire guard, on the live MachineDeployments the real CAPI made, is the wait.
-      await twin.waitFor('the new pmox-txl machine deployments Ready beside the old ones', 10 * 60 * 1000, async () => {
-        try {
-          await guardRetire(twin.lab, steps, undefined, mgmt());
-          return twin.sim.listVms().filter((v) => oldVms.has(v.uuid)).length === oldVms.size;
-        } catch (e) {
-          last = (e as Error).message;
-          return false;
-        }
-      });
+      await waitForRetireGuard(twin, 'the new pmox-txl machine deployments Ready beside the old ones', 10 * 60 * 1000, steps, oldVms, (m) => (last = m));
       timing.push({ step: 'surge (new machines on ceph-ssd Ready beside the old)', seconds: (Date.now() - t0) / 1000 });
       sampler.phase('retire');
       t0 = Date.now();

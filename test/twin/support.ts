@@ -6,6 +6,7 @@ import type { PlacementPlan } from '../../modules/placement/types';
 import { Worker } from 'node:worker_threads';
 import { LabTwin, type TwinMachine } from '../../scripts/twin/index';
 import { KubeClient } from '../../scripts/lib/kube-apiserver';
+import { guardRetire, type RetireStep } from '../../scripts/lib/retire-guard';
 
 export const projectRoot = resolve(__dirname, '../..');
 
@@ -290,4 +291,28 @@ export async function everyClusterAvailable(twin: LabTwin, tenants: string[]): P
 export async function crdVersions(twin: LabTwin, name: string): Promise<{ versions: string[]; stored: string[] }> {
   const crd = (await twin.management.client.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)).body;
   return { versions: (crd.spec.versions as { name: string }[]).map((v) => v.name), stored: crd.status.storedVersions as string[] };
+}
+
+/**
+ * Waits, as deploy does before the retire step, until its retire guard passes on the live
+ * MachineDeployments the real CAPI made, with every old VM still there (the surge held them).
+ * `onRefusal` gets each refusal, for the timeout's message.
+ */
+export async function waitForRetireGuard(
+  twin: LabTwin,
+  what: string,
+  timeoutMs: number,
+  steps: RetireStep[],
+  oldVms: ReadonlySet<string | undefined>,
+  onRefusal: (message: string) => void,
+): Promise<void> {
+  await twin.waitFor(what, timeoutMs, async () => {
+    try {
+      await guardRetire(twin.lab, steps, undefined, twin.management.client);
+      return twin.sim.listVms().filter((v) => oldVms.has(v.uuid)).length === oldVms.size;
+    } catch (e) {
+      onRefusal((e as Error).message);
+      return false;
+    }
+  });
 }
