@@ -10,8 +10,11 @@
  *   renames. A run killed before them leaves the old output (and a scratch directory the next run
  *   removes); a run killed between them leaves the old output under `.<name>.pvekaas-old-<pid>`,
  *   which the next run puts back. Either way one complete output, old or new, and no scratch.
+ *   Scratch names carry the run's process id and, where /proc has it, the process's start time
+ *   (`-<pid>-<start>`): a killed run's process id taken again by another process does not make its
+ *   leftovers look alive.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { configErrorAt } from '../../modules/config/load';
 import type { Problem } from '../../modules/config/problems';
@@ -86,8 +89,35 @@ export function checkOutputDir(out: string, kind: OutputKind, flag = '--out'): v
   }
 }
 
-function scratchName(dir: string, what: 'new' | 'old', pid: number): string {
-  return join(dirname(dir), `.${basename(dir)}.pvekaas-${what}-${pid}`);
+/** When a process started (clock ticks since boot, field 22 of /proc/<pid>/stat), or undefined where there is no /proc entry. */
+export function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+let ownRun: string | undefined;
+
+/** This run's id in scratch names: `<pid>-<start>`, or `<pid>` where the start time cannot be read. */
+function runId(): string {
+  if (ownRun === undefined) {
+    const start = startTimeOf(process.pid);
+    ownRun = start === undefined ? String(process.pid) : `${process.pid}-${start}`;
+  }
+  return ownRun;
+}
+
+function scratchName(dir: string, what: 'new' | 'old'): string {
+  return join(dirname(dir), `.${basename(dir)}.pvekaas-${what}-${runId()}`);
+}
+
+/** Whether the run that named a scratch directory is still running: its process alive, and the same process (start time) where the name has it. */
+function runAlive(pid: number, start: string | undefined): boolean {
+  if (!alive(pid)) return false;
+  return start === undefined || startTimeOf(pid) === start;
 }
 
 /** Scratch and old directories of earlier runs of this output that are no longer running. */
@@ -98,10 +128,11 @@ function leftovers(dir: string): { path: string; what: 'new' | 'old'; pid: numbe
   const found: { path: string; what: 'new' | 'old'; pid: number }[] = [];
   for (const entry of readdirSync(parent)) {
     if (!entry.startsWith(prefix)) continue;
-    const m = /^(new|old)-(\d+)$/.exec(entry.slice(prefix.length));
+    // `<pid>-<start>`, or `<pid>` alone (where /proc has no start time, and as earlier versions named them).
+    const m = /^(new|old)-(\d+)(?:-(\d+))?$/.exec(entry.slice(prefix.length));
     if (!m) continue;
     const pid = Number(m[2]);
-    if (pid !== process.pid && alive(pid)) continue;
+    if (pid !== process.pid && runAlive(pid, m[3])) continue;
     found.push({ path: join(parent, entry), what: m[1] as 'new' | 'old', pid });
   }
   return found;
@@ -192,7 +223,7 @@ export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch
   mkdirSync(dirname(dir), { recursive: true });
   recover(dir, kind);
   checkOutputDir(out, kind, flag);
-  const scratch = scratchName(dir, 'new', process.pid);
+  const scratch = scratchName(dir, 'new');
   rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
   mkdirSync(scratch);
   let result: T;
@@ -210,7 +241,7 @@ export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch
       renameSync(scratch, dir);
       return result;
     }
-    const old = scratchName(dir, 'old', process.pid);
+    const old = scratchName(dir, 'old');
     renameSync(dir, old);
     renameSync(scratch, dir);
     const kept = carryOver(old, dir, kind);

@@ -146,6 +146,35 @@ describe('output directories', () => {
     expect(scratch(parent)).toEqual([]);
   });
 
+  it("recovers a killed run's leftovers when its process id now belongs to another process, and keeps a live run's", () => {
+    const parent = join(work, 'reused');
+    mkdirSync(parent);
+    const out = join(parent, 'out');
+    expect(synth(out).status).toBe(0);
+    writeFileSync(join(out, 'stacks/management/terraform.tfstate'), 'state');
+    // Another process, alive, that holds the id the killed run had (pids are reused once they wrap).
+    const other = spawn('sleep', ['120'], { stdio: 'ignore' });
+    try {
+      const leave = (run: string) => {
+        renameSync(out, join(parent, `.out.pvekaas-old-${run}`));
+        mkdirSync(join(parent, `.out.pvekaas-new-${run}`));
+        writeFileSync(join(parent, `.out.pvekaas-new-${run}/.pvekaas-output`), '{"tool":"pvekaas","command":"synth"}');
+      };
+      // The killed run started at another time than the process now under its id: its leftovers are stale.
+      leave(`${other.pid}-1`);
+      expect(synth(out).status).toBe(0);
+      expect(readFileSync(join(out, 'stacks/management/terraform.tfstate'), 'utf8')).toBe('state');
+      expect(scratch(parent)).toEqual([]);
+      // The control: named with that process's own start time, the run is alive and its directories stay.
+      const start = readFileSync(`/proc/${other.pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+      leave(`${other.pid}-${start}`);
+      expect(synth(out).status).toBe(0);
+      expect(scratch(parent).sort()).toEqual([`.out.pvekaas-new-${other.pid}-${start}`, `.out.pvekaas-old-${other.pid}-${start}`]);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
   it('finishes the output on SIGTERM and leaves no scratch', async () => {
     const parent = join(work, 'term');
     mkdirSync(parent);
@@ -234,7 +263,7 @@ describe('interrupted synth (issue 26)', () => {
     });
     const ended = new Promise((r) => child.on('close', r));
     // Each worker's command line names the job file in this run's scratch directory.
-    const job = `.jobs-out.pvekaas-new-${child.pid}`;
+    const job = `.jobs-out.pvekaas-new-${child.pid}-`;
     expect(await waitFor(() => processesWith(job).length >= 2, 60_000)).toBe(true);
     child.kill('SIGKILL');
     await ended;
