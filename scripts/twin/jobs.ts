@@ -216,7 +216,9 @@ export async function runPod(
           },
           (error, stdout, stderr) => {
             const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-            resolve({ container: c.name, exitCode: code, stdout: String(stdout), stderr: String(stderr) });
+            // Not an exit status (the program could not start, or was killed at the timeout): say why, as the kubelet would.
+            const why = error && typeof (error as { code?: unknown }).code !== 'number' ? `${error.message}\n` : '';
+            resolve({ container: c.name, exitCode: code, stdout: String(stdout), stderr: `${why}${String(stderr)}` });
           },
         );
       });
