@@ -19,7 +19,7 @@ import { topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { LabTwin, type TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
-import { printTimes, projectRoot, readyReport, sampleReadyNodes, timed, waitForRetireGuard } from './support';
+import { printTimes, projectRoot, readyReport, sampleReadyNodes, timed, waitForRetireGuard, workerVmUuids } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -292,12 +292,7 @@ describe('an autoscaled pool through surge, then retire', () => {
     };
     const steps = retireSteps(mdsOf(resized(true)), mdsOf(resized(false)));
     expect(steps.map((s) => ({ tenant: s.tenant, autoscaled: s.autoscaled.map((g) => g.pool) }))).toEqual([{ tenant: TENANT, autoscaled: ['edge'] }]);
-    const oldVms = new Set(
-      twin.sim
-        .listVms()
-        .filter((v) => !v.template && v.instance === 'pve-a')
-        .map((v) => v.uuid),
-    );
+    const oldVms = workerVmUuids(twin, 'pve-a');
     expect(oldVms.size).toBe(2);
     // The floor: the pool's current size (what the autoscaler holds it at), sampled in the tenant's API server.
     const sampler = sampleReadyNodes(twin, new Map([[TENANT, new Map([['edge', 2]])]]));

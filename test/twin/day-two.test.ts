@@ -37,6 +37,7 @@ import {
   sampleReadyNodes,
   startTwin,
   waitForRetireGuard,
+  workerVmUuids,
 } from './support';
 
 /** What each pool asks for (its replicas, from the plan), per tenant. */
@@ -359,12 +360,7 @@ describe('an instance-level edit without an outage', () => {
     // The operator adds the storage on the Proxmox cluster first (a real one: Datacenter → Storage).
     const txl = twin.sim.instance('pmox-txl');
     txl.storages.set('ceph-ssd', { ...txl.storages.get('ceph-vm')!, id: 'ceph-ssd' });
-    const oldVms = new Set(
-      twin.sim
-        .listVms()
-        .filter((v) => !v.template && v.instance === 'pmox-txl')
-        .map((v) => v.uuid),
-    );
+    const oldVms = workerVmUuids(twin, 'pmox-txl');
     expect(oldVms.size).toBeGreaterThan(0);
     const steps = retireSteps(mdsOf(surge), mdsOf(retire));
     expect(steps.map((s) => s.tenant)).toEqual(names);

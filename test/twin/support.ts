@@ -316,3 +316,13 @@ export async function waitForRetireGuard(
     }
   });
 }
+
+/** The uuids of the VMs (templates apart) the simulator holds on an instance now: the machines a surge must keep until retire. */
+export function workerVmUuids(twin: LabTwin, instance: string): Set<string | undefined> {
+  return new Set(
+    twin.sim
+      .listVms()
+      .filter((v) => !v.template && v.instance === instance)
+      .map((v) => v.uuid),
+  );
+}
