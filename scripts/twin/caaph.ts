@@ -159,6 +159,11 @@ export class AddonPlayer {
     const found = await this.mgmt.get(
       `/apis/${ADDONS}/namespaces/${ns}/helmreleaseproxies?${new URLSearchParams({ labelSelector: `${CLUSTER_LABEL}=${name},${PROXY_LABEL}=${hcp.metadata.name}` })}`,
     );
+    // A list that fails is an error, never "none": CAAPH lists through its cache and returns the error.
+    // (Read as empty, a 404 while the restarted API server was not yet serving the CRD made the player
+    // create a second HelmReleaseProxy once it was: then every later round refused the Cluster.)
+    if (found.status !== 200)
+      throw new Error(`listing HelmReleaseProxies of cluster ${ns}/${name}: HTTP ${found.status}: ${found.body?.message ?? found.text}`);
     const existing = (found.body?.items ?? []) as Obj[];
     if (existing.length > 1) throw new Error('multiple HelmReleaseProxies found matching the cluster and HelmChartProxy');
     let hrp = existing[0];

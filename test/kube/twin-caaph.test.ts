@@ -101,6 +101,33 @@ describe("CAAPH's selection and the Cilium chart, as the twin plays them", () =>
     expect((await t.get('/apis/apps/v1/namespaces/kube-system/deployments/cilium-operator')).status).toBe(200);
   }, 180000);
 
+  it('never creates a second HelmReleaseProxy when listing them fails (the API server restarting)', async () => {
+    const { client } = started(mgmt);
+    const player = await withProxy(client, cniHelmChartProxy('cilium', ns) as KubeObject);
+    expect(player.cniReady(ns, cluster)).toBe(true);
+    // The same player through a client whose HelmReleaseProxy list answers 404, as a restarted
+    // management API server does before it serves the CRD again; everything else goes through.
+    const restarting = new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'get')
+          return (path: string) =>
+            /\/helmreleaseproxies\?/.test(path) ? Promise.resolve({ status: 404, body: { message: 'the server could not find the requested resource' }, text: '' }) : target.get(path);
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const flaky = new AddonPlayer(restarting, kamaji(), root);
+    await flaky.tick();
+    expect(flaky.cniReady(ns, cluster)).toBe(false);
+    expect(flaky.cniWaiting(ns, cluster)).toMatch(/failed: listing HelmReleaseProxies of cluster tenant-x\/tenant-x: HTTP 404/);
+    const list = async () => (await client.get(`/apis/addons.cluster.x-k8s.io/v1alpha1/namespaces/${ns}/helmreleaseproxies`)).body.items;
+    expect(await list()).toHaveLength(1);
+    // Served again: the one proxy is found and the CNI is ready, as before.
+    await player.tick();
+    expect(await list()).toHaveLength(1);
+    expect(player.cniReady(ns, cluster)).toBe(true);
+  }, 180000);
+
   const mutations: [string, (p: any) => void, RegExp][] = [
     ['a HelmChartProxy in namespace default', (p) => (p.metadata.namespace = 'default'), /no HelmChartProxy in namespace tenant-x selects Cluster tenant-x/],
     [
