@@ -111,7 +111,9 @@ describe("CAAPH's selection and the Cilium chart, as the twin plays them", () =>
       get(target, prop, receiver) {
         if (prop === 'get')
           return (path: string) =>
-            /\/helmreleaseproxies\?/.test(path) ? Promise.resolve({ status: 404, body: { message: 'the server could not find the requested resource' }, text: '' }) : target.get(path);
+            /\/helmreleaseproxies\?/.test(path)
+              ? Promise.resolve({ status: 404, body: { message: 'the server could not find the requested resource' }, text: '' })
+              : target.get(path);
         const v = Reflect.get(target, prop, receiver);
         return typeof v === 'function' ? v.bind(target) : v;
       },
