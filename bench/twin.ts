@@ -12,10 +12,11 @@
  * Run it alone (CAPMOX's webhook port 9443 is fixed): in a network namespace of its own when other
  * twins run, `unshare -n sh -c 'ip link set lo up && npm run --silent bench:twin'`.
  */
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
+import { CONTROLLERS } from '../scripts/twin/controllers';
 import { LabTwin } from '../scripts/twin/index';
 
 const INSTANCES = ['pve-a', 'pve-b', 'pve-c'];
@@ -167,6 +168,17 @@ async function main(): Promise<void> {
       cpuSecondsPerTenant: Number((p.cpuSeconds / n).toFixed(2)),
       peakRssMiBPerTenant: Number((p.peakRssMiB / n).toFixed(1)),
     }));
+    // client-go logs a request its client-side rate limit (QPS/burst) held back for over a second
+    // through its throttled logger, at -v=2 (the twin's) at most once a second (client-go v0.34
+    // rest/request.go `tryThrottleWithInfo`, `globalThrottledLogger`): so each line is a second
+    // in which a controller's requests waited more than a second for its own rate limit.
+    const throttledLogLines = Object.fromEntries(
+      CONTROLLERS.map((c) => {
+        const file = join(twin.management.dir, `${c}.log`);
+        const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+        return [c, (text.match(/client-side throttling/g) ?? []).length];
+      }),
+    );
     const result = {
       date: new Date().toISOString(),
       tenants: n,
@@ -179,6 +191,7 @@ async function main(): Promise<void> {
       applyStartToConverged: { p50: percentile(fromStart, 50), p95: percentile(fromStart, 95), max: Math.max(...fromStart) },
       loadAverageAtEnd: load(),
       processes,
+      throttledLogLines,
       perTenant,
     };
     if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -196,6 +209,11 @@ async function main(): Promise<void> {
         process.stdout.write(
           `  ${p.name.padEnd(26)} CPU ${p.cpuSeconds.toFixed(1).padStart(7)} s (${p.cpuSecondsPerTenant} s/tenant), peak RSS ${String(p.peakRssMiB).padStart(5)} MiB (${p.peakRssMiBPerTenant} MiB/tenant)\n`,
         );
+      process.stdout.write(
+        `  client-side throttling (seconds with a wait over 1 s, from the logs): ${Object.entries(throttledLogLines)
+          .map(([c, k]) => `${c} ${k}`)
+          .join(', ')}\n`,
+      );
       for (const t of perTenant) process.stdout.write(`  ${t.tenant} ${t.mode.padEnd(14)} ${t.seconds ?? '—'} s (load ${t.loadAverage?.join(' ') ?? '—'})\n`);
     }
     if (!result.allConverged) process.exitCode = 1;

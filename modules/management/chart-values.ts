@@ -49,10 +49,14 @@ export function capiProviderResources(s: ManagementSettings): KubernetesObject[]
   const images = managementImages(s.versions).capiProviders;
   return capiProviders.map((provider) => {
     const spec: Record<string, unknown> = { version: s.versions[provider.versionKey] };
+    const manager: Record<string, unknown> = {};
     if (provider.kind === 'core') {
       // ClusterClass (the tenants' `lab-tenant` class) needs the topology controller, alpha and off by default.
-      spec.manager = { featureGates: { ClusterTopology: true } };
+      manager.featureGates = { ClusterTopology: true };
     }
+    const tuning = controllerTuning(provider, s.versions[provider.versionKey]);
+    if (tuning) manager.additionalArgs = tuning;
+    if (Object.keys(manager).length > 0) spec.manager = manager;
     const artifact = providerComponentsArtifact(provider, mirror);
     if (artifact) spec.fetchConfig = { oci: artifact };
     if (mirror?.images) {
@@ -65,6 +69,41 @@ export function capiProviderResources(s: ManagementSettings): KubernetesObject[]
       spec,
     };
   });
+}
+
+/**
+ * The controllers' concurrency and client rate limits: on Cluster API 1.12, the defaults CAPI 1.13
+ * ships (`main.go` and `bootstrap/kubeadm/main.go` of v1.13.x, from commits "Increase default
+ * kube-api qps/burst" and "Tune controller concurrency and cache timeout for scale"): 1.12's 20 QPS
+ * / 30 burst and 10 workers per controller throttle a management plane of tens of tenants
+ * (docs/development.md, "The management controllers' settings", measured with `npm run bench:twin`).
+ * From 1.13 on these are upstream's defaults and nothing is rendered. The operator passes
+ * `manager.additionalArgs` to the manager container as `key=value` (cluster-api-operator v0.28.0
+ * `internal/controller/component_customizer.go`, `customizeManagerContainer`); an unknown flag
+ * stops the manager at start, which the lab twin's real controllers show.
+ */
+export const CAPI_1_12_TUNING: Readonly<Record<'core' | 'bootstrap', Readonly<Record<string, string>>>> = {
+  core: {
+    '--cluster-concurrency': '50',
+    '--clustertopology-concurrency': '50',
+    '--machine-concurrency': '100',
+    '--machinedeployment-concurrency': '50',
+    '--machinehealthcheck-concurrency': '50',
+    '--machineset-concurrency': '50',
+    '--kube-api-qps': '100',
+    '--kube-api-burst': '200',
+  },
+  bootstrap: {
+    '--kubeadmconfig-concurrency': '100',
+    '--kube-api-qps': '100',
+    '--kube-api-burst': '200',
+  },
+};
+
+function controllerTuning(provider: CapiProvider, version: string | undefined): Record<string, string> | undefined {
+  if (provider.kind !== 'core' && provider.kind !== 'bootstrap') return undefined;
+  if (!version || !/^v?1\.12\./.test(version)) return undefined;
+  return { ...CAPI_1_12_TUNING[provider.kind] };
 }
 
 function imageString(pin: ImagePin, mirror?: Mirror): string {

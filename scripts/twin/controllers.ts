@@ -46,6 +46,33 @@ export interface ProviderDeployment {
   featureGates: Record<string, boolean>;
   /** Environment variables the deployment sets on the manager (the operator's `manager.env`/`deployment`). */
   env: Record<string, string>;
+  /**
+   * The manager flags the operator adds from the provider's `manager` section, as
+   * cluster-api-operator v0.28.0 does (`internal/controller/component_customizer.go`,
+   * `customizeManagerContainer`): `controller.groupKindConcurrency` as `--<kind>-concurrency`,
+   * `maxConcurrentReconciles`, `syncPeriod` in whole seconds, then `additionalArgs` as given.
+   */
+  args: string[];
+}
+
+/** The flags the operator sets on a provider's manager container from its `manager` spec (see `ProviderDeployment.args`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the operator's ManagerSpec: free-form chart values read by path
+export function managerArgs(manager: Record<string, any> | undefined): string[] {
+  if (!manager) return [];
+  const args = new Map<string, string>();
+  for (const [kind, n] of Object.entries(manager.controller?.groupKindConcurrency ?? {})) args.set(`--${kind.toLowerCase()}-concurrency`, String(n));
+  if (manager.maxConcurrentReconciles) args.set('--max-concurrent-reconciles', String(manager.maxConcurrentReconciles));
+  if (manager.syncPeriod) {
+    const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(String(manager.syncPeriod));
+    if (!m || String(manager.syncPeriod) === '') throw new Error(`manager.syncPeriod ${manager.syncPeriod} is not a duration`);
+    const seconds = Math.round(Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0));
+    if (seconds > 0) args.set('--sync-period', `${seconds}s`);
+  }
+  for (const [k, v] of Object.entries(manager.additionalArgs ?? {})) {
+    if (args.has(k)) throw new Error(`arg "${k}" already exists`);
+    args.set(k, String(v));
+  }
+  return [...args].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`);
 }
 
 /** What the management stack's cluster-api-operator release deploys for each controller. */
@@ -59,7 +86,7 @@ export function deployedProviders(operatorValues: Record<string, any>): Record<C
     const env: Record<string, string> = {};
     for (const c of spec.deployment?.containers ?? []) for (const e of c.env ?? []) env[e.name] = String(e.value ?? '');
     for (const e of spec.manager?.env ?? []) env[e.name] = String(e.value ?? '');
-    out[name] = { version: String(spec.version), featureGates: { ...(spec.manager?.featureGates ?? {}) }, env };
+    out[name] = { version: String(spec.version), featureGates: { ...(spec.manager?.featureGates ?? {}) }, env, args: managerArgs(spec.manager) };
   }
   return out;
 }
@@ -126,6 +153,8 @@ export interface RunningControllers {
   restart(name: ControllerName, extraEnv?: Record<string, string>): Promise<void>;
   /** The version each controller runs (its build). */
   versions(): Record<ControllerName, string>;
+  /** The flags each controller runs with from its deployment (`ProviderDeployment.args`). */
+  args(): Record<ControllerName, string[]>;
   /** Stops controllers (the operator's scale down before an upgrade); they stay down until `install`. */
   scaleDown(names: ControllerName[]): Promise<void>;
   /**
@@ -188,7 +217,11 @@ export function webhookConfigurations(file: string, name: ControllerName, port: 
   return out;
 }
 
-function argsFor(name: ControllerName, port: number, certDir: string, gates: Record<string, boolean>): string[] {
+function argsFor(name: ControllerName, port: number, certDir: string, deployment: ProviderDeployment): string[] {
+  return [...twinArgs(name, port, certDir, deployment.featureGates), ...deployment.args];
+}
+
+function twinArgs(name: ControllerName, port: number, certDir: string, gates: Record<string, boolean>): string[] {
   const featureGates = Object.entries(gates)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
@@ -306,7 +339,7 @@ export async function startControllers(options: StartControllersOptions): Promis
       ...extraEnv,
     };
     const fd = openSync(logFile(name), 'a');
-    const child = spawn(running[name].bin, argsFor(name, ports[name], certDir, deployed[name].featureGates), {
+    const child = spawn(running[name].bin, argsFor(name, ports[name], certDir, deployed[name]), {
       cwd: dir,
       env,
       stdio: ['ignore', fd, fd],
@@ -398,5 +431,6 @@ export async function startControllers(options: StartControllersOptions): Promis
     throw e;
   }
   const versions = () => Object.fromEntries(CONTROLLERS.map((n) => [n, running[n].version])) as Record<ControllerName, string>;
-  return { logs, logFile, restart, versions, scaleDown, install, stop };
+  const args = () => Object.fromEntries(CONTROLLERS.map((n) => [n, [...deployed[n].args]])) as Record<ControllerName, string[]>;
+  return { logs, logFile, restart, versions, args, scaleDown, install, stop };
 }

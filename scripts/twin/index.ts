@@ -629,6 +629,14 @@ export class LabTwin {
     const before = this.controllers.versions();
     // clusterctl's order: core, bootstrap, control plane, infrastructure (ProviderType.Order); CONTROLLERS is core, bootstrap, infrastructure, IPAM.
     const moving = CONTROLLERS.filter((n) => deployed[n].version !== before[n]);
+    // A provider whose manager flags changed at the same version: the operator updates its
+    // Deployment, which rolls the manager (no CRDs, no scale down to zero first).
+    const beforeArgs = this.controllers.args();
+    const rolled = CONTROLLERS.filter((n) => !moving.includes(n) && JSON.stringify(deployed[n].args) !== JSON.stringify(beforeArgs[n]));
+    for (const name of rolled) {
+      this.log(`the operator rolls ${name} with flags ${deployed[name].args.join(' ') || '(none)'}`);
+      await this.controllers.install(name, deployed[name]);
+    }
     if (moving.length === 0) return;
     const record = {
       from: {} as Record<string, string>,

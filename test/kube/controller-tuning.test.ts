@@ -1,0 +1,108 @@
+/**
+ * The controllers' concurrency and client rate limits the management stack renders
+ * (modules/management/chart-values.ts `CAPI_1_12_TUNING`): on Cluster API 1.12 the defaults 1.13
+ * ships, on 1.13 nothing. The operator turns `manager.additionalArgs` into manager flags
+ * (scripts/twin/controllers.ts `managerArgs`, as cluster-api-operator v0.28.0 does), and the REAL
+ * controller binaries of the toolchain (each pinned release, and the second CAPI lane) must know
+ * every flag: an unknown one stops the manager at start, so the provider would never come up.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { CAPI_1_12_TUNING, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
+import { capiNextLane, controllerModules, pinnedVersions } from '../../modules/versions';
+import { controllerBuilds, deployedProviders, managerArgs, type ControllerName } from '../../scripts/twin/controllers';
+import { exampleLab } from '../management/synth';
+
+const root = join(__dirname, '../..');
+const lane = capiNextLane()!;
+const settings = (clusterApi: string) => ({ management: exampleLab().management, versions: { ...pinnedVersions, clusterApi } });
+const builds = controllerBuilds(root, controllerModules(), lane);
+
+/** A controller binary's own `--help` (pflag prints the usage and exits 0). */
+function helpOf(bin: string): string {
+  const r = spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 60000 });
+  return `${r.stdout}\n${r.stderr}`;
+}
+
+/** The long flags a controller binary defines. */
+function flagsOf(bin: string): Set<string> {
+  return new Set([...helpOf(bin).matchAll(/^\s+(?:-\w, )?(--[a-z0-9-]+)/gm)].map((m) => m[1]));
+}
+
+function binFor(name: ControllerName, version: string): string {
+  const build = builds[name].find((b) => b.version === version);
+  if (!build) throw new Error(`no build of ${name} ${version}: ${builds[name].map((b) => b.version).join(', ')}`);
+  return build.bin;
+}
+
+describe('the controller tuning the management stack renders', () => {
+  it('sets 1.13’s defaults on the pinned Cluster API 1.12, for core and kubeadm bootstrap only', () => {
+    expect(pinnedVersions.clusterApi).toMatch(/^v1\.12\./);
+    const resources = capiProviderResources(settings(pinnedVersions.clusterApi));
+    const manager = (name: string) => resources.find((r) => r.metadata.name === name)!.spec!.manager as any;
+    expect(manager('cluster-api')).toEqual({ featureGates: { ClusterTopology: true }, additionalArgs: CAPI_1_12_TUNING.core });
+    expect(manager('kubeadm').additionalArgs).toEqual(CAPI_1_12_TUNING.bootstrap);
+    for (const r of resources.filter((x) => !['cluster-api', 'kubeadm'].includes(x.metadata.name)))
+      expect((r.spec as any).manager?.additionalArgs).toBeUndefined();
+  });
+
+  it('sets nothing on Cluster API 1.13, whose own defaults these are', () => {
+    const resources = capiProviderResources(settings(lane.version));
+    expect(resources.find((r) => r.metadata.name === 'cluster-api')!.spec!.manager).toEqual({ featureGates: { ClusterTopology: true } });
+    expect(resources.find((r) => r.metadata.name === 'kubeadm')!.spec!.manager).toBeUndefined();
+  });
+
+  it('becomes manager flags as the operator adds them', () => {
+    const deployed = deployedProviders(capiOperatorValues(settings(pinnedVersions.clusterApi)));
+    expect(deployed['capi-manager'].args).toContain('--kube-api-qps=100');
+    expect(deployed['capi-manager'].args).toContain('--machine-concurrency=100');
+    expect(deployed['kubeadm-bootstrap-manager'].args).toEqual(['--kube-api-burst=200', '--kube-api-qps=100', '--kubeadmconfig-concurrency=100']);
+    expect(deployed['capmox-manager'].args).toEqual([]);
+    expect(managerArgs({ controller: { groupKindConcurrency: { Machine: 7 } }, syncPeriod: '1m30s', maxConcurrentReconciles: 3 })).toEqual([
+      '--machine-concurrency=7',
+      '--max-concurrent-reconciles=3',
+      '--sync-period=90s',
+    ]);
+    // The operator refuses a key it already set (component_customizer.go: `arg %q already exists`).
+    expect(() => managerArgs({ controller: { groupKindConcurrency: { Machine: 7 } }, additionalArgs: { '--machine-concurrency': '9' } })).toThrow(
+      /arg "--machine-concurrency" already exists/,
+    );
+  });
+
+  it.each([
+    ['capi-manager', 'core'],
+    ['kubeadm-bootstrap-manager', 'bootstrap'],
+  ] as const)('every flag rendered for %s is one its real 1.12 binary defines', (name, kind) => {
+    const flags = flagsOf(binFor(name, pinnedVersions.clusterApi));
+    expect(flags.size).toBeGreaterThan(10);
+    for (const flag of Object.keys(CAPI_1_12_TUNING[kind])) expect([flag, flags.has(flag)]).toEqual([flag, true]);
+  });
+
+  it('catches a flag the release does not define: 1.13 dropped kubeadm bootstrap’s --cluster-concurrency', () => {
+    // 1.12 still parses it (deprecated, a no-op); 1.13 stops at start on it. Rendering a flag set
+    // for the wrong release would keep that provider down; the real binaries show it.
+    const run = (version: string) =>
+      spawnSync(binFor('kubeadm-bootstrap-manager', version), ['--cluster-concurrency=10', '--help'], { encoding: 'utf8', timeout: 60000 });
+    const old = run(pinnedVersions.clusterApi);
+    expect(old.status).toBe(0);
+    expect(`${old.stdout}${old.stderr}`).toMatch(/Flag --cluster-concurrency has been deprecated/);
+    const next = run(lane.version);
+    expect(next.status).not.toBe(0);
+    expect(`${next.stdout}${next.stderr}`).toMatch(/unknown flag: --cluster-concurrency/);
+  });
+
+  it('the 1.13 lane defaults equal what is rendered on 1.12', () => {
+    // pflag prints each default in --help ("(default 100)"): the tuning is exactly upstream's next minor.
+    const help = (name: ControllerName) => helpOf(binFor(name, lane.version));
+    for (const [name, kind] of [
+      ['capi-manager', 'core'],
+      ['kubeadm-bootstrap-manager', 'bootstrap'],
+    ] as const) {
+      const text = help(name);
+      for (const [flag, value] of Object.entries(CAPI_1_12_TUNING[kind])) {
+        const line = text.split('\n').find((l) => new RegExp(`^\\s+${flag} `).test(l));
+        expect([flag, line]).toEqual([flag, expect.stringContaining(`(default ${value})`)]);
+      }
+    }
+  });
+});
