@@ -49,19 +49,19 @@ export function capiProviderResources(s: ManagementSettings): KubernetesObject[]
   const images = managementImages(s.versions).capiProviders;
   return capiProviders.map((provider) => {
     const spec: Record<string, unknown> = { version: s.versions[provider.versionKey] };
-    const manager: Record<string, unknown> = {};
     if (provider.kind === 'core') {
       // ClusterClass (the tenants' `lab-tenant` class) needs the topology controller, alpha and off by default.
-      manager.featureGates = { ClusterTopology: true };
+      spec.manager = { featureGates: { ClusterTopology: true } };
     }
-    const tuning = controllerTuning(provider, s.versions[provider.versionKey]);
-    if (tuning) manager.additionalArgs = tuning;
-    if (Object.keys(manager).length > 0) spec.manager = manager;
     const artifact = providerComponentsArtifact(provider, mirror);
     if (artifact) spec.fetchConfig = { oci: artifact };
-    if (mirror?.images) {
-      spec.deployment = { containers: [{ name: 'manager', imageUrl: imageString(images[provider.kind], mirror) }] };
-    }
+    // The manager container: its image from the mirror, its flags (the chart passes `deployment`
+    // whole; of `manager` it passes only featureGates and metrics, so not `manager.additionalArgs`).
+    const manager: Record<string, unknown> = {};
+    if (mirror?.images) manager.imageUrl = imageString(images[provider.kind], mirror);
+    const tuning = controllerTuning(provider, s.versions[provider.versionKey]);
+    if (tuning) manager.args = tuning;
+    if (Object.keys(manager).length > 0) spec.deployment = { containers: [{ name: 'manager', ...manager }] };
     return {
       apiVersion: OPERATOR_API,
       kind: provider.operatorKind,
@@ -77,10 +77,15 @@ export function capiProviderResources(s: ManagementSettings): KubernetesObject[]
  * kube-api qps/burst" and "Tune controller concurrency and cache timeout for scale"): 1.12's 20 QPS
  * / 30 burst and 10 workers per controller throttle a management plane of tens of tenants
  * (docs/development.md, "The management controllers' settings", measured with `npm run bench:twin`).
- * From 1.13 on these are upstream's defaults and nothing is rendered. The operator passes
- * `manager.additionalArgs` to the manager container as `key=value` (cluster-api-operator v0.28.0
- * `internal/controller/component_customizer.go`, `customizeManagerContainer`); an unknown flag
- * stops the manager at start, which the lab twin's real controllers show.
+ * From 1.13 on these are upstream's defaults and nothing is rendered. They go in the provider's
+ * `deployment.containers[manager].args`, which the operator sets on the manager container as
+ * `key=value`, replacing the components' own value of that flag (cluster-api-operator
+ * `internal/controller/component_customizer.go`, `customizeContainer`). Not in
+ * `manager.additionalArgs`: the operator chart's templates pass only `featureGates` and `metrics`
+ * of `manager` (templates/core.yaml, bootstrap.yaml of the pinned chart), so those flags would be
+ * dropped — and a `manager` with nothing left renders as `manager: null`, which the
+ * BootstrapProvider CRD refuses (test/helm/real-charts.test.ts). An unknown flag stops the manager
+ * at start, which the lab twin's real controllers show.
  */
 export const CAPI_1_12_TUNING: Readonly<Record<'core' | 'bootstrap', Readonly<Record<string, string>>>> = {
   core: {

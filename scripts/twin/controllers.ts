@@ -47,30 +47,39 @@ export interface ProviderDeployment {
   /** Environment variables the deployment sets on the manager (the operator's `manager.env`/`deployment`). */
   env: Record<string, string>;
   /**
-   * The manager flags the operator adds from the provider's `manager` section, as
-   * cluster-api-operator v0.28.0 does (`internal/controller/component_customizer.go`,
-   * `customizeManagerContainer`): `controller.groupKindConcurrency` as `--<kind>-concurrency`,
-   * `maxConcurrentReconciles`, `syncPeriod` in whole seconds, then `additionalArgs` as given.
+   * The manager flags the operator adds to the components' own (cluster-api-operator at its pin,
+   * `internal/controller/component_customizer.go`): first the provider's
+   * `deployment.containers[manager].args` (`customizeContainer`, each `key=value`, replacing the
+   * same key), then its `manager` section (`customizeManagerContainer`:
+   * `controller.groupKindConcurrency` as `--<kind>-concurrency`, `maxConcurrentReconciles`,
+   * `syncPeriod` in whole seconds, then `additionalArgs`, refused when the key is already set).
+   * Read from the provider resources the chart rendered (operator-chart.ts), not from its values.
    */
   args: string[];
 }
 
-/** The flags the operator sets on a provider's manager container from its `manager` spec (see `ProviderDeployment.args`). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the operator's ManagerSpec: free-form chart values read by path
-export function managerArgs(manager: Record<string, any> | undefined): string[] {
-  if (!manager) return [];
+/** The flags the operator sets on a provider's manager container (see `ProviderDeployment.args`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the operator's provider spec: free-form chart values read by path
+export function managerArgs(spec: { deployment?: any; manager?: any }): string[] {
   const args = new Map<string, string>();
-  for (const [kind, n] of Object.entries(manager.controller?.groupKindConcurrency ?? {})) args.set(`--${kind.toLowerCase()}-concurrency`, String(n));
-  if (manager.maxConcurrentReconciles) args.set('--max-concurrent-reconciles', String(manager.maxConcurrentReconciles));
-  if (manager.syncPeriod) {
-    const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(String(manager.syncPeriod));
-    if (!m || String(manager.syncPeriod) === '') throw new Error(`manager.syncPeriod ${manager.syncPeriod} is not a duration`);
-    const seconds = Math.round(Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0));
-    if (seconds > 0) args.set('--sync-period', `${seconds}s`);
+  for (const c of spec.deployment?.containers ?? []) {
+    if (c.name !== 'manager') continue;
+    for (const [k, v] of Object.entries(c.args ?? {})) args.set(k, String(v));
   }
-  for (const [k, v] of Object.entries(manager.additionalArgs ?? {})) {
-    if (args.has(k)) throw new Error(`arg "${k}" already exists`);
-    args.set(k, String(v));
+  const manager = spec.manager;
+  if (manager) {
+    for (const [kind, n] of Object.entries(manager.controller?.groupKindConcurrency ?? {})) args.set(`--${kind.toLowerCase()}-concurrency`, String(n));
+    if (manager.maxConcurrentReconciles) args.set('--max-concurrent-reconciles', String(manager.maxConcurrentReconciles));
+    if (manager.syncPeriod) {
+      const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(String(manager.syncPeriod));
+      if (!m) throw new Error(`manager.syncPeriod ${manager.syncPeriod} is not a duration`);
+      const seconds = Math.round(Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0));
+      if (seconds > 0) args.set('--sync-period', `${seconds}s`);
+    }
+    for (const [k, v] of Object.entries(manager.additionalArgs ?? {})) {
+      if (args.has(k)) throw new Error(`arg "${k}" already exists`);
+      args.set(k, String(v));
+    }
   }
   return [...args].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`);
 }
@@ -86,7 +95,7 @@ export function deployedProviders(operatorValues: Record<string, any>): Record<C
     const env: Record<string, string> = {};
     for (const c of spec.deployment?.containers ?? []) for (const e of c.env ?? []) env[e.name] = String(e.value ?? '');
     for (const e of spec.manager?.env ?? []) env[e.name] = String(e.value ?? '');
-    out[name] = { version: String(spec.version), featureGates: { ...(spec.manager?.featureGates ?? {}) }, env, args: managerArgs(spec.manager) };
+    out[name] = { version: String(spec.version), featureGates: { ...(spec.manager?.featureGates ?? {}) }, env, args: managerArgs(spec) };
   }
   return out;
 }

@@ -15,7 +15,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { load as loadYaml } from 'js-yaml';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
@@ -37,6 +36,7 @@ import { metallbReleaseOf, notAnnounced, startMetallb, type MetallbRelease, type
 import { MirrorPlayer } from './mirror';
 import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
+import { renderedOperatorValues } from './operator-chart';
 import { playOperatorProviders, runProvidersReady, twinProviders } from './providers-ready';
 import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
 import { Timeline } from './timeline';
@@ -281,14 +281,22 @@ export class LabTwin {
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
+  private renderedOperator?: { key: string; values: Record<string, any> };
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
   private operatorValues(): Record<string, any> {
     const management = readStack(this.run.out, 'management');
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
     const releases = Object.values((management.config.resource?.helm_release ?? {}) as Record<string, any>);
     const operator = releases.find((r) => r.chart === 'cluster-api-operator');
     if (!operator) throw new Error('the management stack has no cluster-api-operator release');
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Helm chart values: free-form YAML read by path, as the chart reads it
-    return loadYaml(operator.values?.[0] ?? '') as Record<string, any>;
+    // The providers as the real chart renders them from these values, not the values themselves: a
+    // value the chart drops never reaches the operator (operator-chart.ts).
+    const release = { name: operator.name, namespace: operator.namespace, version: operator.version, values: operator.values ?? [] };
+    const key = JSON.stringify(release);
+    if (this.renderedOperator?.key !== key)
+      this.renderedOperator = { key, values: renderedOperatorValues(this.options.root, release, resolveToolchain().kubernetes.version) };
+    return this.renderedOperator.values;
   }
 
   /** `tofu apply` of every proxmox stack against the simulator. */

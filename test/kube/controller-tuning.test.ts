@@ -1,16 +1,19 @@
 /**
  * The controllers' concurrency and client rate limits the management stack renders
  * (modules/management/chart-values.ts `CAPI_1_12_TUNING`): on Cluster API 1.12 the defaults 1.13
- * ships, on 1.13 nothing. The operator turns `manager.additionalArgs` into manager flags
- * (scripts/twin/controllers.ts `managerArgs`, as cluster-api-operator v0.28.0 does), and the REAL
- * controller binaries of the toolchain (each pinned release, and the second CAPI lane) must know
- * every flag: an unknown one stops the manager at start, so the provider would never come up.
+ * ships, on 1.13 nothing. The real operator chart passes the provider's `deployment` through, the
+ * operator turns its container args into manager flags (scripts/twin/controllers.ts `managerArgs`),
+ * and the REAL controller binaries of the toolchain (each pinned release, and the second CAPI lane)
+ * must know every flag: an unknown one stops the manager at start, so the provider would never come up.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CAPI_1_12_TUNING, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
 import { capiNextLane, controllerModules, pinnedVersions } from '../../modules/versions';
 import { controllerBuilds, deployedProviders, managerArgs, type ControllerName } from '../../scripts/twin/controllers';
+import { renderedOperatorValues } from '../../scripts/twin/operator-chart';
+import toolchain from '../../modules/versions/toolchain.json';
+import { stringify } from 'yaml';
 import { exampleLab } from '../management/synth';
 
 const root = join(__dirname, '../..');
@@ -39,32 +42,67 @@ describe('the controller tuning the management stack renders', () => {
   it('sets 1.13’s defaults on the pinned Cluster API 1.12, for core and kubeadm bootstrap only', () => {
     expect(pinnedVersions.clusterApi).toMatch(/^v1\.12\./);
     const resources = capiProviderResources(settings(pinnedVersions.clusterApi));
-    const manager = (name: string) => resources.find((r) => r.metadata.name === name)!.spec!.manager as any;
-    expect(manager('cluster-api')).toEqual({ featureGates: { ClusterTopology: true }, additionalArgs: CAPI_1_12_TUNING.core });
-    expect(manager('kubeadm').additionalArgs).toEqual(CAPI_1_12_TUNING.bootstrap);
-    for (const r of resources.filter((x) => !['cluster-api', 'kubeadm'].includes(x.metadata.name)))
-      expect((r.spec as any).manager?.additionalArgs).toBeUndefined();
+    const spec = (name: string) => resources.find((r) => r.metadata.name === name)!.spec as any;
+    expect(spec('cluster-api').manager).toEqual({ featureGates: { ClusterTopology: true } });
+    expect(spec('cluster-api').deployment).toEqual({ containers: [{ name: 'manager', args: CAPI_1_12_TUNING.core }] });
+    expect(spec('kubeadm').manager).toBeUndefined();
+    expect(spec('kubeadm').deployment).toEqual({ containers: [{ name: 'manager', args: CAPI_1_12_TUNING.bootstrap }] });
+    for (const r of resources.filter((x) => !['cluster-api', 'kubeadm'].includes(x.metadata.name))) expect((r.spec as any).deployment).toBeUndefined();
   });
 
   it('sets nothing on Cluster API 1.13, whose own defaults these are', () => {
     const resources = capiProviderResources(settings(lane.version));
     expect(resources.find((r) => r.metadata.name === 'cluster-api')!.spec!.manager).toEqual({ featureGates: { ClusterTopology: true } });
-    expect(resources.find((r) => r.metadata.name === 'kubeadm')!.spec!.manager).toBeUndefined();
+    for (const r of resources) expect((r.spec as any).deployment).toBeUndefined();
   });
 
-  it('becomes manager flags as the operator adds them', () => {
-    const deployed = deployedProviders(capiOperatorValues(settings(pinnedVersions.clusterApi)));
-    expect(deployed['capi-manager'].args).toContain('--kube-api-qps=100');
-    expect(deployed['capi-manager'].args).toContain('--machine-concurrency=100');
+  /** The provider resources the REAL operator chart renders from these values (what the twin's controllers run with). */
+  const rendered = (values: Record<string, unknown>) =>
+    deployedProviders(
+      renderedOperatorValues(
+        root,
+        { name: 'cluster-api-operator', namespace: 'capi-operator-system', version: pinnedVersions.clusterApiOperator, values: [stringify(values)] },
+        toolchain.kubernetes.version,
+      ),
+    );
+
+  it('reaches the managers through the real operator chart, as the operator adds them', () => {
+    const deployed = rendered(capiOperatorValues(settings(pinnedVersions.clusterApi)));
+    expect(deployed['capi-manager'].args).toEqual(
+      Object.entries(CAPI_1_12_TUNING.core)
+        .map(([k, v]) => `${k}=${v}`)
+        .sort(),
+    );
+    expect(deployed['capi-manager'].featureGates).toEqual({ ClusterTopology: true });
     expect(deployed['kubeadm-bootstrap-manager'].args).toEqual(['--kube-api-burst=200', '--kube-api-qps=100', '--kubeadmconfig-concurrency=100']);
     expect(deployed['capmox-manager'].args).toEqual([]);
-    expect(managerArgs({ controller: { groupKindConcurrency: { Machine: 7 } }, syncPeriod: '1m30s', maxConcurrentReconciles: 3 })).toEqual([
+  });
+
+  it('a flag put in manager.additionalArgs never reaches the manager: the chart drops it', () => {
+    // The first rendering of this tuning did that; the twin, reading the values, ran the flags anyway.
+    const values = capiOperatorValues(settings(pinnedVersions.clusterApi)) as any;
+    delete values.core['cluster-api'].deployment;
+    values.core['cluster-api'].manager.additionalArgs = CAPI_1_12_TUNING.core;
+    const deployed = rendered(values);
+    expect(deployed['capi-manager'].args).toEqual([]);
+    expect(deployed['capi-manager'].featureGates).toEqual({ ClusterTopology: true });
+  });
+
+  it('translates the manager section as the operator does', () => {
+    expect(managerArgs({ manager: { controller: { groupKindConcurrency: { Machine: 7 } }, syncPeriod: '1m30s', maxConcurrentReconciles: 3 } })).toEqual([
       '--machine-concurrency=7',
       '--max-concurrent-reconciles=3',
       '--sync-period=90s',
     ]);
-    // The operator refuses a key it already set (component_customizer.go: `arg %q already exists`).
-    expect(() => managerArgs({ controller: { groupKindConcurrency: { Machine: 7 } }, additionalArgs: { '--machine-concurrency': '9' } })).toThrow(
+    // Container args first; the manager section overrides them (customizeDeployment's order).
+    expect(
+      managerArgs({
+        deployment: { containers: [{ name: 'manager', args: { '--machine-concurrency': '5' } }] },
+        manager: { controller: { groupKindConcurrency: { Machine: 7 } } },
+      }),
+    ).toEqual(['--machine-concurrency=7']);
+    // The operator refuses an additional arg whose key is already set (`arg %q already exists`).
+    expect(() => managerArgs({ manager: { controller: { groupKindConcurrency: { Machine: 7 } }, additionalArgs: { '--machine-concurrency': '9' } } })).toThrow(
       /arg "--machine-concurrency" already exists/,
     );
   });

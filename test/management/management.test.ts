@@ -13,7 +13,7 @@ import { versionGuard } from '../../modules/versions/lab-guard';
 import { ManagementStack } from '../../stacks/management-stack';
 import { loadPinnedCrds, validateManifest } from '../support/crds';
 import { checkManagement } from '../../modules/config/management-rules';
-import { capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
+import { CAPI_1_12_TUNING, capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
 import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
 import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxTenantCredentialsSecretName } from '../../modules/versions/layout';
 import { exampleLab, exampleLabSchemaOnly, projectRoot, synthesize, type Synthesized } from './synth';
@@ -312,8 +312,14 @@ describe('an air-gapped lab (management.mirror)', () => {
       expect(validateManifest(r, crds)).toEqual([]);
       const spec = r.spec as any;
       expect(spec.fetchConfig.oci).toMatch(new RegExp(`^${MIRROR.images}/capi-providers/[a-z-]+$`));
+      // The mirrored image, beside the controller flags core and kubeadm bootstrap get on CAPI 1.12.
+      const args = { 'cluster-api': CAPI_1_12_TUNING.core, kubeadm: CAPI_1_12_TUNING.bootstrap }[r.metadata.name];
       expect(spec.deployment.containers).toEqual([
-        { name: 'manager', imageUrl: expect.stringMatching(new RegExp(`^${MIRROR.images}/(registry\\.k8s\\.io|ghcr\\.io|docker\\.io)/.+:v\\d`)) },
+        {
+          name: 'manager',
+          imageUrl: expect.stringMatching(new RegExp(`^${MIRROR.images}/(registry\\.k8s\\.io|ghcr\\.io|docker\\.io)/.+:v\\d`)),
+          ...(args ? { args } : {}),
+        },
       ]);
     }
     expect(resources.map((r) => (r.spec as any).fetchConfig.oci.split('/').pop()).sort()).toEqual([
