@@ -380,4 +380,14 @@ export const MUTATIONS: Mutation[] = [
     file: 'test/config/load.test.ts',
     test: 'reports overlapping node ranges and a VIP inside a node range',
   },
+  // The management stack's cluster-api-operator values, through the real chart.
+  {
+    id: 'operator-manager-args',
+    mistake: "controller flags in the operator's manager.additionalArgs (the chart drops them)",
+    rendered: 'management cluster-api-operator values',
+    caughtAs: 'the real chart renders no flag (and `manager: null`, which the BootstrapProvider CRD refuses): the controllers run without them',
+    tier: 'kube',
+    file: 'test/kube/controller-tuning.test.ts',
+    test: 'a flag put in manager.additionalArgs never reaches the manager: the chart drops it',
+  },
 ];
