@@ -100,6 +100,21 @@ export function deployedProviders(operatorValues: Record<string, any>): Record<C
   return out;
 }
 
+/**
+ * What the operator does to the running controllers for a changed release: `moving`, a new version
+ * (the upgrade: scale down, CRDs, role, webhooks, manager); `rolled`, the same version with other
+ * manager flags (the operator updates the Deployment, which rolls the manager).
+ */
+export function operatorChanges(
+  deployed: Record<ControllerName, ProviderDeployment>,
+  versions: Record<ControllerName, string>,
+  args: Record<ControllerName, string[]>,
+): { moving: ControllerName[]; rolled: ControllerName[] } {
+  const moving = CONTROLLERS.filter((n) => deployed[n].version !== versions[n]);
+  const rolled = CONTROLLERS.filter((n) => !moving.includes(n) && JSON.stringify(deployed[n].args) !== JSON.stringify(args[n]));
+  return { moving, rolled };
+}
+
 /** One build of a controller that scripts/toolchain laid out: its binary, webhook configurations and manager role. */
 export interface ControllerBuild {
   version: string;

@@ -26,7 +26,7 @@ import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run
 import type { SimVmView } from '../../sim/simulator';
 import { crdRoot, loadPinnedCrds, startKubeServer, type KubeObject, type KubeServer } from '../lib/kube-apiserver';
 import { synthesizeLab } from '../lib/synthesize';
-import { controllerBuilds, startControllers, deployedProviders, CONTROLLERS, type ControllerName, type RunningControllers } from './controllers';
+import { controllerBuilds, startControllers, deployedProviders, operatorChanges, type ControllerName, type RunningControllers } from './controllers';
 import { withReleaseLabels } from './crd-labels';
 import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
@@ -636,11 +636,7 @@ export class LabTwin {
     const deployed = deployedProviders(this.operatorValues());
     const before = this.controllers.versions();
     // clusterctl's order: core, bootstrap, control plane, infrastructure (ProviderType.Order); CONTROLLERS is core, bootstrap, infrastructure, IPAM.
-    const moving = CONTROLLERS.filter((n) => deployed[n].version !== before[n]);
-    // A provider whose manager flags changed at the same version: the operator updates its
-    // Deployment, which rolls the manager (no CRDs, no scale down to zero first).
-    const beforeArgs = this.controllers.args();
-    const rolled = CONTROLLERS.filter((n) => !moving.includes(n) && JSON.stringify(deployed[n].args) !== JSON.stringify(beforeArgs[n]));
+    const { moving, rolled } = operatorChanges(deployed, before, this.controllers.args());
     for (const name of rolled) {
       this.log(`the operator rolls ${name} with flags ${deployed[name].args.join(' ') || '(none)'}`);
       await this.controllers.install(name, deployed[name]);

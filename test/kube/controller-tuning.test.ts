@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CAPI_1_12_TUNING, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
 import { capiNextLane, controllerModules, pinnedVersions } from '../../modules/versions';
-import { controllerBuilds, deployedProviders, managerArgs, type ControllerName } from '../../scripts/twin/controllers';
+import { controllerBuilds, deployedProviders, managerArgs, operatorChanges, type ControllerName } from '../../scripts/twin/controllers';
 import { renderedOperatorValues } from '../../scripts/twin/operator-chart';
 import toolchain from '../../modules/versions/toolchain.json';
 import { stringify } from 'yaml';
@@ -86,6 +86,22 @@ describe('the controller tuning the management stack renders', () => {
     const deployed = rendered(values);
     expect(deployed['capi-manager'].args).toEqual([]);
     expect(deployed['capi-manager'].featureGates).toEqual({ ClusterTopology: true });
+  });
+
+  it('moving from 1.12 to 1.13 upgrades core and bootstrap (their flags go with it); a flag change alone rolls the manager', () => {
+    const on = (clusterApi: string) => rendered(capiOperatorValues(settings(clusterApi)));
+    const old = on(pinnedVersions.clusterApi);
+    const versions = Object.fromEntries(Object.entries(old).map(([n, d]) => [n, d.version])) as Record<ControllerName, string>;
+    const args = Object.fromEntries(Object.entries(old).map(([n, d]) => [n, d.args])) as Record<ControllerName, string[]>;
+    expect(operatorChanges(old, versions, args)).toEqual({ moving: [], rolled: [] });
+    const next = on(lane.version);
+    expect(next['capi-manager'].args).toEqual([]);
+    expect(operatorChanges(next, versions, args)).toEqual({ moving: ['capi-manager', 'kubeadm-bootstrap-manager'], rolled: [] });
+    // The same release run with 1.12's default flags (a lab synthesized before this tuning): rolled.
+    expect(operatorChanges(old, versions, { ...args, 'capi-manager': [], 'kubeadm-bootstrap-manager': [] })).toEqual({
+      moving: [],
+      rolled: ['capi-manager', 'kubeadm-bootstrap-manager'],
+    });
   });
 
   it('translates the manager section as the operator does', () => {
