@@ -17,7 +17,7 @@
  * the S3 secret key wrong (each a mutation of the rendered pod).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -155,6 +155,8 @@ afterAll(async () => {
   await s3?.stop();
   await twin?.stop();
   twin?.cleanup();
+  // The bucket's data and the fetched snapshot (the twin's own directory went with cleanup()).
+  rmSync(work, { recursive: true, force: true });
   if (Object.keys(timings).length) process.stderr.write(`[backup-restore] timings (s): ${JSON.stringify(timings)}\n`);
 });
 
