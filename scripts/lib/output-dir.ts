@@ -259,28 +259,38 @@ export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch
  * removed, so a later interrupt is the command's own again (deploy's, while tofu runs).
  */
 function finishingBeforeSignals<T>(section: () => T): T {
-  const handlers = (
-    [
-      ['SIGINT', 130],
-      ['SIGTERM', 143],
-      ['SIGHUP', 129],
-    ] as const
-  ).map(([signal, code]) => {
-    const handler = () => {
-      process.stderr.write(`${signal}: stopped after the output was complete\n`);
-      process.exit(code);
-    };
-    process.on(signal, handler);
-    return [signal, handler] as const;
-  });
+  // One set of handlers however many sections run before the loop turns (a process that writes
+  // several outputs in a row, synchronously): installed by the first, removed after the last.
+  if (signalGuard.pending === 0 && signalGuard.handlers.length === 0) {
+    signalGuard.handlers = (
+      [
+        ['SIGINT', 130],
+        ['SIGTERM', 143],
+        ['SIGHUP', 129],
+      ] as const
+    ).map(([signal, code]) => {
+      const handler = () => {
+        process.stderr.write(`${signal}: stopped after the output was complete\n`);
+        process.exit(code);
+      };
+      process.on(signal, handler);
+      return [signal, handler] as const;
+    });
+  }
+  signalGuard.pending++;
   try {
     return section();
   } finally {
     setImmediate(() => {
-      for (const [signal, handler] of handlers) process.removeListener(signal, handler);
+      signalGuard.pending--;
+      if (signalGuard.pending > 0) return;
+      for (const [signal, handler] of signalGuard.handlers) process.removeListener(signal, handler);
+      signalGuard.handlers = [];
     });
   }
 }
+
+const signalGuard: { pending: number; handlers: (readonly [NodeJS.Signals, () => void])[] } = { pending: 0, handlers: [] };
 
 /** The reading side: whether `dir` is an output of `kind` (has its marker). */
 export function isOutputDir(dir: string, kind: OutputKind['name']): boolean {

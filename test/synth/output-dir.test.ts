@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { compileProject, projectRoot } from '../support/toolchain';
 import { benchLab } from '../../bench/lab-generator';
+import { synthOutput, writeOutputDir } from '../../scripts/lib/output-dir';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-outdir-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -174,6 +175,21 @@ describe('output directories', () => {
     } finally {
       other.kill('SIGKILL');
     }
+  });
+
+  it('guards many outputs written in a row with one set of signal handlers, gone once the loop turns', async () => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const before = signals.map((s) => process.listenerCount(s));
+    const during: number[][] = [];
+    for (let i = 0; i < 12; i++) {
+      writeOutputDir(join(work, `row-${i}`), synthOutput, (dir) => writeFileSync(join(dir, 'manifest.json'), '{}'));
+      during.push(signals.map((s) => process.listenerCount(s)));
+    }
+    // Twelve outputs before the event loop turned: one handler per signal, not twelve.
+    expect(during.every((counts) => counts.every((n, k) => n === before[k] + 1))).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(signals.map((s) => process.listenerCount(s))).toEqual(before);
+    expect(existsSync(join(work, 'row-11', 'manifest.json'))).toBe(true);
   });
 
   it('finishes the output on SIGTERM, or leaves only its scratch, which the next run removes', async () => {
