@@ -20,13 +20,13 @@
  * (which answers ARP for the assigned address) is not run: the twin takes an address MetalLB
  * assigned, and an L2Advertisement that selects its pool, as announced.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
 import { freePort, stopChild } from '../lib/ports';
+import { helmTemplate, type ChartRelease } from './helm-template';
 
 /** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured Kubernetes object read by path, as the controller reads it
@@ -35,13 +35,7 @@ type Unstructured = Record<string, any>;
 const FIELD_MANAGER = 'helm';
 
 /** The management stack's MetalLB release, as the twin reads it from the synthesized stack. */
-export interface MetallbRelease {
-  name: string;
-  namespace: string;
-  version: string;
-  /** The values documents of the release, in order. */
-  values: string[];
-}
+export type MetallbRelease = ChartRelease;
 
 /** The `metallb` helm_release of a synthesized management stack (its `cdk.tf.json` config). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
@@ -54,31 +48,6 @@ export function metallbReleaseOf(config: { resource?: { helm_release?: Record<st
 export interface RunningMetallb {
   stop(): Promise<void>;
   log(lines?: number): string;
-}
-
-function helmTemplate(root: string, release: MetallbRelease, kubeVersion: string): Promise<string> {
-  const chart = join(root, '.toolchain/charts/metallb', release.version);
-  if (!existsSync(join(chart, 'Chart.yaml')))
-    throw new Error(`the MetalLB chart ${release.version} is not laid out in ${chart}: run scripts/toolchain install`);
-  const dir = mkdtempSync(join(tmpdir(), 'pvekaas-metallb-'));
-  const files = release.values.flatMap((doc, i) => {
-    const file = join(dir, `values-${i}.yaml`);
-    writeFileSync(file, doc);
-    return ['--values', file];
-  });
-  const args = ['template', release.name, chart, '--namespace', release.namespace, '--kube-version', kubeVersion, ...files];
-  return new Promise((resolve, reject) => {
-    execFile(
-      join(root, '.toolchain/bin/helm'),
-      args,
-      { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: dir, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir } },
-      (error, stdout, stderr) => {
-        rmSync(dir, { recursive: true, force: true });
-        if (error) reject(new Error(`helm template of the metallb release: ${stderr || error.message}`));
-        else resolve(stdout);
-      },
-    );
-  });
 }
 
 interface Container {
@@ -138,7 +107,7 @@ export interface StartMetallbOptions {
 /** Renders the release, applies the controller's objects and starts the controller with its ServiceAccount's token. */
 export async function startMetallb(options: StartMetallbOptions): Promise<RunningMetallb> {
   const { root, dir, client, release } = options;
-  const manifest = await helmTemplate(root, release, options.kubeVersion);
+  const manifest = helmTemplate(root, 'metallb', release, options.kubeVersion);
   const objects = parseAllDocuments(manifest)
     .map((d) => d.toJS() as KubeObject | null)
     .filter((o): o is KubeObject => !!o && typeof o === 'object' && !!o.kind);

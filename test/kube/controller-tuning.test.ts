@@ -88,6 +88,16 @@ describe('the controller tuning the management stack renders', () => {
     expect(deployed['capi-manager'].featureGates).toEqual({ ClusterTopology: true });
   });
 
+  it('fails, with helm’s own words, when the chart refuses the values or is not laid out', () => {
+    // The chart's values.schema.json wants `core` to be an object (or null).
+    expect(() => rendered({ ...capiOperatorValues(settings(pinnedVersions.clusterApi)), core: 'cluster-api' })).toThrow(
+      /^helm template of the cluster-api-operator release: .*core/s,
+    );
+    expect(() => renderedOperatorValues(root, { name: 'x', namespace: 'x', version: '0.0.1', values: [] }, toolchain.kubernetes.version)).toThrow(
+      /the cluster-api-operator chart 0\.0\.1 is not laid out in .*: run scripts\/toolchain install/,
+    );
+  });
+
   it('moving from 1.12 to 1.13 upgrades core and bootstrap (their flags go with it); a flag change alone rolls the manager', () => {
     const on = (clusterApi: string) => rendered(capiOperatorValues(settings(clusterApi)));
     const old = on(pinnedVersions.clusterApi);
