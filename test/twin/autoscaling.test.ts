@@ -295,7 +295,7 @@ describe('an autoscaled pool through surge, then retire', () => {
     const oldVms = workerVmUuids(twin, 'pve-a');
     expect(oldVms.size).toBe(2);
     // The floor: the pool's current size (what the autoscaler holds it at), sampled in the tenant's API server.
-    const sampler = sampleReadyNodes(twin, new Map([[TENANT, new Map([['edge', 2]])]]));
+    const sampler = await sampleReadyNodes(twin, new Map([[TENANT, new Map([['edge', 2]])]]));
     const timing: { step: string; seconds: number }[] = [];
     let last = '';
     let refusal = '';
@@ -346,7 +346,7 @@ describe('an autoscaled pool through surge, then retire', () => {
       await deletePods([...small, ...big]);
     }
     process.stdout.write(`${readyReport('autoscaled edge resize (2 → 4 cpu) at 2 machines', samples, timing)}\n`);
-    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     expect(samples.pools.get(`${TENANT}/edge`)!.min).toBeGreaterThanOrEqual(2);
   });

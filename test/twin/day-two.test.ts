@@ -152,7 +152,7 @@ describe('day two in the twin', () => {
     // VM ids are reused once free, so a VM is told apart by its SMBIOS uuid (the providerID).
     const old = new Map<string, Set<string>>();
     for (const name of names) old.set(name, new Set((await twin.tenant(name)).machines.map((m) => m.providerID!)));
-    const sampler = sampleReadyNodes(twin, requiredReady(names));
+    const sampler = await sampleReadyNodes(twin, requiredReady(names));
     const steps: { step: string; seconds: number }[] = [];
     let last = '';
     const progress = async () => {
@@ -199,7 +199,7 @@ describe('day two in the twin', () => {
     }
     const samples = await sampler.stop();
     process.stdout.write(`${readyReport(`upgrade ${FROM} → ${TO}`, samples, steps)}\n`);
-    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
 
@@ -244,7 +244,7 @@ describe('a resize without an outage', () => {
     const retire = dayTwoLab(TO, undefined, grown);
     const before = await twin.tenant('tenant-a');
     const old = new Set(before.machines.map((m) => m.providerID!));
-    const sampler = sampleReadyNodes(twin, requiredReady(['tenant-a']));
+    const sampler = await sampleReadyNodes(twin, requiredReady(['tenant-a']));
     const steps: { step: string; seconds: number }[] = [];
     let last = '';
     try {
@@ -275,7 +275,7 @@ describe('a resize without an outage', () => {
     }
     const samples = await sampler.stop();
     process.stdout.write(`${readyReport('resize of tenant-a (disk 40 → 50 GiB)', samples, steps)}\n`);
-    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
     const after = await twin.tenant('tenant-a');
@@ -364,7 +364,7 @@ describe('an instance-level edit without an outage', () => {
     expect(oldVms.size).toBeGreaterThan(0);
     const steps = retireSteps(mdsOf(surge), mdsOf(retire));
     expect(steps.map((s) => s.tenant)).toEqual(names);
-    const sampler = sampleReadyNodes(twin, requiredReady(names));
+    const sampler = await sampleReadyNodes(twin, requiredReady(names));
     const timing: { step: string; seconds: number }[] = [];
     let last = '';
     try {
@@ -390,7 +390,7 @@ describe('an instance-level edit without an outage', () => {
     }
     const samples = await sampler.stop();
     process.stdout.write(`${readyReport('storage of pmox-txl (ceph-vm → ceph-ssd)', samples, timing)}\n`);
-    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
     for (const n of names) expect(actualCounts((await twin.tenant(n)).machines)).toEqual(plannedCounts(twin.plan, n));
@@ -459,7 +459,7 @@ describe(`moving the running lab from Cluster API ${CAPI_FROM} to ${CAPI_TO}`, (
 
   it(`moves: the operator's upgrade replaces CRDs, roles, webhooks and managers; no Machine replaced, no pool below its replicas, every Cluster Available, the second plan empty`, async () => {
     const before = await machineUids(twin, names);
-    const sampler = sampleReadyNodes(twin, requiredReady(names));
+    const sampler = await sampleReadyNodes(twin, requiredReady(names));
     const availability = sampleAvailability(twin, names);
     const steps: { step: string; seconds: number }[] = [];
     let t0 = Date.now();
@@ -492,16 +492,11 @@ describe(`moving the running lab from Cluster API ${CAPI_FROM} to ${CAPI_TO}`, (
     // The 1.13 CRDs, storage version as upstream.
     expect(await crdVersions(twin, 'machines.cluster.x-k8s.io')).toEqual({ versions: ['v1beta1', 'v1beta2'], stored: ['v1beta2'] });
     expect(await machineUids(twin, names)).toEqual(before);
-    // A sample whose GETs failed counts as none. The only failures allowed: the management API
-    // server shedding load (HTTP 429, "retry later") on a machine busy with the whole twin, a few.
-    const failed = samples.notes.filter((n) => /tenant samples failed/.test(n));
-    expect(samples.notes.filter((n) => !failed.includes(n))).toEqual([]);
-    for (const n of failed) {
-      expect(n.replace(/ (200|429)\b/g, '')).not.toMatch(/ \d{1,3}\b[,;)]/);
-      expect(Number(/^(\d+) /.exec(n)![1])).toBeLessThanOrEqual(Math.ceil(samples.samples * 0.05));
-    }
+    // Every Node event seen (no watch of the tenants' Nodes listed again); the operator's CRD swap
+    // ends the management watches of Machines and KamajiControlPlanes, which may then have to list
+    // again: those states are the skew check's, and no Machine is replaced in the move (above).
+    expect({ lost: samples.lost.filter((l) => / Nodes: /.test(l)), notes: samples.notes }).toEqual({ lost: [], notes: [] });
     for (const [pool, p] of samples.pools) expect({ pool, fewest: p.min >= p.replicas }).toEqual({ pool, fewest: true });
-    expect(samples.maxGapMs).toBeLessThan(10000);
     // What is true of the Clusters' Available condition: while kubeadm bootstrap is swapped its
     // webhook does not answer, so the new core's topology reconcile fails (TopologyReconciled False)
     // and Available goes False for those seconds — a status, not an outage (the Nodes above stay

@@ -428,7 +428,7 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     const required = new Map([[TENANT, new Map<string, number>()]]);
     for (const m of before.machines) required.get(TENANT)!.set(m.pool, (required.get(TENANT)!.get(m.pool) ?? 0) + 1);
     // Sampled every second: at 0.5 s a run of 2026-12-03 saw spread/workers at 2 of 3 during the surge (open in issue 21).
-    const sampler = sampleReadyNodes(twin, required, 1000);
+    const sampler = await sampleReadyNodes(twin, required);
     const steps: { step: string; seconds: number }[] = [];
     let last = '';
     try {
@@ -457,7 +457,7 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
     kept.push(...upgrade);
     const samples = await sampler.stop();
     process.stdout.write(`${readyReport(`MultiInstance upgrade ${FROM} → ${TO} over pve-a, pve-b, pve-c`, samples, steps)}\n`);
-    expect(samples.maxGapMs).toBeLessThanOrEqual(2000);
+    expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
     const after = await twin.tenant(TENANT);

@@ -92,9 +92,10 @@ export function actualCounts(machines: TwinMachine[]): Map<string, number> {
 export { inRanges } from '../../scripts/twin/as-planned';
 
 export interface ReadySamples {
-  /** Samples taken, and the longest time between two of them. */
-  samples: number;
-  maxGapMs: number;
+  /** Node events the watcher took the fewest Ready Nodes after (each tenant's list counts as one). */
+  events: number;
+  /** Watches that could not resume (410 Gone) and were listed again: states in between were not seen. */
+  lost: string[];
   /** `tenant/pool` → the fewest Ready, schedulable Nodes seen at once, and what the pool asks for. */
   pools: Map<string, { min: number; replicas: number; at?: string }>;
   /** Every moment a Node's kubelet (its Machine's version) was newer than its control plane's status.version. */
@@ -104,109 +105,58 @@ export interface ReadySamples {
 }
 
 /**
- * The sampler's loop, run in a worker thread of its own: the test's thread synthesizes stacks
- * (synchronous, seconds) while the controllers act, and a sampler on that thread would miss those
- * seconds. Plain HTTPS with each API server's admin certificate, three GETs per tenant per sample.
+ * Watches, until stopped, every pool's Ready Nodes in each tenant's own API server (the Node's
+ * Ready condition True and not cordoned, its pool from the `node.cluster.x-k8s.io/pool` label CAPI
+ * copies from its Machine) and the version of every Machine with a Node against the control
+ * plane's `status.version` (the KamajiControlPlane's): the no-outage guarantee of surge, then
+ * retire. Every state the API servers went through is seen, in order, whatever the load
+ * (test/twin/ready-sampler.cjs, a worker thread: the test's thread synthesizes stacks for seconds
+ * at a time). `replicas`: `tenant` → `pool` → what the pool asks for. Resolves once every watch has
+ * its first list.
  */
-const SAMPLER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const https = require('node:https');
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const agent = (dir) => new https.Agent({ ca: readFileSync(join(dir, 'ca.crt')), cert: readFileSync(join(dir, 'admin.crt')), key: readFileSync(join(dir, 'admin.key')), keepAlive: true });
-const get = (url, ag, path) => new Promise((resolve) => {
-  const req = https.request(new URL(path, url), { agent: ag, headers: { Accept: 'application/json' } }, (res) => {
-    const chunks = []; res.on('data', (c) => chunks.push(c));
-    res.on('end', () => { try { resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }); } catch { resolve({ status: 0 }); } });
-  });
-  req.on('error', () => resolve({ status: 0 })); req.end();
-});
-const newer = (a, b) => { const x = a.replace(/^v/, '').split('.').map(Number), y = b.replace(/^v/, '').split('.').map(Number); for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i]; return false; };
-const { mgmt, tenants, everyMs } = workerData;
-const mgmtAgent = agent(mgmt.dir);
-for (const t of tenants) t.agent = agent(t.dir);
-const result = { samples: 0, maxGapMs: 0, failed: 0, failedWhy: [], pools: {}, skew: [], notes: [] };
-for (const t of tenants) for (const [pool, n] of Object.entries(t.pools)) result.pools[t.name + '/' + pool] = { min: Infinity, replicas: n };
-let phase = 'start', stopped = false;
-parentPort.on('message', (m) => { if (m.phase) phase = m.phase; if (m.stop) stopped = true; });
-(async () => {
-  let last = Date.now();
-  while (!stopped) {
-    const started = Date.now();
-    await Promise.all(tenants.map(async (t) => {
-      const [machines, kcps, nodes] = await Promise.all([
-        get(mgmt.url, mgmtAgent, '/apis/cluster.x-k8s.io/v1beta2/namespaces/' + t.name + '/machines'),
-        get(mgmt.url, mgmtAgent, '/apis/controlplane.cluster.x-k8s.io/v1alpha2/namespaces/' + t.name + '/kamajicontrolplanes'),
-        get(t.url, t.agent, '/api/v1/nodes'),
-      ]);
-      if (machines.status !== 200 || kcps.status !== 200 || nodes.status !== 200) {
-        result.failed++;
-        if (result.failedWhy.length < 5) result.failedWhy.push(phase + ': ' + t.name + ' machines ' + machines.status + ', kamajicontrolplanes ' + kcps.status + ', nodes ' + nodes.status);
-        return;
-      }
-      const cp = kcps.body.items[0] && kcps.body.items[0].status && kcps.body.items[0].status.version;
-      const ready = new Set(nodes.body.items.filter((n) => !(n.spec && n.spec.unschedulable) && ((n.status && n.status.conditions) || []).some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata.name));
-      const counts = {};
-      for (const m of machines.body.items) {
-        const pool = (m.metadata.labels || {})['node.cluster.x-k8s.io/pool'];
-        const node = m.status && m.status.nodeRef && m.status.nodeRef.name;
-        if (node && ready.has(node)) counts[pool] = (counts[pool] || 0) + 1;
-        if (node && cp && m.spec.version && newer(m.spec.version, cp)) result.skew.push(phase + ': ' + t.name + ' Node ' + node + ' (' + m.metadata.name + ') runs ' + m.spec.version + ', the control plane ' + cp);
-      }
-      for (const pool of Object.keys(t.pools)) {
-        const e = result.pools[t.name + '/' + pool];
-        const n = counts[pool] || 0;
-        if (n < e.min) { e.min = n; e.at = phase; if (n < e.replicas) result.notes.push(phase + ': ' + t.name + '/' + pool + ' has ' + n + ' Ready Nodes'); }
-      }
-    }));
-    const now = Date.now();
-    result.samples++; result.maxGapMs = Math.max(result.maxGapMs, now - last); last = now;
-    await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (now - started))));
-  }
-  parentPort.postMessage(result);
-})();
-`;
-
-/**
- * Samples, every `everyMs` until stopped, every pool's Ready Nodes in each tenant's own API server
- * (the Node's Ready condition True and not cordoned, matched to its Machine's pool through the
- * Machine's nodeRef) and the version of every Machine with a Node against the control plane's
- * `status.version` (the KamajiControlPlane's): the no-outage guarantee of surge, then retire.
- * `replicas`: `tenant` → `pool` → what the pool asks for. A sample whose GETs fail counts as none
- * (the gap grows), never as a pass.
- */
-export function sampleReadyNodes(
+export async function sampleReadyNodes(
   twin: LabTwin,
   replicas: Map<string, Map<string, number>>,
-  everyMs = 500,
-): { phase(name: string): void; stop(): Promise<ReadySamples> } {
+): Promise<{ phase(name: string): void; stop(): Promise<ReadySamples> }> {
   const tenants = [...replicas].map(([name, pools]) => {
     const plane = [...twin.kamaji.planes.values()].find((p) => p.namespace === name && p.cluster === name);
     if (!plane) throw new Error(`no tenant control plane for ${name}`);
     return { name, url: plane.server.client.url, dir: plane.server.dir, pools: Object.fromEntries(pools) };
   });
-  const worker = new Worker(SAMPLER, { eval: true, workerData: { mgmt: { url: twin.management.client.url, dir: twin.management.dir }, tenants, everyMs } });
-  const done = new Promise<ReadySamples>((resolvePromise, reject) => {
-    worker.once('message', (r: any) =>
-      resolvePromise({
-        samples: r.samples,
-        maxGapMs: r.maxGapMs,
-        pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'],
-        skew: r.skew,
-        notes: r.failed > 0 ? [...r.notes, `${r.failed} tenant samples failed (${r.failedWhy.join('; ')})`] : r.notes,
-      }),
-    );
-    worker.once('error', reject);
-  });
+  return watchReadyNodes({ url: twin.management.client.url, dir: twin.management.dir }, tenants);
+}
+
+/** The watcher itself, on any API servers (test/kube/ready-sampler.test.ts runs it on one). */
+export async function watchReadyNodes(
+  mgmt: { url: string; dir: string },
+  tenants: { name: string; url: string; dir: string; pools: Record<string, number> }[],
+): Promise<{ phase(name: string): void; stop(): Promise<ReadySamples> }> {
+  const worker = new Worker(join(__dirname, 'ready-sampler.cjs'), { workerData: { mgmt, tenants } });
+  const messages: any[] = [];
+  const waiters: ((m: any) => void)[] = [];
+  worker.on('message', (m) => (waiters.length ? waiters.shift()!(m) : messages.push(m)));
+  const failed = new Promise<never>((_, reject) => worker.once('error', reject));
+  const next = () => Promise.race([failed, new Promise<any>((r) => (messages.length ? r(messages.shift()) : waiters.push(r)))]);
+  const first = await next();
+  if (first.error) {
+    await worker.terminate();
+    throw new Error(`the Ready-Node watcher did not start: ${first.error}`);
+  }
   return {
     phase(name: string) {
       worker.postMessage({ phase: name });
     },
     async stop() {
       worker.postMessage({ stop: true });
-      const r = await done;
+      const r = await next();
       await worker.terminate();
-      return r;
+      return {
+        events: r.events,
+        lost: r.lost,
+        pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'],
+        skew: r.skew,
+        notes: r.notes,
+      };
     },
   };
 }
@@ -214,7 +164,7 @@ export function sampleReadyNodes(
 /** The sampled minimum per pool and the step durations, as lines for the test log. */
 export function readyReport(title: string, samples: ReadySamples, steps: { step: string; seconds: number }[]): string {
   return [
-    `${title}: ${samples.samples} samples, at most ${(samples.maxGapMs / 1000).toFixed(1)} s apart`,
+    `${title}: ${samples.events} Node events watched${samples.lost.length ? `, ${samples.lost.length} watches listed again (states unseen)` : ', none unseen'}`,
     ...[...samples.pools].map(([pool, p]) => `  ${pool}: fewest Ready Nodes ${p.min} (asks for ${p.replicas})${p.at ? `, first seen during ${p.at}` : ''}`),
     ...steps.map((s) => `  step ${s.step}: ${s.seconds.toFixed(0)} s`),
   ].join('\n');
