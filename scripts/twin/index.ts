@@ -143,6 +143,8 @@ export class LabTwin {
 
   /** Runs tofu in `proxmox-<instance>` with that instance's administrator token. */
   tofu(instance: string, args: string[]) {
+    // Anything but a read may change what the stack holds: its next applyProxmox applies it again.
+    if (!['plan', 'output', 'show', 'validate'].includes(args[0])) this.proxmoxApplied.delete(instance);
     return this.run.tofu(instance, args);
   }
 
@@ -299,12 +301,30 @@ export class LabTwin {
     return this.renderedOperator.values;
   }
 
-  /** `tofu apply` of every proxmox stack against the simulator. */
+  /** Each proxmox stack's synthesized bytes when it was last applied. */
+  private readonly proxmoxApplied = new Map<string, string>();
+
+  /**
+   * `tofu apply` of every proxmox stack against the simulator whose synthesized configuration
+   * changed since it was last applied, as `npm run deploy -- --against <old lab>` deploys only the
+   * stacks that changed (same input, same bytes: an unchanged stack plans nothing).
+   */
   async applyProxmox(): Promise<void> {
-    const names = this.run.lab.proxmox.instances.map((i) => i.name);
+    const configOf = (n: string) => readFileSync(join(this.run.out, 'stacks', `proxmox-${n}`, 'cdk.tf.json'), 'utf8');
+    const all = this.run.lab.proxmox.instances.map((i) => i.name);
+    const names = all.filter((n) => this.proxmoxApplied.get(n) !== configOf(n));
+    if (names.length === 0) {
+      this.log(`proxmox stacks unchanged (${all.map((n) => `proxmox-${n}`).join(', ')}): nothing to apply`);
+      return;
+    }
     this.log(`applying ${names.map((n) => `proxmox-${n}`).join(', ')} with OpenTofu and bpg/proxmox`);
+    const configs = new Map(names.map((n) => [n, configOf(n)]));
     const results = await Promise.all(names.map((n) => this.run.tofu(n, ['apply', '-auto-approve', '-input=false', '-parallelism=6', '-no-color'])));
     const failed = results.map((r, i) => [names[i], r] as const).filter(([, r]) => r.code !== 0);
+    for (const [i, r] of results.entries()) {
+      if (r.code === 0) this.proxmoxApplied.set(names[i], configs.get(names[i])!);
+      else this.proxmoxApplied.delete(names[i]);
+    }
     if (failed.length > 0) throw new Error(failed.map(([n, r]) => `tofu apply of proxmox-${n} failed:\n${r.stderr || r.stdout}`).join('\n'));
   }
 
