@@ -6,7 +6,7 @@
  *
  * - Ready Nodes per pool, from each tenant API server's Node watch alone: a Node counts for its pool
  *   while Ready is True and it is not cordoned, its pool read from the `node.cluster.x-k8s.io/pool`
- *   label CAPI copies from its Machine (cluster-api v1.12.10
+ *   label CAPI copies from its Machine (cluster-api, the pinned core version,
  *   internal/controllers/machine/machine_controller_noderef.go reconcileNode: patchNode runs before
  *   the Machine's nodeRef and NodeHealthy are written, so the label is on the Node before anything
  *   can count the Machine Ready and scale an old one down). One stream per tenant, so its events
