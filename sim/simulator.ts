@@ -134,6 +134,7 @@ export class PveSimulator {
             }
           }),
         );
+        closeIdleConnections(server);
         const port = await new Promise<number>((resolve, reject) => {
           server.once('error', reject);
           server.listen(spec.port ?? 0, sim.host, () => resolve((server.address() as AddressInfo).port));
@@ -666,4 +667,47 @@ function send(res: ServerResponse, status: number, body: unknown, reason?: strin
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.setHeader('Server', 'pve-api-daemon/3.0 (pvekaas simulator)');
   res.end(text);
+}
+
+/** How long pveproxy keeps an idle connection open between requests (below). */
+export const IDLE_CLOSE_MS = 5000;
+
+/**
+ * pveproxy closes a connection that has been idle for 5 s between requests (pve-http-server
+ * `src/PVE/APIServer/AnyEvent.pm`: `$self->{timeout} = 5` unless configured, armed on the
+ * connection's handle after each response with `timeout_reset`/`timeout`, disarmed while a request
+ * is read). The simulator does the same, and only to a connection that is really idle. Node's own
+ * keep-alive timeout runs in the timers phase of the event loop, before the poll phase reads what
+ * arrived: when the loop was held for a while (the simulator shares its process with the lab twin,
+ * which synthesizes stacks synchronously), it would close a connection whose next request had
+ * arrived in time, and OpenTofu's POST on it fails with "connection reset by peer" — a failure real
+ * pveproxy, reading the request as it arrives, does not make (seen 2026-12-04 in a fresh clone's
+ * twin suites, four at once). So the check runs after the poll phase (setImmediate): a request that
+ * arrived is read first, and the connection stays open.
+ */
+function closeIdleConnections(server: Server): void {
+  server.keepAliveTimeout = 0;
+  const state = new WeakMap<object, { pending: number; requests: number; timer?: NodeJS.Timeout }>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const s = state.get(socket) ?? { pending: 0, requests: 0 };
+    state.set(socket, s);
+    clearTimeout(s.timer);
+    s.pending++;
+    s.requests++;
+    res.on('close', () => {
+      s.pending--;
+      if (s.pending > 0 || socket.destroyed) return;
+      const seen = s.requests;
+      clearTimeout(s.timer);
+      s.timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (s.pending === 0 && s.requests === seen && !socket.destroyed) socket.destroy();
+          }),
+        IDLE_CLOSE_MS,
+      );
+      s.timer.unref();
+    });
+  });
 }
