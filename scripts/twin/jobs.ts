@@ -20,9 +20,22 @@
  * ("serviceaccount ... not found"); init containers run first, each to completion, then the containers.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { KubeClient } from '../lib/kube-apiserver';
 
 export interface ContainerRun {
@@ -90,11 +103,13 @@ export async function runPod(
     const bin = join(dir, 'bin');
     mkdirSync(bin);
     // `kubectl` on the PATH (and for /bin/kubectl): the lab twin's, run by this node.
-    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nexec '${process.execPath}' '${join(root, 'scripts/twin/kubectl.cjs')}' "$@"\n`, { mode: 0o755 });
+    const kubectl = reachable(join(root, 'scripts/twin/kubectl.cjs'), bin);
+    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nexec '${process.execPath}' '${kubectl}' "$@"\n`, { mode: 0o755 });
     for (const tool of options.tools ?? []) {
       const target = join(root, '.toolchain/bin', tool);
       if (!existsSync(target)) throw new Error(`the pod needs ${tool}: run scripts/toolchain install`);
-      symlinkSync(target, join(bin, tool));
+      const program = reachable(target, bin);
+      if (program !== join(bin, tool)) symlinkSync(program, join(bin, tool));
     }
     const user = options.asUser
       ? { uid: asNumber(pod.securityContext?.runAsUser), gid: asNumber(pod.securityContext?.runAsGroup), fsGroup: asNumber(pod.securityContext?.fsGroup) }
@@ -230,4 +245,25 @@ export async function runPod(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A path to `file` that the pod's user (any uid: `runAsUser`) can run: the file itself (through
+ * symlinks: the toolchain's programs live in the machine-wide tool cache) when it and every
+ * directory above it let others in, else a copy in the pod's own `bin`. A checkout under a private
+ * directory (`mktemp -d` makes it 0700) would otherwise stop the pod's programs from starting
+ * ("container exited 1", seen 2026-12-03).
+ */
+export function reachable(file: string, bin: string): string {
+  const real = realpathSync(file);
+  let open = (statSync(real).mode & 0o005) === 0o005;
+  for (let d = dirname(real); open; d = dirname(d)) {
+    open = (statSync(d).mode & 0o001) !== 0;
+    if (d === dirname(d)) break;
+  }
+  if (open) return real;
+  const copy = join(bin, basename(real));
+  copyFileSync(real, copy);
+  chmodSync(copy, 0o755);
+  return copy;
 }
