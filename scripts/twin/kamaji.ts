@@ -51,6 +51,7 @@ import {
 import { selfSignedPair } from './pki';
 import { TwinDatastore } from './datastore';
 import { etcdRequest, prefixEnd } from '../lib/etcd';
+import { applyUnchanged, jsonEqual, mergePatchUnchanged, ReadMemo } from './read-memo';
 
 const MANAGER = 'pvekaas-twin-kamaji';
 
@@ -93,12 +94,16 @@ export class KamajiPlayer {
   /** The kamaji-etcd release's etcd, once installed: every tenant's objects. */
   datastore?: TwinDatastore;
   private datastoreName?: string;
+  /** One pass's reads (scripts/twin/read-memo.ts): each object read once, a Secret or Service namespace listed once. */
+  readonly memo: ReadMemo;
 
   constructor(
     private readonly mgmt: KubeClient,
     private readonly releases: () => KamajiReleases,
     private readonly log: (line: string) => void = () => {},
-  ) {}
+  ) {
+    this.memo = new ReadMemo(mgmt, ['secrets', 'services']);
+  }
 
   /** What the control plane of a tenant namespace waits for, if anything. */
   waitingIn(namespace: string): string | undefined {
@@ -108,12 +113,12 @@ export class KamajiPlayer {
   /** One reconcile pass: the played kamaji-etcd release, the DataStores, every KamajiControlPlane. */
   async tick(): Promise<void> {
     const releases = this.releases();
+    this.memo.clear();
     await this.installKamajiEtcd(releases);
     await this.reconcileDataStores();
-    const list = await this.mgmt.get(`/apis/${KCP_API}/kamajicontrolplanes`);
-    if (list.status !== 200) throw new Error(`listing KamajiControlPlanes: HTTP ${list.status}: ${list.text}`);
+    const kcps = await this.memo.list(`/apis/${KCP_API}/kamajicontrolplanes`);
     const seen = new Set<string>();
-    for (const kcp of list.body.items as Obj[]) {
+    for (const kcp of kcps) {
       const key = `${kcp.metadata.namespace}/${kcp.metadata.name}`;
       seen.add(key);
       try {
@@ -189,20 +194,19 @@ export class KamajiPlayer {
 
   /** Kamaji's DataStore controller: validation condition, ready, usedBy. */
   private async reconcileDataStores(): Promise<void> {
-    const r = await this.mgmt.get(`/apis/${TCP_API}/datastores`);
-    if (r.status !== 200) throw new Error(`listing DataStores: HTTP ${r.status}: ${r.text}`);
-    const tcps = await this.mgmt.get(`/apis/${TCP_API}/tenantcontrolplanes`);
+    const dataStores = await this.memo.list(`/apis/${TCP_API}/datastores`);
+    const tcps = await this.memo.list(`/apis/${TCP_API}/tenantcontrolplanes`);
     const secrets = new Map<string, Record<string, string> | undefined>();
-    for (const ds of r.body.items as Obj[]) {
+    for (const ds of dataStores) {
       const refs = JSON.stringify(ds.spec ?? {}).match(/"name":"[^"]+","namespace":"[^"]+"/g) ?? [];
       for (const ref of refs) {
         const { name, namespace } = JSON.parse(`{${ref}}`) as { name: string; namespace: string };
         if (secrets.has(`${namespace}/${name}`)) continue;
-        const s = await this.mgmt.get(`/api/v1/namespaces/${namespace}/secrets/${name}`);
-        secrets.set(`${namespace}/${name}`, s.status === 200 ? ((s.body.data ?? {}) as Record<string, string>) : undefined);
+        const s = await this.memo.get(`/api/v1/namespaces/${namespace}/secrets/${name}`);
+        secrets.set(`${namespace}/${name}`, s ? ((s.data ?? {}) as Record<string, string>) : undefined);
       }
       const invalid = validateDataStore(ds, (namespace, name) => secrets.get(`${namespace}/${name}`));
-      const usedBy = ((tcps.body?.items ?? []) as Obj[])
+      const usedBy = tcps
         .filter((t) => t.status?.storage?.dataStoreName === ds.metadata.name)
         .map((t) => `${t.metadata.namespace}/${t.metadata.name}`)
         .sort();
@@ -297,10 +301,15 @@ export class KamajiPlayer {
         track('TenantControlPlaneCreated', message);
         return message;
       }
+      this.memo.wrote(tcpPath, created.body);
     } else if (
-      JSON.stringify(existing.spec) !== JSON.stringify(desired.spec) ||
-      JSON.stringify(existing.metadata.labels ?? {}) !== JSON.stringify(desired.metadata.labels ?? {})
+      (!jsonEqual(existing.spec, desired.spec) || !jsonEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {})) &&
+      !this.sameUpdate(tcpPath, existing, desired)
     ) {
+      // controllerutil.CreateOrUpdate: an update only when the mutated object differs from the one read.
+      // The mutated spec leaves out what the CRD defaults (the registry, the admission controllers...),
+      // so it differs from the stored one on every pass; the API server stores nothing new for it.
+      // An update already sent from this very object and spec is not sent again (sameUpdate).
       const updated = await this.mgmt.request('PUT', tcpPath, {
         ...existing,
         metadata: { ...existing.metadata, labels: desired.metadata.labels, annotations: desired.metadata.annotations },
@@ -311,6 +320,8 @@ export class KamajiPlayer {
         track('TenantControlPlaneCreated', message);
         return message;
       }
+      this.memo.wrote(tcpPath, updated.body);
+      this.updates.set(tcpPath, { resourceVersion: String(updated.body.metadata?.resourceVersion), sent: updateKey(desired) });
     }
     track('TenantControlPlaneCreated');
     const tcp = (await this.getObject(tcpPath))!;
@@ -329,6 +340,7 @@ export class KamajiPlayer {
     const [host, portText] = [endpoint.slice(0, endpoint.lastIndexOf(':')), endpoint.slice(endpoint.lastIndexOf(':') + 1)];
     const port = Number(portText);
     if (kcp.spec?.controlPlaneEndpoint?.host !== host || kcp.spec?.controlPlaneEndpoint?.port !== port) {
+      this.memo.forget(`/apis/${KCP_API}/namespaces/${namespace}/kamajicontrolplanes/${kcp.metadata.name}`);
       await this.mgmt.applyOrThrow(
         {
           apiVersion: KCP_API,
@@ -351,6 +363,7 @@ export class KamajiPlayer {
     if (!current?.host) {
       const r = await this.mgmt.request('PATCH', infraPath, { spec: { controlPlaneEndpoint: { host, port } } }, 'application/merge-patch+json');
       if (r.status !== 200) throw new Error(`cannot perform PATCH update for the ProxmoxCluster resource: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+      this.memo.wrote(infraPath, r.body);
     } else if (current.host !== host) {
       track('InfrastructureClusterPatched', 'the ProxmoxCluster cluster has been provisioned with a mismatching host');
       throw new Error('the ProxmoxCluster cluster has been provisioned with a mismatching host');
@@ -462,6 +475,18 @@ export class KamajiPlayer {
     return this.kamajiWaiting.get(key);
   }
 
+  /** The last update of each TenantControlPlane: the resourceVersion it left and what it sent. */
+  private readonly updates = new Map<string, { resourceVersion: string; sent: string }>();
+
+  /**
+   * Whether `existing` is what the last update of `path` left and `desired` is what it sent: the
+   * API server would store the same again (its defaulting is deterministic), so nothing is sent.
+   */
+  private sameUpdate(path: string, existing: Obj, desired: Obj): boolean {
+    const last = this.updates.get(path);
+    return last !== undefined && last.resourceVersion === String(existing.metadata.resourceVersion) && last.sent === updateKey(desired);
+  }
+
   /** Why Kamaji's TenantControlPlane controller did not get further, per KamajiControlPlane key. */
   private readonly kamajiWaiting = new Map<string, string>();
 
@@ -548,7 +573,7 @@ export class KamajiPlayer {
     const service = tcp.spec?.controlPlane?.service ?? {};
     const type = service.serviceType === 'LoadBalancer' ? 'LoadBalancer' : service.serviceType === 'NodePort' ? 'NodePort' : 'ClusterIP';
     const network = tcp.spec?.networkProfile ?? {};
-    await this.mgmt.applyOrThrow(
+    await this.applyIfChanged(
       {
         apiVersion: 'v1',
         kind: 'Service',
@@ -583,7 +608,8 @@ export class KamajiPlayer {
               : {}),
         },
       } as Obj,
-      { fieldManager: MANAGER, force: true },
+      `/api/v1/namespaces/${namespace}/services/${name}`,
+      MANAGER,
     );
     const replicas = (tcp.spec?.controlPlane?.deployment?.replicas as number | undefined) ?? 2;
     const endpoint = address ? `${address}:${port}` : undefined;
@@ -667,11 +693,14 @@ export class KamajiPlayer {
     });
   }
 
-  private async getObject(path: string): Promise<Obj | undefined> {
-    const r = await this.mgmt.get(path);
-    if (r.status === 404) return undefined;
-    if (r.status !== 200) throw new Error(`GET ${path}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-    return r.body as Obj;
+  private getObject(path: string): Promise<Obj | undefined> {
+    return this.memo.get(path);
+  }
+
+  /** A forced server-side apply, sent only when it would change a value (controllerutil.CreateOrUpdate's check). */
+  private async applyIfChanged(object: Obj, path: string, manager: string): Promise<void> {
+    if (applyUnchanged(object, await this.memo.get(path))) return;
+    this.memo.wrote(path, await this.mgmt.applyOrThrow(object, { fieldManager: manager, force: true }));
   }
 
   private async secret(
@@ -681,20 +710,25 @@ export class KamajiPlayer {
     manager = MANAGER,
   ): Promise<void> {
     const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.toString('base64')]));
-    await this.mgmt.applyOrThrow({ apiVersion: 'v1', kind: 'Secret', metadata, type, data: encoded } as KubeObject, { fieldManager: manager, force: true });
+    const object = { apiVersion: 'v1', kind: 'Secret', metadata, type, data: encoded } as Obj;
+    await this.applyIfChanged(object, `/api/v1/namespaces/${metadata.namespace}/secrets/${metadata.name}`, manager);
   }
 
   /** A status update (merge patch of the status subresource), as the controllers' status writers do. */
   private async status(path: string, object: { status: Record<string, unknown> } & Record<string, unknown>): Promise<void> {
     let status = object.status;
+    const read = await this.getObject(path);
+    const current = read?.status ?? {};
     if (path.includes('/kamajicontrolplanes/')) {
       // The provider's KamajiControlPlaneStatus serializes `ready` and `version` always (no omitempty;
       // the CRD requires both): an update of the status carries them as they are.
-      const current = (await this.getObject(path))?.status ?? {};
       status = { ready: current.ready ?? false, version: current.version ?? '', ...status };
     }
+    // A patch that would store nothing is not sent (controller-runtime's patch helper sends none).
+    if (read && mergePatchUnchanged(current, status)) return;
     const r = await this.mgmt.request('PATCH', `${path}/status`, { status }, 'application/merge-patch+json');
     if (r.status !== 200) throw new Error(`status of ${path}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+    this.memo.wrote(path, r.body);
   }
 
   async stop(): Promise<void> {
@@ -716,6 +750,11 @@ function checksum(data: Record<string, Buffer>): string {
   const h = createHash('md5');
   for (const k of Object.keys(data).sort()) h.update(k).update(data[k]);
   return h.digest('hex');
+}
+
+/** What an update of a TenantControlPlane sends that the player decides: spec, labels and annotations. */
+function updateKey(desired: Obj): string {
+  return JSON.stringify([desired.spec, desired.metadata.labels ?? {}, desired.metadata.annotations ?? {}]);
 }
 
 function clusterName(kcp: Obj): string {
