@@ -30,6 +30,7 @@
  * The kubelet player asks `cniReady(namespace, cluster)`: a Node is Ready only when its Cluster's CNI
  * release is deployed.
  */
+import { ReadMemo } from './read-memo';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,12 +93,20 @@ export class AddonPlayer {
   private readonly valuesCache = new Map<string, { key: string; values: string }>();
   private readonly contracts = new Map<string, string>();
 
+  /** The pass's reads: the twin's shared memo (read-memo.ts), or one of its own cleared every pass. */
+  private readonly memo: ReadMemo;
+  private readonly ownMemo: boolean;
+
   constructor(
     private readonly mgmt: KubeClient,
     private readonly kamaji: KamajiPlayer,
     private readonly root: string,
     private readonly log: (line: string) => void = () => {},
-  ) {}
+    memo?: ReadMemo,
+  ) {
+    this.memo = memo ?? new ReadMemo(mgmt);
+    this.ownMemo = memo === undefined;
+  }
 
   /** The Cluster's CNI release is deployed (a release of a chart `cniCharts` names). */
   cniReady(namespace: string, cluster: string): boolean {
@@ -113,6 +122,7 @@ export class AddonPlayer {
   }
 
   async tick(): Promise<void> {
+    if (this.ownMemo) this.memo.clear();
     const proxies = await this.mgmt.get(`/apis/${ADDONS}/helmchartproxies`);
     if (proxies.status !== 200) throw new Error(`listing HelmChartProxies: HTTP ${proxies.status}: ${proxies.text}`);
     const selected = new Map<string, Map<string, ReleaseState>>();
@@ -208,9 +218,8 @@ export class AddonPlayer {
     }
     // The HelmReleaseProxy controller: the ClusterControlPlaneInitialized predicate, then the kubeconfig.
     if (cluster.status?.initialization?.controlPlaneInitialized !== true) return state('pending', 'waiting for the Cluster control plane to be initialized');
-    const kubeconfig = await this.mgmt.get(`/api/v1/namespaces/${ns}/secrets/${name}-kubeconfig`);
-    if (kubeconfig.status !== 200 || !kubeconfig.body.data?.value)
-      return state('pending', `failed to get kubeconfig for cluster: secret ${ns}/${name}-kubeconfig`);
+    const kubeconfig = await this.memo.get(`/api/v1/namespaces/${ns}/secrets/${name}-kubeconfig`);
+    if (!kubeconfig?.data?.value) return state('pending', `failed to get kubeconfig for cluster: secret ${ns}/${name}-kubeconfig`);
     if (previous?.status === 'deployed' && this.rendered.get(`${ns}/${name}/${hcp.metadata.name}`) === `${spec.version}\n${values}`) return previous;
     const installed = await this.install(hcp, cluster, values);
     const status = installed ? 'failed' : 'deployed';
@@ -243,9 +252,10 @@ export class AddonPlayer {
         kind: ref.kind,
         metadata: { name: ref.name, namespace: cluster.metadata.namespace },
       });
-      const got = await this.mgmt.get(path);
-      if (got.status !== 200) throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}': HTTP ${got.status}`);
-      context[key] = got.body;
+      // Read through the pass's memo (read-memo.ts): in the twin the Kamaji player read them this pass.
+      const got = await this.memo.get(path);
+      if (!got) throw new Error(`error getting ${key} object for cluster '${cluster.metadata.name}': HTTP 404`);
+      context[key] = got;
     }
     // Rendered again only when what the template can read changed (status only when it reads status).
     const strip = (o: unknown) => {

@@ -200,7 +200,7 @@ export class LabTwin {
       () => kamajiReleases(this.run.out),
       (l) => this.log(l),
     );
-    this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l));
+    this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l), this.kamaji.memo);
     this.kubelets = new KubeletPlayer(
       () => this.run.sim.listVms(),
       this.kamaji,
@@ -213,7 +213,7 @@ export class LabTwin {
         return notAnnounced(this.mgmt.client, { namespace: plane.namespace, name: plane.kcp }, host, this.metallbRelease().namespace);
       },
     );
-    this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l));
+    this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l), this.kamaji.memo);
     if (this.options.autoscaler)
       this.autoscaler = new AutoscalerPlayer(
         this.mgmt.client,

@@ -15,6 +15,7 @@
 import { MIRROR_NAME } from '../../modules/tenants/secondary-mirror';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
 import { runPod, type PodRun } from './jobs';
+import { ReadMemo } from './read-memo';
 
 const RETRY_MS = 15000;
 
@@ -22,12 +23,20 @@ export class MirrorPlayer {
   /** The last run per tenant namespace. */
   readonly runs = new Map<string, PodRun & { at: number; inputs: string }>();
 
+  /** The pass's reads: the twin's shared memo (read-memo.ts), or one of its own cleared every pass. */
+  private readonly memo: ReadMemo;
+  private readonly ownMemo: boolean;
+
   constructor(
     private readonly mgmt: KubeClient,
     private readonly adminKubeconfig: string,
     private readonly root: string,
     private readonly log: (line: string) => void = () => {},
-  ) {}
+    memo?: ReadMemo,
+  ) {
+    this.memo = memo ?? new ReadMemo(mgmt);
+    this.ownMemo = memo === undefined;
+  }
 
   /** Namespaces whose last mirror run failed, with the reason. */
   failures(): Map<string, string> {
@@ -35,11 +44,10 @@ export class MirrorPlayer {
   }
 
   async tick(): Promise<void> {
-    const jobs = await this.mgmt.get('/apis/batch/v1/cronjobs');
-    if (jobs.status !== 200) return;
+    if (this.ownMemo) this.memo.clear();
+    const jobs = await this.memo.list('/apis/batch/v1/cronjobs');
     const seen = new Set<string>();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
-    for (const job of jobs.body.items as (KubeObject & { spec: any })[]) {
+    for (const job of jobs) {
       if (job.metadata.name !== MIRROR_NAME) continue;
       const ns = job.metadata.namespace as string;
       seen.add(ns);
@@ -58,21 +66,19 @@ export class MirrorPlayer {
 
   /** What a run depends on (read by the harness to decide when to run, never by the run itself). */
   private async inputs(ns: string, job: KubeObject): Promise<string> {
-    const version = async (path: string, field: 'resourceVersion' | 'uid' = 'resourceVersion') => {
-      const r = await this.mgmt.get(path);
-      if (r.status !== 200) return `${path}:${r.status}`;
-      const items = r.body.items as KubeObject[] | undefined;
-      return items ? items.map((i) => `${i.metadata.name}@${i.metadata[field]}`).join(',') : String(r.body.metadata?.[field]);
-    };
+    const versions = (items: KubeObject[], field: 'resourceVersion' | 'uid' = 'resourceVersion') =>
+      items.map((i) => `${i.metadata.name}@${i.metadata[field]}`).join(',');
+    const secrets = await this.memo.list(`/api/v1/namespaces/${ns}/secrets`);
+    const labelled = (o: KubeObject, key: string, value: string) => (o.metadata.labels as Record<string, string> | undefined)?.[key] === value;
     return [
       job.metadata.resourceVersion,
-      await version(`/api/v1/namespaces/${ns}/secrets?${new URLSearchParams({ fieldSelector: 'type=cluster.x-k8s.io/secret' })}`),
-      await version(`/api/v1/namespaces/${ns}/secrets?${new URLSearchParams({ labelSelector: 'kamaji.clastix.io/project=kamaji' })}`),
+      versions(secrets.filter((o) => o.type === 'cluster.x-k8s.io/secret')),
+      versions(secrets.filter((o) => labelled(o, 'kamaji.clastix.io/project', 'kamaji'))),
       // The Clusters by uid: their status changes all the time, and the script reads only their uid.
-      await version(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`, 'uid'),
-      await version(`/api/v1/namespaces/${ns}/serviceaccounts`),
-      await version(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`),
-      await version(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`),
+      versions(await this.memo.list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters`), 'uid'),
+      versions(await this.memo.list(`/api/v1/namespaces/${ns}/serviceaccounts`)),
+      versions(await this.memo.list(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`)),
+      versions(await this.memo.list(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`)),
     ].join('|');
   }
 }

@@ -33,70 +33,101 @@ function collectionOf(path: string): string {
 }
 
 export class ReadMemo {
-  private readonly objects = new Map<string, Obj | undefined>();
-  private readonly listed = new Set<string>();
+  private readonly objects = new Map<string, { at: number; object: Obj | undefined }>();
+  private readonly lists = new Map<string, { at: number; items: Obj[] }>();
   /** Reads answered from the memo instead of the API server (for the twin's timeline). */
   saved = 0;
 
   /**
    * `byList`: resources read a namespace at a time (one LIST per namespace and pass instead of a GET
-   * per object), e.g. `secrets`: a control plane pass reads four of them.
+   * per object), e.g. `secrets`: a control plane pass reads four of them. `maxAgeMs`: what was read
+   * longer ago is read again, also within a pass (a pass that waited for a tenant API server to
+   * start reads afresh), so players that share the memo without clearing it see at most that old.
    */
   constructor(
     private readonly client: KubeClient,
     private readonly byList: readonly string[] = [],
+    private readonly maxAgeMs = 1000,
   ) {}
 
   clear(): void {
     this.objects.clear();
-    this.listed.clear();
+    this.lists.clear();
+  }
+
+  private fresh<T extends { at: number }>(entry: T | undefined): entry is T {
+    return entry !== undefined && Date.now() - entry.at <= this.maxAgeMs;
   }
 
   /** The object at `path`, undefined when it does not exist; other answers throw. */
   async get(path: string): Promise<Obj | undefined> {
-    if (this.objects.has(path)) {
+    const known = this.objects.get(path);
+    if (this.fresh(known)) {
       this.saved++;
-      return this.objects.get(path);
+      return known.object;
     }
     const collection = collectionOf(path);
     const resource = collection.slice(collection.lastIndexOf('/') + 1);
     if (this.byList.includes(resource) && collection.includes('/namespaces/')) {
-      if (!this.listed.has(collection)) await this.list(collection);
-      if (!this.objects.has(path)) this.objects.set(path, undefined);
-      return this.objects.get(path);
+      await this.list(collection);
+      const listed = this.objects.get(path);
+      if (this.fresh(listed)) return listed.object;
+      this.objects.set(path, { at: this.lists.get(collection)!.at, object: undefined });
+      return undefined;
     }
-    const r = await this.client.get(path);
+    const r = await this.read(path);
     if (r.status === 404) {
-      this.objects.set(path, undefined);
+      this.objects.set(path, { at: Date.now(), object: undefined });
       return undefined;
     }
     if (r.status !== 200) throw new Error(`GET ${path}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-    this.objects.set(path, r.body as Obj);
+    this.objects.set(path, { at: Date.now(), object: r.body as Obj });
     return r.body as Obj;
   }
 
-  /** Lists `listPath` and keeps every item for this pass. */
+  /** The items at `listPath` (no query): listed once per pass, every item kept for the pass. */
   async list(listPath: string): Promise<Obj[]> {
-    const r = await this.client.get(listPath);
-    if (r.status !== 200) throw new Error(`listing ${listPath}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-    const items = (r.body.items ?? []) as Obj[];
-    const kind = String(r.body.kind ?? '').replace(/List$/, '');
-    for (const item of items) {
-      // A list's items carry no apiVersion and kind of their own.
-      this.objects.set(itemPath(listPath, item), { ...item, apiVersion: item.apiVersion ?? r.body.apiVersion, kind: item.kind ?? kind });
+    const known = this.lists.get(listPath);
+    if (this.fresh(known)) {
+      this.saved++;
+      return known.items;
     }
-    this.listed.add(listPath.split('?')[0]);
+    const r = await this.read(listPath);
+    if (r.status !== 200) throw new Error(`listing ${listPath}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
+    const kind = String(r.body.kind ?? '').replace(/List$/, '');
+    // A list's items carry no apiVersion and kind of their own.
+    const items = ((r.body.items ?? []) as Obj[]).map((item) => ({ ...item, apiVersion: item.apiVersion ?? r.body.apiVersion, kind: item.kind ?? kind }));
+    const at = Date.now();
+    for (const item of items) this.objects.set(itemPath(listPath, item), { at, object: item });
+    this.lists.set(listPath, { at, items });
     return items;
+  }
+
+  /**
+   * A GET, retried while the API server answers 429 as client-go's REST client retries it (up to 10
+   * times, after the Retry-After second the API server sends, e.g. "storage is (re)initializing"
+   * while a new CRD's watch cache fills).
+   */
+  private async read(path: string): ReturnType<KubeClient['get']> {
+    for (let attempt = 1; ; attempt++) {
+      const r = await this.client.get(path);
+      if (r.status !== 429 || attempt >= 10) return r;
+      await new Promise((done) => setTimeout(done, 1000));
+    }
   }
 
   /** What a write at `path` (or its status) answered: what the rest of the pass reads. */
   wrote(path: string, object: unknown): void {
-    this.objects.set(path.replace(/\/status$/, '').split('?')[0], object as Obj);
+    const objectPath = path.replace(/\/status$/, '').split('?')[0];
+    this.objects.set(objectPath, { at: Date.now(), object: object as Obj });
+    // A list that held the object is read again.
+    this.lists.delete(collectionOf(objectPath));
   }
 
   /** Forgets `path`: the next read asks the API server. */
   forget(path: string): void {
     this.objects.delete(path);
+    this.lists.delete(collectionOf(path));
   }
 }
 

@@ -135,7 +135,7 @@ describe('the players write only what the API server would store (read-memo.ts)'
       } as KubeObject);
     }
     const sentBefore = () => [...KubeClient.sent.entries()].filter(([k]) => k.startsWith(server!.url)).reduce((n, [, v]) => n + v, 0);
-    const memo = new ReadMemo(client, ['secrets']);
+    const memo = new ReadMemo(client, ['secrets'], 60_000);
     const start = sentBefore();
     expect((await memo.get(`/api/v1/namespaces/${NS}/secrets/one`))?.data?.k).toBe(Buffer.from('one').toString('base64'));
     expect((await memo.get(`/api/v1/namespaces/${NS}/secrets/two`))?.kind).toBe('Secret');
@@ -156,5 +156,13 @@ describe('the players write only what the API server would store (read-memo.ts)'
     memo.clear();
     await memo.get(`/api/v1/namespaces/${NS}/secrets/one`);
     expect(sentBefore() - start).toBe(4); // the apply, and the next pass's list
+    // What was read longer ago than maxAgeMs is read again without a clear (players share the memo).
+    const short = new ReadMemo(client, [], 10);
+    await short.get(`/api/v1/namespaces/${NS}`);
+    await short.get(`/api/v1/namespaces/${NS}`);
+    expect(sentBefore() - start).toBe(5);
+    await new Promise((r) => setTimeout(r, 30));
+    await short.get(`/api/v1/namespaces/${NS}`);
+    expect(sentBefore() - start).toBe(6);
   });
 });
