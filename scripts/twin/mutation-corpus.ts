@@ -35,6 +35,7 @@ const PLANNED = 'test/applier/as-planned.test.ts';
 const RULES = 'test/players/kamaji-rules.test.ts';
 const EXAMPLE = 'test/twin/example-lab.test.ts';
 const MULTI = 'test/twin/multi-instance.test.ts';
+const MULTI_LIFECYCLE = 'test/twin/multi-instance-lifecycle.test.ts';
 const DAY2 = 'test/twin/day-two.test.ts';
 
 export const MUTATIONS: Mutation[] = [
@@ -349,7 +350,7 @@ export const MUTATIONS: Mutation[] = [
     rendered: 'management cluster-api-operator values',
     caughtAs: "secondaries' machines sent to pve-a; none on pve-b or pve-c",
     tier: 'twin',
-    file: MULTI,
+    file: MULTI_LIFECYCLE,
     test: 'negative control: CAPMOX started with global credentials',
   },
   {
