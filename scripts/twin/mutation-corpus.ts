@@ -35,7 +35,6 @@ const PLANNED = 'test/applier/as-planned.test.ts';
 const RULES = 'test/players/kamaji-rules.test.ts';
 const EXAMPLE = 'test/twin/example-lab.test.ts';
 const MULTI = 'test/twin/multi-instance.test.ts';
-const MULTI_LIFECYCLE = 'test/twin/multi-instance-lifecycle.test.ts';
 const DAY2 = 'test/twin/day-two.test.ts';
 
 export const MUTATIONS: Mutation[] = [
@@ -350,7 +349,7 @@ export const MUTATIONS: Mutation[] = [
     rendered: 'management cluster-api-operator values',
     caughtAs: "secondaries' machines sent to pve-a; none on pve-b or pve-c",
     tier: 'twin',
-    file: MULTI_LIFECYCLE,
+    file: MULTI,
     test: 'negative control: CAPMOX started with global credentials',
   },
   {
