@@ -5,21 +5,15 @@
  * keeps it when the stored object did not change), so the helpers' verdict is checked against
  * kube-apiserver's own, not against an expectation written here.
  */
-import { KubeClient, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
-import { started, tearDown } from '../support/lifecycle';
+import { KubeClient, type KubeObject } from '../support/kube-apiserver';
+import { kubeServerWithNamespace } from '../support/lifecycle';
 import { applyUnchanged, itemPath, mergePatchUnchanged, ReadMemo } from '../../scripts/twin/read-memo';
 
 const NS = 'memo';
 const DS = '/apis/kamaji.clastix.io/v1alpha1/datastores';
-let server: KubeServer | undefined;
+const kube = kubeServerWithNamespace(NS);
 let client: KubeClient;
-
-beforeAll(async () => {
-  server = await startKubeServer({ controllerManager: false });
-  client = started(server).client;
-  await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-}, 180000);
-afterAll(() => tearDown(undefined, server), 60000);
+beforeAll(() => (client = kube().client));
 
 const rv = (o: { metadata?: { resourceVersion?: string } }) => String(o.metadata?.resourceVersion);
 
@@ -134,7 +128,7 @@ describe('the players write only what the API server would store (read-memo.ts)'
         data: { k: Buffer.from(name).toString('base64') },
       } as KubeObject);
     }
-    const sentBefore = () => [...KubeClient.sent.entries()].filter(([k]) => k.startsWith(server!.url)).reduce((n, [, v]) => n + v, 0);
+    const sentBefore = () => [...KubeClient.sent.entries()].filter(([k]) => k.startsWith(kube().url)).reduce((n, [, v]) => n + v, 0);
     const memo = new ReadMemo(client, ['secrets'], 60_000);
     const start = sentBefore();
     expect((await memo.get(`/api/v1/namespaces/${NS}/secrets/one`))?.data?.k).toBe(Buffer.from('one').toString('base64'));
