@@ -38,7 +38,15 @@ import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
 import { renderedOperatorValues } from './operator-chart';
 import { playOperatorProviders, runProvidersReady, twinProviders } from './providers-ready';
-import { readStack, resolveExpressions, type ExpressionSources, type KubeObjectJson, type StackContents, type StackObject } from './stack-objects';
+import {
+  readStack,
+  resolveExpressions,
+  resourceDependencies,
+  type ExpressionSources,
+  type KubeObjectJson,
+  type StackContents,
+  type StackObject,
+} from './stack-objects';
 import { Timeline } from './timeline';
 
 export interface TwinOptions {
@@ -386,11 +394,11 @@ export class LabTwin {
         await slots.take();
         try {
           const result = await this.applyResource(stack, contents, sources, o, previous.get(o.address));
-          next.set(o.address, result);
+          next.set(o.address, { ...result, dependsOn: resourceDependencies(contents, o.address) });
           return true;
         } catch (e) {
           const kept = (e as { state?: AppliedState }).state;
-          if (kept) next.set(o.address, { kind: 'manifest', applied: kept });
+          if (kept) next.set(o.address, { kind: 'manifest', applied: kept, dependsOn: resourceDependencies(contents, o.address) });
           errors.push(`${stack}: ${(e as Error).message}`);
           return false;
         } finally {
@@ -409,15 +417,9 @@ export class LabTwin {
     }
     const stale = only ? [] : [...previous].filter(([address]) => !contents.objects.some((o) => o.address === address));
     if (errors.length === 0) {
-      for (const [address, s] of stale.reverse()) {
-        this.log(`${stack}: destroying ${address} (no longer in the stack)`);
-        try {
-          await this.destroyResource(s);
-        } catch (e) {
-          state.set(address, s);
-          errors.push(`${stack}: ${(e as Error).message}`);
-        }
-      }
+      const failed = await this.destroyAll(stack, stale, ' (no longer in the stack)');
+      for (const [address, s] of stale) if (failed.has(address)) state.set(address, s);
+      errors.push(...failed.values());
     } else for (const [address, s] of stale) state.set(address, s);
     this.state.set(stack, state);
     if (errors.length > 0) throw new Error(`tofu apply of ${stack} failed:\n${errors.join('\n\n')}`);
@@ -470,6 +472,52 @@ export class LabTwin {
     }
     if (result.action !== 'no-op') this.log(`${stack}: ${result.state.resource.address}: ${result.action}d`);
     return { kind: 'manifest', applied: result.state };
+  }
+
+  /**
+   * Destroys `resources` (in the order they were applied) as OpenTofu's destroy walks its graph: a
+   * resource once every resource that depends on it is gone, up to 10 at a time (`-parallelism`'s
+   * default). One that fails stays in state, and so does everything it depends on (never destroyed).
+   * A resource without recorded dependencies waits for every one applied after it (the reverse order).
+   * Returns the failures by address.
+   */
+  private async destroyAll(stack: string, resources: [string, ResourceState][], note = ''): Promise<Map<string, string>> {
+    const failed = new Map<string, string>();
+    const addresses = resources.map(([a]) => a);
+    const dependents = new Map<string, string[]>(addresses.map((a) => [a, []]));
+    resources.forEach(([address, s], i) => {
+      const on = s.dependsOn ?? addresses.slice(0, i);
+      for (const d of on) dependents.get(d)?.push(address);
+    });
+    const slots = new Semaphore(10);
+    const done = new Map<string, Promise<boolean>>();
+    const byAddress = new Map(resources);
+    const destroy = (address: string): Promise<boolean> => {
+      let p = done.get(address);
+      if (p) return p;
+      p = (async () => {
+        const gone = await Promise.all(dependents.get(address)!.map(destroy));
+        if (!gone.every(Boolean)) return false;
+        await slots.take();
+        try {
+          this.log(`${stack}: destroying ${address}${note}`);
+          await this.destroyResource(byAddress.get(address)!);
+          return true;
+        } catch (e) {
+          failed.set(address, `${stack}: ${(e as Error).message}`);
+          return false;
+        } finally {
+          slots.give();
+        }
+      })();
+      done.set(address, p);
+      return p;
+    };
+    await Promise.all(addresses.map(destroy));
+    // What was not destroyed because something depending on it failed stays in state too.
+    for (const address of addresses)
+      if (!failed.has(address) && !(await done.get(address))) failed.set(address, `${stack}: ${address} not destroyed (a resource depending on it failed)`);
+    return failed;
   }
 
   private async destroyResource(s: ResourceState): Promise<void> {
@@ -774,16 +822,17 @@ export class LabTwin {
         const path = await this.mgmt.client.objectPath(object as never);
         if (type === 'kubernetes_manifest') {
           const resource = manifestResource(o.address, contents.config.resource[type][rname], object as ManifestResource['manifest']);
-          state.set(o.address, { kind: 'manifest', applied: { manifest: resource.manifest, object, path, resource } });
-        } else state.set(o.address, { kind: 'plain', path, timeoutMs: 600000 });
+          state.set(o.address, {
+            kind: 'manifest',
+            applied: { manifest: resource.manifest, object, path, resource },
+            dependsOn: resourceDependencies(contents, o.address),
+          });
+        } else state.set(o.address, { kind: 'plain', path, timeoutMs: 600000, dependsOn: resourceDependencies(contents, o.address) });
       }
     }
-    // State holds the resources in the order they were applied (dependency order): destroy the reverse.
-    for (const [address, s] of [...state].reverse()) {
-      this.log(`${stack}: destroying ${address}`);
-      await this.destroyResource(s);
-      state.delete(address);
-    }
+    const failed = await this.destroyAll(stack, [...state]);
+    for (const address of state.keys()) if (!failed.has(address)) state.delete(address);
+    if (failed.size > 0) throw new Error(`tofu destroy of ${stack} failed:\n${[...failed.values()].join('\n\n')}`);
     this.state.delete(stack);
   }
 
@@ -995,7 +1044,11 @@ export function helmTimeout(release: HelmReleaseView, tookSeconds: number): Erro
 }
 
 /** What the twin's state holds for one resource. */
-type ResourceState = { kind: 'manifest'; applied: AppliedState } | { kind: 'plain'; path: string; timeoutMs: number };
+/**
+ * A resource as the twin's state holds it; `dependsOn`: what it depends on in its stack (explicit and
+ * through references), as OpenTofu records `dependencies` in state for its destroy walk.
+ */
+type ResourceState = ({ kind: 'manifest'; applied: AppliedState } | { kind: 'plain'; path: string; timeoutMs: number }) & { dependsOn?: string[] };
 
 function pathOf(s: ResourceState): string {
   return s.kind === 'manifest' ? s.applied.path : s.path;

@@ -280,3 +280,24 @@ function dig(value: Json, path: string[], what: string): Json {
   }
   return v;
 }
+
+/**
+ * What a resource depends on, as OpenTofu records it in state and walks it on destroy: its
+ * `depends_on` and every resource its configuration references in a `${...}` expression
+ * (e.g. `${kubernetes_manifest.namespace.object.metadata.name}`), among the stack's resources.
+ */
+export function resourceDependencies(stack: StackContents, address: string): string[] {
+  const [type, name] = address.split('.');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a synthesized cdk.tf.json block: untyped JSON read by path, as tofu reads it
+  const config = (stack.config.resource?.[type]?.[name] ?? {}) as Record<string, any>;
+  const known = new Set(Object.entries((stack.config.resource ?? {}) as Record<string, object>).flatMap(([t, rs]) => Object.keys(rs).map((n) => `${t}.${n}`)));
+  const deps = new Set<string>(((config.depends_on ?? []) as string[]).filter((d) => known.has(d)));
+  const { depends_on: _explicit, ...rest } = config;
+  for (const expression of JSON.stringify(rest).match(/\$\{[^}]*\}/g) ?? []) {
+    for (const m of expression.matchAll(/\b([a-z][a-z0-9_]*)\.([A-Za-z0-9_-]+)/g)) {
+      const ref = `${m[1]}.${m[2]}`;
+      if (ref !== address && known.has(ref)) deps.add(ref);
+    }
+  }
+  return [...deps].sort();
+}
