@@ -35,9 +35,6 @@ function collectionOf(path: string): string {
 export class ReadMemo {
   private readonly objects = new Map<string, { at: number; object: Obj | undefined }>();
   private readonly lists = new Map<string, { at: number; items: Obj[] }>();
-  /** Reads answered from the memo instead of the API server (for the twin's timeline). */
-  saved = 0;
-
   /**
    * `byList`: resources read a namespace at a time (one LIST per namespace and pass instead of a GET
    * per object), e.g. `secrets`: a control plane pass reads four of them. `maxAgeMs`: what was read
@@ -62,10 +59,7 @@ export class ReadMemo {
   /** The object at `path`, undefined when it does not exist; other answers throw. */
   async get(path: string): Promise<Obj | undefined> {
     const known = this.objects.get(path);
-    if (this.fresh(known)) {
-      this.saved++;
-      return known.object;
-    }
+    if (this.fresh(known)) return known.object;
     const collection = collectionOf(path);
     const resource = collection.slice(collection.lastIndexOf('/') + 1);
     if (this.byList.includes(resource) && collection.includes('/namespaces/')) {
@@ -88,10 +82,7 @@ export class ReadMemo {
   /** The items at `listPath` (no query): listed once per pass, every item kept for the pass. */
   async list(listPath: string): Promise<Obj[]> {
     const known = this.lists.get(listPath);
-    if (this.fresh(known)) {
-      this.saved++;
-      return known.items;
-    }
+    if (this.fresh(known)) return known.items;
     const r = await this.read(listPath);
     if (r.status !== 200) throw new Error(`listing ${listPath}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
     const kind = String(r.body.kind ?? '').replace(/List$/, '');
