@@ -57,12 +57,17 @@
  * empty one; the option is the count of new nodes holding pods; expander `random` (main.go's
  * default; the chart passes none); IncreaseSize → SetSize(replicas + n), refused above max.
  *
- * Scale-down (core/scaledown): not within `--scale-down-delay-after-add` (default 10m) of a
- * scale-up; a Node of a group is unneeded when its utilization (the larger of the cpu and memory
- * requests of its pods over allocatable, DaemonSet pods not counted) is below
+ * Scale-down (core/scaledown), in every loop, the one of a scale-up too (RunOnce goes on to it): a
+ * Ready Node of a group is unneeded when its utilization (the larger of the cpu and memory requests
+ * of the snapshot's pods on it — bound ones and pending ones filter_out_schedulable placed there —
+ * over allocatable; DaemonSet and mirror pods count unless `--ignore-daemonsets-utilization` /
+ * `--ignore-mirror-pods-utilization`, `simulator/utilization/info.go`) is below
  * `--scale-down-utilization-threshold` (0.5) and each of its pods is replicated (a pod no
- * controller owns blocks, drainability rule NotReplicated) and fits on another Node; unneeded for
- * `--scale-down-unneeded-time` (default 10m) it is deleted (in 1.35.2 not while its
+ * controller owns blocks, drainability rule NotReplicated) and fits on another Node; it stays
+ * unneeded from the loop's currentTime it was first found so (`unneeded/nodes.go`). Deletion waits
+ * out the cooldown (isScaleDownInCooldown: `--scale-down-delay-after-add`, default 10m, after a
+ * scale-up; `--scale-down-delay-after-delete`, default 0, after a deletion) while the tracking goes
+ * on; unneeded for `--scale-down-unneeded-time` (default 10m) a Node is deleted (in 1.35.2 not while its
  * MachineDeployment rolls out: an older MachineSet still has replicas) (DeleteNodes: the node tainted
  * `ToBeDeletedByClusterAutoscaler`, MarkMachineForDeletion, SetSize(replicas - 1)), never below min.
  *
@@ -355,6 +360,8 @@ export interface AutoscalerEvent {
   to: number;
   pods?: string[];
   nodes?: string[];
+  /** ScaleDown: when each deleted Node was first found unneeded (the loop's currentTime). */
+  unneededSince?: Record<string, number>;
 }
 
 /** A client for the first cluster and user of a kubeconfig (YAML or JSON). */
@@ -377,6 +384,8 @@ interface ReleaseState {
   valuesKey: string;
   installed: boolean;
   lastLoop: number;
+  /** The start of the last loop that ran to its end (a loop's `currentTime`). */
+  lastCompleted: number;
   lastScaleUp: number;
   lastScaleDown: number;
   unneededSince: Map<string, number>;
@@ -406,6 +415,11 @@ export class AutoscalerPlayer {
     private readonly log: (line: string) => void = () => {},
   ) {}
 
+  /** The start (currentTime) of the last loop of a release's autoscaler that ran to its end; 0 before one. */
+  lastCompletedLoop(namespace: string): number {
+    return this.state.get(namespace)?.lastCompleted ?? 0;
+  }
+
   /** Releases whose autoscaler cannot work, with upstream's reason (a Forbidden list, a bad flag). */
   failures(): Map<string, string> {
     return new Map([...this.state].filter(([, s]) => s.failure).map(([ns, s]) => [ns, s.failure as string]));
@@ -417,7 +431,7 @@ export class AutoscalerPlayer {
       const valuesKey = JSON.stringify(release.values);
       let st = this.state.get(key);
       if (!st || st.valuesKey !== valuesKey) {
-        st = { valuesKey, installed: false, lastLoop: 0, lastScaleUp: 0, lastScaleDown: 0, unneededSince: new Map() };
+        st = { valuesKey, installed: false, lastLoop: 0, lastCompleted: 0, lastScaleUp: 0, lastScaleDown: 0, unneededSince: new Map() };
         this.state.set(key, st);
       }
       if (!st.installed) {
@@ -448,6 +462,7 @@ export class AutoscalerPlayer {
       st.lastLoop = Date.now();
       try {
         await this.runOnce(release, flags, st, provider);
+        st.lastCompleted = st.lastLoop;
         if (st.failure) this.log(`autoscaler ${key}: working again`);
         st.failure = undefined;
       } catch (e) {
@@ -497,6 +512,8 @@ export class AutoscalerPlayer {
     workload: KubeClient,
   ): Promise<void> {
     const ns = release.namespace;
+    // RunOnce's currentTime: the unneeded times and the cooldowns are measured from it.
+    const now = st.lastLoop;
     // getAPIGroupPreferredVersion (discovery), then the informers of newMachineController.
     const groups = await mgmt.get('/apis');
     if (groups.status !== 200) throw new Error(`failed to get ServerGroups: HTTP ${groups.status}`);
@@ -613,12 +630,19 @@ export class AutoscalerPlayer {
       const template = g.template ?? (groupNodes.get(g.name)![0] ? () => simNode(groupNodes.get(g.name)![0]) : undefined);
       for (let i = registered; i < g.replicas && template; i++) upcoming.push({ ...template(), name: `${g.name}-upcoming-${i}` });
     }
-    // filter_out_schedulable: pods the simulation places on the snapshot's nodes are not pending.
+    // filter_out_schedulable (`core/podlistprocessor/filter_out_schedulable.go`, HintingSimulator
+    // TrySchedulePods → ClusterSnapshot.SchedulePod): pods the simulation places on the snapshot's
+    // nodes are not pending, and they stay in the snapshot, so a Ready Node about to get a pending
+    // Pod counts that Pod in its utilization below.
     const readySnapshot = [...nodes.filter(isReady).map((n) => snapshot.get(n.metadata.name)!), ...upcoming];
+    const hinted = new Map<string, Obj[]>();
     const pending = unschedulable
       .filter((p) => {
         const n = readySnapshot.find((u) => fits(p, u));
-        if (n) place(p, n);
+        if (n) {
+          place(p, n);
+          hinted.set(n.name, [...(hinted.get(n.name) ?? []), p]);
+        }
         return !n;
       })
       .sort((a, b) => score(b) - score(a));
@@ -637,20 +661,25 @@ export class AutoscalerPlayer {
         const best = options[Math.floor(Math.random() * options.length)];
         const to = Math.min(best.group.replicas + best.count, best.group.max);
         await this.setSize(mgmt, best.group, to);
-        st.lastScaleUp = Date.now();
-        st.unneededSince.clear();
+        // RunOnce: lastScaleUpTime = currentTime, then on to the scale-down part of the same loop
+        // (the unneeded nodes are updated; the cooldown keeps them).
+        st.lastScaleUp = now;
         this.events.push({ at: Date.now(), namespace: ns, group: best.group.name, kind: 'ScaleUp', from: best.group.replicas, to, pods: best.pods });
         this.log(`autoscaler ${ns}: scale-up ${best.group.kind} ${best.group.name} ${best.group.replicas} → ${to} for pods ${best.pods.join(', ')}`);
-        return;
       }
     }
 
     // ---- scale-down ----
     const delayAfterAdd = flags.has('scale-down-delay-after-add') ? goDuration(flags.get('scale-down-delay-after-add')!) : 600000;
     const unneededTime = flags.has('scale-down-unneeded-time') ? goDuration(flags.get('scale-down-unneeded-time')!) : 600000;
+    const delayAfterDelete = flags.has('scale-down-delay-after-delete') ? goDuration(flags.get('scale-down-delay-after-delete')!) : 0;
     const threshold = flags.has('scale-down-utilization-threshold') ? Number(flags.get('scale-down-utilization-threshold')) : 0.5;
+    // `--ignore-daemonsets-utilization` and `--ignore-mirror-pods-utilization` (both false by
+    // default, `config/flags/flags.go`): such pods then leave both the requests and allocatable
+    // (`simulator/utilization/info.go` CalculateUtilizationOfResource).
+    const skipDaemonSets = flags.get('ignore-daemonsets-utilization') === 'true';
+    const skipMirror = flags.get('ignore-mirror-pods-utilization') === 'true';
     if (flags.get('scale-down-enabled') === 'false') return;
-    if (Date.now() - st.lastScaleUp < delayAfterAdd) return;
     const seen = new Set<string>();
     const removable: { group: NodeGroup; node: Obj }[] = [];
     for (const g of nodeGroups) {
@@ -662,29 +691,43 @@ export class AutoscalerPlayer {
         const name = n.metadata.name as string;
         const ready = (n.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
         if (!ready) continue;
-        const onNode = scheduled.filter((p) => p.spec.nodeName === name && !isDaemonSetPod(p) && !p.metadata.annotations?.['kubernetes.io/config.mirror']);
+        const isMirror = (p: Obj) => Boolean(p.metadata.annotations?.['kubernetes.io/config.mirror']);
+        // The snapshot's pods of the Node: the bound ones and those filter_out_schedulable placed.
+        const inSnapshot = [...scheduled.filter((p) => p.spec.nodeName === name), ...(hinted.get(name) ?? [])];
         const sim = snapshot.get(name)!;
-        const used = onNode.reduce((s, p) => ({ cpu: s.cpu + podRequests(p).cpu, memory: s.memory + podRequests(p).memory }), { cpu: 0, memory: 0 });
+        const sum = (ps: Obj[]) => ps.reduce((s, p) => ({ cpu: s.cpu + podRequests(p).cpu, memory: s.memory + podRequests(p).memory }), { cpu: 0, memory: 0 });
+        const skipped = (p: Obj) => (skipDaemonSets && isDaemonSetPod(p)) || (skipMirror && isMirror(p));
+        const used = sum(inSnapshot.filter((p) => !skipped(p)));
+        const off = sum(inSnapshot.filter(skipped));
         const utilization = Math.max(
-          sim.allocatable.cpu ? used.cpu / sim.allocatable.cpu : 0,
-          sim.allocatable.memory ? used.memory / sim.allocatable.memory : 0,
+          sim.allocatable.cpu ? used.cpu / (sim.allocatable.cpu - off.cpu) : 0,
+          sim.allocatable.memory ? used.memory / (sim.allocatable.memory - off.memory) : 0,
         );
+        // Drainability: DaemonSet and mirror pods are not moved; any other pod must be replicated.
+        const onNode = inSnapshot.filter((p) => !isDaemonSetPod(p) && !isMirror(p));
         const movable =
           onNode.every((p) => (p.metadata.ownerReferences ?? []).some((o: Obj) => o.controller)) &&
           onNode.every((p) => [...snapshot.values()].some((other) => other.name !== name && fits(p, other)));
         if (utilization < threshold && movable) {
           seen.add(name);
-          if (!st.unneededSince.has(name)) st.unneededSince.set(name, Date.now());
-          if (Date.now() - st.unneededSince.get(name)! >= unneededTime) removable.push({ group: g, node: n });
+          // `core/scaledown/unneeded/nodes.go` updateInternalState: a node already unneeded keeps
+          // its `since`; a new one starts at currentTime.
+          if (!st.unneededSince.has(name)) st.unneededSince.set(name, now);
+          if (now - st.unneededSince.get(name)! >= unneededTime) removable.push({ group: g, node: n });
         }
       }
     }
     for (const name of [...st.unneededSince.keys()]) if (!seen.has(name)) st.unneededSince.delete(name);
+    // isScaleDownInCooldown: the unneeded nodes above are tracked in every loop (UpdateClusterState
+    // runs before the check); only the deletion waits `--scale-down-delay-after-add` after a
+    // scale-up and `--scale-down-delay-after-delete` (default 0) after a deletion.
+    if (now - st.lastScaleUp < delayAfterAdd || now - st.lastScaleDown < delayAfterDelete) return;
     for (const g of nodeGroups) {
       const victims = removable.filter((r) => r.group === g).slice(0, Math.max(0, g.replicas - g.min));
       if (victims.length === 0) continue;
       let replicas = g.replicas;
       const deleted: string[] = [];
+      const since: Record<string, number> = {};
       for (const { node } of victims) {
         await this.taint(workload, node);
         const machine = g.machines.find((m) => m.spec?.providerID === node.spec?.providerID);
@@ -694,10 +737,12 @@ export class AutoscalerPlayer {
         await this.setSize(mgmt, g, replicas - 1);
         replicas--;
         deleted.push(node.metadata.name);
+        since[node.metadata.name] = st.unneededSince.get(node.metadata.name)!;
         st.unneededSince.delete(node.metadata.name);
       }
-      st.lastScaleDown = Date.now();
-      this.events.push({ at: Date.now(), namespace: ns, group: g.name, kind: 'ScaleDown', from: g.replicas, to: replicas, nodes: deleted });
+      if (deleted.length === 0) continue;
+      st.lastScaleDown = now;
+      this.events.push({ at: Date.now(), namespace: ns, group: g.name, kind: 'ScaleDown', from: g.replicas, to: replicas, nodes: deleted, unneededSince: since });
       this.log(
         `autoscaler ${ns}: scale-down ${g.kind} ${g.name} ${g.replicas} → ${replicas} (${deleted.join(', ')} unneeded for ${Math.round(unneededTime / 1000)} s)`,
       );

@@ -13,7 +13,7 @@
  * cross-stack values resolved from the same sources the stacks read.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
@@ -26,7 +26,7 @@ import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run
 import type { SimVmView } from '../../sim/simulator';
 import { crdRoot, loadPinnedCrds, startKubeServer, type KubeObject, type KubeServer } from '../lib/kube-apiserver';
 import { synthesizeLab } from '../lib/synthesize';
-import { controllerBuilds, startControllers, deployedProviders, operatorChanges, type ControllerName, type RunningControllers } from './controllers';
+import { CONTROLLERS, controllerBuilds, startControllers, deployedProviders, operatorChanges, type ControllerName, type RunningControllers } from './controllers';
 import { withReleaseLabels } from './crd-labels';
 import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
@@ -990,6 +990,14 @@ export class LabTwin {
     if (this.timer) clearInterval(this.timer);
     while (this.ticking) await sleep(50);
     await this.controllers?.stop();
+    if (process.env.PVEKAAS_TWIN_KEEP === '1' && this.controllers) {
+      // The controllers' logs live beside the management API server's files, removed with it.
+      mkdirSync(join(this.options.work, 'controllers'), { recursive: true });
+      for (const name of CONTROLLERS) {
+        const file = this.controllers.logFile(name);
+        if (existsSync(file)) copyFileSync(file, join(this.options.work, 'controllers', `${name}.log`));
+      }
+    }
     await this.metallb?.stop();
     for (const c of this.children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await this.kamaji?.stop();
@@ -997,8 +1005,15 @@ export class LabTwin {
     await this.run?.sim.stop();
   }
 
-  /** Removes the scratch directory (after stop). */
+  /**
+   * Removes the scratch directory (after stop), unless `PVEKAAS_TWIN_KEEP=1`: then it is left, with
+   * each controller's log (`controllers/<name>.log`), for a look after the run.
+   */
   cleanup(): void {
+    if (process.env.PVEKAAS_TWIN_KEEP === '1') {
+      process.stderr.write(`[twin] kept ${this.options.work} (PVEKAAS_TWIN_KEEP=1)\n`);
+      return;
+    }
     if (existsSync(this.options.work)) rmSync(this.options.work, { recursive: true, force: true });
     void dirname;
   }
