@@ -231,8 +231,15 @@ export interface KubeServer {
   crds: string[];
   /** The last lines of each component's log, for failure messages. */
   logs(): string;
-  /** Stops kube-apiserver and starts it again on the same port and etcd data (etcd keeps running); resolves once /readyz answers. */
-  restartApiServer(): Promise<void>;
+  /**
+   * Stops kube-apiserver and starts it again on the same port and etcd data (etcd keeps running);
+   * resolves once /readyz answers. It is stopped as the kubelet stops a pod: SIGTERM, then SIGKILL
+   * once `gracePeriodMs` has passed (default 30 s, a pod's default `terminationGracePeriodSeconds`).
+   * kube-apiserver's own graceful shutdown would wait up to its `ShutdownTimeout` (the 60 s request
+   * timeout) for open watches; a real kubelet does not let it. `gracePeriodMs: 0` is a crash (SIGKILL
+   * at once, as when its machine fails).
+   */
+  restartApiServer(options?: { gracePeriodMs?: number }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -572,12 +579,15 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
     }
 
     const crds = options.crds === false ? [] : await installCrds(api, readyTimeout, logs, options.transformCrd ?? ((crd) => crd), options.crdSets);
-    const restartApiServer = async () => {
+    const restartApiServer = async (options: { gracePeriodMs?: number } = {}) => {
       const old = apiserver;
+      const grace = options.gracePeriodMs ?? 30000;
       if (old.exitCode === null && old.signalCode === null) {
         const gone = new Promise((r) => old.once('exit', r));
-        old.kill('SIGTERM');
+        if (grace > 0) old.kill('SIGTERM');
+        const kill = setTimeout(() => old.kill('SIGKILL'), grace);
         await gone;
+        clearTimeout(kill);
       }
       children.splice(children.indexOf(old), 1);
       apiserver = start('kube-apiserver', apiserverArgs);

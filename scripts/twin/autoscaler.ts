@@ -680,8 +680,7 @@ export class AutoscalerPlayer {
     const skipDaemonSets = flags.get('ignore-daemonsets-utilization') === 'true';
     const skipMirror = flags.get('ignore-mirror-pods-utilization') === 'true';
     if (flags.get('scale-down-enabled') === 'false') return;
-    const seen = new Set<string>();
-    const removable: { group: NodeGroup; node: Obj }[] = [];
+    const unneeded: { group: NodeGroup; node: Obj }[] = [];
     for (const g of nodeGroups) {
       // 1.35.2 `clusterapi_processors.go` ScaleDownNodeUpgradeProcessor (registered by
       // `clusterapi_provider.go` BuildClusterAPI): a Node of a MachineDeployment that is rolling out
@@ -691,37 +690,27 @@ export class AutoscalerPlayer {
         const name = n.metadata.name as string;
         const ready = (n.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
         if (!ready) continue;
-        const isMirror = (p: Obj) => Boolean(p.metadata.annotations?.['kubernetes.io/config.mirror']);
         // The snapshot's pods of the Node: the bound ones and those filter_out_schedulable placed.
         const inSnapshot = [...scheduled.filter((p) => p.spec.nodeName === name), ...(hinted.get(name) ?? [])];
         const sim = snapshot.get(name)!;
-        const sum = (ps: Obj[]) => ps.reduce((s, p) => ({ cpu: s.cpu + podRequests(p).cpu, memory: s.memory + podRequests(p).memory }), { cpu: 0, memory: 0 });
-        const skipped = (p: Obj) => (skipDaemonSets && isDaemonSetPod(p)) || (skipMirror && isMirror(p));
-        const used = sum(inSnapshot.filter((p) => !skipped(p)));
-        const off = sum(inSnapshot.filter(skipped));
-        const utilization = Math.max(
-          sim.allocatable.cpu ? used.cpu / (sim.allocatable.cpu - off.cpu) : 0,
-          sim.allocatable.memory ? used.memory / (sim.allocatable.memory - off.memory) : 0,
-        );
+        const utilization = nodeUtilization(inSnapshot, sim.allocatable, { daemonSets: skipDaemonSets, mirror: skipMirror });
         // Drainability: DaemonSet and mirror pods are not moved; any other pod must be replicated.
-        const onNode = inSnapshot.filter((p) => !isDaemonSetPod(p) && !isMirror(p));
+        const onNode = inSnapshot.filter((p) => !isDaemonSetPod(p) && !isMirrorPod(p));
         const movable =
           onNode.every((p) => (p.metadata.ownerReferences ?? []).some((o: Obj) => o.controller)) &&
           onNode.every((p) => [...snapshot.values()].some((other) => other.name !== name && fits(p, other)));
-        if (utilization < threshold && movable) {
-          seen.add(name);
-          // `core/scaledown/unneeded/nodes.go` updateInternalState: a node already unneeded keeps
-          // its `since`; a new one starts at currentTime.
-          if (!st.unneededSince.has(name)) st.unneededSince.set(name, now);
-          if (now - st.unneededSince.get(name)! >= unneededTime) removable.push({ group: g, node: n });
-        }
+        if (utilization < threshold && movable) unneeded.push({ group: g, node: n });
       }
     }
-    for (const name of [...st.unneededSince.keys()]) if (!seen.has(name)) st.unneededSince.delete(name);
-    // isScaleDownInCooldown: the unneeded nodes above are tracked in every loop (UpdateClusterState
-    // runs before the check); only the deletion waits `--scale-down-delay-after-add` after a
-    // scale-up and `--scale-down-delay-after-delete` (default 0) after a deletion.
-    if (now - st.lastScaleUp < delayAfterAdd || now - st.lastScaleDown < delayAfterDelete) return;
+    st.unneededSince = updateUnneeded(
+      st.unneededSince,
+      unneeded.map((u) => u.node.metadata.name as string),
+      now,
+    );
+    const removable = unneeded.filter((u) => now - st.unneededSince.get(u.node.metadata.name)! >= unneededTime);
+    // The unneeded nodes above are tracked in every loop (UpdateClusterState runs before the check);
+    // only the deletion waits out the cooldown.
+    if (scaleDownInCooldown(now, st, { afterAdd: delayAfterAdd, afterDelete: delayAfterDelete })) return;
     for (const g of nodeGroups) {
       const victims = removable.filter((r) => r.group === g).slice(0, Math.max(0, g.replicas - g.min));
       if (victims.length === 0) continue;
@@ -919,6 +908,48 @@ function score(pod: Obj): number {
 
 function isDaemonSetPod(p: Obj): boolean {
   return (p.metadata.ownerReferences ?? []).some((o: Obj) => o.kind === 'DaemonSet');
+}
+
+function isMirrorPod(p: Obj): boolean {
+  return Boolean(p.metadata.annotations?.['kubernetes.io/config.mirror']);
+}
+
+/**
+ * `simulator/utilization/info.go` Calculate (1.34.5 and 1.35.2): the larger of the cpu and memory
+ * requests of the Node's pods in the snapshot over its allocatable. DaemonSet and mirror pods count
+ * unless `--ignore-daemonsets-utilization` / `--ignore-mirror-pods-utilization` (both false by
+ * default, `config/flags/flags.go`); a skipped pod's requests leave allocatable too
+ * (CalculateUtilizationOfResource).
+ */
+export function nodeUtilization(pods: Obj[], allocatable: { cpu: number; memory: number }, skip: { daemonSets: boolean; mirror: boolean }): number {
+  const skipped = (p: Obj) => (skip.daemonSets && isDaemonSetPod(p)) || (skip.mirror && isMirrorPod(p));
+  const sum = (ps: Obj[]) => ps.reduce((s, p) => ({ cpu: s.cpu + podRequests(p).cpu, memory: s.memory + podRequests(p).memory }), { cpu: 0, memory: 0 });
+  const used = sum(pods.filter((p) => !skipped(p)));
+  const off = sum(pods.filter(skipped));
+  return Math.max(allocatable.cpu ? used.cpu / (allocatable.cpu - off.cpu) : 0, allocatable.memory ? used.memory / (allocatable.memory - off.memory) : 0);
+}
+
+/**
+ * `core/scaledown/unneeded/nodes.go` updateInternalState: the unneeded nodes of this loop; one that
+ * was unneeded in the loop before keeps its `since`, a new one starts at the loop's currentTime, and
+ * one no longer unneeded is forgotten (its time starts over when it is unneeded again).
+ */
+export function updateUnneeded(since: ReadonlyMap<string, number>, unneeded: readonly string[], now: number): Map<string, number> {
+  return new Map(unneeded.map((name) => [name, since.get(name) ?? now]));
+}
+
+/**
+ * `core/static_autoscaler.go` isScaleDownInCooldown (the global delays, `--scale-down-delay-type-local`
+ * unset): no deletion within `--scale-down-delay-after-add` of a scale-up nor within
+ * `--scale-down-delay-after-delete` of a deletion (`--scale-down-delay-after-failure` not modelled:
+ * the played deletions do not fail).
+ */
+export function scaleDownInCooldown(
+  now: number,
+  last: { lastScaleUp: number; lastScaleDown: number },
+  delay: { afterAdd: number; afterDelete: number },
+): boolean {
+  return last.lastScaleUp + delay.afterAdd > now || last.lastScaleDown + delay.afterDelete > now;
 }
 
 /** `key=value,key=value` of the labels capacity annotation. */

@@ -780,10 +780,14 @@ export class LabTwin {
       throw new Error(`the operator's upgrade: CRD ${crd.metadata.name} refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
   }
 
-  /** Restarts the management kube-apiserver (etcd keeps its data): what was stored is read back from etcd. */
-  async restartManagementApiServer(): Promise<void> {
-    this.log('restarting the management kube-apiserver');
-    await this.mgmt.restartApiServer();
+  /**
+   * Restarts the management kube-apiserver (etcd keeps its data): what was stored is read back from
+   * etcd. Stopped as the kubelet stops it (SIGTERM, SIGKILL after 30 s), or crashed with
+   * `gracePeriodMs: 0`.
+   */
+  async restartManagementApiServer(options: { gracePeriodMs?: number } = {}): Promise<void> {
+    this.log(`restarting the management kube-apiserver${options.gracePeriodMs === 0 ? ' (killed: a crash)' : ''}`);
+    await this.mgmt.restartApiServer(options);
     // /readyz answers before the custom resources are served again ("storage is (re)initializing").
     const crds = (await this.mgmt.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.items as {
       spec: { group: string; names: { plural: string }; versions: { name: string; storage: boolean }[] };

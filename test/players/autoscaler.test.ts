@@ -1,7 +1,7 @@
 /**
  * The played cluster-autoscaler's pure rules (scripts/twin/autoscaler.ts) against pvekaas's
  * rendering: the chart's flags and Role for the values the tenant stack renders, the discovery spec
- * parser, and the binpacking estimator. The twin suite test/twin/autoscaling.test.ts runs them
+ * parser, the binpacking estimator, and the scale-down's utilization, unneeded times and cooldown. The twin suite test/twin/autoscaling.test.ts runs them
  * against the real API servers.
  */
 import { autoscalerValues } from '../../modules/tenants/autoscaler';
@@ -11,8 +11,11 @@ import {
   estimate,
   goDuration,
   isMachineDeploymentAndRollingOut,
+  nodeUtilization,
   parseAutoDiscoverySpec,
   PLAYED_PROVIDERS,
+  scaleDownInCooldown,
+  updateUnneeded,
   type AutoscalerRelease,
 } from '../../scripts/twin/autoscaler';
 import type { Tenant } from '../../modules/config/schema';
@@ -118,5 +121,51 @@ describe('1.35.2: no scale-down while a MachineDeployment rolls out', () => {
     expect(isMachineDeploymentAndRollingOut(md, [ms('new', '2', 1), ms('other', '1', 3, 3, 'elastic-burst')])).toBe(false);
     expect(isMachineDeploymentAndRollingOut(md, [])).toBe(false);
     expect(isMachineDeploymentAndRollingOut({ ...md, kind: 'MachineSet' }, [ms('new', '2', 1), ms('old', '1', 1)])).toBe(false);
+  });
+});
+
+describe('scale-down: utilization, unneeded times, cooldown', () => {
+  const pod = (cpu: string, memory: string, extra: Record<string, unknown> = {}) => ({
+    metadata: { name: 'p', namespace: 'default', ...extra },
+    spec: { containers: [{ name: 'c', resources: { requests: { cpu, memory } } }] },
+  });
+  const node = { cpu: 2, memory: 4096 * 1024 * 1024 };
+  const none = { daemonSets: false, mirror: false };
+
+  it('is the larger of the cpu and memory requests over allocatable, DaemonSet and mirror pods counted by default', () => {
+    expect(nodeUtilization([], node, none)).toBe(0);
+    // The pod of the autoscaling suite: 1.5 of 2 cpu, 2 of 4 GiB → 0.75 (a pending one placed there counts the same).
+    expect(nodeUtilization([pod('1500m', '2Gi')], node, none)).toBeCloseTo(0.75);
+    const ds = pod('1', '1Gi', { ownerReferences: [{ kind: 'DaemonSet', name: 'cilium', controller: true }] });
+    const mirror = pod('500m', '0', { annotations: { 'kubernetes.io/config.mirror': 'x' } });
+    expect(nodeUtilization([ds], node, none)).toBeCloseTo(0.5);
+    expect(nodeUtilization([mirror], node, none)).toBeCloseTo(0.25);
+    // --ignore-daemonsets-utilization: the DaemonSet pod leaves the requests and allocatable (1 of 1 cpu left: 0.5/1).
+    expect(nodeUtilization([ds, pod('500m', '0')], node, { daemonSets: true, mirror: false })).toBeCloseTo(0.5);
+    expect(nodeUtilization([mirror], node, { daemonSets: false, mirror: true })).toBe(0);
+  });
+
+  it('keeps the first time a node was unneeded while it stays so, and forgets it once it is needed', () => {
+    const t0 = updateUnneeded(new Map(), ['a', 'b'], 1000);
+    expect([...t0]).toEqual([
+      ['a', 1000],
+      ['b', 1000],
+    ]);
+    const t1 = updateUnneeded(t0, ['a', 'c'], 11000);
+    expect([...t1]).toEqual([
+      ['a', 1000],
+      ['c', 11000],
+    ]);
+    // b was needed at 11000 (a Pod bound there): unneeded again at 21000, its time starts over.
+    expect(updateUnneeded(t1, ['a', 'b'], 21000).get('b')).toBe(21000);
+  });
+
+  it('is in cooldown within the delay after a scale-up or a deletion, and not at its end', () => {
+    const delay = { afterAdd: 20000, afterDelete: 0 };
+    expect(scaleDownInCooldown(30000, { lastScaleUp: 15000, lastScaleDown: 0 }, delay)).toBe(true);
+    expect(scaleDownInCooldown(35000, { lastScaleUp: 15000, lastScaleDown: 0 }, delay)).toBe(false);
+    // The default delay after a deletion (0): the next loop may delete again.
+    expect(scaleDownInCooldown(35000, { lastScaleUp: 0, lastScaleDown: 35000 }, delay)).toBe(false);
+    expect(scaleDownInCooldown(35000, { lastScaleUp: 0, lastScaleDown: 30000 }, { afterAdd: 0, afterDelete: 10000 })).toBe(true);
   });
 });

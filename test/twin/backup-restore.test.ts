@@ -283,7 +283,9 @@ describe('datastore backup and restore in the twin', () => {
     } finally {
       await ds.startAgain();
     }
-    for (const t of ['tenant-a', 'tenant-b']) await tenantApi(t).server.restartApiServer();
+    // Both tenants' API servers restarted at once, as `kubectl rollout restart` of each would (SIGTERM,
+    // SIGKILL after the pod's 30 s grace period).
+    await Promise.all(['tenant-a', 'tenant-b'].map((t) => tenantApi(t).server.restartApiServer()));
     timings.wholeRestore = (Date.now() - started) / 1000;
 
     expect(await configMaps('tenant-a')).toEqual({ before: 'a-as-of-snapshot', probe: 'x' });
