@@ -731,7 +731,16 @@ export class AutoscalerPlayer {
       }
       if (deleted.length === 0) continue;
       st.lastScaleDown = now;
-      this.events.push({ at: Date.now(), namespace: ns, group: g.name, kind: 'ScaleDown', from: g.replicas, to: replicas, nodes: deleted, unneededSince: since });
+      this.events.push({
+        at: Date.now(),
+        namespace: ns,
+        group: g.name,
+        kind: 'ScaleDown',
+        from: g.replicas,
+        to: replicas,
+        nodes: deleted,
+        unneededSince: since,
+      });
       this.log(
         `autoscaler ${ns}: scale-down ${g.kind} ${g.name} ${g.replicas} → ${replicas} (${deleted.join(', ')} unneeded for ${Math.round(unneededTime / 1000)} s)`,
       );

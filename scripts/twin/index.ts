@@ -26,7 +26,15 @@ import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run
 import type { SimVmView } from '../../sim/simulator';
 import { crdRoot, loadPinnedCrds, startKubeServer, type KubeObject, type KubeServer } from '../lib/kube-apiserver';
 import { synthesizeLab } from '../lib/synthesize';
-import { CONTROLLERS, controllerBuilds, startControllers, deployedProviders, operatorChanges, type ControllerName, type RunningControllers } from './controllers';
+import {
+  CONTROLLERS,
+  controllerBuilds,
+  startControllers,
+  deployedProviders,
+  operatorChanges,
+  type ControllerName,
+  type RunningControllers,
+} from './controllers';
 import { withReleaseLabels } from './crd-labels';
 import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
