@@ -19,7 +19,7 @@ import { topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { LabTwin, type TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
-import { printTimes, projectRoot, readyReport, sampleReadyNodes, timed, waitForRetireGuard, workerVmUuids } from './support';
+import { ensureDefaultServiceAccount, printTimes, projectRoot, readyReport, sampleReadyNodes, timed, waitForRetireGuard, workerVmUuids } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -63,13 +63,7 @@ async function converged(what: string): Promise<TwinTenant> {
 /** Pods asking for most of a machine of the pool (2 cpu, 4096 MiB): one per Node. */
 async function createPods(pool: string, count: number, prefix = pool, requests = { cpu: '1500m', memory: '2Gi' }): Promise<string[]> {
   const api = tenantApi();
-  // The ServiceAccount controller of the tenant's kube-controller-manager would make it.
-  const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: { name: 'default', namespace: 'default' },
-  });
-  if (sa.status !== 201 && sa.status !== 409) throw new Error(`ServiceAccount default: HTTP ${sa.status}: ${sa.body?.message}`);
+  await ensureDefaultServiceAccount(api);
   const names: string[] = [];
   for (let i = 0; i < count; i++) {
     const name = `${prefix}-load-${i}`;

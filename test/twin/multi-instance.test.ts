@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { LabTwin, TwinMachine, TwinTenant } from '../../scripts/twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
-import { projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes } from './support';
+import { ensureDefaultServiceAccount, projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -75,12 +75,7 @@ async function credentialsOf(cluster: string): Promise<Record<string, string>> {
 /** A Pod bound to a Node in the tenant cluster (no kubelet runs it): only CAPI's drain evicts it. */
 async function bindProbePod(node: string): Promise<string> {
   const api = tenantApi();
-  const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: { name: 'default', namespace: 'default' },
-  });
-  if (sa.status !== 201 && sa.status !== 409) throw new Error(`ServiceAccount default: HTTP ${sa.status}: ${sa.body?.message}`);
+  await ensureDefaultServiceAccount(api);
   const name = `drain-probe-${node}`.slice(0, 63).replace(/-+$/, '');
   const r = await api.post('/api/v1/namespaces/default/pods', {
     apiVersion: 'v1',

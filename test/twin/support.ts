@@ -276,3 +276,16 @@ export function workerVmUuids(twin: LabTwin, instance: string): Set<string | und
       .map((v) => v.uuid),
   );
 }
+
+/**
+ * The tenant's `default` ServiceAccount in `default`, as the ServiceAccount controller of the
+ * tenant's kube-controller-manager would make it (the twin runs none there): a Pod needs it.
+ */
+export async function ensureDefaultServiceAccount(api: KubeClient): Promise<void> {
+  const sa = await api.post('/api/v1/namespaces/default/serviceaccounts', {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'default', namespace: 'default' },
+  });
+  if (sa.status !== 201 && sa.status !== 409) throw new Error(`ServiceAccount default: HTTP ${sa.status}: ${sa.body?.message}`);
+}
