@@ -42,7 +42,7 @@ runCommand(() => {
   );
   const runs = flags.runs === undefined ? 9 : Number(flags.runs);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript, not compiled: required from the source tree
-  const launcher = require(join(root, 'bin', 'pvekaas.js')) as { newestSource(): number; builtAt(): number; ensureBuilt(): void };
+  const launcher = require(join(root, 'bin', 'pvekaas')) as { newestSource(): number; builtAt(): number; ensureBuilt(): void };
   launcher.ensureBuilt();
   if (launcher.builtAt() < launcher.newestSource()) throw new Error('the build is not fresh: the launcher would compile');
   const walkRuns = 50;
@@ -62,8 +62,8 @@ runCommand(() => {
   ] as const) {
     const script = join('dist', 'scripts', `${args[0]}.js`);
     rows.push([label, `node ${script}`, timed(runs, node, [script, ...args.slice(1)])]);
-    rows.push([label, 'node bin/pvekaas.js (no rebuild)', timed(runs, node, ['bin/pvekaas.js', ...args])]);
-    rows.push([label, 'npm run --silent (through bin/pvekaas.js)', timed(runs, 'npm', ['run', '--silent', args[0], '--', ...args.slice(1)])]);
+    rows.push([label, 'node bin/pvekaas (no rebuild)', timed(runs, node, ['bin/pvekaas', ...args])]);
+    rows.push([label, 'npm run --silent (through bin/pvekaas)', timed(runs, 'npm', ['run', '--silent', args[0], '--', ...args.slice(1)])]);
     rows.push([
       label,
       'former npm script: tsc, then node',
