@@ -25,7 +25,7 @@ export const MANAGEMENT_RULES: readonly LabRule[] = [
   {
     id: 'versions.guard',
     refuses: 'version overrides (management.versions, capmox) that break a provider contract, use latest, or are malformed (versionGuard, modules/management)',
-    fix: 'pin a version of the supported range (docs/versions.md), or remove the override',
+    fix: 'pin a version of the supported range (docs/management.md, "Versions, and why"), or remove the override',
     check: (lab) => versionGuard(lab).problems,
   },
   {

@@ -265,7 +265,7 @@ export interface KubeServerOptions {
   /**
    * Go runtime settings of kube-apiserver (`GOGC`, `GOMEMLIMIT`): the lab twin's management API
    * server spends a quarter of its CPU in Go's garbage collector at the default GOGC=100 (a pprof
-   * of the day-two suite, docs/twin.md "Where the time goes"). Runtime tuning only: what the
+   * of the day-two suite, docs/development.md, "Where the time goes"). Runtime tuning only: what the
    * server answers does not change. @default Go's defaults
    */
   goRuntime?: { gogc?: number; memoryLimitMiB?: number };
@@ -489,7 +489,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       '--authorization-mode=RBAC',
       '--endpoint-reconciler-type=none',
       // PVEKAAS_KUBE_PROFILING=1: Go's /debug/pprof on the secure port (admin certificate), to find
-      // where a twin's API server spends its CPU (docs/twin.md, "Where the time goes").
+      // where a twin's API server spends its CPU (docs/development.md, "Where the time goes").
       `--profiling=${process.env.PVEKAAS_KUBE_PROFILING === '1'}`,
       ...(options.apiServerArgs ?? []),
     ];

@@ -249,7 +249,7 @@ export class LabTwin {
     const crdSets = crdDirsFor(resolveVersions(this.lab.management.versions as Partial<Record<VersionKey, string>>));
     let t0 = Date.now();
     // GOGC 400 with a 3 GiB soft limit: a quarter of the management API server's CPU was Go's
-    // garbage collector at the default GOGC 100 (docs/twin.md, "Where the time goes"); the limit
+    // garbage collector at the default GOGC 100 (docs/development.md, "Where the time goes"); the limit
     // keeps its memory where it was when the heap grows (the GC runs earlier near it).
     this.mgmt = await startKubeServer({ crdSets, transformCrd: withReleaseLabels(root, crdSets), goRuntime: { gogc: 400, memoryLimitMiB: 3072 } });
     this.timeline.note('management API server', t0);

@@ -1,5 +1,5 @@
 /**
- * What a played controller reads in one pass, read once (docs/twin.md, "Where the time goes").
+ * What a played controller reads in one pass, read once (docs/development.md, "Where the time goes").
  *
  * A real controller reads from its informer cache and writes only what changes: controller-runtime's
  * `controllerutil.CreateOrUpdate` skips the update when the mutated object equals what it read, and
