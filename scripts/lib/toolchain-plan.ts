@@ -240,6 +240,8 @@ const leftText = (left: Left) =>
 
 const bytesText = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} kB`);
 
+/** The trees (crds, charts) are laid out from downloaded modules, not built. */
+const tree = (part: RunPart) => part.name === 'crds' || part.name === 'charts';
 const label = (run: readonly RunPart[], i: number) => `${i + 1}/${run.length} ${run[i].name} ${run[i].version}`;
 const expectedText = (part: RunPart) => (part.expected === undefined ? 'no estimate yet' : `expected ${duration(part.expected)}`);
 
@@ -249,10 +251,11 @@ export function runningLine(run: readonly RunPart[], i: number, elapsed: number)
   const left = timeLeft(run, i, elapsed);
   const scaled = part.expected === undefined ? undefined : part.expected * left.pace;
   const over = scaled !== undefined && elapsed > scaled ? `, ${duration(elapsed - scaled)} over` : '';
+  const doing = tree(part) ? 'laying out' : 'building';
   const time =
     elapsed === 0
-      ? `building, ${expectedText(part)}`
-      : `building ${duration(elapsed)} of ${part.expected === undefined ? '?' : `~${duration(scaled!)}`}${over}`;
+      ? `${doing}, ${expectedText(part)}`
+      : `${doing} ${duration(elapsed)} of ${part.expected === undefined ? '?' : `~${duration(scaled!)}`}${over}`;
   return `${label(run, i)}: ${time}; ${leftText(left)}`;
 }
 
@@ -264,7 +267,7 @@ export function endedLine(run: readonly RunPart[], i: number, figures: { cpuSeco
     .join(', ');
   const left = timeLeft(run, undefined);
   const rest = run.some((p) => p.actual === undefined) ? `; ${leftText(left)}` : '';
-  return `${label(run, i)}: built in ${duration(part.actual ?? 0)}${extra ? ` (${extra})` : ''}, ${expectedText(part)}${rest}`;
+  return `${label(run, i)}: ${tree(part) ? 'laid out' : 'built'} in ${duration(part.actual ?? 0)}${extra ? ` (${extra})` : ''}, ${expectedText(part)}${rest}`;
 }
 
 /** The first line: what the request builds and what is cached already. */
