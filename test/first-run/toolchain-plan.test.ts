@@ -100,22 +100,22 @@ describe('the parts of each job', () => {
 describe('expected times', () => {
   const defaults: DefaultTimes = { parts: { tofu: { seconds: 600 }, helm: { seconds: 200 } } };
   const table: TimesTable = {
-    'tofu@v1.0.0': { seconds: 300, at: '2026-12-01T00:00:00Z' },
-    'tofu@v1.1.0': { seconds: 400, at: '2026-12-05T00:00:00Z' },
-    'tofu@v1.2.0': { seconds: 500, at: '2026-12-03T00:00:00Z' },
+    'tofu@v0.91.0': { seconds: 300, at: '2026-12-01T00:00:00Z' },
+    'tofu@v0.92.0': { seconds: 400, at: '2026-12-05T00:00:00Z' },
+    'tofu@v0.93.0': { seconds: 500, at: '2026-12-03T00:00:00Z' },
   };
 
   it("takes this machine's record of the version, else its newest record of another version, else the committed default, else none", () => {
-    expect(expectation({ name: 'tofu', version: 'v1.0.0' }, table, defaults)).toEqual({ seconds: 300, from: 'record' });
-    expect(expectation({ name: 'tofu', version: 'v1.3.0' }, table, defaults)).toEqual({ seconds: 400, from: 'other version' });
+    expect(expectation({ name: 'tofu', version: 'v0.91.0' }, table, defaults)).toEqual({ seconds: 300, from: 'record' });
+    expect(expectation({ name: 'tofu', version: 'v0.94.0' }, table, defaults)).toEqual({ seconds: 400, from: 'other version' });
     expect(expectation({ name: 'helm', version: 'v3' }, table, defaults)).toEqual({ seconds: 200, from: 'default' });
     expect(expectation({ name: 'rclone', version: 'v1' }, table, defaults)).toBeUndefined();
   });
 
   it('records a cold build per part and version, replacing the last one of that version only', () => {
-    const next = recordBuild(table, { name: 'tofu', version: 'v1.0.0' }, { seconds: 280, cpuSeconds: 500 });
-    expect(next['tofu@v1.0.0']).toEqual({ seconds: 280, cpuSeconds: 500 });
-    expect(next['tofu@v1.1.0']).toEqual(table['tofu@v1.1.0']);
+    const next = recordBuild(table, { name: 'tofu', version: 'v0.91.0' }, { seconds: 280, cpuSeconds: 500 });
+    expect(next['tofu@v0.91.0']).toEqual({ seconds: 280, cpuSeconds: 500 });
+    expect(next['tofu@v0.92.0']).toEqual(table['tofu@v0.92.0']);
     expect(Object.keys(recordBuild({ 'z@1': { seconds: 1 } }, { name: 'a', version: '1' }, { seconds: 1 }))).toEqual(['a@1', 'z@1']);
   });
 
