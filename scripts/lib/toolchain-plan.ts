@@ -143,6 +143,8 @@ export interface BuildRecord {
   cores?: number;
   /** When it ended (ISO 8601, UTC). */
   at?: string;
+  /** Where a committed figure comes from, when not from a record of this build. */
+  note?: string;
 }
 
 /** The machine's record: `<part>@<version>` → its last cold build. */
@@ -277,6 +279,19 @@ export function planLine(request: string, run: readonly RunPart[], cached: reado
   return `${request}: ${run.length} part(s) to build (${what}), ${leftText(left)}${cached.length > 0 ? `; cached: ${cached.join(', ')}` : ''}`;
 }
 
+/**
+ * The committed defaults made from a machine's record: each part of `pins` at its version (parts
+ * this machine has not built at that version keep `previous`'s figure), version-free.
+ */
+export function defaultsFromRecord(pins: PlanPins, table: TimesTable, previous: DefaultTimes, note: string): DefaultTimes & { '//': string } {
+  const out: Record<string, BuildRecord> = {};
+  for (const part of parts(pins)) {
+    const r = table[recordKey(part)] ?? previous.parts[part.name];
+    if (r) out[part.name] = r;
+  }
+  return { '//': note, parts: out };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The command line of the bash script (I/O from here on).
 
@@ -398,7 +413,14 @@ function main(args: string[]): void {
     const requests = rest.filter((a, i) => a !== '--pins' && rest[i - 1] !== '--pins');
     for (const part of planParts(pins, requests)) process.stdout.write(`${part.name}\n`);
   } else if (command === 'progress') progress(rest);
-  else throw new Error(`usage: toolchain-plan plan --pins <file> [job|part]... | progress --pins <file> ...`);
+  else if (command === 'defaults') {
+    // `defaults --pins <file> --table <build-times.json> --defaults <toolchain-times.json>`: the committed defaults refreshed from a record.
+    const pins = readJson<PlanPins | undefined>(flagValue(rest, 'pins'), undefined);
+    if (!pins) throw new Error('defaults: --pins <file> is required');
+    const previous = readJson<DefaultTimes & { '//'?: string }>(flagValue(rest, 'defaults'), { parts: {} });
+    const table = readJson<TimesTable>(flagValue(rest, 'table'), {});
+    process.stdout.write(`${JSON.stringify(defaultsFromRecord(pins, table, previous, previous['//'] ?? ''), null, 2)}\n`);
+  } else throw new Error(`usage: toolchain-plan plan --pins <file> [job|part]... | progress --pins <file> ...`);
 }
 
 if (require.main === module) {

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { resolveToolchain } from '../../modules/versions';
 import {
+  defaultsFromRecord,
   duration,
   endedLine,
   expectation,
@@ -18,6 +19,7 @@ import {
   parts,
   planParts,
   recordBuild,
+  recordKey,
   runningLine,
   timeLeft,
   type DefaultTimes,
@@ -119,7 +121,14 @@ describe('expected times', () => {
     expect(Object.keys(recordBuild({ 'z@1': { seconds: 1 } }, { name: 'a', version: '1' }, { seconds: 1 }))).toEqual(['a@1', 'z@1']);
   });
 
-  it('has a committed default for every part of the demo', () => {
+  it('refreshes the committed defaults from a record: the parts at their pinned version, the others kept', () => {
+    const tofu = { name: 'tofu', version: pins.tofu.version };
+    const table: TimesTable = { [recordKey(tofu)]: { seconds: 321, load: [1, 2] }, 'tofu@v0.91.0': { seconds: 999 } };
+    const refreshed = defaultsFromRecord(pins, table, { parts: { tofu: { seconds: 5 }, helm: { seconds: 7 } } }, 'note');
+    expect(refreshed).toEqual({ '//': 'note', parts: { tofu: { seconds: 321, load: [1, 2] }, helm: { seconds: 7 } } });
+  });
+
+  it('has a committed default for every part', () => {
     const missing = planParts(pins, ['all']).filter((p) => !(defaultTimes as DefaultTimes).parts[p.name]);
     expect(missing.map((p) => p.name)).toEqual([]);
   });
