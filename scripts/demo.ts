@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseLab, readLabText } from '../modules/config/load';
+import type { Lab } from '../modules/config/schema';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { planPlacement, renderMarkdown, renderSvg, type PlacementPlan } from '../modules/placement';
@@ -54,10 +55,11 @@ runCommand(async () => {
 
   // The product first, with Node only (no toolchain): validated, placed, synthesized. Kept after the
   // run (in --keep's lab/, else a temporary directory of its own) so the picture and the stacks stay.
+  // A description with problems is refused here, every problem at once, before any directory is made.
+  const lab = parseLab(labText, config);
   const work = kept ? markKeptDir(kept) : mkdtempSync(join(tmpdir(), 'pvekaas-demo-'));
   const product = kept ? join(kept, 'lab') : mkdtempSync(join(tmpdir(), 'pvekaas-demo-lab-'));
-  const lab = parseLab(labText, config);
-  showProduct(say, config, product, labText);
+  showProduct(say, config, product, lab);
 
   // Then the toolchain the twin runs: what this lab needs (its Cluster API lane), built once into the
   // machine-wide cache with a progress line per part, seconds when it is there.
@@ -137,8 +139,7 @@ runCommand(async () => {
 });
 
 /** The lab validated, placed (the table; the SVG and the full report written) and synthesized (each stack and its resources), in `dir`. */
-function showProduct(say: (line?: string) => void, config: string, dir: string, labText: string): void {
-  const lab = parseLab(labText, config);
+function showProduct(say: (line?: string) => void, config: string, dir: string, lab: Lab): void {
   const plan: PlacementPlan = atLabFile(config, () => planPlacement(lab));
   let machines = 0;
   for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;
