@@ -1,20 +1,31 @@
 /**
  * `node dist/scripts/demo.js [--config <lab.yaml>] [--keep <dir>] [--timeout <seconds>]` (after
  * `tsc`): the main job on a lab without owning a Proxmox cluster, through the lab twin
- * (docs/twin.md). It starts the Proxmox VE API simulator with the lab's instances, synthesizes the
- * lab pointed at it, applies every `proxmox-<instance>` stack with the real OpenTofu and
- * bpg/proxmox plugin, then every Kubernetes stack to a real kube-apiserver where the real Cluster
- * API controllers bring each tenant up; prints what was created where beside the plan, checks that
- * a second plan of the instance stacks is empty, and stops everything.
+ * (docs/twin.md). First the product, in seconds and with Node only: the lab validated, placed (the
+ * table, the SVG written) and synthesized (every stack with its resource count). Then the toolchain
+ * the twin runs (`scripts/toolchain install demo`: built once into the machine-wide cache, with a
+ * progress line per part; seconds when cached). Then the twin: it starts the Proxmox VE API
+ * simulator with the lab's instances, synthesizes the lab pointed at it, applies every
+ * `proxmox-<instance>` stack with the real OpenTofu and bpg/proxmox plugin, then every Kubernetes
+ * stack to a real kube-apiserver where the real Cluster API controllers bring each tenant up; prints
+ * what was created where beside the plan, checks that a second plan of the instance stacks is
+ * empty, and stops everything.
  */
-import { mkdtempSync } from 'node:fs';
-import { readLabText } from '../modules/config/load';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseLab, readLabText } from '../modules/config/load';
+import type { Lab } from '../modules/config/schema';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { planPlacement, renderMarkdown, renderSvg, type PlacementPlan } from '../modules/placement';
+import { atLabFile } from '../modules/config/load';
+import { resolveVersions } from '../modules/versions/guard';
+import { capiNextLane, type VersionKey } from '../modules/versions/pins';
 import type { InstanceSnapshot } from '../sim';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
-import { parseFlags, runCommand, UserError } from './lib/cli';
+import { parseFlags, printWarnings, runCommand, UserError } from './lib/cli';
 import { checkKeptDir, markKeptDir } from './lib/output-dir';
+import { synthesizeLab } from './lib/synthesize';
 import { machineTable, TWIN_BANNER } from './twin';
 import { LabTwin } from './twin/index';
 
@@ -40,11 +51,33 @@ runCommand(async () => {
   const labText = readLabText(config);
   const keep = flags.keep as string | undefined;
   const kept = keep ? checkKeptDir(keep) : undefined;
+  const say = (line = '') => process.stdout.write(`${line}\n`);
+
+  // The product first, with Node only (no toolchain): validated, placed, synthesized. Kept after the
+  // run (in --keep's lab/, else a temporary directory of its own) so the picture and the stacks stay.
+  // A description with problems is refused here, every problem at once, before any directory is made.
+  const lab = parseLab(labText, config);
+  const work = kept ? markKeptDir(kept) : mkdtempSync(join(tmpdir(), 'pvekaas-demo-'));
+  const product = kept ? join(kept, 'lab') : mkdtempSync(join(tmpdir(), 'pvekaas-demo-lab-'));
+  showProduct(say, config, product, lab);
+
+  // Then the toolchain the twin runs: what this lab needs (its Cluster API lane), built once into the
+  // machine-wide cache with a progress line per part, seconds when it is there.
+  const lane = capiNextLane();
+  const onLane = lane !== undefined && resolveVersions(lab.management.versions as Partial<Record<VersionKey, string>>).clusterApi === lane.version;
+  const requests = ['demo', ...(onLane ? ['capi-next'] : [])];
+  say();
+  say(`The lab twin runs the real toolchain: scripts/toolchain install ${requests.join(' ')} (built once, cached machine-wide; progress on stderr)`);
+  const code = await installToolchain(root, requests);
+  if (code !== 0) {
+    throw new UserError(
+      `scripts/toolchain install ${requests.join(' ')} ended with exit ${code}: the twin needs it (the lab above is validated, placed and synthesized in ${product})`,
+    );
+  }
   const missing = missingToolchain(root);
   if (missing) throw new UserError(`the demo runs the real toolchain: ${missing}`);
-  const work = kept ? markKeptDir(kept) : mkdtempSync(join(tmpdir(), 'pvekaas-demo-'));
   const pins = readPins(root);
-  const say = (line = '') => process.stdout.write(`${line}\n`);
+  say();
 
   say(TWIN_BANNER);
   say(
@@ -104,6 +137,65 @@ runCommand(async () => {
     if (!keep) twin.cleanup();
   }
 });
+
+/** The lab validated, placed (the table; the SVG and the full report written) and synthesized (each stack and its resources), in `dir`. */
+function showProduct(say: (line?: string) => void, config: string, dir: string, lab: Lab): void {
+  const plan: PlacementPlan = atLabFile(config, () => planPlacement(lab));
+  let machines = 0;
+  for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;
+  const shown = relative(process.cwd(), config) || config;
+  say(`${shown}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed`);
+  say();
+  const report = renderMarkdown(plan);
+  const lines = report.split('\n');
+  const from = lines.indexOf('## Tenants') + 2;
+  const to = lines.findIndex((l, i) => i >= from && !l.startsWith('|'));
+  for (const line of lines.slice(from, to)) say(line);
+  for (const t of plan.tenants) say(`  ${t.name}: ${whereOf(plan, t.name)}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'placement.svg'), renderSvg(plan));
+  writeFileSync(join(dir, 'placement.md'), report);
+  say(`placement drawn in ${join(dir, 'placement.svg')} (the whole report, with why and the HA verdicts: ${join(dir, 'placement.md')})`);
+  say();
+  const started = Date.now();
+  const result = synthesizeLab({ config, out: join(dir, 'out') });
+  const counts = result.stacks.map((stack) => ({ stack, resources: resourceCount(join(result.out, 'stacks', stack, 'cdk.tf.json')) }));
+  say(
+    `synthesized ${counts.length} stacks, ${counts.reduce((n, c) => n + c.resources, 0)} resources, in ${((Date.now() - started) / 1000).toFixed(1)} s: ${join(result.out, 'stacks')}`,
+  );
+  const width = Math.max(...counts.map((c) => c.stack.length));
+  for (const c of counts) say(`  ${c.stack.padEnd(width)}  ${String(c.resources).padStart(4)} resources`);
+  printWarnings(process.stdout, shown, result.warnings, result.plan.warnings);
+}
+
+/** Where each pool of a tenant's plan has machines: `workers pmox-txl/pmox-txl-1 ×2, ...`. */
+function whereOf(plan: PlacementPlan, tenant: string): string {
+  const planned = plan.tenants.find((p) => p.name === tenant);
+  return (
+    planned?.pools
+      .flatMap((p) =>
+        p.placements
+          .filter((x) => (x.max ?? x.replicas) > 0)
+          .map((x) => `${p.name} ${x.instance}/${x.node} ×${x.max !== undefined ? `${x.min ?? x.replicas}..${x.max}` : x.replicas}`),
+      )
+      .join(', ') ?? ''
+  );
+}
+
+/** The resources of a synthesized stack (cdk.tf.json: resource → type → name). */
+function resourceCount(file: string): number {
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { resource?: Record<string, Record<string, unknown>> };
+  return Object.values(config.resource ?? {}).reduce((n, byName) => n + Object.keys(byName).length, 0);
+}
+
+/** `scripts/toolchain install <requests>`, its progress on this process's stderr; resolves with its exit code. */
+function installToolchain(root: string, requests: string[]): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(join(root, 'scripts/toolchain'), ['install', ...requests], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolvePromise(code ?? (signal ? 128 : 1)));
+  });
+}
 
 function printInstance(say: (line?: string) => void, state: InstanceSnapshot, endpoint: string): void {
   say(`proxmox-${state.name} → simulated instance ${state.name} at ${endpoint} (nodes ${state.nodes.join(', ')})`);
