@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run';
-import { compileProject, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
+import { compileProject, deployArgv, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-deploy-'));
 const exampleText = readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8');
@@ -32,7 +32,8 @@ afterAll(async () => {
 function deploy(args: string[], tokens: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // From the scratch directory: the lab's stateDir (`state`, relative to the working directory) lands there, never in the project.
-    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/deploy.js'), ...args, '--out', out], {
+    const [node, ...argv] = deployArgv([...args, '--out', out]);
+    const child = spawn(node, argv, {
       cwd: work,
       env: tofuEnv({ PROXMOX_API_TOKENS: JSON.stringify(tokens), NO_COLOR: '1' }),
       stdio: ['ignore', 'pipe', 'pipe'],
