@@ -41,7 +41,7 @@ export function outputsChange(plan: DeployPlanJson): boolean {
 const SIGN: Record<ResourceChange['action'], string> = { create: '+', update: '~', delete: '-', replace: '-/+', read: '<=', 'no-op': ' ' };
 
 /** The resource changes of a plan, one line each (`+ create  <address>`), at most `limit` of them. */
-export function resourceLines(plan: TofuPlanJson, limit = 20): string[] {
+export function resourceLines(plan: TofuPlanJson, limit = 12): string[] {
   const changes = summarizePlan(plan).changes;
   const lines = changes.slice(0, limit).map((c) => `${SIGN[c.action].padStart(3)} ${c.action.padEnd(7)} ${c.address}`);
   if (changes.length > limit) lines.push(`    … and ${changes.length - limit} more`);

@@ -17,7 +17,7 @@
  * Every init runs in phase 1, before the first apply: no init ever writes the plugin cache while an
  * apply reads it.
  */
-import { outputsChange, type DeployPlanJson } from '../../modules/review/deploy-plan';
+import { countsLine, outputsChange, planCounts, type DeployPlanJson } from '../../modules/review/deploy-plan';
 import { runInOrder, type RunEvent, type RunResult, type StackOutcome } from './deploy-run';
 
 export type PlanResult =
@@ -74,7 +74,9 @@ export async function planStacks(options: PlanPhaseOptions): Promise<{ plans: Ma
         json: planned.json,
         planFile: planned.planFile,
       });
-      return { ok: true, summary: planned.changes ? 'planned' : 'no changes' };
+      if (!planned.changes) return { ok: true, summary: 'no changes' };
+      const counts = planCounts(planned.json);
+      return { ok: true, summary: counts.add + counts.change + counts.destroy > 0 ? countsLine(counts) : 'outputs only (no resource changes)' };
     },
   });
   return { plans, result };
