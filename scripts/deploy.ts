@@ -104,7 +104,7 @@ runCommand(async () => {
       phase: {
         type: 'string',
         value: 'retire',
-        help: 'retire: apply a retire step without reading the management cluster (by default deploy reads each new machine deployment live and waits for its Ready machines)',
+        help: 'retire: apply a retire step without reading the management cluster (you checked); by default deploy reads each new machine deployment live and refuses the step until its machines are Ready (their Nodes Ready)',
       },
     },
     usage,
@@ -113,7 +113,7 @@ runCommand(async () => {
         'Synthesizes the description, plans every stack that changed (saved plan files) in dependency order and shows the plans — in lab terms first, then ' +
         'per stack the resources to add, change, destroy and replace — and applies exactly those plans once you type yes (or with --yes); stops at the first failure. ' +
         'A retire step (surge, then retire) is applied only when every new machine deployment has as many Ready machines (their Nodes Ready) as it wants, read live ' +
-        'from the management cluster, or with --phase retire.',
+        'from the management cluster (refused until then), or with --phase retire.',
       exitCodes:
         'exit codes: 0 done (with --plan-only --detailed-exitcode: no changes); 1 refused, failed or not approved (nothing applied after that); ' +
         '2 with --plan-only --detailed-exitcode: changes present; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (each tofu wrote its state)',

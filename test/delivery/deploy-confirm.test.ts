@@ -119,7 +119,7 @@ describe('deploy asks before it changes the lab', () => {
     expect(r.status === 2 ? 'exit 2' : r.output).toBe('exit 2');
     expect(r.output).toContain('In lab terms: every stack of the description');
     expect(r.output).toMatch(/ {2}proxmox-pmox-txl: \d+ to add, 0 to change, 0 to destroy\n/);
-    expect(r.output).toMatch(/ +\+ create +proxmox_virtual_environment_pool\./);
+    expect(r.output).toMatch(/ +\+ create +proxmox_acl\./);
     expect(r.output).toContain('plan only: nothing applied (2 stack(s) would change: proxmox-pmox-fra, proxmox-pmox-txl)');
     expect(snapshots()).toEqual(before);
   }, 300_000);
