@@ -13,7 +13,9 @@ import {
   renderDeployPlan,
   type DeployPlanJson,
 } from '../../modules/review/deploy-plan';
+import { existsSync, readFileSync } from 'node:fs';
 import { applyStacks, planStacks, type PlanResult, type StackPlan } from '../../scripts/lib/deploy-plan';
+import { deployArgv, testPluginCache, tofuEnv } from '../support/toolchain';
 
 const rc = (address: string, actions: string[], after: unknown = {}, mode = 'managed') => ({
   address,
@@ -234,5 +236,18 @@ describe('deploy: plan every stack, then apply the saved plans', () => {
     const r = await planStacks({ stacks, dependencies, parallel: 1, init: failing.init, plan });
     expect(r.result.failed).toEqual({ stack: 'proxmox-b', summary: 'tofu plan: Error: 401' });
     expect(r.result.notApplied.map((n) => n.stack)).toEqual(['management', 'management-config', 'tenant-x']);
+  });
+});
+
+describe('the tests’ OpenTofu', () => {
+  it('gets a plugin cache of this test process, never the toolchain’s shared one (parallel jest workers must not share it)', () => {
+    const env = tofuEnv();
+    const shared = /plugin_cache_dir = "([^"]+)"/.exec(readFileSync(env.TF_CLI_CONFIG_FILE ?? '/dev/null', 'utf8'))?.[1];
+    expect(env.TF_PLUGIN_CACHE_DIR).toBe(testPluginCache());
+    expect(env.TF_PLUGIN_CACHE_DIR).toContain(`pvekaas-plugin-cache-${process.pid}-`);
+    expect(existsSync(env.TF_PLUGIN_CACHE_DIR!)).toBe(true);
+    expect(env.TF_PLUGIN_CACHE_DIR).not.toBe(shared);
+    expect(deployArgv(['--config', 'lab.yaml']).slice(-3)).toEqual(['--config', 'lab.yaml', '--yes']);
+    expect(deployArgv(['--config', 'lab.yaml', '--plan-only'])).not.toContain('--yes');
   });
 });
