@@ -129,8 +129,8 @@ describe('deploy interrupted at random moments of an apply', () => {
     'round %i: %s, then no process left, every state parses, and the next deploy converges',
     async (i, signal) => {
       const config = lab(i);
-      // Synthesis and init take a few seconds; the applies run for several more.
-      const atMs = Math.round(2500 + next() * 9000);
+      // Synthesis, init and the plans take several seconds (deploy plans every stack before it applies any); the applies run for several more.
+      const atMs = Math.round(2500 + next() * 16000);
       process.stderr.write(`  round ${i}: ${signal} to deploy after ${atMs} ms (seed ${seed})\n`);
       const first = await deploy(config, [], { signal, atMs });
       if (signal === 'SIGINT') {
