@@ -241,7 +241,7 @@ runCommand(async () => {
     if (supervisor.interrupted && result.code !== 0 && result.code !== 2)
       return { ok: false, interrupted: true, summary: `tofu plan stopped by ${supervisor.interrupted}: nothing applied` };
     if (result.code !== 0 && result.code !== 2) return { ok: false, summary: `tofu plan: ${firstError(result.output)}`, detail: errorBlock(result.output) };
-    const shown = await runTofu(['show', '-json', '-no-color', planFile], { cwd: cwdOf(stack), env, tofu: supervisor.binary });
+    const shown = await runTofu(['show', '-json', '-no-color', planFile], { cwd: cwdOf(stack), env, tofu: supervisor.tofuBinary });
     let json: DeployPlanJson;
     try {
       if (shown.code !== 0) throw new Error(firstError(shown.stderr || shown.stdout));

@@ -101,7 +101,7 @@ export class TofuSupervisor {
 
   constructor(
     /** The tofu binary every run starts. */
-    readonly binary: string,
+    readonly tofuBinary: string,
     private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   ) {}
 
@@ -163,7 +163,7 @@ export class TofuSupervisor {
     return new Promise((resolve) => {
       let child: ChildProcess;
       try {
-        child = spawn(this.binary, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+        child = spawn(this.tofuBinary, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
       } finally {
         closeSync(fd);
       }
