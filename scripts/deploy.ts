@@ -53,7 +53,7 @@ import { synthesizeLab } from './lib/synthesize';
 import { guardRetire, retireSteps } from './lib/retire-guard';
 import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from './lib/upgrade-guard';
 import { loadLabFile } from '../modules/config/load';
-import { AUTOMATION, errorBlock, firstError, runTofu, tofuOnPath, TofuSupervisor, type SupervisedResult } from './lib/tofu';
+import { AUTOMATION, errorBlock, firstError, runTofu, tofuOnPath, TofuSupervisor } from './lib/tofu';
 
 const usage =
   'npm run --silent deploy -- --config <lab.yaml> [--against <old lab.yaml> | --against-out <dir>] [--stacks <glob,…>] [--out <dir>] [--parallel <n>] [--yes | --plan-only [--detailed-exitcode]] [--phase retire]';
@@ -217,16 +217,15 @@ runCommand(async () => {
     summary: `stopped by ${supervisor.interrupted} before tofu ${what} started: nothing applied`,
   });
 
-  // Every init runs in the plan phase, one at a time (the plugin cache is not safe for concurrent
-  // inits), so none runs while an apply reads the cache.
-  let initLock: Promise<unknown> = Promise.resolve();
+  // Every init runs first, one at a time (planStacks): the plugin cache is not safe for an init
+  // while another stack's plan or apply reads it.
   const init = async (stack: string): Promise<StackOutcome> => {
     const { env, secrets } = envOf(stack);
     await supervisor.waitForEarlier(cwdOf(stack), stack);
-    const initialized = (await (initLock = initLock.then(() =>
-      supervisor.interrupted ? undefined : supervisor.run(['init', '-input=false', '-no-color'], cwdOf(stack), env, secrets),
-    ))) as SupervisedResult | undefined;
-    if (!initialized || supervisor.interrupted) return stoppedBeforeStart('plan');
+    if (supervisor.interrupted) return stoppedBeforeStart('init');
+    process.stderr.write(`[${stamp()}] ▶ ${stack}: init\n`);
+    const initialized = await supervisor.run(['init', '-input=false', '-no-color'], cwdOf(stack), env, secrets);
+    if (supervisor.interrupted) return stoppedBeforeStart('plan');
     if (initialized.code !== 0) return { ok: false, summary: `tofu init: ${firstError(initialized.output)}`, detail: errorBlock(initialized.output) };
     return { ok: true, summary: 'initialized' };
   };
@@ -274,7 +273,7 @@ runCommand(async () => {
   };
 
   // 1. Plan every stack, in dependency order (scripts/lib/deploy-plan.ts: what a dependent can know).
-  const planned = await planStacks({ stacks, dependencies, parallel, init, plan, stopped, onEvent: progress('init, plan', 'planned') });
+  const planned = await planStacks({ stacks, dependencies, parallel, init, plan, stopped, onEvent: progress('plan', 'planned') });
   if (supervisor.interrupted || planned.result.failed || planned.result.interrupted.length > 0) {
     report(planned.result, 'planned', supervisor.interrupted);
     removePlans();

@@ -2,8 +2,8 @@
  * deploy's two phases (scripts/deploy.ts), with the tofu runs and the question injected so the
  * order and the decisions are tested without OpenTofu (test/delivery/deploy-plan.test.ts):
  *
- * 1. `planStacks`: every stack it will change is initialized and planned into a saved plan file,
- *    in dependency order. A stack that reads the outputs of a stack this deploy changes first
+ * 1. `planStacks`: every stack it will change is initialized (all of them first, one at a time),
+ *    then planned into a saved plan file, in dependency order. A stack that reads the outputs of a stack this deploy changes first
  *    (cdktf's cross-stack references are terraform_remote_state reads of the dependency's state)
  *    cannot be planned yet: planned now, it would read the outputs as they are before that apply —
  *    none at all on a first deploy — and its plan would be wrong once they change. It is "deferred":
@@ -14,8 +14,8 @@
  *    refuses a plan whose state changed since, "Saved plan is stale"), in dependency order; stacks
  *    whose plan has no changes are not run.
  *
- * Every init runs in phase 1, before the first apply: no init ever writes the plugin cache while an
- * apply reads it.
+ * Every init runs first, one at a time, before any plan or apply: no init ever writes the plugin
+ * cache while a plan or an apply of another stack reads it.
  */
 import { countsLine, outputsChange, planCounts, type DeployPlanJson } from '../../modules/review/deploy-plan';
 import { runInOrder, type RunEvent, type RunResult, type StackOutcome } from './deploy-run';
@@ -50,6 +50,25 @@ export interface PlanPhaseOptions {
 export async function planStacks(options: PlanPhaseOptions): Promise<{ plans: Map<string, StackPlan>; result: RunResult }> {
   const selected = new Set(options.stacks);
   const plans = new Map<string, StackPlan>();
+  // Every init first, one at a time, before any plan: an init writes the plugin cache that a plan
+  // (and an apply) of another stack reads, and OpenTofu does not lock it.
+  for (const [i, stack] of options.stacks.entries()) {
+    const stop = options.stopped?.();
+    const initialized = stop ? { ok: false, interrupted: true, summary: `not initialized: ${stop}` } : await options.init(stack);
+    if (initialized.ok) continue;
+    const rest = options.stacks.slice(i + 1).map((s) => ({ stack: s, why: `not started: stopped after ${stack}${initialized.interrupted ? '' : ' failed'}` }));
+    return initialized.interrupted
+      ? { plans, result: { applied: [], notApplied: rest, interrupted: [{ stack, summary: initialized.summary }] } }
+      : {
+          plans,
+          result: {
+            applied: [],
+            notApplied: rest,
+            interrupted: [],
+            failed: { stack, summary: initialized.summary, ...(initialized.detail ? { detail: initialized.detail } : {}) },
+          },
+        };
+  }
   const result = await runInOrder({
     stacks: options.stacks,
     dependencies: options.dependencies,
@@ -57,8 +76,6 @@ export async function planStacks(options: PlanPhaseOptions): Promise<{ plans: Ma
     onEvent: options.onEvent,
     stopped: options.stopped,
     run: async (stack) => {
-      const initialized = await options.init(stack);
-      if (!initialized.ok) return initialized;
       const waitsFor = (options.dependencies[stack] ?? []).filter((d) => selected.has(d) && plans.get(d)?.outputsChange);
       if (waitsFor.length > 0) {
         plans.set(stack, { stack, kind: 'deferred', changes: true, outputsChange: true, waitsFor });

@@ -170,8 +170,10 @@ describe('deploy: plan every stack, then apply the saved plans', () => {
     ]);
     expect(t.log.filter((l) => l.startsWith('plan')).length).toBe(5);
     expect(approve).not.toHaveBeenCalled();
-    const firstApply = t.log.findIndex((l) => l.startsWith('apply'));
-    expect(t.log.slice(firstApply).some((l) => l.startsWith('init'))).toBe(false);
+    // Every init before the first plan (an init writes the plugin cache a plan reads), so before any apply too.
+    const firstPlan = t.log.findIndex((l) => l.startsWith('plan'));
+    expect(t.log.slice(0, firstPlan)).toEqual(stacks.map((s) => `init ${s}`));
+    expect(t.log.slice(firstPlan).some((l) => l.startsWith('init'))).toBe(false);
   });
 
   it('defers a stack that reads outputs this deploy changes — and what reads it — then plans, shows and asks for it after its dependencies are applied', async () => {
@@ -233,6 +235,15 @@ describe('deploy: plan every stack, then apply the saved plans', () => {
       'tenant-x': { changes: true, outputs: false },
     });
     const plan = async (stack: string): Promise<PlanResult> => (stack === 'proxmox-b' ? { ok: false, summary: 'tofu plan: Error: 401' } : failing.plan(stack));
+    const badInit = await planStacks({
+      stacks,
+      dependencies,
+      parallel: 1,
+      init: async (stack) => (stack === 'proxmox-b' ? { ok: false, summary: 'tofu init: Error: no provider' } : failing.init(stack)),
+      plan: failing.plan,
+    });
+    expect(badInit.result.failed).toEqual({ stack: 'proxmox-b', summary: 'tofu init: Error: no provider' });
+    expect(failing.log).toEqual(['init proxmox-a']); // nothing planned when an init fails
     const r = await planStacks({ stacks, dependencies, parallel: 1, init: failing.init, plan });
     expect(r.result.failed).toEqual({ stack: 'proxmox-b', summary: 'tofu plan: Error: 401' });
     expect(r.result.notApplied.map((n) => n.stack)).toEqual(['management', 'management-config', 'tenant-x']);

@@ -75,7 +75,8 @@ describe('npm run deploy', () => {
     const r = await deploy(['--config', run.labFile, '--stacks', 'proxmox-*'], adminTokens());
     expect(r.status === 0 ? 'exit 0' : r.stderr).toBe('exit 0');
     expect(r.stderr).toContain('2 stack(s) to plan; left out by --stacks: management, management-config, tenant-tenant-a, tenant-tenant-b, tenant-tenant-c');
-    expect(r.stderr).toMatch(/\[1\/2\] ▶ proxmox-pmox-fra: init, plan\n.*\[2\/2\] ▶ proxmox-pmox-txl: init, plan/);
+    // Every init first, one at a time, then the plans (in parallel), then the applies.
+    expect(r.stderr).toMatch(/▶ proxmox-pmox-fra: init\n.*▶ proxmox-pmox-txl: init\n.*\[1\/2\] ▶ proxmox-pmox-fra: plan\n.*\[2\/2\] ▶ proxmox-pmox-txl: plan/);
     expect(r.stderr).toMatch(/▶ proxmox-pmox-fra: apply \(its saved plan\)/);
     expect(r.stderr).toMatch(/✔ proxmox-pmox-fra: applied — \d+ added, 0 changed, 0 destroyed/);
     expect(r.stderr).toMatch(/✔ proxmox-pmox-txl: applied — \d+ added, 0 changed, 0 destroyed/);
