@@ -81,7 +81,8 @@ function versionWarnings(before: Lab, after: Lab): string[] {
 const NAMESPACE_TYPES = new Set(['kubernetes_namespace', 'kubernetes_namespace_v1']);
 const POOL_TYPES = new Set(['proxmox_virtual_environment_pool', 'proxmox_pool']);
 
-function planWarnings(stack: string, summary: PlanSummary): string[] {
+/** The warnings a plan of one stack must not hide (destroys, rotations, version changes): review's "Must not miss", deploy's too. */
+export function planWarnings(stack: string, summary: PlanSummary): string[] {
   const warnings: string[] = [];
   /** Destroyed or replaced resources no warning below names: listed together, so a destroy never goes unsaid. */
   const otherDestroys: ResourceChange[] = [];

@@ -34,7 +34,7 @@ export const secondaryClustersSection: ReviewSection = (input: ReviewInput) => {
     const tenantGone = !afterTenants.has(r.tenant);
     const line = tenantGone
       ? `tenant ${r.tenant} is deleted with its secondary Cluster ${r.cluster} on ${r.instance}`
-      : `tenant ${r.tenant} leaves instance ${r.instance}: secondary Cluster ${r.cluster} is deleted. Apply tenant-${r.tenant} first, alone (\`npm run deploy -- --stacks tenant-${r.tenant}\`): it destroys the machine deployments before the Cluster, so CAPI drains and deletes each Node and CAPMOX each VM; only then apply proxmox-${r.instance} and management, which delete the tenant's Proxmox pool and token on ${r.instance} — applied first (the deploy order), they would take the token CAPMOX needs to delete the VMs, and Proxmox refuses to delete a pool that still holds VMs. Never delete the Cluster by hand — deleting a Cluster skips drain`;
+      : `tenant ${r.tenant} leaves instance ${r.instance}: secondary Cluster ${r.cluster} is deleted. Apply tenant-${r.tenant} first, alone (\`npm run --silent deploy -- --config <lab.yaml> --stacks tenant-${r.tenant}\`): it destroys the machine deployments before the Cluster, so CAPI drains and deletes each Node and CAPMOX each VM; only then apply proxmox-${r.instance} and management, which delete the tenant's Proxmox pool and token on ${r.instance} — applied first (the deploy order), they would take the token CAPMOX needs to delete the VMs, and Proxmox refuses to delete a pool that still holds VMs. Never delete the Cluster by hand — deleting a Cluster skips drain`;
     lines.push(`- ${line}.`);
     if (!tenantGone) warnings.push(line);
   }

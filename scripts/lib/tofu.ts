@@ -100,7 +100,8 @@ export class TofuSupervisor {
   private signal?: NodeJS.Signals;
 
   constructor(
-    private readonly tofu: string,
+    /** The tofu binary every run starts. */
+    readonly tofuBinary: string,
     private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   ) {}
 
@@ -162,7 +163,7 @@ export class TofuSupervisor {
     return new Promise((resolve) => {
       let child: ChildProcess;
       try {
-        child = spawn(this.tofu, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+        child = spawn(this.tofuBinary, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
       } finally {
         closeSync(fd);
       }

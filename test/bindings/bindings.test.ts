@@ -17,6 +17,7 @@ import {
   type SchemaDump,
 } from '../../scripts/gen-bindings';
 import { toolchainEnv } from '../../scripts/lib/tofu';
+import { testPluginCache } from '../support/toolchain';
 import { missingToolchain, projectRoot, readPins } from '../../sim/toolchain';
 
 const root = projectRoot();
@@ -60,7 +61,7 @@ describe('bpg/proxmox bindings in .gen/', () => {
   }
   withToolchain(`commit the schema that bpg/proxmox ${pins.proxmox.version} from scripts/toolchain reports`, async () => {
     if (missing) throw new Error(missing);
-    Object.assign(process.env, toolchainEnv(root));
+    Object.assign(process.env, toolchainEnv(root), { TF_PLUGIN_CACHE_DIR: testPluginCache() });
     const fresh = canonicalSchemaText(await dumpProviderSchema(root));
     if (fresh !== committedText) throw new Error(`${SCHEMA_FILE} differs from the schema of the pinned plugin: ${regenerate}`);
   });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run';
-import { compileProject, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
+import { compileProject, projectRoot, requireToolchain, testPluginCache, tofuEnv } from '../support/toolchain';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-delivery-'));
 const exampleText = readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8');
@@ -81,7 +81,13 @@ async function startPlans(out: string) {
   return (instance: string, args: string[]) =>
     runTofu(args, {
       cwd: join(out, 'stacks', `proxmox-${instance}`),
-      env: { ...toolchainEnv(projectRoot), TF_VAR_proxmox_api_token: run.sim.adminToken(instance), TF_INPUT: '0', NO_COLOR: '1' },
+      env: {
+        ...toolchainEnv(projectRoot),
+        TF_PLUGIN_CACHE_DIR: testPluginCache(),
+        TF_VAR_proxmox_api_token: run.sim.adminToken(instance),
+        TF_INPUT: '0',
+        NO_COLOR: '1',
+      },
     });
 }
 

@@ -1,8 +1,9 @@
 /**
  * `npm run deploy` against the Proxmox VE API simulator with the real OpenTofu and bpg/proxmox:
- * every proxmox stack applied in parallel with progress; after an edit, only the changed stacks;
- * a tenant-only edit applies nothing of the instances; and a failure stops the run with what was
- * and was not applied (the failing token never printed).
+ * every proxmox stack planned, then applied in parallel with progress (non-interactively: --yes,
+ * through deployArgv); after an edit, only the changed stacks; a tenant-only edit applies nothing of
+ * the instances; and a plan that fails stops the run before anything is applied, saying what was
+ * and was not planned (the failing token never printed).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run';
-import { compileProject, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
+import { compileProject, deployArgv, projectRoot, requireToolchain, tofuEnv } from '../support/toolchain';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-deploy-'));
 const exampleText = readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8');
@@ -32,7 +33,8 @@ afterAll(async () => {
 function deploy(args: string[], tokens: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // From the scratch directory: the lab's stateDir (`state`, relative to the working directory) lands there, never in the project.
-    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/deploy.js'), ...args, '--out', out], {
+    const [node, ...argv] = deployArgv([...args, '--out', out]);
+    const child = spawn(node, argv, {
       cwd: work,
       env: tofuEnv({ PROXMOX_API_TOKENS: JSON.stringify(tokens), NO_COLOR: '1' }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -72,8 +74,10 @@ describe('npm run deploy', () => {
   it('applies the proxmox stacks in parallel, with progress, leaving the others out by --stacks', async () => {
     const r = await deploy(['--config', run.labFile, '--stacks', 'proxmox-*'], adminTokens());
     expect(r.status === 0 ? 'exit 0' : r.stderr).toBe('exit 0');
-    expect(r.stderr).toContain('2 stack(s) to apply; left out by --stacks: management, management-config, tenant-tenant-a, tenant-tenant-b, tenant-tenant-c');
-    expect(r.stderr).toMatch(/\[1\/2\] ▶ proxmox-pmox-fra: init, apply\n.*\[2\/2\] ▶ proxmox-pmox-txl: init, apply/);
+    expect(r.stderr).toContain('2 stack(s) to plan; left out by --stacks: management, management-config, tenant-tenant-a, tenant-tenant-b, tenant-tenant-c');
+    // Every init first, one at a time, then the plans (in parallel), then the applies.
+    expect(r.stderr).toMatch(/▶ proxmox-pmox-fra: init\n.*▶ proxmox-pmox-txl: init\n.*\[1\/2\] ▶ proxmox-pmox-fra: plan\n.*\[2\/2\] ▶ proxmox-pmox-txl: plan/);
+    expect(r.stderr).toMatch(/▶ proxmox-pmox-fra: apply \(its saved plan\)/);
     expect(r.stderr).toMatch(/✔ proxmox-pmox-fra: applied — \d+ added, 0 changed, 0 destroyed/);
     expect(r.stderr).toMatch(/✔ proxmox-pmox-txl: applied — \d+ added, 0 changed, 0 destroyed/);
     expect(r.stderr).toContain('deploy complete: 2 stack(s) applied');
@@ -84,7 +88,7 @@ describe('npm run deploy', () => {
     const next = labWith('tenant-edit', (lab) => (lab.tenants[0].pools[0].replicas = 4));
     const r = await deploy(['--config', next, '--against', run.labFile, '--stacks', 'proxmox-*'], adminTokens());
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('0 stack(s) to apply (changed against');
+    expect(r.stderr).toContain('0 stack(s) to plan (changed against');
     expect(r.stderr).toContain('left out by --stacks: tenant-tenant-a');
     expect(r.stderr).toContain('nothing to apply');
   }, 300_000);
@@ -94,7 +98,7 @@ describe('npm run deploy', () => {
     const next = labWith('fra-pool', (lab) => (fra(lab).pools = { vms: 'capi-fra', templates: 'templates' }));
     const r = await deploy(['--config', next, '--against', run.labFile, '--stacks', 'proxmox-*'], adminTokens());
     expect(r.status === 0 ? 'exit 0' : r.stderr).toBe('exit 0');
-    expect(r.stderr).toContain('1 stack(s) to apply (changed against');
+    expect(r.stderr).toContain('1 stack(s) to plan (changed against');
     expect(r.stderr).toContain('proxmox-pmox-fra: instance pmox-fra: pools vms capi → capi-fra');
     expect(r.stderr).not.toContain('▶ proxmox-pmox-txl');
     expect(r.stderr).toContain('deploy complete: 1 stack(s) applied');
@@ -102,23 +106,22 @@ describe('npm run deploy', () => {
     expect(run.sim.snapshot('pmox-txl')).toEqual(txlBefore);
   }, 300_000);
 
-  it('stops at the first failure and says what was and was not applied, without printing the token', async () => {
+  it('stops when a plan fails: nothing applied, what was planned and what not said, without printing the token', async () => {
     const base = join(work, 'fra-pool.yaml');
     const next = labWith('both', (lab) => {
       fra(lab).pools = { vms: 'capi-fra2', templates: 'templates' };
       txl(lab).pools = { vms: 'capi-txl2', templates: 'templates' };
-      lab.management.kubernetes.configPath = '~/.kube/other.yaml';
     });
     const wrong = `${run.sim.adminToken('pmox-txl').split('=')[0]}=00000000-0000-0000-0000-000000000000`;
-    const r = await deploy(['--config', next, '--against', base, '--stacks', 'proxmox-*,management'], { ...adminTokens(), 'pmox-txl': wrong });
+    const r = await deploy(['--config', next, '--against', base, '--stacks', 'proxmox-*'], { ...adminTokens(), 'pmox-txl': wrong });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/✘ proxmox-pmox-txl: failed — tofu apply: Error: /);
-    expect(r.stderr).toContain('deploy stopped: proxmox-pmox-txl failed');
-    expect(r.stderr).toMatch(/ {2}applied: +proxmox-pmox-fra\n/);
-    expect(r.stderr).toContain('not applied: management (depends on proxmox-pmox-txl, which failed)');
-    expect(r.stderr).not.toContain('▶ management');
+    expect(r.stderr).toMatch(/✘ proxmox-pmox-txl: failed — tofu plan: Error: /);
+    expect(r.stderr).toContain('deploy stopped: proxmox-pmox-txl failed while planning; nothing applied (deploy applies only once every stack is planned)');
+    expect(r.stderr).toMatch(/ {2}planned: +proxmox-pmox-fra\n/);
+    expect(r.stderr).not.toContain('apply (its saved plan)');
     expect(r.stderr).not.toContain('00000000-0000-0000-0000-000000000000');
-    expect(hasPools('pmox-fra', 'capi-fra2')).toBe(true);
+    // Nothing applied, not even the stack whose plan was fine.
+    expect(hasPools('pmox-fra', 'capi-fra2')).toBe(false);
     expect(hasPools('pmox-txl', 'capi-txl2')).toBe(false);
   }, 300_000);
 });

@@ -21,6 +21,7 @@ import { VirtualEnvironmentPool } from '../../.gen/providers/proxmox/virtual-env
 import { ProxmoxProvider } from '../../.gen/providers/proxmox/provider';
 import { runTofu, toolchainEnv } from '../../scripts/lib/tofu';
 import { missingToolchain, projectRoot } from '../../sim/toolchain';
+import { testPluginCache } from '../support/toolchain';
 
 const root = projectRoot();
 const missing = missingToolchain(root);
@@ -58,7 +59,7 @@ const tricky = fc
 
 suite('literal strings round-trip through tofu unchanged', () => {
   const work = mkdtempSync(join(tmpdir(), 'pvekaas-literal-'));
-  const env = missing ? {} : { ...toolchainEnv(root), TF_INPUT: '0', NO_COLOR: '1', CHECKPOINT_DISABLE: '1' };
+  const env = missing ? {} : { ...toolchainEnv(root), TF_PLUGIN_CACHE_DIR: testPluginCache(), TF_INPUT: '0', NO_COLOR: '1', CHECKPOINT_DISABLE: '1' };
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   /** `tofu init`, `plan` and `show -json` in a synthesized stack: each planned resource's `comment`, by resource name. */

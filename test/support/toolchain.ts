@@ -1,6 +1,7 @@
 /** The project's toolchain (scripts/toolchain) as tests use it: paths, environment, and running tofu. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runTofuSync, toolchainEnv } from '../../scripts/lib/tofu';
 
@@ -29,11 +30,37 @@ export function mirrorHas(source: string, version: string): boolean {
   return existsSync(join(toolchainDir, 'mirror/registry.opentofu.org', source, version));
 }
 
-/** The environment `scripts/toolchain env` sets up (tofu on PATH, the offline mirror), plus extras. */
+/**
+ * A plugin cache of this test process's own (TF_PLUGIN_CACHE_DIR wins over the toolchain's
+ * `plugin_cache_dir`): OpenTofu does not lock its plugin cache, and jest runs test files in
+ * parallel processes — one's `tofu init` must never write the cache another's apply reads.
+ * Removed when the process exits.
+ */
+let pluginCache: string | undefined;
+export function testPluginCache(): string {
+  if (!pluginCache) {
+    const dir = mkdtempSync(join(tmpdir(), `pvekaas-plugin-cache-${process.pid}-`));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    pluginCache = dir;
+  }
+  return pluginCache;
+}
+
+/** The environment `scripts/toolchain env` sets up (tofu on PATH, the offline mirror, this process's plugin cache), plus extras. */
 let toolchain: NodeJS.ProcessEnv | undefined;
 export function tofuEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   toolchain ??= toolchainEnv(projectRoot);
-  return { ...toolchain, TF_INPUT: '0', ...extra };
+  return { ...toolchain, TF_INPUT: '0', TF_PLUGIN_CACHE_DIR: testPluginCache(), ...extra };
+}
+
+/**
+ * The argv of a deploy that runs without a terminal (tests, CI): node, the built deploy, the
+ * arguments, and `--yes` — deploy refuses to apply without it when stdin is not a terminal.
+ * `--plan-only` runs get no `--yes` (deploy refuses the two together).
+ */
+export function deployArgv(args: string[]): string[] {
+  const planOnly = args.includes('--plan-only') || args.includes('--plan');
+  return [process.execPath, join(projectRoot, 'dist/scripts/deploy.js'), ...args, ...(planOnly ? [] : ['--yes'])];
 }
 
 export interface TofuResult {

@@ -16,7 +16,7 @@ const commands: [string, string[]][] = [
   ['placement', ['--config <file>', '--format <format>', '--against <file>', '--what-if <loss>', '(repeatable)']],
   ['audit', ['--tokens <tokens.json>', '--format markdown|json', 'exit codes: 0 no drift; 2 drift']],
   ['changed', ['--against-out <dir>', '--json']],
-  ['deploy', ['--stacks <glob,…>', '--parallel <n>', '--plan']],
+  ['deploy', ['--stacks <glob,…>', '--parallel <n>', '--plan', '--yes', '--auto-approve', '--plan-only', '--detailed-exitcode', '2 with --plan-only']],
   ['export-hcl', ['--config <lab.yaml>', '--out <dir>']],
   ['review', ['--plans <dir>', '--out <comment.md>']],
   ['upgrade-plan', ['--against <old lab.yaml>', '--format markdown|json']],

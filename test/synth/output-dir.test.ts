@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { compileProject, projectRoot } from '../support/toolchain';
+import { compileProject, deployArgv, projectRoot } from '../support/toolchain';
 import { benchLab } from '../../bench/lab-generator';
 import { synthOutput, writeOutputDir } from '../../scripts/lib/output-dir';
 
@@ -318,7 +318,12 @@ describe('configured paths inside the output (issue 26)', () => {
       ['synth.js', 'build'],
       ['deploy.js', 'build'],
     ] as const) {
-      const r = spawnSync(process.execPath, [join(projectRoot, 'dist/scripts', script), '--config', 'lab.yaml', '--out', out], {
+      // deploy as CI runs it (--yes: without a terminal it would refuse before reading the description).
+      const [node, ...argv] =
+        script === 'deploy.js'
+          ? deployArgv(['--config', 'lab.yaml', '--out', out])
+          : [process.execPath, join(projectRoot, 'dist/scripts', script), '--config', 'lab.yaml', '--out', out];
+      const r = spawnSync(node, argv, {
         cwd: dir,
         encoding: 'utf8',
         env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },

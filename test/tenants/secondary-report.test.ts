@@ -73,7 +73,7 @@ describe('the review of secondary Clusters', () => {
     );
     // The order the lab twin needed (test/twin/multi-instance.test.ts): the tenant stack before the instance stack that holds its token.
     const warning = r.warnings.find((w) => w.startsWith('tenant tenant-c leaves instance pmox-fra'))!;
-    expect(warning).toContain('npm run deploy -- --stacks tenant-tenant-c');
+    expect(warning).toContain('npm run --silent deploy -- --config <lab.yaml> --stacks tenant-tenant-c');
     expect(warning.indexOf('tenant-tenant-c')).toBeLessThan(warning.indexOf('proxmox-pmox-fra'));
     expect(r.markdown).toContain('Secondary Clusters (MultiInstance on released CAPMOX)');
   });
