@@ -138,6 +138,49 @@ d('restore (real etcd)', () => {
     expect(await read(ds, '/schema-b/')).toEqual({ '/schema-b/configmaps/default/b': 'b2' });
   });
 
+  test("one tenant of large values: transactions by bytes, each under etcd's 1.5 MiB request limit (the finding: a later batch refused)", async () => {
+    const big = (c: string) => c.repeat(900 * 1024);
+    for (let i = 1; i <= 127; i++) await put(ds, `/schema-big/a${String(i).padStart(3, '0')}`, 'small');
+    for (const k of ['a200', 'a201', 'k1']) await put(ds, `/schema-big/${k}`, big(k[0]));
+    const file = join(work, 'big.db');
+    save(ds, file);
+    for (const k of ['a001', 'a200', 'k1']) await put(ds, `/schema-big/${k}`, 'changed');
+    const r = cli(['--snapshot', file, '--schema', 'schema-big', ...tlsArgs(ds), '--overwrite']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/restored \/schema-big\/: 130 keys replaced by the snapshot's 130 .*3 transactions/);
+    const now = await read(ds, '/schema-big/');
+    expect(now['/schema-big/a001']).toBe('small');
+    expect(now['/schema-big/a200']).toBe(big('a'));
+    expect(now['/schema-big/k1']).toBe(big('k'));
+  });
+
+  test('whole: a failing etcdutl leaves the data directory in place, with a clear message', async () => {
+    await ds.stop();
+    try {
+      const r = cli([
+        '--snapshot',
+        snapshot,
+        '--data-dir',
+        ds.dataDir,
+        '--name',
+        ds.member.name,
+        '--peer-url',
+        '::not a url::',
+        '--token',
+        ds.member.token,
+        '--overwrite',
+      ]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).not.toMatch(/internal error/);
+      expect(r.stderr).toMatch(/nothing changed: the data directory .* is as it was/);
+      expect(existsSync(join(ds.dataDir, 'member', 'snap', 'db'))).toBe(true);
+      expect(readdirSync(join(ds.dataDir, '..')).filter((f) => f.includes('.restoring-') || f.includes('.before-restore-'))).toEqual([]);
+    } finally {
+      await ds.startAgain();
+    }
+  });
+
   test('whole: every tenant as of the snapshot, the same member, the old data kept aside', async () => {
     await put(ds, '/schema-a/configmaps/default/new', 'a3');
     const before = await etcdRequest(ds.url, ds.tlsMaterial(), '/v3/cluster/member/list', {});
