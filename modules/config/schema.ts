@@ -349,6 +349,12 @@ export const tenantSchema = z.strictObject({
     )
     .default([])
     .describe('groups that may read and scale this tenant (no system: groups)'),
+  sharesLayer2With: z
+    .array(dnsLabel('a tenant name'))
+    .optional()
+    .describe(
+      'tenants whose workers may share a layer-2 network with this one (the same VLAN, or the bridge untagged, of an instance both use): each of the two must name the other; without it two tenants on one VLAN of one bridge are refused',
+    ),
   quota: z
     .strictObject({ cpu: positiveInt('quota.cpu'), memoryMiB: positiveInt('quota.memoryMiB') })
     .optional()
