@@ -104,6 +104,9 @@ export function checkShape(data: unknown): ShapeProblem | undefined {
   return undefined;
 }
 
+/** Keys that name an object's prototype machinery: in a record keyed by names, one would change or hide the object instead of adding an entry. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Every string of the description (mapping keys too) that Terraform would not take literally, or
  * that no field needs: template sequences, control characters, and strings longer than
@@ -123,6 +126,16 @@ export function checkStrings(data: unknown): Problem[] {
       return;
     }
     for (const [key, v] of Object.entries(value)) {
+      if (PROTOTYPE_KEYS.has(key)) {
+        // A record keyed by names (previous.instances, networks) would take it as the object's prototype and drop it without a word.
+        problems.push({
+          path: [...path, key],
+          message: `"${key}" is a JavaScript object's own machinery, never a field or a name here: its entry would be silently dropped`,
+          value: key,
+          fix: 'remove the entry, or name what it is for (an instance, a field of this mapping)',
+        });
+        continue;
+      }
       const problem = stringProblem(key);
       if (problem) problems.push({ path: [...path, key], ...problem, message: `the field name: ${problem.message}` });
       visit(v, [...path, key]);
