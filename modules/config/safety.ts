@@ -117,7 +117,8 @@ export function checkStrings(data: unknown): Problem[] {
   const visit = (value: unknown, path: (string | number)[]) => {
     if (typeof value === 'string') {
       const problem = stringProblem(value);
-      if (problem) problems.push({ path, ...problem });
+      // A URL with credentials is shown redacted here too: this problem takes the place of the schema's credentials problem at the path.
+      if (problem) problems.push({ path, ...problem, ...(urlCredentialProblem(value) ? { value: redactUrl(value) } : {}) });
       return;
     }
     if (value === null || typeof value !== 'object' || path.length > MAX_DEPTH) return;

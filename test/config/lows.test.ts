@@ -80,3 +80,14 @@ describe('backup retention', () => {
     expect(problemsOf(backup(100000))).toEqual([]);
   });
 });
+
+describe('credentials are never echoed', () => {
+  test.each(['https:\\\\root:s3cret@pmox-fra.lab.example:8006/', 'https:/root:s3cret@pmox-fra.lab.example:8006/${x}'])(
+    'an endpoint %s refused for another reason still shows the URL redacted',
+    (endpoint) => {
+      const problems = problemsOf(withLab((l) => (l.proxmox.instances[1].endpoint = endpoint)));
+      expect(problems.length).toBeGreaterThan(0);
+      for (const p of problems) expect(JSON.stringify(p)).not.toContain('s3cret');
+    },
+  );
+});
