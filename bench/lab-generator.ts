@@ -1,8 +1,12 @@
 /** Synthetic labs for the synth benchmark: N tenants of 3 pools over 3 instances × 3 nodes. */
 import { stringify } from 'yaml';
 
-/** `editFirstTenant`: the same lab with one tenant's pool changed (t-0000 workers 3 → 4 replicas), for the incremental figure. */
-export function benchLab(tenants: number, options: { editFirstTenant?: boolean } = {}): string {
+/**
+ * `editFirstTenant`: the same lab with one tenant's pool changed (t-0000 workers 3 → 4 replicas), for the incremental figure.
+ * `allocatedVips`: no tenant pins its VIP and the load-balancer pool is a whole /16 (10.4.0.0/16):
+ * every VIP is allocated by rendezvous over 65 536 addresses, and some collide (refused), for the validate benchmark.
+ */
+export function benchLab(tenants: number, options: { editFirstTenant?: boolean; allocatedVips?: boolean } = {}): string {
   const node = (name: string) => ({ name, cpu: 1_000_000, memoryMiB: 1_000_000_000 });
   const instances = ['bench-a', 'bench-b', 'bench-c'].map((name, i) => ({
     name,
@@ -27,13 +31,16 @@ export function benchLab(tenants: number, options: { editFirstTenant?: boolean }
       ],
       network: { addresses: [`172.${x}.${y}.10-172.${x}.${y}.200`], prefix: 24, gateway: `172.${x}.${y}.1`, dnsServers: [`172.${x}.${y}.1`] },
       // Explicit VIPs: hash-allocated ones collide now and then in a pool this size (pvekaas then asks to pin one).
-      vip: `10.4.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+      ...(options.allocatedVips ? {} : { vip: `10.4.${Math.floor(i / 250)}.${(i % 250) + 1}` }),
       groups: [`team-${i}`],
     };
   });
   return stringify({
     proxmox: { instances },
-    management: { kubernetes: { configPath: '~/.kube/mgmt.yaml' }, loadBalancer: { addresses: ['10.4.0.1-10.4.15.254'], vlan: 4, interfaces: ['eth0.4'] } },
+    management: {
+      kubernetes: { configPath: '~/.kube/mgmt.yaml' },
+      loadBalancer: { addresses: [options.allocatedVips ? '10.4.0.0-10.4.255.255' : '10.4.0.1-10.4.15.254'], vlan: 4, interfaces: ['eth0.4'] },
+    },
     tenants: tenantList,
   });
 }

@@ -3,7 +3,7 @@
  * problem at once (syntax, schema and cross-field), each with its line, path, value and fix.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { CORE_SCHEMA, load as loadYaml, type YAMLException } from 'js-yaml';
+import { CORE_SCHEMA, FAILSAFE_SCHEMA, Type, load as loadYaml, type YAMLException } from 'js-yaml';
 import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { ProblemError, type Problem } from './problems';
@@ -100,6 +100,34 @@ export function readRegularFile(file: string, limit: number): string {
 }
 
 /**
+ * The YAML 1.2 core schema with numbers in decimal only: js-yaml's core schema also reads `0x3`,
+ * `0o7` and `1_000` (and YAML 1.1's forms) as numbers, so `replicas: 0x3` would silently be 3. Here
+ * an integer is `[-+]?[0-9]+` and a float the core schema's decimal form (no `_`); anything else
+ * stays a string, which every number field then refuses (with a fix that names the decimal form).
+ */
+const DECIMAL_INT = /^[-+]?[0-9]+$/;
+const DECIMAL_FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const decimalInt = new Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && DECIMAL_INT.test(data),
+  construct: (data: string) => Number(data),
+  predicate: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
+  represent: (v: unknown) => String(v),
+});
+const decimalFloat = new Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && DECIMAL_FLOAT.test(data) && !DECIMAL_INT.test(data),
+  construct: (data: string) => (/inf/i.test(data) ? (data.startsWith('-') ? -Infinity : Infinity) : /nan/i.test(data) ? NaN : Number(data)),
+  predicate: (v: unknown) => typeof v === 'number' && !Number.isInteger(v),
+  represent: (v: unknown) => String(v),
+});
+// The core schema's null and bool types as they are (its `implicit` list, untyped in @types/js-yaml).
+const coreImplicit = (CORE_SCHEMA as unknown as { implicit: (Type & { tag: string })[] }).implicit;
+const LAB_YAML_SCHEMA = FAILSAFE_SCHEMA.extend({
+  implicit: [...coreImplicit.filter((t) => t.tag === 'tag:yaml.org,2002:null' || t.tag === 'tag:yaml.org,2002:bool'), decimalInt, decimalFloat],
+});
+
+/**
  * Parses and validates a description. The data is read with js-yaml (YAML 1.2 core schema, an
  * order of magnitude faster on large labs); only when there is something to report is the text
  * parsed again with `yaml`, whose syntax tree gives each problem its line and column.
@@ -110,7 +138,7 @@ export function parseLab(text: string, file = 'lab.yaml'): Lab {
   }
   let data: unknown;
   try {
-    data = loadYaml(text, { schema: CORE_SCHEMA, filename: file }) ?? {};
+    data = loadYaml(text, { schema: LAB_YAML_SCHEMA, filename: file }) ?? {};
   } catch (e) {
     if (!(e instanceof Error) || e.name !== 'YAMLException') {
       // js-yaml recurses per nesting level: only absurd nesting gets here (a RangeError).
@@ -343,7 +371,10 @@ function fromIssue(issue: Issue, data: unknown): Problem[] {
           path,
           message: custom ?? `expected ${typeNames[issue.expected] ?? issue.expected}`,
           value,
-          fix: `write ${typeNames[issue.expected] ?? issue.expected} here`,
+          fix:
+            issue.expected === 'number' && typeof value === 'string' && /^[-+]?(0[xXoObB]|[0-9][0-9_]*_)/.test(value)
+              ? `write the number in decimal: a lab description reads decimal numbers only (${JSON.stringify(value)} is not read as hex, octal or with _ separators)`
+              : `write ${typeNames[issue.expected] ?? issue.expected} here`,
         },
       ];
     }

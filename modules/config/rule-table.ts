@@ -15,6 +15,7 @@ import { INSTANCE_NETWORK_RULES } from './instance-network-rules';
 import { MANAGEMENT_RULES } from './management-rules';
 import { SERVER_RULES } from './server-rules';
 import { SECURITY_RULES } from './security-rules';
+import { LAYER2_RULES } from './layer2-rules';
 
 /** The rules, by home, in the order `checkLab` runs them. */
 export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] = [
@@ -24,6 +25,7 @@ export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] 
   { home: 'modules/config/management-rules.ts', rules: MANAGEMENT_RULES },
   { home: 'modules/config/server-rules.ts', rules: SERVER_RULES },
   { home: 'modules/config/security-rules.ts', rules: SECURITY_RULES },
+  { home: 'modules/config/layer2-rules.ts', rules: LAYER2_RULES },
 ];
 
 /** Every rule, each once. */

@@ -17,6 +17,7 @@
 import type { Problem } from './problems';
 import type { Lab } from './schema';
 import { templateVlanWarnings } from './security-rules';
+import { layer2Warnings } from './layer2-rules';
 
 /** The largest lab file read (bytes). A lab of 1000 tenants is about 0.7 MiB. */
 export const MAX_LAB_BYTES = 8 * 1024 * 1024;
@@ -103,6 +104,9 @@ export function checkShape(data: unknown): ShapeProblem | undefined {
   return undefined;
 }
 
+/** Keys that name an object's prototype machinery: in a record keyed by names, one would change or hide the object instead of adding an entry. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Every string of the description (mapping keys too) that Terraform would not take literally, or
  * that no field needs: template sequences, control characters, and strings longer than
@@ -113,7 +117,8 @@ export function checkStrings(data: unknown): Problem[] {
   const visit = (value: unknown, path: (string | number)[]) => {
     if (typeof value === 'string') {
       const problem = stringProblem(value);
-      if (problem) problems.push({ path, ...problem });
+      // A URL with credentials is shown redacted here too: this problem takes the place of the schema's credentials problem at the path.
+      if (problem) problems.push({ path, ...problem, ...(urlCredentialProblem(value) ? { value: redactUrl(value) } : {}) });
       return;
     }
     if (value === null || typeof value !== 'object' || path.length > MAX_DEPTH) return;
@@ -122,6 +127,16 @@ export function checkStrings(data: unknown): Problem[] {
       return;
     }
     for (const [key, v] of Object.entries(value)) {
+      if (PROTOTYPE_KEYS.has(key)) {
+        // A record keyed by names (previous.instances, networks) would take it as the object's prototype and drop it without a word.
+        problems.push({
+          path: [...path, key],
+          message: `"${key}" is a JavaScript object's own machinery, never a field or a name here: its entry would be silently dropped`,
+          value: key,
+          fix: 'remove the entry, or name what it is for (an instance, a field of this mapping)',
+        });
+        continue;
+      }
       const problem = stringProblem(key);
       if (problem) problems.push({ path: [...path, key], ...problem, message: `the field name: ${problem.message}` });
       visit(v, [...path, key]);
@@ -240,7 +255,7 @@ function decodeURIComponentSafe(text: string): string {
  * severity `warning`, with their path in the description; the commands print them and go on.
  */
 export function labWarnings(lab: Lab): Problem[] {
-  const warnings: Problem[] = [...templateVlanWarnings(lab)];
+  const warnings: Problem[] = [...templateVlanWarnings(lab), ...layer2Warnings(lab)];
   const warn = (path: (string | number)[], message: string, value: unknown, fix: string) => warnings.push({ path, message, value, fix, severity: 'warning' });
   lab.proxmox.instances.forEach((instance, i) => {
     if (instance.endpoint.toLowerCase().startsWith('http://')) {

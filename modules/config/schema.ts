@@ -349,6 +349,12 @@ export const tenantSchema = z.strictObject({
     )
     .default([])
     .describe('groups that may read and scale this tenant (no system: groups)'),
+  sharesLayer2With: z
+    .array(dnsLabel('a tenant name'))
+    .optional()
+    .describe(
+      'tenants whose workers may share a layer-2 network with this one (the same VLAN, or the bridge untagged, of an instance both use): each of the two must name the other; without it two tenants on one VLAN of one bridge are refused',
+    ),
   quota: z
     .strictObject({ cpu: positiveInt('quota.cpu'), memoryMiB: positiveInt('quota.memoryMiB') })
     .optional()
@@ -483,7 +489,11 @@ export const managementSchema = z.strictObject({
       backup: z
         .strictObject({
           schedule: z.string().regex(CRON, { error: 'schedule is a cron expression such as "0 */6 * * *"' }).default('0 */6 * * *'),
-          retention: positiveInt('backup.retention').default(14).describe('snapshots kept; older ones are deleted after each backup'),
+          retention: positiveInt('backup.retention')
+            // The Job's retention step is shell arithmetic on it ($((RETENTION + 1))): a number past 2^53 is written 1e+21 and fails it.
+            .max(100000, { error: 'backup.retention is at most 100000 snapshots (one an hour for over 11 years)' })
+            .default(14)
+            .describe('snapshots kept; older ones are deleted after each backup'),
           s3: z.strictObject({
             endpoint: urlWithoutCredentials(z.url({ protocol: /^https?$/, error: 'endpoint is the http(s) URL of the S3-compatible service' })),
             bucket: z

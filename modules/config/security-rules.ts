@@ -92,6 +92,19 @@ function checkSecurityRules(lab: Lab): Problem[] {
         fix: 'use a directory of their own, e.g. /var/lib/capmox-cloudinit (the default)',
       });
     }
+    const system = path === undefined ? undefined : SYSTEM_DIRECTORIES.find((d) => path === d || path.startsWith(`${d}/`));
+    if (path !== undefined && (system !== undefined || SYSTEM_PARENTS.includes(path))) {
+      problems.push({
+        rule: 'storage.cloud-init-path-system',
+        path: ['proxmox', 'instances', ii, 'storage', 'cloudInitPath'],
+        message:
+          system !== undefined
+            ? `the cloud-init storages would be directories under ${system}, a system directory of every node (${system === '/etc' ? "/etc/pve is the cluster's configuration file system" : 'the operating system or Proxmox VE keeps its own files there'}): each tenant's token could write and delete files there`
+            : `the cloud-init storages would be directories ${path}/<tenant> beside the node's own ${path === '/var' ? '/var/lib, /var/log' : '/var/lib/vz, /var/lib/pve-cluster'}: a tenant named after one of them would be given it`,
+        value: storage.cloudInitPath,
+        fix: 'use a directory of their own, e.g. /var/lib/capmox-cloudinit (the default)',
+      });
+    }
     if (shared.length === 0) return;
     problems.push({
       rule: 'storage.cloud-init-shared',
@@ -105,6 +118,29 @@ function checkSecurityRules(lab: Lab): Problem[] {
   });
   return problems;
 }
+
+/** Directories of a node's operating system and of Proxmox VE (pmxcfs at /etc/pve, /var/lib/pve-cluster): no cloud-init storage under them. */
+const SYSTEM_DIRECTORIES = [
+  '/etc',
+  '/boot',
+  '/proc',
+  '/sys',
+  '/dev',
+  '/run',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/root',
+  '/var/lib/pve-cluster',
+  '/var/lib/pve-manager',
+  '/var/log',
+];
+/** Their parents: a storage directory <path>/<tenant> there would be a system directory for a tenant of that name. */
+const SYSTEM_PARENTS = ['/var', '/var/lib'];
 
 export const SECURITY_RULES: readonly LabRule[] = rulesOf(checkSecurityRules, [
   {
@@ -125,6 +161,12 @@ export const SECURITY_RULES: readonly LabRule[] = rulesOf(checkSecurityRules, [
   {
     id: 'storage.cloud-init-path-in-var-lib-vz',
     refuses: "storage.cloudInitPath overlapping /var/lib/vz, the directory of every node's local storage",
+    fix: 'use a directory of their own, e.g. /var/lib/capmox-cloudinit (the default)',
+  },
+  {
+    id: 'storage.cloud-init-path-system',
+    refuses:
+      'storage.cloudInitPath in or under a system directory of the nodes (/etc and /etc/pve, /boot, /proc, /sys, /dev, /run, /usr, /root, /var/log, …) or /var, /var/lib',
     fix: 'use a directory of their own, e.g. /var/lib/capmox-cloudinit (the default)',
   },
   {

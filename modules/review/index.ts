@@ -8,6 +8,7 @@ import type { PlacementPlan } from '../placement/types';
 import { foresightSections } from './foresight-sections';
 import { summarizePlan, type PlanSummary, type ResourceChange, type TofuPlanJson } from './plan-json';
 import { secondaryClustersSection } from './secondary-clusters';
+import { code, visible } from './escape';
 
 export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
 export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';
@@ -78,6 +79,12 @@ function versionWarnings(before: Lab, after: Lab): string[] {
   return warnings;
 }
 
+/** A stack name as given (a plan file's name): plain when it is one of pvekaas's (lowercase, digits, dashes), else a code span. */
+const stackName = (stack: string) => (/^[a-z0-9][a-z0-9-]*$/.test(stack) ? stack : code(stack));
+
+/** For the one place a plan-given name sits in HTML (`<summary>`, where Markdown is not rendered): entities, one line. */
+const escapeHtml = (text: string) => visible(text).replace(/[&<>"'@`]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 const NAMESPACE_TYPES = new Set(['kubernetes_namespace', 'kubernetes_namespace_v1']);
 const POOL_TYPES = new Set(['proxmox_virtual_environment_pool', 'proxmox_pool']);
 
@@ -86,7 +93,15 @@ export function planWarnings(stack: string, summary: PlanSummary): string[] {
   const warnings: string[] = [];
   /** Destroyed or replaced resources no warning below names: listed together, so a destroy never goes unsaid. */
   const otherDestroys: ResourceChange[] = [];
+  const at = stackName(stack);
   for (const c of summary.changes) {
+    const address = code(c.address);
+    if (c.action === 'unknown') {
+      warnings.push(
+        `${at}: ${address} has plan actions this review does not know (${c.actions.map(code).join(', ') || 'none'}): read this resource in the plan itself`,
+      );
+      continue;
+    }
     const destroys = c.action === 'delete' || c.action === 'replace';
     const gone = c.action === 'replace' ? 'replaced' : 'destroyed';
     let said = false;
@@ -94,32 +109,32 @@ export function planWarnings(stack: string, summary: PlanSummary): string[] {
       warnings.push(text);
       said = true;
     };
-    if (VM_TYPES.has(c.type) && destroys) warn(`${stack}: VM ${c.address} is ${gone}`);
+    if (VM_TYPES.has(c.type) && destroys) warn(`${at}: VM ${address} is ${gone}`);
     if (CREDENTIAL_TYPES.has(c.type) && c.action !== 'create')
-      warn(`${stack}: credential ${c.address} is ${c.action === 'update' ? 'changed' : c.action === 'replace' ? 'rotated' : 'deleted'}`);
+      warn(`${at}: credential ${address} is ${c.action === 'update' ? 'changed' : c.action === 'replace' ? 'rotated' : 'deleted'}`);
     if (c.type === 'kubernetes_manifest' && destroys) {
       const manifest = c.before?.manifest as { kind?: string; metadata?: { name?: string } } | undefined;
-      if (manifest?.kind === 'Cluster') warn(`${stack}: tenant Cluster ${c.address} is ${gone} (its VMs and control plane go with it)`);
-      if (manifest?.kind === 'Namespace') warn(`${stack}: Namespace ${manifest.metadata?.name ?? c.address} is ${gone} (everything in it goes with it)`);
+      if (manifest?.kind === 'Cluster') warn(`${at}: tenant Cluster ${address} is ${gone} (its VMs and control plane go with it)`);
+      if (manifest?.kind === 'Namespace') warn(`${at}: Namespace ${code(manifest.metadata?.name ?? c.address)} is ${gone} (everything in it goes with it)`);
     }
     if (NAMESPACE_TYPES.has(c.type) && destroys) {
       const name = ((c.before?.metadata as { name?: string }[] | undefined) ?? [])[0]?.name;
-      warn(`${stack}: Namespace ${name ?? c.address} is ${gone} (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)`);
+      warn(`${at}: Namespace ${code(name ?? c.address)} is ${gone} (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)`);
     }
-    if (POOL_TYPES.has(c.type) && destroys) warn(`${stack}: Proxmox pool ${String(c.before?.pool_id ?? c.address)} is ${gone} (its ACLs go with it)`);
+    if (POOL_TYPES.has(c.type) && destroys) warn(`${at}: Proxmox pool ${code(String(c.before?.pool_id ?? c.address))} is ${gone} (its ACLs go with it)`);
     if (c.type === 'helm_release' && destroys)
       warn(
-        `${stack}: Helm release ${String(c.before?.name ?? c.address)} is ${c.action === 'replace' ? 'reinstalled' : 'uninstalled'} (what it installed goes with it)`,
+        `${at}: Helm release ${code(String(c.before?.name ?? c.address))} is ${c.action === 'replace' ? 'reinstalled' : 'uninstalled'} (what it installed goes with it)`,
       );
     if (c.type === 'helm_release' && c.action === 'update' && c.before?.version !== c.after?.version) {
-      warn(`${stack}: chart ${String(c.after?.chart ?? c.address)} changes version ${String(c.before?.version)} → ${String(c.after?.version)}`);
+      warn(`${at}: chart ${code(String(c.after?.chart ?? c.address))} changes version ${code(String(c.before?.version))} → ${code(String(c.after?.version))}`);
     }
     if (destroys && !said) otherDestroys.push(c);
   }
   if (otherDestroys.length > 0) {
-    const shown = otherDestroys.slice(0, 5).map((c) => `${c.address} (${c.action === 'replace' ? 'replaced' : 'destroyed'})`);
+    const shown = otherDestroys.slice(0, 5).map((c) => `${code(c.address)} (${c.action === 'replace' ? 'replaced' : 'destroyed'})`);
     warnings.push(
-      `${stack}: ${otherDestroys.length} more resource${otherDestroys.length === 1 ? ' is' : 's are'} destroyed or replaced: ${shown.join(', ')}${otherDestroys.length > 5 ? `, and ${otherDestroys.length - 5} more` : ''}`,
+      `${at}: ${otherDestroys.length} more resource${otherDestroys.length === 1 ? ' is' : 's are'} destroyed or replaced: ${shown.join(', ')}${otherDestroys.length > 5 ? `, and ${otherDestroys.length - 5} more` : ''}`,
     );
   }
   return warnings;
@@ -200,12 +215,17 @@ export function review(input: ReviewInput): Review {
   else if (Object.keys(stacks).length === 0) lines.push('No plan files were found in the plans directory.', '');
   else {
     lines.push('| stack | add | change | destroy |', '|---|---:|---:|---:|');
-    for (const [stack, s] of Object.entries(stacks)) lines.push(`| ${stack} | ${s.add} | ${s.change} | ${s.destroy} |`);
+    for (const [stack, s] of Object.entries(stacks)) lines.push(`| ${stackName(stack)} | ${s.add} | ${s.change} | ${s.destroy} |`);
     lines.push('');
     for (const [stack, s] of Object.entries(stacks)) {
       if (s.changes.length === 0) continue;
-      lines.push(`<details><summary>${stack}: ${s.changes.length} resource change${s.changes.length === 1 ? '' : 's'}</summary>`, '');
-      lines.push(...s.changes.map((c) => `- \`${c.action}\` ${c.address}`), '', '</details>', '');
+      lines.push(`<details><summary><code>${escapeHtml(stack)}</code>: ${s.changes.length} resource change${s.changes.length === 1 ? '' : 's'}</summary>`, '');
+      lines.push(
+        ...s.changes.map((c) => `- ${code(c.action === 'unknown' ? c.actions.join(', ') || 'unknown' : c.action)} ${code(c.address)}`),
+        '',
+        '</details>',
+        '',
+      );
     }
   }
   if (unplanned.length > 0) {

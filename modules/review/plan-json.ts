@@ -2,7 +2,8 @@
  * The parts of `tofu show -json <planfile>` a review reads: which resources a plan creates,
  * updates, replaces or destroys, with their values before and after.
  */
-export type PlanAction = 'create' | 'update' | 'delete' | 'replace' | 'read' | 'no-op';
+/** `unknown`: actions this review does not know (a newer OpenTofu's `forget`, …): always listed, never read as no change. */
+export type PlanAction = 'create' | 'update' | 'delete' | 'replace' | 'read' | 'no-op' | 'unknown';
 
 export interface TofuPlanJson {
   format_version?: string;
@@ -19,6 +20,8 @@ export interface ResourceChange {
   address: string;
   type: string;
   action: PlanAction;
+  /** The plan's own actions, as it lists them. */
+  actions: string[];
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }
@@ -77,15 +80,15 @@ export function checkPlanJson(value: unknown, file: string): TofuPlanJson {
 }
 
 function actionOf(actions: string[]): PlanAction {
-  if (actions.includes('delete') && actions.includes('create')) return 'replace';
+  if (actions.length === 2 && actions.includes('delete') && actions.includes('create')) return 'replace';
   if (actions.length === 1 && ['create', 'update', 'delete', 'read', 'no-op'].includes(actions[0])) return actions[0] as PlanAction;
-  return 'no-op';
+  return 'unknown';
 }
 
 const record = (v: unknown): Record<string, unknown> | null =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
-/** Counts as `tofu plan` reports them: a replacement is one add and one destroy. Data sources are left out. */
+/** Counts as `tofu plan` reports them: a replacement is one add and one destroy; an unknown action is listed but not counted. Data sources are left out. */
 export function summarizePlan(plan: TofuPlanJson): PlanSummary {
   const summary: PlanSummary = { add: 0, change: 0, destroy: 0, changes: [] };
   for (const rc of plan.resource_changes ?? []) {
@@ -95,7 +98,14 @@ export function summarizePlan(plan: TofuPlanJson): PlanSummary {
     if (action === 'create' || action === 'replace') summary.add++;
     if (action === 'delete' || action === 'replace') summary.destroy++;
     if (action === 'update') summary.change++;
-    summary.changes.push({ address: rc.address, type: rc.type, action, before: record(rc.change.before), after: record(rc.change.after) });
+    summary.changes.push({
+      address: rc.address,
+      type: rc.type,
+      action,
+      actions: [...rc.change.actions],
+      before: record(rc.change.before),
+      after: record(rc.change.after),
+    });
   }
   summary.changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return summary;

@@ -11,10 +11,10 @@
  * moving a live control plane's endpoint breaks every kubeconfig and the workers' join address.
  * Changing the pool ranges can move allocated VIPs: pin them (`vip:`) before that.
  */
-import { createHash } from 'node:crypto';
 import { ipToNumber, numberToIp, parseRange, type Ipv4Range } from '../config/ip';
 import type { Problem } from '../config/problems';
 import type { Lab } from '../config/schema';
+import { PoolAddresses, TenantWeights } from './vip-weight';
 
 export interface TenantVip {
   tenant: string;
@@ -52,23 +52,20 @@ function inPool(ranges: readonly Ipv4Range[], address: number): boolean {
   return ranges.some((r) => r.first <= address && address <= r.last);
 }
 
-function weight(tenant: string, address: number): bigint {
-  const digest = createHash('sha256')
-    .update(`${tenant}\0${numberToIp(address)}`)
-    .digest();
-  return digest.readBigUInt64BE(0);
-}
-
-/** The pool address that weighs most for a tenant, leaving out `taken`. */
-function best(tenant: string, ranges: readonly Ipv4Range[], taken: ReadonlySet<number> = new Set()): number | undefined {
+/** The pool address that weighs most for a tenant, leaving out `taken` (the first of equal weights, in pool order). */
+function best(tenant: string, pool: PoolAddresses, taken: ReadonlySet<number> = new Set()): number | undefined {
+  const w = new TenantWeights(tenant, pool);
   let bestAddress: number | undefined;
-  let bestWeight = -1n;
-  for (const r of ranges) {
-    for (let a = r.first; a <= r.last; a++) {
-      if (taken.has(a)) continue;
-      const w = weight(tenant, a);
-      if (w > bestWeight) {
-        bestWeight = w;
+  let bestHi = -1;
+  let bestLo = -1;
+  let i = 0;
+  for (const r of pool.ranges) {
+    for (let a = r.first; a <= r.last; a++, i++) {
+      if (taken.size > 0 && taken.has(a)) continue;
+      w.weigh(i);
+      if (w.hi > bestHi || (w.hi === bestHi && w.lo > bestLo)) {
+        bestHi = w.hi;
+        bestLo = w.lo;
         bestAddress = a;
       }
     }
@@ -125,17 +122,22 @@ export function allocateVips(lab: Lab): VipAllocation {
     return { vips, problems };
   }
 
+  const pool = new PoolAddresses(ranges);
   const firstChoice = new Map<string, number>();
   const claimants = new Map<number, string[]>();
   for (const name of automatic) {
-    const address = best(name, ranges) as number;
+    const address = best(name, pool) as number;
     firstChoice.set(name, address);
     claimants.set(address, [...(claimants.get(address) ?? []), name]);
   }
   const taken = new Set<number>([...described.keys(), ...firstChoice.values()]);
+  const suggestions = new Map<string, string | undefined>();
   const suggestion = (name: string): string | undefined => {
-    const address = best(name, ranges, taken);
-    return address === undefined ? undefined : numberToIp(address);
+    if (!suggestions.has(name)) {
+      const address = best(name, pool, taken);
+      suggestions.set(name, address === undefined ? undefined : numberToIp(address));
+    }
+    return suggestions.get(name);
   };
   for (const [address, names] of [...claimants.entries()].sort((a, b) => a[0] - b[0])) {
     const ip = numberToIp(address);

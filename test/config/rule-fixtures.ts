@@ -98,4 +98,13 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'storage.cloud-init-is-tenant-storage': (d) => (d.proxmox.instances[1].storage = { disks: 'ci-tenant-a', cloudInit: 'ci' }),
   'storage.cloud-init-path-in-var-lib-vz': (d) => (d.proxmox.instances[1].storage = { cloudInitPath: '/var/lib/vz/ci' }),
   'storage.cloud-init-shared': (d) => (d.proxmox.instances[1].storage = { images: 'shared-ci', cloudInit: 'shared-ci' }),
+  'storage.cloud-init-path-system': (d) => (d.proxmox.instances[0].storage.cloudInitPath = '/etc/pve'),
+  // modules/config/layer2-rules.ts
+  'network.vlan-is-management-vip-vlan': (d) => (d.tenants[0].network.vlan = 4),
+  // tenant-b (SingleInstance) may land on pmox-txl beside tenant-a.
+  'network.vlan-shared': (d) => {
+    d.tenants[0].network.vlan = 10;
+    d.tenants[1].network.vlan = 10;
+  },
+  'network.shares-layer2-with-unknown': (d) => (d.tenants[0].sharesLayer2With = ['tenant-x']),
 };

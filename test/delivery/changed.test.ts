@@ -223,13 +223,13 @@ describe('review: what a plan destroys is never an all-clear (issue 26)', () => 
       management: planOf([{ address: 'helm_release.metallb', type: 'helm_release', actions: ['delete'], before: { name: 'metallb' } }]),
     });
     expect(r.warnings).toEqual([
-      'management: Helm release metallb is uninstalled (what it installed goes with it)',
-      'proxmox-pmox-txl: Proxmox pool capi-tenant-a is destroyed (its ACLs go with it)',
-      'tenant-tenant-a: Namespace tenant-a-extra is destroyed (everything in it goes with it)',
-      "tenant-tenant-a: Namespace tenant-a is destroyed (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)",
+      'management: Helm release `metallb` is uninstalled (what it installed goes with it)',
+      'proxmox-pmox-txl: Proxmox pool `capi-tenant-a` is destroyed (its ACLs go with it)',
+      'tenant-tenant-a: Namespace `tenant-a-extra` is destroyed (everything in it goes with it)',
+      "tenant-tenant-a: Namespace `tenant-a` is destroyed (everything in it goes with it: a tenant's Cluster, credentials and kubeconfig)",
     ]);
     expect(r.markdown).not.toContain('Nothing destroyed');
-    expect(r.markdown).toMatch(/### Must not miss\n\n- ⚠️ management: Helm release metallb is uninstalled/);
+    expect(r.markdown).toMatch(/### Must not miss\n\n- ⚠️ management: Helm release `metallb` is uninstalled/);
   });
 
   it('lists any other destroyed or replaced resource too, and gives the all-clear only for a plan that destroys nothing', () => {
@@ -240,7 +240,7 @@ describe('review: what a plan destroys is never an all-clear (issue 26)', () => 
         { address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] },
       ]),
     });
-    expect(r.warnings).toEqual(['proxmox-pmox-txl: 2 more resources are destroyed or replaced: proxmox_acl.a (destroyed), proxmox_acl.b (replaced)']);
+    expect(r.warnings).toEqual(['proxmox-pmox-txl: 2 more resources are destroyed or replaced: `proxmox_acl.a` (destroyed), `proxmox_acl.b` (replaced)']);
     expect(r.markdown).not.toContain('Nothing destroyed');
     const clear = run({ 'proxmox-pmox-txl': planOf([{ address: 'proxmox_acl.c', type: 'proxmox_acl', actions: ['create'] }]) });
     expect(clear.markdown).toContain('Nothing destroyed, rotated, downgraded in HA or version-changed.');

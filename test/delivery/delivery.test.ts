@@ -142,11 +142,11 @@ describe('review on real plans', () => {
     const text = readFileSync(comment, 'utf8');
     const start = text.indexOf('### Must not miss');
     const mustNotMiss = text.slice(start, text.indexOf('\n### ', start + 1));
-    expect(mustNotMiss).toMatch(/proxmox-pmox-fra: VM proxmox_virtual_environment_vm\.\S+ is destroyed/);
+    expect(mustNotMiss).toMatch(/proxmox-pmox-fra: VM `proxmox_virtual_environment_vm\.\S+` is destroyed/);
     expect(mustNotMiss).toContain('node template pmox-fra for v1.35.4 is removed');
     expect(mustNotMiss).toContain('tenant tenant-b is deleted');
     // Each tenant has its own CAPMOX token on the instances it uses: tenant-b's goes, nobody else's.
-    expect(mustNotMiss).toMatch(/proxmox-pmox-txl: credential proxmox_user_token\.\S*tenant-b\S* is deleted/);
+    expect(mustNotMiss).toMatch(/proxmox-pmox-txl: credential `proxmox_user_token\.\S*tenant-b\S*` is deleted/);
     expect(mustNotMiss).not.toMatch(/credential \S*tenant-[ac]\S*/);
     // Counts as tofu reports them, from the plan JSON.
     const fraRow = text.match(/\| proxmox-pmox-fra \| (\d+) \| (\d+) \| (\d+) \|/);

@@ -108,3 +108,42 @@ describe('VIP allocation', () => {
     expect(problems.map((p) => p.message)).toEqual([expect.stringContaining('VIP 10.4.1.5 is outside the load-balancer pool')]);
   });
 });
+
+/** The allocator's weight as it was computed before the fast hash: node:crypto, the first 64 bits of SHA-256(`<tenant>\0<address>`). */
+function referenceBest(tenant: string, first: number, last: number): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the reference only
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  const ip = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  let best = -1n;
+  let at = first;
+  for (let a = first; a <= last; a++) {
+    const w = createHash('sha256')
+      .update(`${tenant}\0${ip(a)}`)
+      .digest()
+      .readBigUInt64BE(0);
+    if (w > best) [best, at] = [w, a];
+  }
+  return ip(at);
+}
+
+describe('VIP weights (the fast SHA-256)', () => {
+  it('allocates exactly what the node:crypto weights allocate, for short and long tenant names (one block and two)', () => {
+    const start = (10 << 24) | (4 << 16);
+    const pool = ['10.4.0.0-10.4.1.255'];
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z][a-z0-9-]{0,61}[a-z0-9]$/), (name) => {
+        expect(allocateVips(lab(pool, [{ name }])).vips.get(name)?.vip).toBe(referenceBest(name, start, start + 511));
+      }),
+      { numRuns: 40 },
+    );
+    // 39 characters: the longest one-block message; 40 and 63: two blocks (node:crypto).
+    for (const name of ['a', 'x'.repeat(39), 'y'.repeat(40), `t${'z'.repeat(61)}0`])
+      expect(allocateVips(lab(pool, [{ name }])).vips.get(name)?.vip).toBe(referenceBest(name, start, start + 511));
+  });
+
+  it("keeps the example lab's VIPs as they were", () => {
+    const { vips } = allocateVips(exampleLab());
+    const [first, last] = [(10 << 24) | (4 << 16) | 100, (10 << 24) | (4 << 16) | 149];
+    for (const t of ['tenant-a', 'tenant-b', 'tenant-c']) expect(vips.get(t)?.vip).toBe(referenceBest(t, first, last));
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * `npm run --silent bench:validate -- [--sizes 125,1000] [--runs 1]`
+ *
+ * `validate` time on the paths that allocate VIPs (issue 42, item 5): labs of N tenants (3 pools
+ * each, 3 instances × 3 nodes, bench/lab-generator.ts) where no tenant pins its VIP and the
+ * load-balancer pool is a /16, so every VIP is ranked over 65 536 addresses and some tenants
+ * collide — the refusing path, with its suggestions — beside the same lab with every VIP pinned.
+ * Each run is a whole `node dist/scripts/validate.js` process, as a user runs it: wall-clock
+ * seconds, CPU seconds (user + system of the process), exit code and how many problems it
+ * reported. Then, in this process, one tenant ranked over the /16 with the weights as computed
+ * before (node:crypto per address) and now (modules/tenants/vip-weight.ts), best of 3: the
+ * speed-up without the load of the machine in it. The 1-minute load average is printed beside each
+ * figure (the machine is shared). Prints figures, not verdicts; docs/development.md records them.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { numberToIp } from '../modules/config/ip';
+import { PoolAddresses, TenantWeights } from '../modules/tenants/vip-weight';
+import { benchLab } from './lab-generator';
+
+function parseArgs(argv: string[]) {
+  const args = { sizes: [125, 1000], runs: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--sizes') args.sizes = argv[++i].split(',').map(Number);
+    else if (argv[i] === '--runs') args.runs = Number(argv[++i]);
+    else {
+      process.stderr.write(`unknown argument ${argv[i]}\nusage: npm run --silent bench:validate -- [--sizes 125,1000] [--runs 1]\n`);
+      process.exit(1);
+    }
+  }
+  return args;
+}
+
+/** CPU seconds (user + system) of this process's waited-for children so far (Linux /proc; 0 elsewhere). */
+function childrenCpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+const root = join(__dirname, '..', '..');
+const args = parseArgs(process.argv.slice(2));
+const work = mkdtempSync(join(tmpdir(), 'pvekaas-bench-validate-'));
+const load = () => loadavg()[0].toFixed(1);
+
+try {
+  process.stdout.write('| tenants | VIPs | wall s | CPU s | exit | problems | load |\n|---:|---|---:|---:|---:|---:|---:|\n');
+  for (const size of args.sizes) {
+    for (const allocated of [true, false]) {
+      const file = join(work, `lab-${size}-${allocated ? 'allocated' : 'pinned'}.yaml`);
+      writeFileSync(file, benchLab(size, { allocatedVips: allocated }));
+      for (let run = 0; run < args.runs; run++) {
+        const cpu = childrenCpuSeconds();
+        const start = performance.now();
+        const r = spawnSync(process.execPath, [join(root, 'dist/scripts/validate.js'), '--config', file], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+        const wall = (performance.now() - start) / 1000;
+        const problems = /(\d+) problems? in the lab description/.exec(r.stderr)?.[1] ?? '0';
+        process.stdout.write(
+          `| ${size} | ${allocated ? 'allocated, /16 pool' : 'pinned'} | ${wall.toFixed(1)} | ${(childrenCpuSeconds() - cpu).toFixed(1)} | ${r.status} | ${problems} | ${load()} |\n`,
+        );
+      }
+    }
+  }
+
+  // One tenant over the /16: the weights as before (node:crypto per address) and now.
+  const range = { first: (10 << 24) | (4 << 16), last: ((10 << 24) | (4 << 16)) + 65535 };
+  const before = () => {
+    let best = -1n;
+    for (let a = range.first; a <= range.last; a++) {
+      const w = createHash('sha256')
+        .update(`t-0042\0${numberToIp(a)}`)
+        .digest()
+        .readBigUInt64BE(0);
+      if (w > best) best = w;
+    }
+  };
+  const pool = new PoolAddresses([range]);
+  const now = () => {
+    const w = new TenantWeights('t-0042', pool);
+    for (let i = 0; i < pool.size; i++) w.weigh(i);
+  };
+  const bestOf = (f: () => void) => Math.min(...[0, 1, 2].map(() => ((t) => (f(), performance.now() - t))(performance.now())));
+  const [b, n] = [bestOf(before), bestOf(now)];
+  process.stdout.write(
+    `\none tenant ranked over 65536 addresses: ${b.toFixed(0)} ms before (node:crypto), ${n.toFixed(0)} ms now, ${(b / n).toFixed(1)}× (best of 3, load ${load()})\n`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
