@@ -8,13 +8,8 @@
  * planned; 2: now differs from the plan somewhere (as `audit` says 2 for drift); 1: the management
  * cluster could not be read, or a usage or description error.
  */
-import { atLabFile, loadLabFile } from '../modules/config/load';
-import { planPlacement } from '../modules/placement';
-import { renderTenants } from '../modules/tenants';
-import { expectedTenant, renderStatusMarkdown, statusJson, tenantStatus, type TenantStatus } from '../modules/foresight/status';
-import { parseFlags, runCommand, UserError } from './lib/cli';
-import { kubeconfigSource, managementAccess } from './lib/kubeconfig';
-import { readTenant, runningTenants } from './lib/status-read';
+import { parseFlags, runCommand } from './lib/cli';
+import { runStatus } from './lib/status-run';
 
 const usage = 'npm run --silent status -- --config <lab.yaml> [--tenant <name>]... [--kubeconfig <file>] [--context <name>] [--json]';
 
@@ -38,37 +33,13 @@ runCommand(async () => {
       check: (f) => (f.config === undefined ? ['--config <lab.yaml> is required'] : []),
     },
   );
-  const file = flags.config as string;
-  const lab = loadLabFile(file);
-  const plan = atLabFile(file, () => planPlacement(lab));
-  const renderings = atLabFile(file, () => renderTenants(lab, plan));
-  const names = (flags.tenant as string[] | undefined) ?? lab.tenants.map((t) => t.name);
-  const unknown = names.filter((n) => !lab.tenants.some((t) => t.name === n));
-  if (unknown.length > 0)
-    throw new UserError(`${file}: no tenant ${unknown.join(', ')} in the lab\n  fix: --tenant one of ${lab.tenants.map((t) => t.name).join(', ')}`);
-  const access = managementAccess(
-    kubeconfigSource(lab, { kubeconfig: flags.kubeconfig as string | undefined, context: flags.context as string | undefined }, process.env),
-  );
-  let statuses: TenantStatus[];
-  let extra: string[];
-  try {
-    statuses = await Promise.all(
-      names.map(async (name) => {
-        const expected = expectedTenant(lab, plan, renderings.get(name)!);
-        return tenantStatus(expected, await readTenant(access.client, expected.namespace));
-      }),
-    );
-    // Tenants running that the lab no longer has: only when every tenant is shown.
-    extra = flags.tenant ? [] : (await runningTenants(access.client)).filter((n) => !lab.tenants.some((t) => t.name === n));
-  } catch (e) {
-    throw new UserError(`the management cluster ${access.server} (context ${access.context} of ${access.file}) could not be read: ${(e as Error).message}`);
-  } finally {
-    access.client.close();
-  }
-  if (flags.json) process.stdout.write(`${JSON.stringify(statusJson(statuses, extra), null, 2)}\n`);
-  else
-    process.stdout.write(
-      `# Status: ${file}, read from ${access.server} (context ${access.context})\n\n${renderStatusMarkdown(statuses, { extraTenants: extra })}`,
-    );
-  process.exitCode = statuses.every((s) => s.asPlanned) && extra.length === 0 ? 0 : 2;
+  const run = await runStatus({
+    config: flags.config as string,
+    tenants: flags.tenant as string[] | undefined,
+    kubeconfig: flags.kubeconfig as string | undefined,
+    context: flags.context as string | undefined,
+    json: flags.json === true,
+  });
+  process.stdout.write(run.output);
+  process.exitCode = run.code;
 });
