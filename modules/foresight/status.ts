@@ -590,18 +590,22 @@ export function renderStatusMarkdown(statuses: readonly TenantStatus[], options:
       '',
     );
     const tcp = cp.tenantControlPlane ? `; TenantControlPlane ${cell(cp.tenantControlPlane.version)} ${cell(cp.tenantControlPlane.status)}` : '';
+    const cpBad = cp.conditions.filter((c) => c.status !== 'True');
     lines.push(
-      `- control plane: ${cp.version ?? 'no version'} (plan ${cp.plan}${cp.version === cp.plan ? ' ✓' : ' ✗'}), ${cp.ready ? 'ready' : 'NOT ready'}${cp.conditions.length ? `; ${cp.conditions.map(describe).join(', ')}` : ''}${tcp}`,
+      `- control plane: ${cp.version ?? 'no version'} (plan ${cp.plan}${cp.version === cp.plan ? ' ✓' : ' ✗'}), ${cp.ready ? 'ready' : 'NOT ready'}${tcp}${cpBad.length ? `; ${cpBad.map(describe).join(', ')}` : ''}`,
     );
     const addresses = t.vip.service
       ? `Service ${t.vip.service.name} ${t.vip.service.type ?? ''} ${t.vip.service.addresses.join(', ') || 'no address'}`.replace(/ +/g, ' ')
       : 'no Service';
     const vipOk = t.vip.endpoint?.split(':')[0] === t.vip.plan && (t.vip.service?.addresses.includes(t.vip.plan) ?? false);
     lines.push(`- VIP: endpoint ${t.vip.endpoint ?? 'not set'}, ${addresses} (plan ${t.vip.plan}${vipOk ? ' ✓' : ' ✗'})`);
-    for (const c of t.clusters)
+    for (const c of t.clusters) {
+      const available = c.conditions.find((x) => x.type === 'Available');
+      const bad = c.conditions.filter((x) => x.status !== 'True' && x.type !== 'Available');
       lines.push(
-        `- Cluster ${c.name} (${c.role}${c.instance ? `, ${c.instance}` : ''}): ${c.phase ?? 'not found'}${c.conditions.length ? `; ${c.conditions.map((x) => `${x.type} ${x.status}`).join(', ')}` : ''}`,
+        `- Cluster ${c.name} (${c.role}${c.instance ? `, ${c.instance}` : ''}): ${c.phase ?? 'not found'}${available ? `, Available ${available.status}` : ''}${bad.length ? `; ${bad.map(describe).join(', ')}` : ''}`,
       );
+    }
     lines.push('', '| pool | instance/node | machines | plan | Ready Nodes | retiring |', '|---|---|---:|---:|---:|---:|');
     for (const g of t.groups) {
       const plan = g.plan ? (g.plan.autoscaling ? `${g.plan.autoscaling.min}..${g.plan.autoscaling.max}` : String(g.plan.replicas)) : 'none';

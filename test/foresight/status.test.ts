@@ -69,7 +69,12 @@ describe('status: now beside the plan', () => {
       `the control plane Service tenant-a has no address from the load balancer, the plan's VIP is ${a.vip}`,
       `machine ${moved.name} (pool workers) runs on pmox-txl/pmox-txl-1; its node group is pmox-txl/pmox-txl-2`,
     ]);
-    expect(renderStatusMarkdown([s])).toContain('pmox-txl/pmox-txl-1 ✗ (group pmox-txl-2)');
+    const text = renderStatusMarkdown([s]);
+    expect(text).toContain('pmox-txl/pmox-txl-1 ✗ (group pmox-txl-2)');
+    expect(text).toContain(
+      '- control plane: v1.35.4 (plan v1.35.4 ✓), NOT ready; TenantControlPlane v1.35.4 Ready; Available False (NotAvailable), KamajiControlPlaneIsReady False (Failed)',
+    );
+    expect(text).toContain(`- VIP: endpoint ${a.vip}:6443, Service tenant-a LoadBalancer no address (plan ${a.vip} ✗)`);
   });
 
   it('reports an upgrade under way: the control plane and the machines on the old version, the lab on the new one', () => {
