@@ -32,6 +32,7 @@ export const ready = (type: string, status = 'True', reason = type) => ({
   type,
   status,
   reason,
+  message: '',
   observedGeneration: 1,
   lastTransitionTime: '2026-12-06T20:00:00Z',
 });
