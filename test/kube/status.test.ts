@@ -58,9 +58,9 @@ function withRequiredSpec(kind: string, o: { metadata: { name: string }; spec?: 
         infrastructureRef: { ...ref('ProxmoxMachine', 'infrastructure.cluster.x-k8s.io'), ...spec.infrastructureRef },
       };
     case 'ProxmoxMachine':
-      return { ...spec, network: { networkDevices: [{ name: 'net0', bridge: 'vmbr0' }] } };
+      return { ...spec, templateSelector: { matchTags: ['capi', 'v1.35.4'] }, network: { networkDevices: [{ name: 'net0', bridge: 'vmbr0' }] } };
     case 'TenantControlPlane':
-      return { controlPlane: { service: { serviceType: 'LoadBalancer' } }, kubernetes: { version: 'v1.35.4', kubelet: {} } };
+      return { controlPlane: { service: { serviceType: 'LoadBalancer' } }, kubernetes: { version: 'v1.35.4', kubelet: {} }, networkProfile: {} };
     case 'Service':
       return { ...spec, ports: [{ port: 6443, protocol: 'TCP' }] };
     default:
