@@ -4,7 +4,8 @@
  * to the Proxmox VE simulator, the management-config and tenant stacks applied to a real
  * kube-apiserver where the real CAPI, kubeadm bootstrap, CAPMOX and IPAM controllers reconcile
  * them; waits until every tenant converged (bounded), prints each machine beside the plan, tears
- * everything down, and exits 0 only if every tenant converged.
+ * everything down, and exits 0 only if every tenant converged. `--hold`: keeps it running until
+ * Ctrl-C (or SIGTERM), printing the management cluster's kubeconfig for `npm run status` and kubectl.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { parseFlags, runCommand, UserError } from './lib/cli';
 import { checkKeptDir, markKeptDir } from './lib/output-dir';
 import { LabTwin, type TwinTenant } from './twin/index';
 
-const usage = 'npm run --silent twin -- --config <lab.yaml> [--json] [--timeout <seconds>] [--keep <dir>]';
+const usage = 'npm run --silent twin -- --config <lab.yaml> [--json] [--timeout <seconds>] [--keep <dir>] [--hold]';
 
 /** What runs for real and what is simulated: the first line of every twin run. */
 export const TWIN_BANNER =
@@ -50,9 +51,33 @@ export function twinJson(tenants: TwinTenant[]): { converged: boolean; tenants: 
   };
 }
 
+/**
+ * `--hold`: the twin keeps running (its controllers and players go on reconciling) until SIGINT or
+ * SIGTERM; then the caller stops it. Prints how to look at it: the management cluster's admin
+ * kubeconfig (a file in the twin's scratch directory, removed when it stops) for `npm run status`
+ * and kubectl.
+ */
+async function hold(twin: LabTwin, config: string, write: (text: string) => void): Promise<void> {
+  const kubeconfig = twin.management.kubeconfig;
+  write(
+    [
+      '',
+      `the twin keeps running until Ctrl-C; its management cluster's kubeconfig: ${kubeconfig}`,
+      `  npm run --silent status -- --config ${config} --kubeconfig ${kubeconfig}`,
+      `  KUBECONFIG=${kubeconfig} kubectl get clusters,machines -A   (if you have kubectl)`,
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  write('stopping the twin\n');
+}
+
 if (require.main === module) {
   runCommand(async () => {
-    const flags = parseFlags(process.argv.slice(2), { config: 'string', json: 'boolean', timeout: 'string', keep: 'string' }, usage);
+    const flags = parseFlags(process.argv.slice(2), { config: 'string', json: 'boolean', timeout: 'string', keep: 'string', hold: 'boolean' }, usage);
     const root = projectRoot();
     const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
     const timeout = Number(flags.timeout ?? 900);
@@ -96,6 +121,7 @@ if (require.main === module) {
         if (!json) say(twin.diagnostics());
         process.exitCode = 1;
       }
+      if (flags.hold === true) await hold(twin, config, (json ? process.stderr : process.stdout).write.bind(json ? process.stderr : process.stdout));
     } finally {
       await twin.stop();
       if (!keep) twin.cleanup();

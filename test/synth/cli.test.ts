@@ -15,6 +15,7 @@ const commands: [string, string[]][] = [
   ['validate', ['--config <lab.yaml>', '--against <old lab.yaml>']],
   ['placement', ['--config <file>', '--format <format>', '--against <file>', '--what-if <loss>', '(repeatable)']],
   ['audit', ['--tokens <tokens.json>', '--format markdown|json', 'exit codes: 0 no drift; 2 drift']],
+  ['status', ['--config <lab.yaml>', '--tenant <name>', '--kubeconfig <file>', '--json', 'exit codes: 0 every tenant shown runs as planned; 2']],
   ['changed', ['--against-out <dir>', '--json']],
   ['deploy', ['--stacks <glob,…>', '--parallel <n>', '--plan', '--yes', '--auto-approve', '--plan-only', '--detailed-exitcode', '2 with --plan-only']],
   ['export-hcl', ['--config <lab.yaml>', '--out <dir>']],

@@ -3,12 +3,13 @@
  * controllers (webhooks on) reconcile exactly what pvekaas renders, against the strict Proxmox VE
  * simulator. The steps share one twin and run in order (docs/twin.md).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { tenantProxmoxPool } from '../../modules/config/proxmox-access';
 import type { LabTwin, TwinTenant } from '../../scripts/twin/index';
+import { runStatus } from '../../scripts/lib/status-run';
 import { actualCounts, inRanges, plannedCounts, projectRoot, startTwin, printTimes } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
@@ -37,6 +38,14 @@ afterAll(async () => {
 });
 
 const mgmt = () => twin.management.client;
+
+/** `npm run status -- --config <lab> --kubeconfig <the twin's management cluster> --json` (its function), on a lab text. */
+async function status(labText: string, tenants?: string[]) {
+  const config = join(dirname(twin.out), 'status-lab.yaml');
+  writeFileSync(config, labText);
+  const run = await runStatus({ config, kubeconfig: twin.management.kubeconfig, json: true, env: {}, ...(tenants ? { tenants } : {}) });
+  return { ...run, json: JSON.parse(run.output) as { asPlanned: boolean; tenants: { name: string; differences: string[] }[] } };
+}
 /** The tenant's VMs: those in its Proxmox pool (`<pools.vms>-<tenant>`) of the VM's instance. */
 const tenantVms = (tenant: string) =>
   twin.sim.listVms().filter((v) => {
@@ -67,6 +76,41 @@ describe('the example lab in the twin', () => {
 
   it('converged as planned: no tenant differs from the placement plan (what `twin --json` reports)', () => {
     for (const t of tenants.values()) expect({ tenant: t.name, notAsPlanned: t.notAsPlanned }).toEqual({ tenant: t.name, notAsPlanned: [] });
+  });
+
+  it('`status` reports what the twin runs: each control plane, VIP, machine, phase and Ready Node as the API objects have them, as planned', async () => {
+    const { allocateVips } = await import('../../modules/tenants/vip');
+    const vips = allocateVips(twin.lab).vips;
+    const run = await status(twin.labText);
+    expect({ code: run.code, notInLab: run.notInLab, differences: run.statuses.flatMap((s) => s.differences) }).toEqual({
+      code: 0,
+      notInLab: [],
+      differences: [],
+    });
+    expect(run.json.asPlanned).toBe(true);
+    for (const name of tenantNames()) {
+      const s = run.statuses.find((x) => x.name === name)!;
+      // The twin's own reading: Machines from CAPI, each VM's instance and node from the simulator itself.
+      const now = await twin.tenant(name);
+      const vip = vips.get(name)!.vip;
+      expect(s.controlPlane).toMatchObject({ plan: twin.lab.tenants.find((t) => t.name === name)!.kubernetesVersion, ready: true, initialized: true });
+      expect(s.controlPlane.version).toBe(s.controlPlane.plan);
+      expect(s.vip).toMatchObject({ plan: vip, service: { type: 'LoadBalancer', addresses: [vip] } });
+      expect(s.vip.endpoint).toMatch(new RegExp(`^${vip.replace(/\./g, '\\.')}:\\d+$`));
+      const mine = (m: { name: string; phase?: string; nodeName?: string; instance?: string; node?: string }) => [
+        m.name,
+        m.phase,
+        m.nodeName,
+        m.instance,
+        m.node,
+      ];
+      expect(s.machines.map(mine).sort()).toEqual(now.machines.map(mine).sort());
+      expect(s.machines.map((m) => [m.name, m.nodeReady?.status, m.role])).toEqual(s.machines.map((m) => [m.name, 'True', 'plan']));
+      expect(s.machines.map((m) => m.vmid).sort()).toEqual(now.machines.map((m) => m.vmid).sort());
+      const counts = new Map(s.groups.filter((g) => g.machines > 0).map((g) => [`${g.pool} ${g.instance}/${g.node}`, g.machines]));
+      expect(counts).toEqual(plannedCounts(twin.plan, name));
+      expect(s.groups.every((g) => g.readyNodes === g.machines)).toBe(true);
+    }
   });
 
   it('plans nothing more: the second plan of every kubernetes_manifest of management-config and each tenant stack is empty after the controllers reconciled', async () => {
@@ -174,6 +218,14 @@ describe('the example lab in the twin', () => {
     for (const replicas of [original + 1, original - 1]) {
       const doc = parseDocument(exampleText);
       doc.setIn(['tenants', tenantIndex, 'pools', poolIndex, 'replicas'], replicas);
+      // `status` on the edited lab before it is deployed: the pool differs from the new plan, nothing else does.
+      const before = await status(doc.toString());
+      const differences = before.statuses.find((x) => x.name === tenant.name)!.differences;
+      expect(before.code).toBe(2);
+      expect(differences.length).toBeGreaterThan(0);
+      for (const d of differences)
+        expect(d).toMatch(new RegExp(`^pool ${tenant.pools[poolIndex].name} on [\\w-]+/[\\w-]+: \\d+ machine\\(s\\), the plan has \\d+$`));
+      expect(before.statuses.filter((x) => x.name !== tenant.name).flatMap((x) => x.differences)).toEqual([]);
       const from = twin.sim.requests.length;
       await twin.update(doc.toString());
       // A pool's size is no proxmox stack's business: none changed, so none was applied (as
@@ -185,6 +237,10 @@ describe('the example lab in the twin', () => {
       if (!t.converged) throw new Error(`${tenant.name} did not converge at ${replicas} replicas: ${t.waiting.join('; ')}\n${twin.diagnostics()}`);
       expect(t.machines.filter((m) => m.pool === tenant.pools[poolIndex].name)).toHaveLength(replicas);
       expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, tenant.name));
+      // Deployed and converged: as planned again, the pool at its new size.
+      const after = await status(doc.toString(), [tenant.name]);
+      expect({ code: after.code, differences: after.statuses[0].differences }).toEqual({ code: 0, differences: [] });
+      expect(after.statuses[0].machines.filter((m) => m.pool === tenant.pools[poolIndex].name && !m.deleting)).toHaveLength(replicas);
       // Scaled-down machines leave no VM behind.
       const live = new Set(t.machines.map((m) => `${m.instance}/${m.vmid}`));
       const vms = tenantVms(tenant.name);
