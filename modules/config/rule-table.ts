@@ -15,6 +15,7 @@ import { INSTANCE_NETWORK_RULES } from './instance-network-rules';
 import { MANAGEMENT_RULES } from './management-rules';
 import { SERVER_RULES } from './server-rules';
 import { SECURITY_RULES } from './security-rules';
+import { IDENTITY_RULES } from './identity-rules';
 
 /** The rules, by home, in the order `checkLab` runs them. */
 export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] = [
@@ -24,6 +25,7 @@ export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] 
   { home: 'modules/config/management-rules.ts', rules: MANAGEMENT_RULES },
   { home: 'modules/config/server-rules.ts', rules: SERVER_RULES },
   { home: 'modules/config/security-rules.ts', rules: SECURITY_RULES },
+  { home: 'modules/config/identity-rules.ts', rules: IDENTITY_RULES },
 ];
 
 /** Every rule, each once. */
