@@ -51,10 +51,16 @@ function labFor(i: TestIssuer) {
 }
 
 /** What CAPI's topology makes of the rendered Cluster: the KamajiControlPlane from the class template and its patches. */
-async function tenant(client: KubeClient, r: TenantRendering, address: string, withConfigMap = true): Promise<void> {
-  const name = r.tenant.name;
-  await client.applyOrThrow(r.namespace as KubeObject);
-  if (withConfigMap) await client.applyOrThrow(r.identity!.authentication as KubeObject);
+async function tenant(
+  client: KubeClient,
+  r: TenantRendering,
+  address: string,
+  options: { name?: string; configMap?: Record<string, any> | null } = {},
+): Promise<void> {
+  const name = options.name ?? r.tenant.name;
+  await client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  const configMap = options.configMap === undefined ? r.identity!.authentication : options.configMap;
+  if (configMap) await client.applyOrThrow({ ...configMap, metadata: { ...configMap.metadata, namespace: name } } as KubeObject);
   const templates = classTemplates({ dataStoreName: KAMAJI_DATASTORE_NAME, multiInstance: 'secondary-clusters', identity: true });
   await client.applyOrThrow({
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
@@ -147,6 +153,39 @@ const people = {
   carol: { sub: 'carol', email: 'carol@lab.example', email_verified: true, groups: ['team-b-admins'] },
 };
 
+/** What each person may do in each tenant, against what the lab says (examples/lab-identity.yaml): the differences. */
+async function mismatches(): Promise<string[]> {
+  const out: string[] = [];
+  const allowed: Record<string, Record<string, { write: boolean; read: boolean }>> = {
+    alice: { 'tenant-a': { write: true, read: true }, 'tenant-b': { write: false, read: false } },
+    bob: { 'tenant-a': { write: false, read: true }, 'tenant-b': { write: false, read: true } },
+    carol: { 'tenant-a': { write: false, read: false }, 'tenant-b': { write: true, read: true } },
+  };
+  for (const [person, claims] of Object.entries(people)) {
+    const token = issuer!.mint(claims);
+    for (const [tenantName, want] of Object.entries(allowed[person])) {
+      const review = async (verb: string) =>
+        (
+          await asPerson(plane(tenantName), token, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: { namespace: 'default', verb, group: 'apps', resource: 'deployments' } },
+          })
+        ).body?.status?.allowed === true;
+      const pronoun = person === 'bob' ? 'he' : 'she';
+      for (const [verb, key] of [
+        ['create', 'write'],
+        ['list', 'read'],
+      ] as const) {
+        const got = await review(verb);
+        if (got !== want[key])
+          out.push(`${person} ${got ? 'may' : 'may not'} ${verb} deployments in ${tenantName}; the lab says ${pronoun} ${want[key] ? 'may' : 'may not'}`);
+      }
+    }
+  }
+  return out;
+}
+
 /** Polls until `check` holds (the API server's JWT authenticator initializes in the background). */
 async function eventually<T>(what: string, fn: () => Promise<T>, check: (t: T) => boolean, ms = 60000): Promise<T> {
   const end = Date.now() + ms;
@@ -187,6 +226,18 @@ afterAll(async () => {
   await tearDown(undefined, server, issuer);
 }, 60000);
 
+/** The mutation corpus's AuthenticationConfiguration mistakes: the change, the reason kube-apiserver logs, a tenant of its own. */
+const MUTATED_CONFIGURATIONS: [string, (config: any) => void, RegExp, string, string][] = [
+  [
+    'without the issuer CA',
+    (config) => delete config.jwt[0].issuer.certificateAuthority,
+    /x509: certificate signed by unknown authority|failed to verify certificate/,
+    'tenant-mut-ca',
+    '10.10.0.8',
+  ],
+  ['with a wrong audience', (config) => (config.jwt[0].issuer.audiences = ['another-client']), /audience/, 'tenant-mut-aud', '10.10.0.9'],
+];
+
 describe('tenant login through the identity provider, on real tenant API servers started by the played Kamaji', () => {
   it("passes the rendered --authentication-config and mounts the tenant's ConfigMap into the kube-apiserver", async () => {
     const { client } = started(server);
@@ -224,6 +275,10 @@ describe('tenant login through the identity provider, on real tenant API servers
     expect(refused.body.message).toMatch(/User "oidc:alice@lab\.example" cannot create resource "deployments"/);
     expect((await createDeployment(plane('tenant-b'), carol, 'carol-app')).status).toBe(201);
     expect((await createDeployment(plane('tenant-a'), carol, 'carol-app')).status).toBe(403);
+  }, 60000);
+
+  it('every allow and deny of the three people in the two tenants matches the lab (SelfSubjectAccessReview)', async () => {
+    expect(await mismatches()).toEqual([]);
   }, 60000);
 
   it('a viewer reads and cannot write', async () => {
@@ -277,11 +332,60 @@ describe('tenant login through the identity provider, on real tenant API servers
     expect(issuer!.keyFetches()).toBeGreaterThan(before);
   }, 90000);
 
+  // The mutation corpus (scripts/twin/mutation-corpus.ts): each mistake, applied to a copy of what
+  // pvekaas renders, is caught by the real tenant API server.
+  it('lets a tenant-a admin write in tenant-b with a group bound in the wrong tenant', async () => {
+    const b = plane('tenant-b');
+    const alice = issuer!.mint(people.alice);
+    expect(await mismatches()).toEqual([]);
+    // The mistake: tenant-a's admins binding rendered into tenant-b's cluster.
+    const wrong = JSON.parse((renderings.get('tenant-a')!.identity!.access as any).data['pvekaas-admins.json']);
+    wrong.metadata.name = 'pvekaas-admins-mutated';
+    await b.server.client.applyOrThrow(wrong);
+    try {
+      expect((await createDeployment(b, alice, 'alice-in-b')).status).toBe(201);
+      expect(await mismatches()).toContainEqual('alice may create deployments in tenant-b; the lab says she may not');
+    } finally {
+      await b.server.client.delete('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/pvekaas-admins-mutated');
+      await b.server.client.delete('/apis/apps/v1/namespaces/default/deployments/alice-in-b');
+    }
+  }, 60000);
+
+  it.each(MUTATED_CONFIGURATIONS)(
+    'refuses every login with an AuthenticationConfiguration %s',
+    async (_what, mutate, reason, name, address) => {
+      const { client } = started(server);
+      const r = renderings.get('tenant-a')!;
+      const cm = structuredClone(r.identity!.authentication) as any;
+      const config = JSON.parse(cm.data['authentication-config.json']);
+      mutate(config);
+      cm.data['authentication-config.json'] = JSON.stringify(config);
+      await tenant(client, r, address, { name, configMap: cm });
+      await player!.tick();
+      await player!.tick();
+      const p = plane(name);
+      await p.server.client.applyOrThrow(JSON.parse((r.identity!.access as any).data['pvekaas-admins.json']));
+      const logFile = join(p.server.dir, 'kube-apiserver.log');
+      // The rendered configuration logs alice in (shown above); this one refuses her, with kube-apiserver's reason.
+      const status = await eventually(
+        'a refusal with its reason',
+        async () => ({
+          status: (await asPerson(p, issuer!.mint(people.alice), 'GET', '/api/v1/namespaces')).status,
+          log: reason.test(readFileSync(logFile, 'utf8')),
+        }),
+        (x) => x.status === 401 && x.log,
+        30000,
+      );
+      expect(status).toEqual({ status: 401, log: true });
+    },
+    120000,
+  );
+
   it('never starts a control plane whose AuthenticationConfiguration ConfigMap is missing, and says why', async () => {
     const { client } = started(server);
     const lab = labFor(issuer!);
     const c = renderTenants(lab, planPlacement(lab)).get('tenant-c')!;
-    await tenant(client, c, '10.10.0.7', false);
+    await tenant(client, c, '10.10.0.7', { configMap: null });
     await player!.tick();
     await player!.tick();
     expect(player!.waitingIn('tenant-c')).toMatch(

@@ -68,7 +68,7 @@ describe('review: identity changes', () => {
       for (const t of d.tenants) delete t.access;
     });
     const section = identitySection({ before: side(base, 'base'), after: side(gone, 'change') })!;
-    expect(section.warnings[0]).toMatch(/identity provider `https:\/\/login\.lab\.example\/realms\/lab` removed/);
+    expect(section.warnings?.[0]).toMatch(/identity provider `https:\/\/login\.lab\.example\/realms\/lab` removed/);
     expect(section.lines.filter((l) => l.startsWith('| tenant-'))).toHaveLength(8);
     const prefixed = labOf((d) => (d.identity.groupsPrefix = 'sso:'));
     const lines = identitySection({ before: side(base, 'base'), after: side(prefixed, 'change') })!.lines;
