@@ -17,7 +17,6 @@
  * the ClusterResourceSet's apply of the rendered bindings into each tenant cluster).
  */
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { parseLab } from '../../modules/config/load';
@@ -29,7 +28,7 @@ import { classTemplates } from '../../modules/tenants/cluster-class';
 import { classPatches } from '../../modules/tenants/cluster-class-patches';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
 import { KamajiPlayer, type KamajiReleases, type TenantControlPlaneView } from '../../scripts/twin/kamaji';
-import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
+import { accessMismatches, asPerson, LAB_ACCESS, people, startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
 import { startKubeServer, type KubeClient, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';
 
@@ -104,33 +103,6 @@ const plane = (namespace: string): TenantControlPlaneView => {
   return p;
 };
 
-/** One request to a tenant API server with a bearer token: the status and body. */
-function asPerson(p: TenantControlPlaneView, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const ca = readFileSync(join(p.server.dir, 'ca.crt'));
-  const url = new URL(path, p.server.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method, ca, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' } },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
 const deployment = (name: string) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
@@ -147,44 +119,8 @@ const whoAmI = async (p: TenantControlPlaneView, token: string) =>
   (await asPerson(p, token, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }))
     .body?.status?.userInfo;
 
-const people = {
-  alice: { sub: 'alice', email: 'alice@lab.example', email_verified: true, groups: ['team-a-admins'] },
-  bob: { sub: 'bob', email: 'bob@lab.example', email_verified: true, groups: ['auditors'] },
-  carol: { sub: 'carol', email: 'carol@lab.example', email_verified: true, groups: ['team-b-admins'] },
-};
-
 /** What each person may do in each tenant, against what the lab says (examples/lab-identity.yaml): the differences. */
-async function mismatches(): Promise<string[]> {
-  const out: string[] = [];
-  const allowed: Record<string, Record<string, { write: boolean; read: boolean }>> = {
-    alice: { 'tenant-a': { write: true, read: true }, 'tenant-b': { write: false, read: false } },
-    bob: { 'tenant-a': { write: false, read: true }, 'tenant-b': { write: false, read: true } },
-    carol: { 'tenant-a': { write: false, read: false }, 'tenant-b': { write: true, read: true } },
-  };
-  for (const [person, claims] of Object.entries(people)) {
-    const token = issuer!.mint(claims);
-    for (const [tenantName, want] of Object.entries(allowed[person])) {
-      const review = async (verb: string) =>
-        (
-          await asPerson(plane(tenantName), token, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
-            apiVersion: 'authorization.k8s.io/v1',
-            kind: 'SelfSubjectAccessReview',
-            spec: { resourceAttributes: { namespace: 'default', verb, group: 'apps', resource: 'deployments' } },
-          })
-        ).body?.status?.allowed === true;
-      const pronoun = person === 'bob' ? 'he' : 'she';
-      for (const [verb, key] of [
-        ['create', 'write'],
-        ['list', 'read'],
-      ] as const) {
-        const got = await review(verb);
-        if (got !== want[key])
-          out.push(`${person} ${got ? 'may' : 'may not'} ${verb} deployments in ${tenantName}; the lab says ${pronoun} ${want[key] ? 'may' : 'may not'}`);
-      }
-    }
-  }
-  return out;
-}
+const mismatches = () => accessMismatches(issuer!, people, LAB_ACCESS, plane);
 
 /** Polls until `check` holds (the API server's JWT authenticator initializes in the background). */
 async function eventually<T>(what: string, fn: () => Promise<T>, check: (t: T) => boolean, ms = 60000): Promise<T> {

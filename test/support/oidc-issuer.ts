@@ -7,7 +7,9 @@
  * test can see an API server fetch the new key.
  */
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { selfSignedPair } from '../../scripts/twin/pki';
 
@@ -107,4 +109,87 @@ export async function startTestIssuer(clientID = 'kubernetes'): Promise<TestIssu
         server.closeAllConnections();
       }),
   };
+}
+
+/** One request to a tenant API server with a bearer token: the status and body. */
+export function asPerson(
+  p: { server: { url: string; dir: string } },
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const ca = readFileSync(join(p.server.dir, 'ca.crt'));
+  const url = new URL(path, p.server.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method, ca, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** Three people of two tenants (examples/lab-identity.yaml's access): their ID token claims. */
+export const people = {
+  alice: { sub: 'alice', email: 'alice@lab.example', email_verified: true, groups: ['team-a-admins'] },
+  bob: { sub: 'bob', email: 'bob@lab.example', email_verified: true, groups: ['auditors'] },
+  carol: { sub: 'carol', email: 'carol@lab.example', email_verified: true, groups: ['team-b-admins'] },
+};
+
+/** What the lab says each of them may do with Deployments in tenant-a and tenant-b (admins write, viewers read). */
+export const LAB_ACCESS: Record<string, Record<string, { write: boolean; read: boolean }>> = {
+  alice: { 'tenant-a': { write: true, read: true }, 'tenant-b': { write: false, read: false } },
+  bob: { 'tenant-a': { write: false, read: true }, 'tenant-b': { write: false, read: true } },
+  carol: { 'tenant-a': { write: false, read: false }, 'tenant-b': { write: true, read: true } },
+};
+
+/**
+ * Every allow and deny of each person in each tenant API server (SelfSubjectAccessReview: create
+ * and list Deployments), against `expected`: the differences, in words.
+ */
+export async function accessMismatches(
+  issuer: TestIssuer,
+  who: Record<string, Record<string, unknown>>,
+  expected: Record<string, Record<string, { write: boolean; read: boolean }>>,
+  plane: (tenant: string) => { server: { url: string; dir: string } },
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const [person, claims] of Object.entries(who)) {
+    const token = issuer.mint(claims);
+    for (const [tenantName, want] of Object.entries(expected[person] ?? {})) {
+      const review = async (verb: string) =>
+        (
+          await asPerson(plane(tenantName), token, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: { namespace: 'default', verb, group: 'apps', resource: 'deployments' } },
+          })
+        ).body?.status?.allowed === true;
+      const pronoun = person === 'bob' ? 'he' : 'she';
+      for (const [verb, key] of [
+        ['create', 'write'],
+        ['list', 'read'],
+      ] as const) {
+        const got = await review(verb);
+        if (got !== want[key])
+          out.push(`${person} ${got ? 'may' : 'may not'} ${verb} deployments in ${tenantName}; the lab says ${pronoun} ${want[key] ? 'may' : 'may not'}`);
+      }
+    }
+  }
+  return out;
 }
