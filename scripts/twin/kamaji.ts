@@ -31,7 +31,11 @@
  * stated: the admin kubeconfigs point at the tenant server on loopback (the VIP does not exist
  * here; MetalLB's real controller gives the LoadBalancer Service its address, metallb.ts); the
  * DataStore's finalizer is not added; the tenant kube-apiserver is the toolchain's 1.34 whatever
- * the tenant's version.
+ * the tenant's version. The user's additions to the kube-apiserver container (issue 39): its
+ * extra args after Kamaji's (less the flags Kamaji manages), its ConfigMap and Secret volumes as
+ * files in a directory of the twin's (the kubelet's part; paths in the args pointed there), the
+ * Deployment with them dry-run on the management API server; other volume sources, subPath and
+ * additional containers are refused, and changed args after start are reported, not rolled.
  */
 import type { KubeClient, KubeObject, KubeServer } from '../lib/kube-apiserver';
 import { startKubeServer } from '../lib/kube-apiserver';
