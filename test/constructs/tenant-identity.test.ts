@@ -1,4 +1,4 @@
-/** TenantIdentity writes the rendered AuthenticationConfiguration ConfigMap, the bindings' ConfigMap and the ClusterResourceSet, the set after its ConfigMap. */
+/** TenantIdentity writes the rendered AuthenticationConfiguration ConfigMap, the bindings ConfigMap and the ClusterResourceSet after it. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TenantIdentity } from '../../constructs/tenant-identity';
