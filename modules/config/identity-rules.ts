@@ -1,9 +1,11 @@
 /**
  * Rules of the lab's identity provider and the tenants' access through it (issue 39,
  * docs/identity.md). kube-apiserver checks its AuthenticationConfiguration when it starts
- * (k8s.io/apiserver pkg/apis/apiserver/validation ValidateAuthenticationConfiguration): a tenant
- * API server given one it refuses would not start, so what it refuses is refused here, at synth,
- * naming the field of the description.
+ * (k8s.io/apiserver v0.34.4, pkg/apis/apiserver/validation/validation.go: the issuer URL "must be
+ * https", "must not contain a username or password", "a query", "a fragment", "must not overlap
+ * with disallowed issuers" — the service-account issuers; the CA must parse): a tenant API server
+ * given one it refuses would not start, so what it refuses is refused here, at synth, naming the
+ * field of the description. A `system:` prefix is pvekaas's own refusal (kube-apiserver takes it).
  *
  * Written defensively: it also runs on a description that failed the schema (see load.ts).
  */
