@@ -15,6 +15,7 @@ import { TenantAccess } from '../constructs/tenant-access';
 import { TenantAutoscaler } from '../constructs/tenant-autoscaler';
 import { TenantCluster } from '../constructs/tenant-cluster';
 import { TenantCredentials } from '../constructs/tenant-credentials';
+import { TenantIdentity } from '../constructs/tenant-identity';
 import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
 import { TenantSecondaries } from '../constructs/tenant-secondaries';
 import type { Management } from '../modules/config/schema';
@@ -52,9 +53,11 @@ export class TenantStack extends TerraformStack {
     );
     new TenantAccess(this, 'access', { role: rendering.role, roleBinding: rendering.roleBinding, dependsOn: [namespace] });
     const cni = new CniHelmChartProxy(this, `cni-${tenant.cni}`, { proxy: rendering.cniProxy, dependsOn: [namespace] });
+    // Login through the lab's identity provider: the control plane mounts its AuthenticationConfiguration, so it comes first.
+    const identity = rendering.identity ? new TenantIdentity(this, 'identity', { identity: rendering.identity, dependsOn: [namespace] }) : undefined;
     const cluster = new TenantCluster(this, 'cluster', {
       cluster: rendering.cluster,
-      dependsOn: [namespace, ...credentials.map((c) => c.secret), cni.manifest],
+      dependsOn: [namespace, ...credentials.map((c) => c.secret), cni.manifest, ...(identity ? [identity.authentication] : [])],
     });
     const secondaries = rendering.secondaries
       ? new TenantSecondaries(this, 'secondaries', {
@@ -84,5 +87,20 @@ export class TenantStack extends TerraformStack {
       value: rendering.kubeconfigCommand,
       description: "writes the tenant's admin kubeconfig to a file (needs read access to the kubeconfig Secret)",
     });
+    if (rendering.identity) {
+      // No secret in either: the issuer, the client id, the CA certificates and the VIP (docs/identity.md).
+      new TerraformOutput(this, 'oidc_kubeconfig', {
+        value: JSON.stringify(rendering.identity.kubeconfig, null, 2),
+        description: `the kubeconfig people log in with through the lab's identity provider (kubelogin); it names the CA file ${rendering.identity.caFile} beside it and holds no secret`,
+      });
+      new TerraformOutput(this, 'oidc_ca_command', {
+        value: rendering.caFileCommand,
+        description: `writes ${rendering.identity.caFile}, the public certificate of the tenant API server's CA, beside the people's kubeconfig (needs read access to the <cluster>-ca Secret)`,
+      });
+      new TerraformOutput(this, 'oidc_access', {
+        value: rendering.identity.groups,
+        description: "the identity provider's groups bound in the tenant cluster: admins to cluster-admin, editors to edit, viewers to view",
+      });
+    }
   }
 }

@@ -16,6 +16,7 @@ import { MANAGEMENT_RULES } from './management-rules';
 import { SERVER_RULES } from './server-rules';
 import { SECURITY_RULES } from './security-rules';
 import { LAYER2_RULES } from './layer2-rules';
+import { IDENTITY_RULES } from './identity-rules';
 
 /** The rules, by home, in the order `checkLab` runs them. */
 export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] = [
@@ -26,6 +27,7 @@ export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] 
   { home: 'modules/config/server-rules.ts', rules: SERVER_RULES },
   { home: 'modules/config/security-rules.ts', rules: SECURITY_RULES },
   { home: 'modules/config/layer2-rules.ts', rules: LAYER2_RULES },
+  { home: 'modules/config/identity-rules.ts', rules: IDENTITY_RULES },
 ];
 
 /** Every rule, each once. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { URL_CREDENTIAL_FIX, redactUrl, urlCredentialProblem } from './safety';
 import { pinnedVersions } from '../versions/pins';
+import { identitySchema, tenantAccessSchema } from './identity-schema';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 // Bounded components: minor and patch of at most 3 and 4 digits. Unbounded, v1.99999999999999999999.0
@@ -394,6 +395,7 @@ export const tenantSchema = z.strictObject({
     .describe(
       'surge, then retire (docs/tenants.md): what the tenant was before a change that replaces node groups; its machine deployments stay beside the new ones until you remove previous, once the new Nodes are Ready',
     ),
+  access: tenantAccessSchema.optional(),
 });
 
 const versionPin = (what: string, example: string) =>
@@ -640,6 +642,7 @@ export const labSchema = z.strictObject({
     .default({ multiInstance: 'secondary-clusters' }),
   tenants: z.array(tenantSchema).default([]),
   delivery: deliverySchema.default({ backend: 'local', local: { stateDir: 'state' } }),
+  identity: identitySchema.optional(),
 });
 
 export type Lab = z.output<typeof labSchema>;

@@ -59,12 +59,13 @@ export function renderManagementPlane(lab: Pick<Lab, 'management' | 'capmox'>): 
 }
 
 /** The management-config stack's rendering: the tenant VIP pool, and the `lab-tenant` class for the lab's MultiInstance mode and health check. */
-export function renderManagementConfig(lab: Pick<Lab, 'management' | 'capmox'>): ManagementConfigRendering {
+export function renderManagementConfig(lab: Pick<Lab, 'management' | 'capmox'> & Partial<Pick<Lab, 'identity'>>): ManagementConfigRendering {
   const options = {
     dataStoreName: KAMAJI_DATASTORE_NAME,
     multiInstance: lab.capmox.multiInstance,
     namespace: CLUSTER_CLASS_NAMESPACE,
     healthCheck: lab.management.healthCheck,
+    ...(lab.identity ? { identity: true } : {}),
   };
   return {
     vipPool: tenantVipPoolManifests(lab.management).map((o) => o as unknown as KubernetesObject),

@@ -38,7 +38,7 @@ export function outputsChange(plan: DeployPlanJson): boolean {
   return Object.values(plan.output_changes ?? {}).some((o) => !(o.actions ?? []).every((a) => a === 'no-op'));
 }
 
-const SIGN: Record<ResourceChange['action'], string> = { create: '+', update: '~', delete: '-', replace: '-/+', read: '<=', 'no-op': ' ' };
+const SIGN: Record<ResourceChange['action'], string> = { create: '+', update: '~', delete: '-', replace: '-/+', read: '<=', 'no-op': ' ', unknown: '?' };
 
 /** The resource changes of a plan, one line each (`+ create  <address>`), at most `limit` of them. */
 export function resourceLines(plan: TofuPlanJson, limit = 12): string[] {

@@ -9,6 +9,7 @@ import { foresightSections } from './foresight-sections';
 import { summarizePlan, type PlanSummary, type ResourceChange, type TofuPlanJson } from './plan-json';
 import { secondaryClustersSection } from './secondary-clusters';
 import { code, visible } from './escape';
+import { identitySection } from './identity-changes';
 
 export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
 export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';
@@ -42,7 +43,7 @@ export interface StackChange {
 export type ReviewSection = (input: ReviewInput) => { title: string; lines: string[]; warnings?: string[] } | undefined;
 
 /** Sections every review renders after the built-in ones, in this order; modules add theirs here. */
-export const reviewSections: ReviewSection[] = [...foresightSections, secondaryClustersSection];
+export const reviewSections: ReviewSection[] = [...foresightSections, secondaryClustersSection, identitySection];
 
 export interface Review {
   markdown: string;

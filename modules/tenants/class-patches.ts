@@ -19,7 +19,8 @@
  * table is an error, so a new patch in the class needs its meaning here before it renders.
  */
 import { clusterClassTemplates, releasedPatches } from './cluster-class';
-import { CONTROL_PLANE_SPREAD, type ClassPatch, type JsonPatch, type Selector } from './cluster-class-patches';
+import { AUTHENTICATION_VOLUMES, CONTROL_PLANE_SPREAD, type ClassPatch, type JsonPatch, type Selector } from './cluster-class-patches';
+import { AUTHENTICATION_VOLUME } from './identity-names';
 import type { KubernetesObject } from './manifest';
 import { WORKER_CLASS } from './names';
 
@@ -50,6 +51,7 @@ const VALUE_TEMPLATES: Record<string, (v: Variables) => unknown> = {
         ? [...(truthy(tags) ? (tags as unknown[]) : []), get(v, 'builtin.machineDeployment.version')]
         : tags;
     },
+  [AUTHENTICATION_VOLUMES]: (v) => [{ name: AUTHENTICATION_VOLUME, configMap: { name: get(v, 'tenantAuthentication.configMap') } }],
   [CONTROL_PLANE_SPREAD]: (v) => ({
     topologySpreadConstraints: [
       {

@@ -6,6 +6,7 @@
 import type { MultiInstanceRendering } from './cluster-class-variables';
 import { API } from './manifest';
 import { WORKER_CLASS } from './names';
+import { AUTHENTICATION_CONFIG_KEY, AUTHENTICATION_MOUNT_PATH, AUTHENTICATION_VOLUME } from './identity-names';
 
 export type JsonPatch =
   | { op: 'add' | 'replace'; path: string; valueFrom: { variable: string } | { template: string } }
@@ -204,8 +205,47 @@ export function proposalPatches(): ClassPatch[] {
   ];
 }
 
-export function classPatches(multiInstance: MultiInstanceRendering): ClassPatch[] {
-  return multiInstance === 'proposal' ? [...releasedPatches(), ...proposalPatches()] : releasedPatches();
+/** The control-plane pod's volume of the AuthenticationConfiguration ConfigMap (a Go template CAPI renders, then reads as YAML). */
+export const AUTHENTICATION_VOLUMES = `- name: ${AUTHENTICATION_VOLUME}
+  configMap:
+    name: "{{ .tenantAuthentication.configMap }}"
+`;
+
+/**
+ * The patch of a lab with an identity provider (issue 39, modules/tenants/identity.ts): Kamaji's
+ * kube-apiserver reads the AuthenticationConfiguration of the Cluster's `tenantAuthentication`
+ * ConfigMap. KamajiControlPlane v1alpha2 (provider v0.20.0) carries `apiServer.extraArgs`,
+ * `apiServer.extraVolumeMounts` and `deployment.extraVolumes` (a ConfigMap volume: the pod is in
+ * the Cluster's namespace). After control-plane-spread, which sets the whole `deployment`.
+ */
+export function identityPatches(): ClassPatch[] {
+  return [
+    {
+      name: 'tenant-authentication',
+      description: "The tenant API server authenticates people through the lab's identity provider: its AuthenticationConfiguration, from a ConfigMap.",
+      enabledIf: '{{ if .tenantAuthentication }}true{{ end }}',
+      definitions: [
+        {
+          selector: SELECT.controlPlane,
+          jsonPatches: [
+            {
+              op: 'add',
+              path: '/spec/template/spec/apiServer',
+              value: {
+                extraArgs: [`--authentication-config=${AUTHENTICATION_MOUNT_PATH}/${AUTHENTICATION_CONFIG_KEY}`],
+                extraVolumeMounts: [{ name: AUTHENTICATION_VOLUME, mountPath: AUTHENTICATION_MOUNT_PATH, readOnly: true }],
+              },
+            },
+            fromTemplate('add', '/spec/template/spec/deployment/extraVolumes', AUTHENTICATION_VOLUMES),
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function classPatches(multiInstance: MultiInstanceRendering, identity = false): ClassPatch[] {
+  return [...releasedPatches(), ...(multiInstance === 'proposal' ? proposalPatches() : []), ...(identity ? identityPatches() : [])];
 }
 
 /**

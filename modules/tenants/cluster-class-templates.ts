@@ -17,6 +17,8 @@ export interface ClusterClassOptions {
   namespace?: string;
   /** The worker health check's timeouts (`management.healthCheck`). @default DEFAULT_HEALTH_CHECK */
   healthCheck?: WorkerHealthCheckTimeouts;
+  /** The lab has an identity provider: the class declares `tenantAuthentication` and its patch (issue 39). @default false */
+  identity?: boolean;
 }
 
 export interface WorkerHealthCheckTimeouts {

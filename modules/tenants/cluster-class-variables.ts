@@ -161,8 +161,29 @@ export function proposalVariables(): ClassVariable[] {
   ];
 }
 
-export function classVariables(multiInstance: MultiInstanceRendering): ClassVariable[] {
-  return multiInstance === 'proposal' ? [...releasedVariables(), ...proposalVariables()] : releasedVariables();
+/**
+ * The variable of a lab with an identity provider (issue 39, modules/tenants/identity.ts): the
+ * ConfigMap in the Cluster's namespace holding its API server's AuthenticationConfiguration. Set by
+ * the tenant stack together with that ConfigMap, so no control plane mounts one that is not there yet.
+ */
+export function identityVariables(): ClassVariable[] {
+  return [
+    {
+      name: 'tenantAuthentication',
+      required: false,
+      schema: {
+        type: 'object',
+        description:
+          "ConfigMap (in the Cluster's namespace) with the API server's AuthenticationConfiguration, mounted into Kamaji's kube-apiserver container.",
+        required: ['configMap'],
+        properties: { configMap: KUBERNETES_NAME },
+      },
+    },
+  ];
+}
+
+export function classVariables(multiInstance: MultiInstanceRendering, identity = false): ClassVariable[] {
+  return [...releasedVariables(), ...(multiInstance === 'proposal' ? proposalVariables() : []), ...(identity ? identityVariables() : [])];
 }
 
 /** The `proxmoxTemplate` value: a fixed template (node and id), or tags (see `templateSourceSchema`). */
@@ -188,6 +209,7 @@ export interface ClassVariableValues {
   allowedNodes: string[];
   workerSize?: { cpu: number; memoryMiB: number; diskGiB: number };
   proxmoxAvailabilityZones?: { name: string; nodes: string[]; credentialsRef: { name: string } }[];
+  tenantAuthentication?: { configMap: string };
 }
 
 /** One entry of a Cluster's `topology.variables` (or a machine deployment's overrides): a name and its typed value. */

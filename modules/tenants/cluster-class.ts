@@ -47,7 +47,7 @@ export function clusterClass(options: ClusterClassOptions): KubernetesObject {
   const templates = classTemplates(options);
   const nameOf = (t: KubernetesObject) => t.metadata.name;
   const ref = (apiVersion: string, kind: string, name: string) => ({ templateRef: { apiVersion, kind, name } });
-  const patches = classPatches(options.multiInstance);
+  const patches = classPatches(options.multiInstance, options.identity === true);
   const health = options.healthCheck ?? DEFAULT_HEALTH_CHECK;
   return {
     apiVersion: API.cluster,
@@ -81,7 +81,7 @@ export function clusterClass(options: ClusterClassOptions): KubernetesObject {
           },
         ],
       },
-      variables: classVariables(options.multiInstance).map((v) => ({
+      variables: classVariables(options.multiInstance, options.identity === true).map((v) => ({
         name: v.name,
         required: v.required,
         schema: { openAPIV3Schema: v.schema },

@@ -12,6 +12,7 @@ import type { TemplateSourceValue, TopologyVariable } from './cluster-class-vari
 import { autoscalerAnnotations, machineDeployments, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
 import { API, type KubernetesObject } from './manifest';
 import { dnsServiceIP } from './network';
+import { AUTHENTICATION_CONFIG_MAP } from './identity-names';
 import {
   CLUSTER_CLASS_NAME,
   CLUSTER_CLASS_NAMESPACE,
@@ -218,6 +219,8 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
   const network = rendering === 'secondary-clusters' ? networkOn(tenant, primary.name) : (tenant.network as NonNullable<Tenant['network']>);
 
   const variables: TopologyVariable[] = clusterVariables({ tenant, vip, instance: primary, network, nodes: nodesOn(planned, primary.name) });
+  // The lab's identity provider (modules/tenants/identity.ts): the control plane mounts the tenant's AuthenticationConfiguration.
+  if (lab.identity) variables.push({ name: 'tenantAuthentication', value: { configMap: AUTHENTICATION_CONFIG_MAP } });
   const overridesOf = (md: MachineDeploymentPlan): TopologyVariable[] => {
     const instance = instances.find((i) => i.name === md.instance) as Instance;
     // One value per variable (CAPI refuses a name twice); the machine deployment's own come last and win.

@@ -26,6 +26,7 @@ import { secondaryClusters, type SecondaryCluster } from './secondary';
 import { secondaryNetworkProblems, secondaryRendering, type SecondaryRendering } from './secondary-rendering';
 import { allocateVips, type TenantVip } from './vip';
 import { shellQuote, shellQuotePath } from '../config/safety';
+import { caFileCommand, tenantIdentity, type TenantIdentityRendering } from './identity';
 
 /** A copy of an instance's CAPMOX credentials Secret into the tenant namespace. */
 export interface CredentialsCopy {
@@ -83,6 +84,10 @@ export interface TenantRendering {
   placement: PlacementOutput[];
   /** Secondary Clusters and their secret mirror (capmox.multiInstance: secondary-clusters, tenants on several instances). */
   secondaries?: SecondaryRendering;
+  /** Login through the lab's identity provider (issue 39); undefined without `identity`. */
+  identity?: TenantIdentityRendering;
+  /** The command that writes the CA file the people's kubeconfig names; with identity only. */
+  caFileCommand?: string;
   /** Each CAPI Cluster of the tenant with its instance: the primary, then the secondaries. */
   clusters: { cluster: string; instance: string; role: 'primary' | 'secondary' }[];
   /** A command that writes the tenant's kubeconfig to ./<tenant>.kubeconfig. */
@@ -101,13 +106,17 @@ function namespaceObject(tenant: Tenant): KubernetesObject {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: tenantNamespace(tenant), labels: { [LABEL_TENANT]: tenant.name } } };
 }
 
-function kubeconfigCommand(lab: Lab, tenant: Tenant): string {
+/** kubectl's flags that reach the management cluster, as the lab names it. */
+function managementTarget(lab: Lab): string {
   const access = lab.management.kubernetes;
-  const target =
-    // Quoted for the shell: the command is printed for people to paste (modules/config/safety.ts).
-    'configPath' in access
-      ? `--kubeconfig ${shellQuotePath(access.configPath)}${access.context ? ` --context ${shellQuote(access.context)}` : ''} `
-      : `--server ${shellQuote(access.host)} `;
+  // Quoted for the shell: the command is printed for people to paste (modules/config/safety.ts).
+  return 'configPath' in access
+    ? `--kubeconfig ${shellQuotePath(access.configPath)}${access.context ? ` --context ${shellQuote(access.context)}` : ''} `
+    : `--server ${shellQuote(access.host)} `;
+}
+
+function kubeconfigCommand(lab: Lab, tenant: Tenant): string {
+  const target = managementTarget(lab);
   return (
     `kubectl ${target}--namespace ${tenantNamespace(tenant)} get secret ${kubeconfigSecretName(tenant)} ` +
     `--output jsonpath='{.data.value}' | base64 --decode > ${tenant.name}.kubeconfig`
@@ -270,7 +279,13 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
       ...secondaries.map((sc) => ({ cluster: sc.name, instance: sc.instance, role: 'secondary' as const })),
     ],
     kubeconfigCommand: kubeconfigCommand(lab, tenant),
+    ...identityOf(lab, tenant, vip.vip),
   };
+}
+
+function identityOf(lab: Lab, tenant: Tenant, vip: string): Pick<TenantRendering, 'identity' | 'caFileCommand'> {
+  const identity = tenantIdentity(lab, tenant, vip);
+  return identity ? { identity, caFileCommand: caFileCommand(managementTarget(lab), tenant) } : {};
 }
 
 /** One tenant of a lab, rendered; throws one `ProblemError` with every problem. */

@@ -31,16 +31,26 @@
  * stated: the admin kubeconfigs point at the tenant server on loopback (the VIP does not exist
  * here; MetalLB's real controller gives the LoadBalancer Service its address, metallb.ts); the
  * DataStore's finalizer is not added; the tenant kube-apiserver is the toolchain's 1.34 whatever
- * the tenant's version.
+ * the tenant's version. The user's additions to the kube-apiserver container (issue 39): its
+ * extra args after Kamaji's (less the flags Kamaji manages), its ConfigMap and Secret volumes as
+ * files in a directory of the twin's (the kubelet's part; paths in the args pointed there), the
+ * Deployment with them dry-run on the management API server; other volume sources, subPath and
+ * additional containers are refused, and changed args after start are reported, not rolled.
  */
 import type { KubeClient, KubeObject, KubeServer } from '../lib/kube-apiserver';
 import { startKubeServer } from '../lib/kube-apiserver';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
+  apiServerMounts,
+  apiServerUserArgs,
+  controlPlaneDeployment,
   defaultTenantControlPlane,
+  hostArgs,
   kamajiEtcdDataStore,
+  volumeFiles,
   konnectivityAgentObjects,
   KCP_API,
   TCP_API,
@@ -70,6 +80,10 @@ export interface TenantControlPlaneView {
   waiting?: string;
   /** Its schema in the shared datastore (keys under `/<schema>/`), when it uses it. */
   schema?: string;
+  /** The user's kube-apiserver arguments it was started with (Kamaji's extraArgs, before the twin's path rewrite). */
+  apiServerArgs: string[];
+  /** Where the twin wrote the files of the user's volumes of its kube-apiserver container (the kubelet's part). */
+  volumesDir?: string;
 }
 
 /** The Kamaji and kamaji-etcd releases of the management stack, as rendered. */
@@ -137,6 +151,7 @@ export class KamajiPlayer {
       if (seen.has(key)) continue;
       // The KamajiControlPlane is gone: its control plane goes with it (Kamaji deletes the TCP's pods).
       await view.server.stop();
+      if (view.volumesDir) rmSync(view.volumesDir, { recursive: true, force: true });
       // Kamaji's DataStore cleanup (internal/datastore/etcd.go DeleteDB): the tenant's keys go.
       if (view.schema && this.datastore) {
         const prefix = `/${view.schema}/`;
@@ -509,10 +524,40 @@ export class KamajiPlayer {
       this.kamajiWaiting.set(key, `cannot reconcile since DataStore ${dsName} is not ready${cond?.message ? `: ${cond.message}` : ''}`);
       return;
     }
+    // The control-plane pod as far as the user's additions go (issue 39: the AuthenticationConfiguration
+    // volume): Kamaji's controller creates its Deployment, which the API server validates (a dry-run
+    // here, on the real management API server); then the kubelet mounts each ConfigMap or Secret
+    // volume, and the pod does not start while one is missing.
+    const userArgs = apiServerUserArgs(tcp);
+    const pod = await this.podVolumes(key, tcp);
+    if (typeof pod === 'string') {
+      this.kamajiWaiting.set(key, pod);
+      return;
+    }
     let view = this.planes.get(key);
+    if (view && JSON.stringify(view.apiServerArgs) !== JSON.stringify(userArgs)) {
+      // Kamaji would roll the Deployment; the twin does not restart a tenant API server with other arguments.
+      this.kamajiWaiting.set(key, `the kube-apiserver arguments changed (${JSON.stringify(userArgs)}): the lab twin does not roll Kamaji's Deployment`);
+      return;
+    }
+    if (view?.volumesDir) this.writeVolumes(view.volumesDir, pod);
     if (!view) {
       let starting = this.starting.get(key);
+      let volumesDir: string | undefined;
       if (!starting) {
+        let extra: string[];
+        try {
+          volumesDir = pod.length ? mkdtempSync(join(tmpdir(), 'pvekaas-kamaji-volumes-')) : undefined;
+          if (volumesDir) this.writeVolumes(volumesDir, pod);
+          extra = hostArgs(
+            userArgs,
+            pod.map((m) => ({ mountPath: m.mountPath, hostDir: join(volumesDir!, m.name) })),
+          );
+        } catch (e) {
+          if (volumesDir) rmSync(volumesDir, { recursive: true, force: true });
+          this.kamajiWaiting.set(key, (e as Error).message);
+          return;
+        }
         // Kamaji's kube-apiserver defaults (internal/builders/controlplane/deployment.go safeDefaults):
         // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on. Its pod runs
         // kube-scheduler beside the API server (deployment.go buildScheduler): the REAL one here.
@@ -524,17 +569,40 @@ export class KamajiPlayer {
           crds: false,
           controllerManager: false,
           scheduler: true,
-          apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true'],
+          apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true', ...extra],
           ...(shared
             ? { etcd: { url: shared.url, prefix: `/${schema}`, caFile: shared.files.ca, certFile: shared.files.cert, keyFile: shared.files.key } }
             : {}),
         });
         this.starting.set(key, starting);
+        if (volumesDir) this.startingVolumes.set(key, volumesDir);
       }
-      const server = await starting;
+      let server: KubeServer;
+      try {
+        server = await starting;
+      } catch (e) {
+        // The pod's kube-apiserver exits (e.g. on an AuthenticationConfiguration it refuses): CrashLoopBackOff.
+        this.starting.delete(key);
+        const dir = this.startingVolumes.get(key);
+        if (dir) rmSync(dir, { recursive: true, force: true });
+        this.startingVolumes.delete(key);
+        this.kamajiWaiting.set(key, `the kube-apiserver container of ${name} does not start: ${(e as Error).message.slice(0, 2000)}`);
+        return;
+      }
       this.starting.delete(key);
+      volumesDir = this.startingVolumes.get(key);
+      this.startingVolumes.delete(key);
       const schema = this.datastore && dsName === this.datastoreName ? String(tcp.spec?.dataStoreSchema ?? tcp.metadata.uid) : undefined;
-      view = { namespace, kcp: name, cluster, server, initialized: false, ...(schema ? { schema } : {}) };
+      view = {
+        namespace,
+        kcp: name,
+        cluster,
+        server,
+        initialized: false,
+        apiServerArgs: userArgs,
+        ...(schema ? { schema } : {}),
+        ...(volumesDir ? { volumesDir } : {}),
+      };
       this.planes.set(key, view);
       this.log(`kamaji ${key}: tenant API server for cluster ${cluster} at ${server.url}`);
     }
@@ -655,6 +723,79 @@ export class KamajiPlayer {
     this.kamajiWaiting.delete(key);
   }
 
+  /** The volumes directory of a tenant API server being started, by KamajiControlPlane key. */
+  private readonly startingVolumes = new Map<string, string>();
+  /** The last Deployment dry-run per KamajiControlPlane key: what was sent and the refusal, if any. */
+  private readonly dryRuns = new Map<string, { sent: string; refused?: string }>();
+
+  /**
+   * The Deployment's dry-run (what Kamaji's controller would create), then the kubelet's mount of
+   * each ConfigMap or Secret volume of the kube-apiserver container: the files of each, or why the
+   * pod cannot start.
+   */
+  private async podVolumes(key: string, tcp: Obj): Promise<{ name: string; mountPath: string; files: Map<string, Buffer> }[] | string> {
+    const namespace = tcp.metadata.namespace!;
+    const dep = tcp.spec?.controlPlane?.deployment ?? {};
+    if (dep.additionalVolumes?.length || (dep.additionalVolumeMounts && Object.values(dep.additionalVolumeMounts).some((v) => (v as unknown[])?.length))) {
+      const deployment = controlPlaneDeployment(tcp);
+      const sent = JSON.stringify(deployment);
+      let last = this.dryRuns.get(key);
+      if (last?.sent !== sent) {
+        const r = await this.mgmt.request('POST', `/apis/apps/v1/namespaces/${namespace}/deployments?dryRun=All`, deployment);
+        last = { sent, ...(r.status === 201 || r.status === 200 ? {} : { refused: String(r.body?.message ?? r.text) }) };
+        this.dryRuns.set(key, last);
+      }
+      if (last.refused) return `cannot create the Deployment of TenantControlPlane ${tcp.metadata.name}: ${last.refused}`;
+    }
+    let mounts;
+    try {
+      mounts = apiServerMounts(tcp);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    const out: { name: string; mountPath: string; files: Map<string, Buffer> }[] = [];
+    for (const m of mounts) {
+      const kind = m.source.kind === 'ConfigMap' ? 'configmaps' : 'secrets';
+      const r = await this.mgmt.get(`/api/v1/namespaces/${namespace}/${kind}/${m.source.name}`);
+      if (r.status === 404) {
+        if (m.source.optional) {
+          out.push({ name: m.name, mountPath: m.mountPath, files: new Map() });
+          continue;
+        }
+        return `the control-plane pods of ${tcp.metadata.name} cannot start: MountVolume.SetUp failed for volume "${m.name}" : ${m.source.kind.toLowerCase()} "${m.source.name}" not found`;
+      }
+      if (r.status !== 200) return `reading ${m.source.kind} ${m.source.name}: HTTP ${r.status}`;
+      try {
+        const data = { ...((r.body.data ?? {}) as Record<string, string>) };
+        if (m.source.kind === 'ConfigMap')
+          for (const [k, v] of Object.entries((r.body.binaryData ?? {}) as Record<string, string>)) data[k] = Buffer.from(v, 'base64').toString('utf8');
+        out.push({ name: m.name, mountPath: m.mountPath, files: volumeFiles(m, data, m.source.kind === 'Secret') });
+      } catch (e) {
+        return `the control-plane pods of ${tcp.metadata.name} cannot start: ${(e as Error).message}`;
+      }
+    }
+    return out;
+  }
+
+  /** The kubelet's atomic writer: each volume's files, replaced when they change (kube-apiserver reloads its AuthenticationConfiguration). */
+  private writeVolumes(dir: string, volumes: { name: string; files: Map<string, Buffer> }[]): void {
+    for (const v of volumes) {
+      for (const [path, content] of v.files) {
+        const file = join(dir, v.name, path);
+        let current: Buffer | undefined;
+        try {
+          current = readFileSync(file);
+        } catch {
+          current = undefined;
+        }
+        if (current?.equals(content)) continue;
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(`${file}.tmp`, content);
+        renameSync(`${file}.tmp`, file);
+      }
+    }
+  }
+
   /** Kamaji's validating webhook, with the DataStores read as the webhook's client reads them. */
   private async admit(tcp: Obj, old: Obj | undefined): Promise<string | undefined> {
     const names = new Set<string>();
@@ -662,7 +803,12 @@ export class KamajiPlayer {
       Boolean,
     ) as string[];
     for (const n of wanted) if (await this.getObject(`/apis/${TCP_API}/datastores/${n}`)) names.add(n);
-    return validateTenantControlPlane(tcp, old, { dataStoreExists: (n) => names.has(n) });
+    const refused = validateTenantControlPlane(tcp, old, { dataStoreExists: (n) => names.has(n) });
+    if (refused || !old || !deploymentCheckTriggered(tcp, old)) return refused;
+    // tcp_deployment.go OnUpdate (OnCreate admits): the Deployment with the user's additions, dry-run.
+    const r = await this.mgmt.request('POST', `/apis/apps/v1/namespaces/${tcp.metadata.namespace}/deployments?dryRun=All`, controlPlaneDeployment(tcp));
+    if (r.status === 200 || r.status === 201) return undefined;
+    return `the resulting Deployment will generate a configuration error, cannot proceed: ${r.body?.message ?? r.text}`;
   }
 
   /** The provider's deferred status update: its conditions, with the ones tracked in this pass set (meta.SetStatusCondition). */
@@ -739,10 +885,23 @@ export class KamajiPlayer {
         (s) => s.stop(),
         () => undefined,
       );
-    for (const view of this.planes.values()) await view.server.stop();
+    for (const view of this.planes.values()) {
+      await view.server.stop();
+      if (view.volumesDir) rmSync(view.volumesDir, { recursive: true, force: true });
+    }
     this.planes.clear();
+    for (const dir of this.startingVolumes.values()) rmSync(dir, { recursive: true, force: true });
     await this.datastore?.destroy();
   }
+}
+
+/** tcp_deployment.go shouldTriggerCheck: the user's volumes, mounts or containers are set and changed. */
+function deploymentCheckTriggered(tcp: Obj, old: Obj): boolean {
+  const d = tcp.spec?.controlPlane?.deployment ?? {};
+  const o = old.spec?.controlPlane?.deployment ?? {};
+  if (!d.additionalVolumeMounts && !d.additionalInitContainers?.length && !d.additionalContainers?.length && !d.additionalVolumes?.length) return false;
+  if (d.additionalVolumeMounts && !o.additionalVolumeMounts) return true;
+  return ['additionalContainers', 'additionalInitContainers', 'additionalVolumes', 'additionalVolumeMounts'].some((k) => !jsonEqual(d[k], o[k]));
 }
 
 /** kamaji.clastix.io/checksum: a digest of the Secret's data (utilities.CalculateMapChecksum in spirit; the value is opaque). */

@@ -36,6 +36,7 @@ const RULES = 'test/players/kamaji-rules.test.ts';
 const EXAMPLE = 'test/twin/example-lab.test.ts';
 const MULTI = 'test/twin/multi-instance.test.ts';
 const DAY2 = 'test/twin/day-two.test.ts';
+const IDENTITY = 'test/kube/tenant-identity.test.ts';
 
 export const MUTATIONS: Mutation[] = [
   // The CNI HelmChartProxy (management-config, constructs/management-config): CAAPH's selection, the real Cilium chart.
@@ -389,5 +390,33 @@ export const MUTATIONS: Mutation[] = [
     tier: 'kube',
     file: 'test/kube/controller-tuning.test.ts',
     test: 'a flag put in manager.additionalArgs never reaches the manager: the chart drops it',
+  },
+  // Tenant login through the lab's identity provider (issue 39, modules/tenants/identity.ts): real tenant kube-apiservers started by the played Kamaji.
+  {
+    id: 'identity-group-wrong-tenant',
+    mistake: "a tenant's admin group bound in another tenant's cluster",
+    rendered: 'tenant stack ClusterRoleBindings (ClusterResourceSet ConfigMap)',
+    caughtAs: 'the real tenant API server lets a tenant-a admin create a Deployment in tenant-b: the allow/deny check fails',
+    tier: 'kube',
+    file: IDENTITY,
+    test: 'lets a tenant-a admin write in tenant-b with a group bound in the wrong tenant',
+  },
+  {
+    id: 'identity-ca-dropped',
+    mistake: "the issuer's CA left out of the AuthenticationConfiguration",
+    rendered: 'tenant stack AuthenticationConfiguration ConfigMap',
+    caughtAs: 'kube-apiserver cannot verify the issuer (x509: certificate signed by unknown authority): every token 401',
+    tier: 'kube',
+    file: IDENTITY,
+    test: 'refuses every login with an AuthenticationConfiguration without the issuer CA',
+  },
+  {
+    id: 'identity-wrong-audience',
+    mistake: 'a wrong audience (not the client id) in the AuthenticationConfiguration',
+    rendered: 'tenant stack AuthenticationConfiguration ConfigMap',
+    caughtAs: 'kube-apiserver refuses the ID tokens: their aud is not an accepted audience (401)',
+    tier: 'kube',
+    file: IDENTITY,
+    test: 'refuses every login with an AuthenticationConfiguration with a wrong audience',
   },
 ];

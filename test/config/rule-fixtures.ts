@@ -14,6 +14,9 @@ const FRA_IMAGE = {
   checksum: '0c1f8a5e0f3f6b1d9a0d0c5c1a3b6e2f4d7c8b9a0e1f2a3b4c5d6e7f8091a2b3',
 };
 
+/** A valid identity provider (no CA: the system's roots). */
+const IDENTITY = { issuer: 'https://login.lab.example/realms/lab', clientID: 'kubernetes' };
+
 /** A second node network for tenant-c, apart from every range of the example. */
 const network = (third: number) => ({
   addresses: [`10.30.${third}.10-10.30.${third}.60`],
@@ -107,4 +110,22 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
     d.tenants[1].network.vlan = 10;
   },
   'network.shares-layer2-with-unknown': (d) => (d.tenants[0].sharesLayer2With = ['tenant-x']),
+  // modules/config/identity-rules.ts
+  'identity.issuer-not-https': (d) => (d.identity = { issuer: 'http://login.lab.example/realms/lab', clientID: 'kubernetes' }),
+  'identity.issuer-is-service-account-issuer': (d) => (d.identity = { issuer: 'https://kubernetes.default.svc.cluster.local', clientID: 'kubernetes' }),
+  'identity.ca-not-x509': (d) =>
+    (d.identity = {
+      ...IDENTITY,
+      certificateAuthorityData: Buffer.from('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n').toString('base64'),
+    }),
+  'identity.system-prefix': (d) => (d.identity = { ...IDENTITY, groupsPrefix: 'system:' }),
+  'access.without-identity': (d) => (d.tenants[0].access = { admins: ['team-a-admins'] }),
+  'access.prefix-and-lists': (d) => {
+    d.identity = IDENTITY;
+    d.tenants[0].access = { prefix: 'team-a-', admins: ['team-a-admins'] };
+  },
+  'access.group-in-two-roles': (d) => {
+    d.identity = IDENTITY;
+    d.tenants[0].access = { admins: ['team-a'], viewers: ['auditors', 'team-a'] };
+  },
 };

@@ -19,6 +19,7 @@ import { renderLab, type LabRendering } from '../../modules/rendering';
 import type { KubernetesObject } from '../../modules/tenants/manifest';
 import type { TenantRendering } from '../../modules/tenants';
 import { buildLab } from '../../stacks/app';
+import { parseLab } from '../../modules/config/load';
 import { exampleLab } from '../management/synth';
 
 const FRA_NETWORK = { addresses: ['10.20.3.10-10.20.3.60'], prefix: 24, gateway: '10.20.3.1', dnsServers: ['10.20.3.1'] };
@@ -92,6 +93,7 @@ function tenantObjects(r: TenantRendering): KubernetesObject[] {
     ...(r.roleBinding ? [r.roleBinding] : []),
     r.cniProxy,
     r.cluster,
+    ...(r.identity ? [r.identity.authentication, r.identity.access, r.identity.resourceSet] : []),
     ...(s
       ? [
           s.mirror.serviceAccount,
@@ -174,6 +176,9 @@ function departures(rendering: LabRendering, stacks: Record<string, any>): strin
       kubeconfig_command: r.kubeconfigCommand,
       placement: r.placement,
       vip: r.vip.vip,
+      ...(r.identity
+        ? { oidc_kubeconfig: JSON.stringify(r.identity.kubeconfig, null, 2), oidc_ca_command: r.caFileCommand, oidc_access: r.identity.groups }
+        : {}),
     });
   }
 
@@ -289,6 +294,8 @@ const labs: [string, () => Lab][] = [
         doc.tenants[2].networks = { 'pmox-fra': FRA_NETWORK };
       }),
   ],
+  // examples/lab-identity.yaml: the example with an identity provider and each tenant's access (issue 39).
+  ['the example lab with identity', () => parseLab(readFileSync(join(__dirname, '../../examples/lab-identity.yaml'), 'utf8'), 'examples/lab-identity.yaml')],
 ];
 
 describe('every stack writes exactly the rendering it was given', () => {

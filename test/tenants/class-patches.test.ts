@@ -10,7 +10,7 @@ import { clusterClass } from '../../modules/tenants/cluster-class';
 import { capiPatchEnabled, capiTemplateValue, renderGoTemplate } from '../support/go-template';
 import { templatesOf } from './topology';
 
-const theClass = clusterClass({ dataStoreName: 'default', multiInstance: 'proposal' });
+const theClass = clusterClass({ dataStoreName: 'default', multiInstance: 'proposal', identity: true });
 const { conditions, values } = templatesOf(theClass);
 /** Each patch's condition and value templates (CAPI renders a patch's values only when it is enabled). */
 const patches = (theClass.spec as { patches: { enabledIf?: string }[] }).patches.map((p) => ({
@@ -41,6 +41,7 @@ const variables: fc.Arbitrary<Variables> = fc.record(
     proxmoxAvailabilityZones: fc.array(fc.record({ name, nodes: fc.array(name, { minLength: 1, maxLength: 3 }), credentialsRef: fc.record({ name }) }), {
       maxLength: 3,
     }),
+    tenantAuthentication: fc.record({ configMap: name }),
     builtin: fc.record({
       cluster: fc.record({ name, namespace: name }),
       machineDeployment: fc.record({ version, class: name, topologyName: name, name }),
