@@ -25,6 +25,7 @@ import { runOrder } from '../modules/review';
 import { labChanges } from './lib/changes';
 import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
 import { runInOrder, stackGlob, type StackOutcome } from './lib/deploy-run';
+import { recoverStack } from './lib/deploy-recover';
 import { synthesizeLab } from './lib/synthesize';
 import { guardRetire, retireSteps } from './lib/retire-guard';
 import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from './lib/upgrade-guard';
@@ -155,6 +156,11 @@ runCommand(async () => {
     if (supervisor.interrupted)
       return { ok: false, interrupted: true, summary: `stopped by ${supervisor.interrupted} before tofu apply started: nothing applied` };
     if (initialized.code !== 0) return { ok: false, summary: `tofu init: ${firstError(initialized.output)}`, detail: errorBlock(initialized.output) };
+    // After an interrupted run: objects in Proxmox that the state lacks are imported or replaced first (scripts/lib/deploy-recover.ts).
+    if (instance && token) {
+      const recovery = await recoverStack({ stack, cwd, token, supervisor, env, secrets, dryRun: !!flags.plan, log: (l) => process.stderr.write(`${l}\n`) });
+      if (recovery) return recovery;
+    }
     // -lock-timeout: a tofu an earlier deploy left running (deploy killed) may still hold the state.
     const args = flags.plan
       ? ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-lock-timeout=10m']

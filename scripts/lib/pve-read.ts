@@ -1,10 +1,12 @@
 /**
- * Read-only Proxmox VE API reads for the drift audit: `GET /cluster/resources?type=vm` and
- * `?type=node` with an API token. The token is sent in the Authorization header only; errors
- * name the instance and the endpoint, never the token.
+ * Read-only Proxmox VE API reads for the drift audit (`GET /cluster/resources?type=vm` and
+ * `?type=node`) and for deploy's recovery after an interrupt (`readInventory`), with an API token.
+ * The token is sent in the Authorization header only; errors name the instance and the endpoint,
+ * never the token.
  */
 import { request } from 'node:https';
 import type { ObservedInstance, ResourceNode, ResourceVm } from '../../modules/foresight/audit';
+import type { ProxmoxInventory } from '../../modules/foresight/recover';
 
 export interface ReadTarget {
   instance: string;
@@ -122,4 +124,64 @@ export async function readInstance(target: ReadTarget): Promise<ObservedInstance
     );
   }
   return observed;
+}
+
+/** What `readInventory` needs to look at beyond the cluster-wide lists. */
+export interface InventoryScope {
+  /** Users whose tokens to list (`GET /access/users/{userid}/token`), those that exist. */
+  tokenUsers: string[];
+  /** Storages to list the content of, by node (`GET /nodes/{node}/storage/{storage}/content`). */
+  fileStores: { node: string; storage: string }[];
+}
+
+/**
+ * Everything of an instance that deploy's recovery (scripts/lib/deploy-recover.ts) compares with a
+ * stack's state: users, tokens of the given users, ACL entries, roles, pools, storages, VMs (by id)
+ * and the files on the given storages. Read with the administrator token deploy applies with.
+ */
+export async function readInventory(target: ReadTarget, scope: InventoryScope): Promise<ProxmoxInventory> {
+  const list = async (path: string): Promise<Record<string, unknown>[]> => {
+    const data = await getJson(target, path);
+    return Array.isArray(data) ? (data.filter((x) => x && typeof x === 'object') as Record<string, unknown>[]) : [];
+  };
+  const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+  const [users, acl, roles, pools, storages, vms] = await Promise.all([
+    list('/access/users'),
+    list('/access/acl'),
+    list('/access/roles'),
+    list('/pools'),
+    list('/storage'),
+    list('/cluster/resources?type=vm'),
+  ]);
+  const userIds = users.map((u) => text(u.userid)).filter(Boolean);
+  const tokens = (
+    await Promise.all(
+      [...new Set(scope.tokenUsers)]
+        .filter((u) => userIds.includes(u))
+        .map(async (u) => (await list(`/access/users/${encodeURIComponent(u)}/token`)).map((t) => `${u}!${text(t.tokenid)}`)),
+    )
+  ).flat();
+  const storageIds = storages.map((s) => text(s.storage)).filter(Boolean);
+  const files = (
+    await Promise.all(
+      scope.fileStores
+        .filter((f, i, all) => storageIds.includes(f.storage) && all.findIndex((g) => g.node === f.node && g.storage === f.storage) === i)
+        .map(async (f) =>
+          (await list(`/nodes/${encodeURIComponent(f.node)}/storage/${encodeURIComponent(f.storage)}/content`)).map((c) => ({
+            node: f.node,
+            volid: text(c.volid),
+          })),
+        ),
+    )
+  ).flat();
+  return {
+    users: userIds,
+    tokens,
+    acl: acl.map((e) => ({ path: text(e.path), type: text(e.type), ugid: text(e.ugid), roleid: text(e.roleid) })),
+    roles: roles.map((r) => text(r.roleid)).filter(Boolean),
+    pools: pools.map((p) => text(p.poolid)).filter(Boolean),
+    storages: storageIds,
+    vms: vms.filter((v) => v.type === 'qemu').map((v) => ({ vmid: Number(v.vmid), node: text(v.node) })),
+    files,
+  };
 }
