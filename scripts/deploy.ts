@@ -7,7 +7,9 @@
  * `tofu apply` (or `tofu plan` with --plan) in each stack's directory, in dependency order
  * (manifest.json), up to --parallel at once where the order allows, with progress on stderr. It
  * stops at the first failure and says what was applied, what failed and what was not applied.
- * Removed stacks are listed, never destroyed.
+ * Removed stacks are listed, never destroyed. Before each `proxmox-<instance>` apply, what an
+ * interrupted run left in Proxmox but not in the state is imported or replaced, and said
+ * (scripts/lib/deploy-recover.ts); with --plan it is only said.
  *
  * Surge, then retire (docs/tenants.md): a change that replaces node groups with no surge is refused
  * before anything is synthesized (scripts/lib/upgrade-guard.ts, against the output deployed last),

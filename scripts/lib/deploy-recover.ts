@@ -13,7 +13,7 @@
  * Authorization header and the tofu environment only.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { desiredObjects, planRecovery, stateResources, type RecoveryStep } from '../../modules/foresight/recover';
 import type { StackOutcome } from './deploy-run';
 import { readInventory } from './pve-read';
@@ -39,7 +39,7 @@ type Json = Record<string, unknown>;
 async function readState(o: RecoverOptions, stack: Json): Promise<unknown> {
   const local = ((stack.terraform as Json | undefined)?.backend as Json | undefined)?.local as { path?: unknown } | undefined;
   if (local && typeof local.path === 'string') {
-    const file = join(o.cwd, local.path);
+    const file = resolve(o.cwd, local.path);
     return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   }
   const pulled = await o.supervisor.run(['state', 'pull'], o.cwd, o.env, o.secrets);
