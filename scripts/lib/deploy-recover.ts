@@ -80,8 +80,10 @@ export async function recoverStack(o: RecoverOptions): Promise<StackOutcome | un
     );
     steps = planRecovery(desired, state, inventory);
   } catch (e) {
+    // Not a reason to stop: the apply goes on as it would have (and says its own error if the instance is unreachable).
     const message = ((e as Error).message ?? String(e)).split(o.token).join('<token>');
-    return { ok: false, summary: `checking for objects of an interrupted run: ${message.slice(0, 300)}` };
+    o.log(`  ${o.stack}: could not check for objects of an interrupted run (${message.slice(0, 300)}); applying as is`);
+    return undefined;
   }
   if (steps.length === 0) return undefined;
   const orphans = steps.filter((s) => s.importId !== undefined || s.action === 'leave-to-apply').length;
