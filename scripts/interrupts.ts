@@ -1,5 +1,5 @@
 /**
- * `npm run test:interrupts -- [--runs <n>] [--seed <n>] [--latency-ms <ms>] [--stacks <glob>] [--keep]`
+ * `npm run test:interrupts -- [--runs <n>] [--seed <n>] [--latency-ms <ms>] [--stacks <glob>] [--concurrency <n>] [--keep]`
  *
  * The random-interrupt proof of docs/guarantees.md ("Interrupted deploys"), at any count: each run
  * interrupts a `deploy` of the example lab's instance stacks against the simulator (writes
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseFlags, runCommand, UsageError } from './lib/cli';
 import { interruptRuns } from './lib/interrupt-runs';
 
-const usage = 'npm run test:interrupts -- [--runs <n>] [--seed <n>] [--latency-ms <ms>] [--stacks <glob>] [--keep]';
+const usage = 'npm run test:interrupts -- [--runs <n>] [--seed <n>] [--latency-ms <ms>] [--stacks <glob>] [--concurrency <n>] [--keep]';
 
 runCommand(async () => {
   const flags = parseFlags(
@@ -22,6 +22,7 @@ runCommand(async () => {
       seed: { type: 'string', value: '<n>', help: 'the seed of the moments and signals (default: from the clock; printed)' },
       'latency-ms': { type: 'string', value: '<ms>', help: 'latency of every write to the simulator (default: 3000)' },
       stacks: { type: 'string', value: '<glob>', help: 'the stacks deploy applies (default: proxmox-*)' },
+      concurrency: { type: 'string', value: '<n>', help: 'runs at once, each with its own simulator (default: 1)' },
       keep: { type: 'boolean', help: 'keep the scratch directory of a run that did not converge' },
     },
     usage,
@@ -46,6 +47,7 @@ runCommand(async () => {
     latencyMs,
     stacks: (flags.stacks as string | undefined) ?? 'proxmox-*',
     keep: flags.keep === true,
+    concurrency: whole('concurrency', 1, 1),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   const kinds = Object.entries(summary.orphanKinds)

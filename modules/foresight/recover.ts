@@ -15,12 +15,13 @@
  * of these types; the import ids are those of its importers):
  * - users, roles, pools, storages, ACL entries: `import` (the object is what the stack would create;
  *   a later plan reconciles any attribute the interrupted request did not set).
- * - API tokens: `import` then `replace`: an imported token has no secret (its importer sets `value`
- *   to null, fwprovider/access/resource_user_token.go ImportState) and PVE never shows a secret
- *   again, so the token is deleted and created anew; ACL entries of that token go with it (PVE
- *   removes a deleted token's ACL entries), so an orphaned one is left to the apply to create and
- *   one in the state is replaced as well. A token in the state without a secret (an import whose
- *   replacement was itself interrupted) is replaced the same way.
+ * - API tokens: `delete-recreate`: PVE never shows a secret again, and an imported token has none
+ *   (its importer sets `value` to null, fwprovider/access/resource_user_token.go ImportState; the
+ *   stack's outputs, which split the secret, then fail every later tofu run, `tofu import` itself
+ *   included), so the token is deleted through the API and the apply creates it anew. ACL entries
+ *   of that token go with it (PVE removes a deleted token's ACL entries): an orphaned one is left to
+ *   the apply to create, and one in the state is replaced. A token in the state without a secret
+ *   (imported by hand) is replaced the same way.
  * - VMs: `import` then `replace`: an interrupted create may have left a half-built VM (no disk
  *   imported yet, not yet a template).
  * - downloaded files with `overwrite_unmanaged`: nothing; the provider deletes an unmanaged file of
@@ -71,13 +72,20 @@ export interface StateResource {
   tainted: boolean;
 }
 
-export type RecoveryAction = 'import' | 'import-replace' | 'replace' | 'leave-to-apply';
+/**
+ * `import`: into the state as found; `import-replace`: imported, then marked for replacement;
+ * `replace`: in the state, marked for replacement; `delete-recreate`: deleted from Proxmox (the
+ * apply creates it); `leave-to-apply`: nothing (the apply deals with it).
+ */
+export type RecoveryAction = 'import' | 'import-replace' | 'replace' | 'delete-recreate' | 'leave-to-apply';
 
 export interface RecoveryStep {
   address: string;
   kind: ObjectKind;
   label: string;
   importId?: string;
+  /** For `delete-recreate`: the object's id in Proxmox (a full token id). */
+  deleteId?: string;
   action: RecoveryAction;
   /** Why this action, one clause. */
   why: string;
@@ -299,9 +307,9 @@ export function planRecovery(desired: DesiredObject[], state: StateResource[], i
     if (held.has(d.key) && !stateKeys.has(d.key)) {
       steps.push({
         ...pick(d),
-        importId: d.importId,
-        action: 'import-replace',
-        why: 'created by the interrupted run; its secret cannot be read back, so it is deleted and created anew',
+        deleteId: d.importId,
+        action: 'delete-recreate',
+        why: 'created by the interrupted run; its secret cannot be read back, so it is deleted and the apply creates it anew',
       });
       replacedTokens.add(d.key);
     }

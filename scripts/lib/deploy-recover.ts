@@ -6,9 +6,9 @@
  * reads the stack's state and the instance (a few GETs, scripts/lib/pve-read.ts `readInventory`),
  * finds the objects the stack renders that Proxmox holds and the state lacks
  * (modules/foresight/recover.ts, which also says why each is handled as it is), and brings them in
- * with `tofu import`, or — API tokens (whose secret cannot be read back) and possibly half-built VMs
- * — imports them and marks them for replacement (`tofu taint`), so the apply that follows deletes and
- * creates them; each is said on stderr. Every tofu here runs under deploy's TofuSupervisor (an
+ * with `tofu import`; an API token (whose secret cannot be read back) is deleted through the API
+ * and a possibly half-built VM imported and marked for replacement (`tofu taint`), so that the
+ * apply that follows creates them anew; each is said on stderr. Every tofu here runs under deploy's TofuSupervisor (an
  * interrupt stops it as it stops the apply). Secrets are never printed: the token goes in the
  * Authorization header and the tofu environment only.
  */
@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { desiredObjects, planRecovery, stateResources, type RecoveryStep } from '../../modules/foresight/recover';
 import type { StackOutcome } from './deploy-run';
-import { readInventory } from './pve-read';
+import { deleteToken, readInventory, type ReadTarget } from './pve-read';
 import { errorBlock, firstError, type TofuSupervisor } from './tofu';
 
 export interface RecoverOptions {
@@ -52,6 +52,7 @@ const VERB: Record<RecoveryStep['action'], string> = {
   import: 'imported',
   'import-replace': 'replaced',
   replace: 'replaced',
+  'delete-recreate': 'replaced',
   'leave-to-apply': 'left to the apply',
 };
 
@@ -61,6 +62,7 @@ const VERB: Record<RecoveryStep['action'], string> = {
  */
 export async function recoverStack(o: RecoverOptions): Promise<StackOutcome | undefined> {
   let steps: RecoveryStep[];
+  let target: ReadTarget;
   try {
     const stack = JSON.parse(readFileSync(join(o.cwd, 'cdk.tf.json'), 'utf8')) as Json;
     const provider = ((stack.provider as Json | undefined)?.proxmox as Json[] | undefined)?.[0];
@@ -69,15 +71,13 @@ export async function recoverStack(o: RecoverOptions): Promise<StackOutcome | un
     const desired = desiredObjects(stack as { resource?: Record<string, Record<string, Json>> });
     if (desired.length === 0) return undefined;
     const state = stateResources(await readState(o, stack));
-    const inventory = await readInventory(
-      { instance: o.stack, endpoint, token: o.token, insecure: provider?.insecure === true },
-      {
-        tokenUsers: desired.filter((d) => d.kind === 'token').map((d) => d.importId.split('!')[0]),
-        fileStores: desired
-          .filter((d) => d.kind === 'file')
-          .map((d) => ({ node: d.importId.split('/')[0], storage: d.importId.slice(d.importId.indexOf('/') + 1).split(':')[0] })),
-      },
-    );
+    target = { instance: o.stack, endpoint, token: o.token, insecure: provider?.insecure === true };
+    const inventory = await readInventory(target, {
+      tokenUsers: desired.filter((d) => d.kind === 'token').map((d) => d.importId.split('!')[0]),
+      fileStores: desired
+        .filter((d) => d.kind === 'file')
+        .map((d) => ({ node: d.importId.split('/')[0], storage: d.importId.slice(d.importId.indexOf('/') + 1).split(':')[0] })),
+    });
     steps = planRecovery(desired, state, inventory);
   } catch (e) {
     // Not a reason to stop: the apply goes on as it would have (and says its own error if the instance is unreachable).
@@ -96,6 +96,13 @@ export async function recoverStack(o: RecoverOptions): Promise<StackOutcome | un
   const lock = ['-no-color', '-lock-timeout=10m'];
   for (const step of steps) {
     if (o.supervisor.interrupted) break;
+    if (step.action === 'delete-recreate' && step.deleteId) {
+      try {
+        await deleteToken(target, step.deleteId);
+      } catch (e) {
+        return { ok: false, summary: `deleting ${step.label}: ${(e as Error).message.split(o.token).join('<token>').slice(0, 300)}` };
+      }
+    }
     if (step.importId !== undefined) {
       const r = await o.supervisor.run(['import', '-input=false', ...lock, step.address, step.importId], o.cwd, o.env, o.secrets);
       if (r.code !== 0 && !o.supervisor.interrupted)

@@ -172,6 +172,8 @@ export interface InterruptOptions {
   minMs?: number;
   maxMs?: number;
   log?: (line: string) => void;
+  /** Runs at once (each its own simulator and scratch directory). @default 1 */
+  concurrency?: number;
   /** Keep each run's scratch directory (for a failure): its path is in the result. */
   keep?: boolean;
 }
@@ -194,10 +196,7 @@ export interface RunResult {
 }
 
 /** One run, as described in the module comment. */
-export async function interruptOnce(o: InterruptOptions, run: number, next: () => number): Promise<RunResult> {
-  const signal: NodeJS.Signals = next() < 0.5 ? 'SIGINT' : 'SIGKILL';
-  const min = o.minMs ?? 2000;
-  const atMs = Math.round(min + next() * ((o.maxMs ?? 30000) - min));
+export async function interruptOnce(o: InterruptOptions, run: number, signal: NodeJS.Signals, atMs: number): Promise<RunResult> {
   const began = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'pvekaas-interrupts-'));
   const latencyMs = o.latencyMs ?? 3000;
@@ -284,17 +283,34 @@ export async function interruptRuns(o: InterruptOptions): Promise<InterruptSumma
   const log = o.log ?? (() => undefined);
   const began = Date.now();
   const results: RunResult[] = [];
-  log(`random interrupts: ${o.runs} run(s), seed ${o.seed} (--seed ${o.seed} replays them), writes delayed ${o.latencyMs ?? 3000} ms`);
-  for (let run = 1; run <= o.runs; run++) {
-    const r = await interruptOnce(o, run, next);
-    results.push(r);
+  log(
+    `random interrupts: ${o.runs} run(s), ${o.concurrency ?? 1} at a time, seed ${o.seed} (--seed ${o.seed} replays them), writes delayed ${o.latencyMs ?? 3000} ms`,
+  );
+  // Every run's signal and moment drawn first: the same seed gives the same runs at any concurrency.
+  const min = o.minMs ?? 2000;
+  const draws = Array.from({ length: o.runs }, () => {
+    const signal: NodeJS.Signals = next() < 0.5 ? 'SIGINT' : 'SIGKILL';
+    return { signal, atMs: Math.round(min + next() * ((o.maxMs ?? 30000) - min)) };
+  });
+  let taken = 0;
+  const worker = async () => {
+    while (taken < o.runs) {
+      const run = ++taken;
+      const r = await interruptOnce(o, run, draws[run - 1].signal, draws[run - 1].atMs);
+      results.push(r);
+      report(r);
+    }
+  };
+  const report = (r: RunResult) => {
     const kinds = Object.entries(r.orphanKinds)
       .map(([k, n]) => `${n} ${k}`)
       .join(', ');
     log(
-      `  run ${run}/${o.runs}: ${r.signal} at ${r.atMs} ms — ${r.how}; orphans: ${kinds || 'none'}; ${r.converged ? 'converged' : `NOT converged: ${r.failure}`} (${r.seconds.toFixed(0)} s)${r.work ? `; kept ${r.work}` : ''}`,
+      `  run ${r.run}/${o.runs}: ${r.signal} at ${r.atMs} ms — ${r.how}; orphans: ${kinds || 'none'}; ${r.converged ? 'converged' : `NOT converged: ${r.failure}`} (${r.seconds.toFixed(0)} s)${r.work ? `; kept ${r.work}` : ''}`,
     );
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 1, o.runs)) }, worker));
+  results.sort((a, b) => a.run - b.run);
   const orphanKinds: Record<string, number> = {};
   for (const r of results) for (const [k, n] of Object.entries(r.orphanKinds)) orphanKinds[k] = (orphanKinds[k] ?? 0) + n;
   const bySignal: Record<string, number> = {};

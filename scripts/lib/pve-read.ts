@@ -1,6 +1,7 @@
 /**
  * Read-only Proxmox VE API reads for the drift audit (`GET /cluster/resources?type=vm` and
- * `?type=node`) and for deploy's recovery after an interrupt (`readInventory`), with an API token.
+ * `?type=node`) and for deploy's recovery after an interrupt (`readInventory`, and its one write,
+ * `deleteToken`), with an API token.
  * The token is sent in the Authorization header only; errors name the instance and the endpoint,
  * never the token.
  */
@@ -56,9 +57,9 @@ export function jsonDepth(text: string, stopAt = Infinity): number {
  * a time never trips an idle timeout, so this is a deadline from the start), `MAX_ANSWER_BYTES`,
  * and `MAX_ANSWER_DEPTH` checked before the text is parsed.
  */
-function getJson(target: ReadTarget, path: string): Promise<unknown> {
+function getJson(target: ReadTarget, path: string, method: 'GET' | 'DELETE' = 'GET'): Promise<unknown> {
   const url = new URL(`api2/json${path}`, target.endpoint.endsWith('/') ? target.endpoint : `${target.endpoint}/`);
-  const where = `GET ${url.origin}${url.pathname}${url.search}`;
+  const where = `${method} ${url.origin}${url.pathname}${url.search}`;
   const timeoutMs = target.timeoutMs ?? 30000;
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -68,7 +69,7 @@ function getJson(target: ReadTarget, path: string): Promise<unknown> {
       clearTimeout(deadline);
       fn();
     };
-    const req = request(url, { method: 'GET', rejectUnauthorized: !target.insecure, headers: { Authorization: `PVEAPIToken=${target.token}` } }, (res) => {
+    const req = request(url, { method, rejectUnauthorized: !target.insecure, headers: { Authorization: `PVEAPIToken=${target.token}` } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -184,4 +185,15 @@ export async function readInventory(target: ReadTarget, scope: InventoryScope): 
     vms: vms.filter((v) => v.type === 'qemu').map((v) => ({ vmid: Number(v.vmid), node: text(v.node) })),
     files,
   };
+}
+
+/**
+ * The one write: deletes an API token (`DELETE /access/users/{userid}/token/{tokenid}`; PVE removes
+ * its ACL entries with it). Recovery deletes a token an interrupted run created, whose secret no
+ * one can read back, so that the apply creates it anew.
+ */
+export async function deleteToken(target: ReadTarget, fullTokenId: string): Promise<void> {
+  const bang = fullTokenId.indexOf('!');
+  if (bang <= 0) throw new Error(`${fullTokenId}: not a token id (user@realm!name)`);
+  await getJson(target, `/access/users/${encodeURIComponent(fullTokenId.slice(0, bang))}/token/${encodeURIComponent(fullTokenId.slice(bang + 1))}`, 'DELETE');
 }

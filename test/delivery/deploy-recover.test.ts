@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { desiredObjects, type DesiredObject } from '../../modules/foresight/recover';
 import { startSimulatedLab, type SimulatedLab } from '../../scripts/lib/lab-run';
+import { runTofu } from '../../scripts/lib/tofu';
 import { compareInventory, deployArgv, inventoryKeyList, noneLeftIn, readStackState, runDeploy, simInventory } from '../../scripts/lib/interrupt-runs';
 import { compileProject, projectRoot, requireToolchain, tofu, tofuEnv } from '../support/toolchain';
 
@@ -65,7 +66,7 @@ describe('deploy after an interrupt that left objects in Proxmox and not in the 
     inst.acl.splice(0, inst.acl.length, ...acl);
     const { orphans } = compareInventory(run, work, baseline);
     expect(orphans).toHaveLength(7);
-  });
+  }, 300_000);
 
   it('deploy --plan says what the apply will recover, and changes nothing', async () => {
     const before = readFileSync(join(work, 'state', `${stack}.tfstate`), 'utf8');
@@ -78,13 +79,18 @@ describe('deploy after an interrupt that left objects in Proxmox and not in the 
     expect(plan.stderr).toContain('replaced: token capmox@pve!tenant-tenant-b');
     expect(plan.stderr.match(/ {4}imported: ACL /g)).toHaveLength(4);
     expect(readFileSync(join(work, 'state', `${stack}.tfstate`), 'utf8')).toBe(before);
-  });
+  }, 300_000);
 
-  it('OpenTofu alone cannot finish it: the apply fails on the objects that exist', () => {
-    const apply = stackTofu(['apply', '-auto-approve', '-input=false', '-no-color']);
-    expect(apply.status).toBe(1);
+  it('OpenTofu alone cannot finish it: the apply fails on the objects that exist', async () => {
+    // Asynchronously: the simulator answers from this very process.
+    const apply = await runTofu(['apply', '-auto-approve', '-input=false', '-no-color'], {
+      cwd: join(run.out, 'stacks', stack),
+      env: tofuEnv({ TF_VAR_proxmox_api_token: run.sim.adminToken('pmox-txl') }),
+      tofu: join(projectRoot, '.toolchain/bin/tofu'),
+    });
+    expect(apply.code).toBe(1);
     expect(apply.stdout + apply.stderr).toMatch(/already exists/);
-  });
+  }, 300_000);
 
   it('the next deploy imports or replaces them, says so, and converges with no orphan left', async () => {
     const again = await deploy();
@@ -99,7 +105,7 @@ describe('deploy after an interrupt that left objects in Proxmox and not in the 
     expect(plan.stderr).not.toContain('recover');
     expect(compareInventory(run, work, baseline)).toEqual({ orphans: [], missing: [] });
     expect(await noneLeftIn(work, 5000)).toEqual([]);
-  });
+  }, 300_000);
 
   it('the tokens in the state are the ones Proxmox knows, with their secrets', () => {
     const inst = run.sim.instance('pmox-txl');
@@ -109,5 +115,5 @@ describe('deploy after an interrupt that left objects in Proxmox and not in the 
       const id = `${String(t.attributes.user_id)}!${String(t.attributes.token_name)}`;
       expect({ id, value: t.attributes.value }).toEqual({ id, value: `${id}=${inst.tokens.get(id)?.secret}` });
     }
-  });
+  }, 300_000);
 });

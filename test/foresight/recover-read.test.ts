@@ -60,7 +60,7 @@ describe('readInventory', () => {
     expect(sorted(read.files)).toEqual(sorted(truth.files.filter((f) => f.volid.startsWith('local:'))));
   });
 
-  it('gives recovery the orphans made behind the state: import, and the token replaced', async () => {
+  it('gives recovery the orphans made behind the state: import, and the token deleted and created anew', async () => {
     const desired: DesiredObject[] = [
       { address: 'proxmox_virtual_environment_user.u', kind: 'user', key: 'user:capmox@pve', importId: 'capmox@pve', label: 'user capmox@pve' },
       {
@@ -81,7 +81,7 @@ describe('readInventory', () => {
     ];
     const inventory = await readInventory(target(), { tokenUsers: ['capmox@pve'], fileStores: [] });
     expect(planRecovery(desired, [], inventory).map((s) => [s.address, s.action])).toEqual([
-      ['proxmox_user_token.t', 'import-replace'],
+      ['proxmox_user_token.t', 'delete-recreate'],
       ['proxmox_virtual_environment_user.u', 'import'],
       ['proxmox_storage_directory.s', 'import'],
     ]);
