@@ -52,7 +52,7 @@ export function runDeploy(
   cwd: string,
   env: NodeJS.ProcessEnv,
   args: string[],
-  kill?: { signal: NodeJS.Signals; atMs: number },
+  kill?: { signal: NodeJS.Signals; atMs: number; after?: Promise<unknown> },
   onStderr?: (chunk: string) => void,
 ): Promise<DeployRun> {
   return new Promise((resolve, reject) => {
@@ -63,10 +63,13 @@ export function runDeploy(
       onStderr?.(d.toString());
     });
     child.stdout.resume();
-    const timer = kill ? setTimeout(() => child.kill(kill.signal), kill.atMs) : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let ended = false;
+    if (kill) void (kill.after ?? Promise.resolve()).then(() => (timer = ended ? undefined : setTimeout(() => child.kill(kill.signal), kill.atMs)));
     const guard = setTimeout(() => child.kill('SIGKILL'), 600_000);
     child.on('error', reject);
     child.on('close', (status, signal) => {
+      ended = true;
       clearTimeout(timer);
       clearTimeout(guard);
       resolve({ status, signal, stderr });
@@ -168,9 +171,11 @@ export interface InterruptOptions {
   latencyMs?: number;
   /** `--stacks` of the interrupted deploy. @default 'proxmox-*' */
   stacks?: string;
-  /** The signal moment is drawn from [minMs, maxMs] after deploy starts. @default 2000, 30000 */
+  /** A moment from deploy's start is drawn from [minMs, maxMs]. @default 2000, 30000 */
   minMs?: number;
   maxMs?: number;
+  /** A moment from the first write is drawn from [0, applyMs]. @default 30000 */
+  applyMs?: number;
   log?: (line: string) => void;
   /** Runs at once (each its own simulator and scratch directory). @default 1 */
   concurrency?: number;
@@ -182,6 +187,8 @@ export interface RunResult {
   run: number;
   signal: NodeJS.Signals;
   atMs: number;
+  /** `atMs` counted from the first write to the simulator (else from deploy's start). */
+  fromApply: boolean;
   /** What the interrupted deploy had done: stopped before tofu, interrupted, done, or killed. */
   how: string;
   /** Orphans found after the interrupt, by kind (`token`, `acl`, ...), before the rerun. */
@@ -196,11 +203,22 @@ export interface RunResult {
 }
 
 /** One run, as described in the module comment. */
-export async function interruptOnce(o: InterruptOptions, run: number, signal: NodeJS.Signals, atMs: number): Promise<RunResult> {
+/**
+ * A run's moment: `fromApply` — `atMs` after the first write reaches the simulator (tofu applying,
+ * requests in flight); otherwise `atMs` after deploy starts (synthesis, init or the apply).
+ */
+export interface Moment {
+  signal: NodeJS.Signals;
+  atMs: number;
+  fromApply: boolean;
+}
+
+export async function interruptOnce(o: InterruptOptions, run: number, moment: Moment): Promise<RunResult> {
+  const { signal, atMs } = moment;
   const began = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'pvekaas-interrupts-'));
   const latencyMs = o.latencyMs ?? 3000;
-  const result: RunResult = { run, signal, atMs, how: '', orphanKinds: {}, recovered: [], converged: false, seconds: 0 };
+  const result: RunResult = { run, signal, atMs, fromApply: moment.fromApply, how: '', orphanKinds: {}, recovered: [], converged: false, seconds: 0 };
   let lab: SimulatedLab | undefined;
   try {
     lab = await startSimulatedLab({ labText: o.labText, labFile: o.labFile, work, root: o.root, simulator: { taskDurationMs: 250 } });
@@ -214,7 +232,16 @@ export async function interruptOnce(o: InterruptOptions, run: number, signal: No
     };
     const args = (extra: string[] = []) => deployArgv(o.root, lab!.labFile, lab!.out, ['--stacks', o.stacks ?? 'proxmox-*', ...extra]);
     sim.faults.set({ routes: ['POST', 'PUT', 'DELETE'].map((method) => ({ method, path: '^/', latencyMs })) });
-    const first = await runDeploy(o.root, work, env, args(), { signal, atMs });
+    const firstWrite = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (sim.requests.some((r) => r.method !== 'GET')) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 100);
+      poll.unref();
+    });
+    const first = await runDeploy(o.root, work, env, args(), { signal, atMs, ...(moment.fromApply ? { after: firstWrite } : {}) });
     result.how =
       first.status === 0
         ? 'done before the signal'
@@ -288,15 +315,19 @@ export async function interruptRuns(o: InterruptOptions): Promise<InterruptSumma
   );
   // Every run's signal and moment drawn first: the same seed gives the same runs at any concurrency.
   const min = o.minMs ?? 2000;
-  const draws = Array.from({ length: o.runs }, () => {
+  // One run in five at any moment from deploy's start (synthesis, init, apply); the others during the apply.
+  const draws: Moment[] = Array.from({ length: o.runs }, () => {
     const signal: NodeJS.Signals = next() < 0.5 ? 'SIGINT' : 'SIGKILL';
-    return { signal, atMs: Math.round(min + next() * ((o.maxMs ?? 30000) - min)) };
+    const fromApply = next() >= 0.2;
+    return fromApply
+      ? { signal, fromApply, atMs: Math.round(next() * (o.applyMs ?? 30000)) }
+      : { signal, fromApply, atMs: Math.round(min + next() * ((o.maxMs ?? 30000) - min)) };
   });
   let taken = 0;
   const worker = async () => {
     while (taken < o.runs) {
       const run = ++taken;
-      const r = await interruptOnce(o, run, draws[run - 1].signal, draws[run - 1].atMs);
+      const r = await interruptOnce(o, run, draws[run - 1]);
       results.push(r);
       report(r);
     }
@@ -306,7 +337,8 @@ export async function interruptRuns(o: InterruptOptions): Promise<InterruptSumma
       .map(([k, n]) => `${n} ${k}`)
       .join(', ');
     log(
-      `  run ${r.run}/${o.runs}: ${r.signal} at ${r.atMs} ms — ${r.how}; orphans: ${kinds || 'none'}; ${r.converged ? 'converged' : `NOT converged: ${r.failure}`} (${r.seconds.toFixed(0)} s)${r.work ? `; kept ${r.work}` : ''}`,
+      `  run ${r.run}/${o.runs}: ${r.signal} ${r.atMs} ms after ${r.fromApply ? 'the first write' : 'the start'} — ${r.how}; orphans: ${kinds || 'none'}` +
+        `${r.recovered.length ? ` (${r.recovered.length} recovery line(s))` : ''}; ${r.converged ? 'converged' : `NOT converged: ${r.failure}`} (${r.seconds.toFixed(0)} s)${r.work ? `; kept ${r.work}` : ''}`,
     );
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 1, o.runs)) }, worker));
