@@ -35,12 +35,13 @@ describe('deploy interrupted at random moments of an apply, writes delayed', () 
         runs,
         seed,
         latencyMs: Number(process.env.PVEKAAS_INTERRUPT_LATENCY_MS ?? 3000),
+        concurrency: 2,
         log: (line) => process.stderr.write(`${line}\n`),
       });
       process.stderr.write(`deploy interruption test: seed ${seed} (PVEKAAS_INTERRUPT_SEED=${seed} replays it)\n`);
       expect(summary.results.filter((r) => !r.converged).map((r) => ({ run: r.run, signal: r.signal, atMs: r.atMs, failure: r.failure }))).toEqual([]);
       expect(summary.converged).toBe(runs);
     },
-    runs * 420_000,
+    Math.ceil(runs / 2) * 600_000,
   );
 });
