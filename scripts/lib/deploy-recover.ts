@@ -86,7 +86,7 @@ export async function recoverStack(o: RecoverOptions): Promise<StackOutcome | un
     return undefined;
   }
   if (steps.length === 0) return undefined;
-  const orphans = steps.filter((s) => s.importId !== undefined || s.action === 'leave-to-apply').length;
+  const orphans = steps.filter((s) => s.action !== 'replace').length;
   o.log(
     `  ${o.stack}: ${o.dryRun ? 'an apply would first recover' : 'recovering'} ${steps.length} object(s) of an interrupted run` +
       ` (${orphans} in Proxmox but not in the state${orphans < steps.length ? `, ${steps.length - orphans} in the state to be replaced` : ''}):`,
