@@ -17,7 +17,9 @@
  *    changes, 2 changes present, 1 error).
  *
  * It stops at the first failure and says what was applied, what failed and what was not applied.
- * Removed stacks are listed, never destroyed.
+ * Removed stacks are listed, never destroyed. Before each `proxmox-<instance>` plan, what an
+ * interrupted run left in Proxmox but not in the state is imported or replaced, and said
+ * (scripts/lib/deploy-recover.ts); with --plan-only it is only said.
  *
  * Surge, then retire (docs/tenants.md): a change that replaces node groups with no surge is refused
  * before anything is synthesized (scripts/lib/upgrade-guard.ts, against the output deployed last),
@@ -49,6 +51,7 @@ import { labChanges } from './lib/changes';
 import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
 import { applyStacks, planStacks, stacksToApply, type PlanResult, type StackPlan } from './lib/deploy-plan';
 import { stackGlob, type RunEvent, type RunResult, type StackOutcome } from './lib/deploy-run';
+import { recoverStack } from './lib/deploy-recover';
 import { synthesizeLab } from './lib/synthesize';
 import { guardRetire, retireSteps } from './lib/retire-guard';
 import { machineDeploymentsOfOutput, refuseUnrollableUpgrades } from './lib/upgrade-guard';
@@ -208,7 +211,7 @@ runCommand(async () => {
     const instance = stack.startsWith('proxmox-') ? stack.slice('proxmox-'.length) : undefined;
     const token = instance ? (byInstance[instance] ?? process.env.TF_VAR_proxmox_api_token) : undefined;
     const env: NodeJS.ProcessEnv = { ...process.env, ...AUTOMATION, ...(token ? { TF_VAR_proxmox_api_token: token } : {}) };
-    return { env, secrets: [token ?? '', ...Object.values(byInstance)] };
+    return { env, secrets: [token ?? '', ...Object.values(byInstance)], instance, token };
   };
   const cwdOf = (stack: string) => join(out, 'stacks', stack);
   const stoppedBeforeStart = (what: string): StackOutcome & { ok: false } => ({
@@ -232,7 +235,14 @@ runCommand(async () => {
   let plans = 0;
   const plan = async (stack: string): Promise<PlanResult> => {
     if (supervisor.interrupted) return stoppedBeforeStart('plan');
-    const { env, secrets } = envOf(stack);
+    const { env, secrets, instance, token } = envOf(stack);
+    // After an interrupted run: objects in Proxmox that the state lacks are imported or replaced
+    // before the plan (scripts/lib/deploy-recover.ts), so the saved plan is made from the recovered state.
+    if (instance && token) {
+      const log = (l: string) => process.stderr.write(`${l}\n`);
+      const recovery = await recoverStack({ stack, cwd: cwdOf(stack), token, supervisor, env, secrets, dryRun: planOnly, log });
+      if (recovery && !recovery.ok) return { ok: false, summary: recovery.summary, detail: recovery.detail, interrupted: recovery.interrupted };
+    }
     const planFile = join(planDir, `${stack}.${++plans}.tfplan`);
     // -lock-timeout: a tofu an earlier deploy left running (deploy killed) may still hold the state.
     const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-lock-timeout=10m', `-out=${planFile}`];

@@ -5,7 +5,9 @@
  * - It replaces only a directory with its marker (of the same command) or an empty one, and refuses
  *   anything else — a file, the project, `/` — with the path and a fix, before any work is done.
  * - It never deletes what it did not write: files it does not generate (a stack's `.terraform/`,
- *   its lock file, a state file someone kept there) are moved into the new output, unchanged.
+ *   its lock file, a state file someone kept there) are moved into the new output, unchanged; nor
+ *   any directory holding OpenTofu state (`*.tfstate`), even one it generates (a stack's `assets/`):
+ *   that is moved into the new output too, or kept where it is and said.
  * - The new output is built in a scratch directory beside the old one and put in place with two
  *   renames. A run killed before them leaves the old output (and a scratch directory the next run
  *   removes); a run killed between them leaves the old output under `.<name>.pvekaas-old-<pid>`,
@@ -14,8 +16,21 @@
  *   (`-<pid>-<start>`): a killed run's process id taken again by another process does not make its
  *   leftovers look alive.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { configErrorAt } from '../../modules/config/load';
 import type { Problem } from '../../modules/config/problems';
 import type { Lab } from '../../modules/config/schema';
@@ -151,7 +166,8 @@ function carryOver(from: string, to: string, kind: OutputKind): string[] {
       const path = rel ? `${rel}/${entry}` : entry;
       const what = kind.classify(path);
       const source = join(from, path);
-      if (what === 'generated') continue;
+      // A generated directory holding OpenTofu state (a stateDir put there) is carried over like a foreign file, never deleted.
+      if (what === 'generated' && !(dirent.isDirectory() && holdsState(source))) continue;
       if (what === 'container' && dirent.isDirectory()) {
         walk(path);
         continue;
@@ -176,9 +192,13 @@ function carryOver(from: string, to: string, kind: OutputKind): string[] {
       if (what === 'container' && dirent.isDirectory()) {
         if (!remove(path)) empty = false;
       } else if (what === 'generated') {
-        // A file (most of them): one unlink; a directory (assets): removed with what is in it.
-        if (dirent.isDirectory()) rmSync(full, { recursive: true, force: true });
-        else unlinkQuietly(full);
+        // A file (most of them): one unlink; a directory (assets): removed with what is in it, unless it holds state (kept, and said).
+        if (dirent.isDirectory()) {
+          if (holdsState(full)) {
+            if (!kept.includes(full)) kept.push(full);
+            empty = false;
+          } else rmSync(full, { recursive: true, force: true });
+        } else unlinkQuietly(full);
       } else {
         empty = false;
       }
@@ -188,6 +208,33 @@ function carryOver(from: string, to: string, kind: OutputKind): string[] {
   };
   remove('');
   return kept;
+}
+
+/** A `*.tfstate` (or its backup) anywhere under a directory, links not followed: no directory holding state is ever deleted. */
+export function holdsState(dir: string): boolean {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.some((e) => (e.isDirectory() ? holdsState(join(dir, e.name)) : /\.tfstate(\.backup)?$/.test(e.name)));
+}
+
+/** A path with its longest existing prefix resolved to its real path (symbolic links followed), the rest appended. */
+export function realPathOf(path: string): string {
+  let existing = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(existing), ...rest);
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return resolve(path);
+      rest.unshift(basename(existing));
+      existing = parent;
+    }
+  }
 }
 
 /** unlink, with a file already gone taken as removed (as `rmSync(..., { force: true })` takes it). */
@@ -207,6 +254,10 @@ function recover(dir: string, kind: OutputKind): void {
       // Killed between the two renames: the old output was moved aside and the new one not yet in place.
       if (!existsSync(dir)) renameSync(left.path, dir);
       else carryOver(left.path, dir, kind);
+    } else if (holdsState(left.path)) {
+      process.stderr.write(
+        `warning: kept ${left.path}, the scratch directory of an earlier run: it holds OpenTofu state (*.tfstate), which pvekaas never deletes\n`,
+      );
     } else {
       rmSync(left.path, { recursive: true, force: true, maxRetries: 5 });
     }
@@ -245,7 +296,13 @@ export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch
     renameSync(dir, old);
     renameSync(scratch, dir);
     const kept = carryOver(old, dir, kind);
-    if (kept.length > 0) process.stderr.write(`warning: kept ${kept.length} file(s) of the previous output that clash with new ones, in ${old}\n`);
+    const state = kept.filter((k) => holdsState(k));
+    if (state.length > 0)
+      process.stderr.write(
+        `warning: kept ${state.join(', ')}: ${state.length === 1 ? 'it holds' : 'they hold'} OpenTofu state (*.tfstate), which pvekaas never deletes; move the state out of ${out} (delivery.local.stateDir)\n`,
+      );
+    if (kept.length > state.length)
+      process.stderr.write(`warning: kept ${kept.length - state.length} file(s) of the previous output that clash with new ones, in ${old}\n`);
     return result;
   });
 }
@@ -365,16 +422,21 @@ export function markKeptDir(dir: string): string {
  */
 export function refuseConfiguredPathsInside(config: string, lab: Lab, out: string, flag = '--out', stateBase = process.cwd()): void {
   const dir = resolve(out);
-  const inside = (path: string) => {
-    const r = relative(dir, path);
-    return r === '' || (r !== '..' && !r.startsWith(`..${'/'}`) && !isAbsolute(r));
+  // By real paths (the longest existing prefix of each, symbolic links resolved): `lnk/state` with
+  // lnk → the output is inside it, though no lexical comparison says so.
+  const realDir = realPathOf(dir);
+  const within = (base: string, path: string) => {
+    const r = relative(base, path);
+    return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
   };
+  const inside = (path: string) => within(dir, path) || within(realDir, realPathOf(path));
+  const through = (path: string) => (within(dir, path) ? '' : `, reached through a symbolic link: ${realDir}`);
   const problems: Problem[] = [];
   const stateDir = lab.delivery.local.stateDir;
   if (inside(resolve(stateBase, stateDir))) {
     problems.push({
       path: ['delivery', 'local', 'stateDir'],
-      message: `stateDir is inside ${flag} ${out} (${dir}), the directory this command replaces: state kept there can be deleted or replaced with it`,
+      message: `stateDir is inside ${flag} ${out} (${dir}${through(resolve(stateBase, stateDir))}), the directory this command replaces: state kept there can be deleted or replaced with it`,
       value: stateDir,
       fix: `keep state outside every generated directory (e.g. stateDir: state), or choose another ${flag}`,
     });
@@ -383,7 +445,7 @@ export function refuseConfiguredPathsInside(config: string, lab: Lab, out: strin
   if ('configPath' in kubernetes && !kubernetes.configPath.startsWith('~') && inside(resolve(kubernetes.configPath))) {
     problems.push({
       path: ['management', 'kubernetes', 'configPath'],
-      message: `configPath is inside ${flag} ${out} (${dir}), the directory this command replaces: a kubeconfig there is copied, uploaded or deleted with it`,
+      message: `configPath is inside ${flag} ${out} (${dir}${through(resolve(kubernetes.configPath))}), the directory this command replaces: a kubeconfig there is copied, uploaded or deleted with it`,
       value: kubernetes.configPath,
       fix: `keep the kubeconfig outside every generated directory (e.g. ~/.kube/lab-mgmt.yaml), or choose another ${flag}`,
     });

@@ -1,10 +1,13 @@
 /**
- * Read-only Proxmox VE API reads for the drift audit: `GET /cluster/resources?type=vm` and
- * `?type=node` with an API token. The token is sent in the Authorization header only; errors
- * name the instance and the endpoint, never the token.
+ * Read-only Proxmox VE API reads for the drift audit (`GET /cluster/resources?type=vm` and
+ * `?type=node`) and for deploy's recovery after an interrupt (`readInventory`, and its one write,
+ * `deleteToken`), with an API token.
+ * The token is sent in the Authorization header only; errors name the instance and the endpoint,
+ * never the token.
  */
 import { request } from 'node:https';
 import type { ObservedInstance, ResourceNode, ResourceVm } from '../../modules/foresight/audit';
+import type { ProxmoxInventory } from '../../modules/foresight/recover';
 
 export interface ReadTarget {
   instance: string;
@@ -54,9 +57,9 @@ export function jsonDepth(text: string, stopAt = Infinity): number {
  * a time never trips an idle timeout, so this is a deadline from the start), `MAX_ANSWER_BYTES`,
  * and `MAX_ANSWER_DEPTH` checked before the text is parsed.
  */
-function getJson(target: ReadTarget, path: string): Promise<unknown> {
+function getJson(target: ReadTarget, path: string, method: 'GET' | 'DELETE' = 'GET'): Promise<unknown> {
   const url = new URL(`api2/json${path}`, target.endpoint.endsWith('/') ? target.endpoint : `${target.endpoint}/`);
-  const where = `GET ${url.origin}${url.pathname}${url.search}`;
+  const where = `${method} ${url.origin}${url.pathname}${url.search}`;
   const timeoutMs = target.timeoutMs ?? 30000;
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -66,7 +69,7 @@ function getJson(target: ReadTarget, path: string): Promise<unknown> {
       clearTimeout(deadline);
       fn();
     };
-    const req = request(url, { method: 'GET', rejectUnauthorized: !target.insecure, headers: { Authorization: `PVEAPIToken=${target.token}` } }, (res) => {
+    const req = request(url, { method, rejectUnauthorized: !target.insecure, headers: { Authorization: `PVEAPIToken=${target.token}` } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -122,4 +125,75 @@ export async function readInstance(target: ReadTarget): Promise<ObservedInstance
     );
   }
   return observed;
+}
+
+/** What `readInventory` needs to look at beyond the cluster-wide lists. */
+export interface InventoryScope {
+  /** Users whose tokens to list (`GET /access/users/{userid}/token`), those that exist. */
+  tokenUsers: string[];
+  /** Storages to list the content of, by node (`GET /nodes/{node}/storage/{storage}/content`). */
+  fileStores: { node: string; storage: string }[];
+}
+
+/**
+ * Everything of an instance that deploy's recovery (scripts/lib/deploy-recover.ts) compares with a
+ * stack's state: users, tokens of the given users, ACL entries, roles, pools, storages, VMs (by id)
+ * and the files on the given storages. Read with the administrator token deploy applies with.
+ */
+export async function readInventory(target: ReadTarget, scope: InventoryScope): Promise<ProxmoxInventory> {
+  const list = async (path: string): Promise<Record<string, unknown>[]> => {
+    const data = await getJson(target, path);
+    return Array.isArray(data) ? (data.filter((x) => x && typeof x === 'object') as Record<string, unknown>[]) : [];
+  };
+  const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+  const [users, acl, roles, pools, storages, vms] = await Promise.all([
+    list('/access/users'),
+    list('/access/acl'),
+    list('/access/roles'),
+    list('/pools'),
+    list('/storage'),
+    list('/cluster/resources?type=vm'),
+  ]);
+  const userIds = users.map((u) => text(u.userid)).filter(Boolean);
+  const tokens = (
+    await Promise.all(
+      [...new Set(scope.tokenUsers)]
+        .filter((u) => userIds.includes(u))
+        .map(async (u) => (await list(`/access/users/${encodeURIComponent(u)}/token`)).map((t) => `${u}!${text(t.tokenid)}`)),
+    )
+  ).flat();
+  const storageIds = storages.map((s) => text(s.storage)).filter(Boolean);
+  const files = (
+    await Promise.all(
+      scope.fileStores
+        .filter((f, i, all) => storageIds.includes(f.storage) && all.findIndex((g) => g.node === f.node && g.storage === f.storage) === i)
+        .map(async (f) =>
+          (await list(`/nodes/${encodeURIComponent(f.node)}/storage/${encodeURIComponent(f.storage)}/content`)).map((c) => ({
+            node: f.node,
+            volid: text(c.volid),
+          })),
+        ),
+    )
+  ).flat();
+  return {
+    users: userIds,
+    tokens,
+    acl: acl.map((e) => ({ path: text(e.path), type: text(e.type), ugid: text(e.ugid), roleid: text(e.roleid) })),
+    roles: roles.map((r) => text(r.roleid)).filter(Boolean),
+    pools: pools.map((p) => text(p.poolid)).filter(Boolean),
+    storages: storageIds,
+    vms: vms.filter((v) => v.type === 'qemu').map((v) => ({ vmid: Number(v.vmid), node: text(v.node) })),
+    files,
+  };
+}
+
+/**
+ * The one write: deletes an API token (`DELETE /access/users/{userid}/token/{tokenid}`; PVE removes
+ * its ACL entries with it). Recovery deletes a token an interrupted run created, whose secret no
+ * one can read back, so that the apply creates it anew.
+ */
+export async function deleteToken(target: ReadTarget, fullTokenId: string): Promise<void> {
+  const bang = fullTokenId.indexOf('!');
+  if (bang <= 0) throw new Error(`${fullTokenId}: not a token id (user@realm!name)`);
+  await getJson(target, `/access/users/${encodeURIComponent(fullTokenId.slice(0, bang))}/token/${encodeURIComponent(fullTokenId.slice(bang + 1))}`, 'DELETE');
 }

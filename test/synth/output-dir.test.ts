@@ -4,7 +4,7 @@
  * one, and the next run leaves no scratch), and export-hcl's state path the same from any directory.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -347,6 +347,61 @@ describe('configured paths inside the output (issue 26)', () => {
     lab.management.kubernetes = { configPath: '~/.kube/lab-mgmt.yaml' };
     writeFileSync(join(dir, 'lab.yaml'), stringify(lab));
     expect(cli('synth.js', ['--config', 'lab.yaml', '--out', 'build'], dir).status).toBe(0);
+  });
+});
+
+describe('state reached through a symbolic link (issue 42)', () => {
+  it('refuses a stateDir that reaches --out through a symbolic link, by real paths, and the state there is kept', () => {
+    const dir = join(work, 'state-through-link');
+    mkdirSync(dir, { recursive: true });
+    expect(cli('synth.js', ['--config', example, '--out', 'realout'], dir).status).toBe(0);
+    symlinkSync('realout', join(dir, 'lnk'));
+    mkdirSync(join(dir, 'realout/stacks/management/assets'), { recursive: true });
+    writeFileSync(join(dir, 'realout/stacks/management/assets/management.tfstate'), '{"version": 4}');
+    const lab = parse(readFileSync(example, 'utf8'));
+    // Through the link, and through the link to a directory that does not exist yet (the longest existing prefix counts).
+    for (const stateDir of ['lnk/stacks/management/assets', 'lnk/state-to-be']) {
+      lab.delivery = { local: { stateDir } };
+      writeFileSync(join(dir, 'lab.yaml'), stringify(lab));
+      const r = cli('synth.js', ['--config', 'lab.yaml', '--out', 'realout', '--full'], dir);
+      expect({ stateDir, status: r.status }).toEqual({ stateDir, status: 1 });
+      expect(r.stderr).toMatch(/^ {2}lab\.yaml:\d+:\d+ {2}delivery\.local\.stateDir: stateDir is inside --out realout \(/m);
+      expect(r.stderr).toContain(`reached through a symbolic link: ${realpathSync(join(dir, 'realout'))}`);
+    }
+    expect(readFileSync(join(dir, 'realout/stacks/management/assets/management.tfstate'), 'utf8')).toBe('{"version": 4}');
+  });
+
+  it('never deletes a directory holding a *.tfstate: it is carried into the new output, or kept and said', () => {
+    const out = join(work, 'state-in-generated');
+    const stack = (scratch: string, assets: boolean) => {
+      mkdirSync(join(scratch, 'stacks/proxmox-a'), { recursive: true });
+      writeFileSync(join(scratch, 'stacks/proxmox-a/cdk.tf.json'), '{}');
+      if (assets) {
+        mkdirSync(join(scratch, 'stacks/proxmox-a/assets'));
+        writeFileSync(join(scratch, 'stacks/proxmox-a/assets/new-asset'), 'x');
+      }
+    };
+    writeOutputDir(out, synthOutput, (scratch) => stack(scratch, true));
+    // State someone's stateDir put inside a generated directory (as through a link the check could not see).
+    writeFileSync(join(out, 'stacks/proxmox-a/assets/proxmox-a.tfstate'), '{"version": 4, "serial": 7}');
+    // The new output has no assets directory: the one holding state moves over whole.
+    writeOutputDir(out, synthOutput, (scratch) => stack(scratch, false));
+    expect(readFileSync(join(out, 'stacks/proxmox-a/assets/proxmox-a.tfstate'), 'utf8')).toBe('{"version": 4, "serial": 7}');
+    // The new output has one: the old one is kept beside the output, and a warning says where.
+    const warnings: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (warnings.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      writeOutputDir(out, synthOutput, (scratch) => stack(scratch, true));
+    } finally {
+      process.stderr.write = write;
+    }
+    const kept = readdirSync(work).filter((e) => e.startsWith('.state-in-generated.pvekaas-old-'));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(work, kept[0], 'stacks/proxmox-a/assets/proxmox-a.tfstate'), 'utf8')).toBe('{"version": 4, "serial": 7}');
+    expect(warnings.join('')).toContain(join(work, kept[0], 'stacks/proxmox-a/assets'));
+    expect(warnings.join('')).toContain('OpenTofu state');
+    expect(readFileSync(join(out, 'stacks/proxmox-a/assets/new-asset'), 'utf8')).toBe('x');
   });
 });
 
