@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { ProblemError, type Problem } from './problems';
 import { lenientLab } from './lenient';
 import { editDistance } from './rules';
-import { checkLab } from './rule-table';
+import { RULE_TABLE, checkLab } from './rule-table';
 import { MAX_LAB_BYTES, URL_CREDENTIAL_FIX, checkShape, checkStrings, redactUrl, urlCredentialProblem } from './safety';
 import { labSchema, type Lab } from './schema';
 
@@ -222,8 +222,13 @@ function locatedError(text: string, file: string, problems: Problem[], title?: s
   );
 }
 
+/** The rules whose problems cause others at the same place (`LabRule.cause`). */
+const CAUSES = new Set(RULE_TABLE.filter((r) => r.cause === true).map((r) => r.id));
+
+/** In file order; at one place, a cause before what follows from it (issue 43: the real cause came after two side errors). */
 function sortProblems(problems: Problem[]): Problem[] {
-  return problems.slice().sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  const rank = (p: Problem) => (p.rule !== undefined && CAUSES.has(p.rule) ? 0 : 1);
+  return problems.slice().sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || rank(a) - rank(b));
 }
 
 /**

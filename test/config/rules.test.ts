@@ -184,3 +184,36 @@ describe('issue 43: mistakes that were not caught, or silently ignored', () => {
     expect(unpinned.map((p) => p.rule).sort()).toEqual(['networks.missing', 'tenant.no-template']);
   });
 });
+
+describe('issue 43: a version out of range — the cause first, and a fix that names only what is accepted', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the raw YAML document
+  type Doc = any;
+  /** tenant-b (autoscaled, SingleInstance: a template on both instances) on `version`, with templates for it. */
+  const tenantBOn = (version: string) => (d: Doc) => {
+    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: version, templateID: 1001 }];
+    d.proxmox.instances[1].images.push({
+      kubernetesVersion: version,
+      nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'],
+      url: 'https://images.lab.example/k.qcow2',
+    });
+    d.tenants[1].kubernetesVersion = version;
+  };
+
+  it('prints the version refusal before the missing templates it causes', () => {
+    const problems = problemsOf((d: Doc) => (d.tenants[1].kubernetesVersion = 'v1.37.2'));
+    expect(problems.map((p) => p.rule)).toEqual(['versions.tenant-kubernetes', 'tenant.no-template', 'tenant.no-template']);
+  });
+
+  it('recommends, for an autoscaled tenant, exactly the minors that validate', () => {
+    const [fix] = problemsOf((d: Doc) => (d.tenants[1].kubernetesVersion = 'v1.37.2')).map((p) => p.fix!);
+    const [, from, to] = /run a Kubernetes minor from 1\.(\d+) to 1\.(\d+) /.exec(fix)!;
+    expect([from, to]).toEqual(['30', '36']);
+    for (let minor = Number(from); minor <= Number(to); minor++) expect(problemsOf(tenantBOn(`v1.${minor}.1`))).toEqual([]);
+    // Just outside, each side: refused by the same rule, with the same range.
+    for (const version of ['v1.29.1', 'v1.37.1']) {
+      const problems = problemsOf(tenantBOn(version));
+      expect(problems.map((p) => [p.rule, p.fix!.slice(0, 40)])).toEqual([['versions.tenant-kubernetes', 'run a Kubernetes minor from 1.30 to 1.36']]);
+      expect(problems[0].fix).not.toMatch(/modules\//);
+    }
+  });
+});
