@@ -6,12 +6,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabRule } from '../modules/config/rule';
 import { RULE_HOMES } from '../modules/config/rule-table';
+import { WARNING_HOMES } from '../modules/config/warning-rules';
 
 /** A table cell: no line breaks, no unescaped pipes. */
 const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
 
 /** The page, from the table's homes and rules. */
-export function rulesDoc(homes: readonly { home: string; rules: readonly LabRule[] }[]): string {
+export function rulesDoc(
+  homes: readonly { home: string; rules: readonly LabRule[] }[],
+  warningHomes: readonly { home: string; rules: readonly LabRule[] }[] = [],
+): string {
   const count = homes.reduce((n, h) => n + h.rules.length, 0);
   const lines = [
     '# Validation rules',
@@ -35,11 +39,28 @@ export function rulesDoc(homes: readonly { home: string; rules: readonly LabRule
     for (const rule of rules) lines.push(`| \`${rule.id}\` | ${cell(rule.refuses)} | ${cell(rule.fix)} |`);
     lines.push('');
   }
+  if (warningHomes.length > 0) {
+    const warnings = warningHomes.reduce((n, h) => n + h.rules.length, 0);
+    lines.push(
+      '# Warning rules',
+      '',
+      'These never refuse a description: every command that reads it prints each as a `warning:` line, with the file, the',
+      'line, the path and the fix, and goes on. Each has a fixture that fires it (test/config/rule-fixtures.ts, WARNING_FIXTURES).',
+      '',
+      `${warnings} warning rule${warnings === 1 ? '' : 's'}:`,
+      '',
+    );
+    for (const { home, rules } of warningHomes) {
+      lines.push(`## ${home}`, '', '| id | warns about | fix |', '| --- | --- | --- |');
+      for (const rule of rules) lines.push(`| \`${rule.id}\` | ${cell(rule.refuses)} | ${cell(rule.fix)} |`);
+      lines.push('');
+    }
+  }
   return lines.join('\n');
 }
 
 if (require.main === module) {
   const file = join(__dirname, '..', '..', 'docs', 'rules.md');
-  writeFileSync(file, rulesDoc(RULE_HOMES));
+  writeFileSync(file, rulesDoc(RULE_HOMES, WARNING_HOMES));
   console.log(`wrote ${file}`);
 }

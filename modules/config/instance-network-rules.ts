@@ -10,14 +10,10 @@ import type { Problem } from './problems';
 import type { Lab, Tenant } from './schema';
 import { editDistance } from './rules';
 import { rulesOf, type LabRule } from './rule';
+import { possibleInstances } from './tenant-instances';
 
-/** Instances a tenant may put machines on: its eligible instances and those its pools are pinned to, in description order. */
-export function possibleInstances(lab: Lab, tenant: Tenant): string[] {
-  const names = lab.proxmox.instances.map((i) => i.name);
-  const eligible = tenant.placement.mode === 'Default' ? names.slice(0, 1) : names.filter((n) => (tenant.placement.instances ?? names).includes(n));
-  const pinned = new Set(tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined));
-  return names.filter((n) => eligible.includes(n) || pinned.has(n));
-}
+/** Instances a tenant may put machines on (./tenant-instances.ts). */
+export { possibleInstances };
 
 function guess(name: string, known: readonly string[]): string | undefined {
   const scored = known.map((k) => ({ k, d: editDistance(name, k) })).sort((a, b) => a.d - b.d);

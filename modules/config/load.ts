@@ -9,9 +9,10 @@ import type { z } from 'zod';
 import { ProblemError, type Problem } from './problems';
 import { lenientLab } from './lenient';
 import { editDistance } from './rules';
-import { checkLab } from './rule-table';
+import { RULE_TABLE, checkLab } from './rule-table';
 import { MAX_LAB_BYTES, URL_CREDENTIAL_FIX, checkShape, checkStrings, redactUrl, urlCredentialProblem } from './safety';
 import { labSchema, type Lab } from './schema';
+import { syntaxProblems } from './yaml-syntax';
 
 export function loadLabFile(file: string): Lab {
   return parseLab(readLabText(file), file);
@@ -221,16 +222,16 @@ function syntaxError(text: string, file: string, error: YAMLException): ProblemE
       { file },
     );
   }
-  if (doc.errors.length === 0) {
-    return new ProblemError([{ path: [], message: `YAML syntax: ${error.reason}`, line: error.mark.line + 1, column: error.mark.column + 1, fix }], { file });
-  }
-  return new ProblemError(
-    doc.errors.map((e) => {
-      const pos = lineCounter.linePos(e.pos[0]);
-      return { path: [], message: `YAML syntax: ${e.message.split('\n')[0]}`, line: pos.line, column: pos.col, fix };
-    }),
-    { file },
-  );
+  // Each mistake once, at its line, in pvekaas's words (./yaml-syntax.ts), not every error the parsers read on into.
+  const yamlErrors = doc.errors
+    .map((e) => ({ code: e.code, offset: e.pos[0] }))
+    .sort((a, b) => a.offset - b.offset)
+    .map((e) => {
+      const pos = lineCounter.linePos(e.offset);
+      return { code: e.code, line: pos.line, column: pos.col };
+    });
+  const jsYaml = { reason: error.reason, line: error.mark.line + 1, column: error.mark.column + 1 };
+  return new ProblemError(syntaxProblems(text, { jsYaml, yaml: yamlErrors }), { file });
 }
 
 /** The problems with the line and column of the node at each path (or of its nearest ancestor). */
@@ -250,8 +251,13 @@ function locatedError(text: string, file: string, problems: Problem[], title?: s
   );
 }
 
+/** The rules whose problems cause others at the same place (`LabRule.cause`). */
+const CAUSES = new Set(RULE_TABLE.filter((r) => r.cause === true).map((r) => r.id));
+
+/** In file order; at one place, a cause before what follows from it (issue 43: the real cause came after two side errors). */
 function sortProblems(problems: Problem[]): Problem[] {
-  return problems.slice().sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  const rank = (p: Problem) => (p.rule !== undefined && CAUSES.has(p.rule) ? 0 : 1);
+  return problems.slice().sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || rank(a) - rank(b));
 }
 
 /**

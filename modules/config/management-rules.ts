@@ -7,7 +7,9 @@
 import { versionGuard } from '../versions/lab-guard';
 import { resolveVersions } from '../versions/guard';
 import type { VersionKey } from '../versions/pins';
-import { describeTenantRange, outsideTenantRange, tenantKubernetesRange } from '../versions/tenant-range';
+import { describeTenantRange, outsideTenantRange, tenantKubernetesRange, type TenantRange } from '../versions/tenant-range';
+import { autoscalerImageTags } from '../versions/cni';
+import { seriesOf } from '../versions/support';
 import type { Problem } from './problems';
 import type { Lab } from './schema';
 import { runRules, type LabRule } from './rule';
@@ -21,32 +23,68 @@ export function quantityMiB(quantity: string): number | undefined {
   return m ? Number(m[1]) * MiB[m[2]] : undefined;
 }
 
+/** The minors of `range` a tenant may run: with autoscaled pools, only those pvekaas pins a cluster-autoscaler for. */
+export function acceptedTenantMinors(range: TenantRange, autoscaled: boolean): string[] {
+  if (range.oldest === undefined || range.newest === undefined) return [];
+  const [major, low] = range.oldest.minor.split('.').map(Number);
+  const high = Number(range.newest.minor.split('.')[1]);
+  const minors: string[] = [];
+  for (let m = low; m <= high; m++) minors.push(`${major}.${m}`);
+  return minors.filter((m) => !autoscaled || autoscalerImageTags[m] !== undefined);
+}
+
+/** `1.30 to 1.36` for a run of minors, else the list. */
+function describeMinors(minors: string[]): string {
+  const n = minors.map((m) => Number(m.split('.')[1]));
+  const contiguous = n.every((x, i) => i === 0 || x === n[i - 1] + 1);
+  return minors.length === 1 ? minors[0] : contiguous ? `${minors[0]} to ${minors[minors.length - 1]}` : minors.join(', ');
+}
+
 export const MANAGEMENT_RULES: readonly LabRule[] = [
   {
     id: 'versions.guard',
+    cause: true,
     refuses: 'version overrides (management.versions, capmox) that break a provider contract, use latest, or are malformed (versionGuard, modules/management)',
     fix: 'pin a version of the supported range (docs/management.md, "Versions, and why"), or remove the override',
     check: (lab) => versionGuard(lab).problems,
   },
   {
     id: 'versions.tenant-kubernetes',
+    cause: true,
     refuses:
-      'a tenant Kubernetes minor (kubernetesVersion, previous.kubernetesVersion) newer than the pinned Kamaji accepts or outside the workload-cluster range of the pinned CAPI core (modules/versions/tenant-range.ts; end of life is a warning, not this rule)',
+      'a tenant Kubernetes minor (kubernetesVersion, previous.kubernetesVersion) newer than the pinned Kamaji accepts, outside the workload-cluster range of the pinned CAPI core (modules/versions/tenant-range.ts), or, for a tenant with autoscaled pools, one pvekaas pins no cluster-autoscaler for (end of life is a warning, not this rule)',
     fix: 'choose a version inside the range the error names (docs/tenants.md, "Kubernetes versions")',
     check: (lab) => {
       const versions = resolveVersions((lab.management.versions ?? {}) as Partial<Record<VersionKey, string>>);
       const range = tenantKubernetesRange(versions);
       const problems: Problem[] = [];
       lab.tenants.forEach((tenant, i) => {
+        const autoscaled = [...tenant.pools, ...(tenant.previous?.pools ?? [])].some((p) => p.autoscaling !== undefined);
+        // Only what is accepted: the minors of the range that also have a pinned autoscaler when the tenant needs one.
+        const accepted = acceptedTenantMinors(range, autoscaled);
+        const run = `run a Kubernetes minor from ${accepted.length > 0 ? describeMinors(accepted) : describeTenantRange(range)}`;
         const check = (version: string | undefined, path: (string | number)[], what: string) => {
           if (version === undefined) return;
           const why = outsideTenantRange(range, version);
-          if (why === undefined) return;
+          const minor = seriesOf(version);
+          if (why === undefined) {
+            if (!autoscaled || minor === undefined || autoscalerImageTags[minor] !== undefined) return;
+            problems.push({
+              path,
+              message:
+                `tenant ${tenant.name}: ${what} ${version}: the tenant has autoscaled pools, and pvekaas pins no cluster-autoscaler for Kubernetes ${minor} ` +
+                "(the autoscaler must match the cluster's minor; pinned: " +
+                `${Object.keys(autoscalerImageTags).join(', ')})`,
+              value: version,
+              fix: `${run} (docs/tenants.md, "Kubernetes versions"), or give the autoscaled pools a fixed replicas count`,
+            });
+            return;
+          }
           problems.push({
             path,
             message: `tenant ${tenant.name}: ${what} ${version}: ${why}`,
             value: version,
-            fix: `run a Kubernetes minor from ${describeTenantRange(range)} (Kamaji ${versions.kamajiImage} with CAPI ${versions.clusterApi}; docs/tenants.md, "Kubernetes versions"), or pin a Kamaji or CAPI release that supports ${version} in management.versions`,
+            fix: `${run} (Kamaji ${versions.kamajiImage} with CAPI ${versions.clusterApi}${autoscaled ? ' and the pinned cluster-autoscalers' : ''}; docs/tenants.md, "Kubernetes versions")`,
           });
         };
         check(tenant.kubernetesVersion, ['tenants', i, 'kubernetesVersion'], 'kubernetesVersion');

@@ -15,6 +15,12 @@ export interface Problem {
   fix?: string;
   /** `error` (the default when absent) refuses the lab; `warning` is reported and the run goes on. */
   severity?: 'error' | 'warning';
+  /**
+   * `pvekaas`: a warning about pvekaas's own pins, not about anything the description says (issue 43):
+   * printed as pvekaas's (`pvekaas: …`), never at a line of the user's file, and its fix never asks
+   * for anything in the description unless it can help.
+   */
+  origin?: 'pvekaas';
   /** The id of the validation rule that found it (modules/config/rule-table.ts; docs/rules.md), when one did. */
   rule?: string;
   /** 1-based line and column in the file, once pointed at it (`configErrorAt`). */
@@ -76,9 +82,11 @@ export function throwProblems(problems: readonly Problem[], title?: string): voi
 
 /**
  * One warning on one line, the way every command prints it after `warning: `:
- * `[<file>:<line>:<column>  ]<path>: <message>[ (got <value>)][; fix: <fix>]`.
+ * `[<file>:<line>:<column>  ]<path>: <message>[ (got <value>)][; fix: <fix>]`; one about pvekaas's
+ * own pins (`origin: 'pvekaas'`) as `pvekaas: <message>[; <what you may do>]`, without file or path.
  */
 export function formatWarning(problem: Problem, file?: string): string {
+  if (problem.origin === 'pvekaas') return `pvekaas: ${bounded(problem.message)}${problem.fix ? `; ${bounded(problem.fix)}` : ''}`;
   const where = file === undefined ? '' : problem.line !== undefined ? `${file}:${problem.line}:${problem.column ?? 1}  ` : `${file}  `;
   const value = show(problem.value);
   return `${where}${bounded(formatPath(problem.path))}: ${bounded(problem.message)}${value ? ` (got ${value})` : ''}${problem.fix ? `; fix: ${bounded(problem.fix)}` : ''}`;

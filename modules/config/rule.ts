@@ -14,6 +14,11 @@ export interface LabRule {
   readonly refuses: string;
   /** The general fix (each problem carries its own, with the names and values of the description). */
   readonly fix: string;
+  /**
+   * Its problems are the cause of others at the same place (a tenant version no template can have,
+   * since pvekaas refuses it): printed first there, before the ones that follow from them.
+   */
+  readonly cause?: boolean;
   /** Every problem the rule finds; it may run on a description that failed the schema (modules/config/lenient.ts). */
   readonly check: (lab: Lab) => Problem[];
 }

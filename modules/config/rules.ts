@@ -8,6 +8,7 @@ import { IMAGE_TEMPLATE_DISK_GIB, fixedTemplateFor, imageNodes, type Lab } from 
 import { parseRange, overlaps, type Ipv4Range } from './ip';
 import type { LabRule } from './rule';
 import { templateVmIdPlan } from './template-ids';
+import { possibleInstances } from './tenant-instances';
 
 function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (i: number) => (string | number)[], what: string): Problem[] {
   const seen = new Map<string, number>();
@@ -115,18 +116,56 @@ function templateDiskFor(instance: Instance, version: string): { template: strin
 
 const rangeInOrder = (instance: Instance) => instance.vmIdRange.end >= instance.vmIdRange.start;
 
+/** How many template VMs the instance stack builds from an instance's images: one per image and node. */
+const imageTemplateCount = (instance: Instance) => instance.images.reduce((n, img) => n + imageNodes(instance, img).length, 0);
+
+/** `proxmox.instances[1].vmIdRange`, as a person finds it in the description. */
+const dotted = (path: (string | number)[]) => path.join('.').replace(/\.(\d+)/g, '[$1]');
+
+/** The endpoint with a trailing `/api2/json` (and what follows it) taken off, or undefined when it has none. */
+export function endpointWithoutApiPath(endpoint: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return undefined;
+  }
+  const at = url.pathname.search(/\/api2\/json(\/|$)/i);
+  if (at < 0) return undefined;
+  return `${url.protocol}//${url.host}${url.pathname.slice(0, at)}/`;
+}
+
+/** The existing templates (VM ids) an instance names: its template's, its versions', and those of previous.instances. */
+function existingTemplateIds(lab: Lab, instance: Instance, base: (string | number)[]): { id: number; path: (string | number)[] }[] {
+  const found: { id: number; path: (string | number)[] }[] = [];
+  const add = (t: Instance['template'] | undefined, at: (string | number)[]) => {
+    if (!t || !('templateID' in t)) return;
+    found.push({ id: t.templateID, path: [...at, 'templateID'] });
+    (t.versions ?? []).forEach((v, i) => found.push({ id: v.templateID, path: [...at, 'versions', i, 'templateID'] }));
+  };
+  add(instance.template, [...base, 'template']);
+  lab.tenants.forEach((tenant, ti) => {
+    const was = tenant.previous?.instances?.[instance.name];
+    if (was?.template) add(was.template, ['tenants', ti, 'previous', 'instances', instance.name, 'template']);
+  });
+  return found;
+}
+
+/** A range of `size` ids that holds none of `taken`, for a fix: above the highest taken id. */
+function freeRange(size: number, taken: number[]): { start: number; end: number } {
+  const start = Math.max(9000, Math.ceil((Math.max(...taken) + 1) / 100) * 100);
+  return { start, end: start + size - 1 };
+}
+
 /**
- * The instances a tenant's templates must be on: its eligible instances and those its pools are
- * pinned to. An empty sourceNode is lenient.ts's stand-in for a template the schema refused
- * (reported there): that instance is left out.
+ * The instances a tenant's templates must be on: those it really puts machines on (pinned pools'
+ * instances, and the eligible ones only when a pool is not pinned; ./tenant-instances.ts). An empty
+ * sourceNode is lenient.ts's stand-in for a template the schema refused (reported there): that
+ * instance is left out.
  */
 function templateInstances(lab: Lab, tenant: Tenant): Instance[] {
-  const instances = lab.proxmox.instances;
-  const instanceNames = instances.map((i) => i.name);
-  const eligible =
-    tenant.placement.mode === 'Default' ? [instances[0]] : instances.filter((i) => (tenant.placement.instances ?? instanceNames).includes(i.name));
-  const pinned = tenant.pools.map((p) => p.instance).filter((n): n is string => n !== undefined);
-  return instances.filter((i) => eligible.includes(i) || pinned.includes(i.name)).filter((i) => !('sourceNode' in i.template && i.template.sourceNode === ''));
+  const used = possibleInstances(lab, tenant);
+  return lab.proxmox.instances.filter((i) => used.includes(i.name)).filter((i) => !('sourceNode' in i.template && i.template.sourceNode === ''));
 }
 
 /** The rules of the instances, tenants and pools that relate several fields (names, references, ranges, versions). */
@@ -185,6 +224,73 @@ export const LAB_RULES: readonly LabRule[] = [
       perInstance(lab, (instance, base) => ('templateID' in instance.template ? checkFixedTemplates(instance.template, [...base, 'template']) : [])),
   },
   {
+    id: 'instance.endpoint-api-path',
+    refuses: 'an instance endpoint that ends in /api2/json: the bpg/proxmox provider and CAPMOX add that path themselves, so every call would fail at deploy',
+    fix: 'write the endpoint without the path, e.g. https://pve.lab.example:8006/',
+    check: (lab) =>
+      perInstance(lab, (instance, base) => {
+        const fixed = endpointWithoutApiPath(instance.endpoint);
+        if (fixed === undefined) return [];
+        return [
+          {
+            path: [...base, 'endpoint'],
+            message:
+              `the endpoint of instance ${instance.name} ends in /api2/json: the bpg/proxmox provider and CAPMOX add /api2/json to it themselves, ` +
+              'so every call would go to /api2/json/api2/json/… and fail only at deploy',
+            value: instance.endpoint,
+            fix: `write endpoint: ${fixed}`,
+          },
+        ];
+      }),
+  },
+  {
+    id: 'template.id-in-vmid-range',
+    refuses:
+      'an existing template (template.templateID, template.versions[].templateID, previous.instances.<instance>.template) whose VM id lies inside the vmIdRange pvekaas builds its own templates in',
+    fix: 'move vmIdRange off the ids of existing VMs (or correct the templateID)',
+    check: (lab) =>
+      perInstance(lab, (instance, base) => {
+        if (!rangeInOrder(instance)) return [];
+        const { start, end } = instance.vmIdRange;
+        const ids = existingTemplateIds(lab, instance, base);
+        const inside = ids.filter((t) => t.id >= start && t.id <= end);
+        const suggestion = freeRange(end - start + 1, ids.map((t) => t.id).concat(end));
+        return inside.map((t) => ({
+          path: t.path,
+          message:
+            `template ${t.id} of instance ${instance.name} lies inside its vmIdRange ${start}-${end}, the VM ids pvekaas gives the templates it builds from images: ` +
+            'the instance stack would try to create a VM with an id Proxmox VE already has (or, once it builds templates there, take the id of this one)',
+          value: t.id,
+          fix: `set ${dotted([...base, 'vmIdRange'])} to ids no VM of ${instance.name} has, e.g. vmIdRange: { start: ${suggestion.start}, end: ${suggestion.end} }, or correct the templateID`,
+        }));
+      }),
+  },
+  {
+    id: 'image.not-built',
+    refuses:
+      'images on an instance whose template is { sourceNode, templateID }: pvekaas builds images only for templateSelector (it finds what it built by tags), so they would silently never be built',
+    fix: 'remove images, or select templates by tags: template: { templateSelector: { matchTags: [capi, <version>] } }',
+    check: (lab) =>
+      perInstance(lab, (instance, base) => {
+        const t = instance.template;
+        if (!('templateID' in t) || instance.images.length === 0) return [];
+        const versions = instance.images.map((img) => img.kubernetesVersion);
+        return [
+          {
+            path: [...base, 'images'],
+            message:
+              `instance ${instance.name} names an existing template (template ${t.templateID}), so its images (${versions.join(', ')}) are never built: ` +
+              'pvekaas builds images only when the instance selects its templates by tags (templateSelector), and its machines are cloned from template ' +
+              `${t.templateID}${(t.versions ?? []).length > 0 ? ' and the template.versions entries' : ''}`,
+            value: versions,
+            fix:
+              `remove ${dotted([...base, 'images'])}; or, to have pvekaas build and use them, write ${dotted([...base, 'template'])}: ` +
+              `{ templateSelector: { matchTags: [capi, ${versions[0]}] } } (a change of template: surge first, docs/tenants.md)`,
+          },
+        ];
+      }),
+  },
+  {
     id: 'vmid-range.reversed',
     refuses: 'a vmIdRange whose end is below its start',
     fix: 'make end at least start, e.g. { start: 9000, end: 9099 }',
@@ -208,8 +314,10 @@ export const LAB_RULES: readonly LabRule[] = [
     fix: 'widen vmIdRange',
     check: (lab) =>
       perInstance(lab, (instance, base) => {
+        // With { sourceNode, templateID } nothing is built from images (rule image.not-built).
+        if ('templateID' in instance.template) return [];
         const size = instance.vmIdRange.end - instance.vmIdRange.start + 1;
-        const needed = instance.images.reduce((n, img) => n + imageNodes(instance, img).length, 0);
+        const needed = imageTemplateCount(instance);
         if (needed <= size || !rangeInOrder(instance)) return [];
         return [
           {
@@ -242,6 +350,8 @@ export const LAB_RULES: readonly LabRule[] = [
     check: (lab) =>
       perInstance(lab, (instance, base, nodeNames) => {
         if ('templateID' in instance.template || instance.images.length === 0 || !rangeInOrder(instance)) return [];
+        // Fewer ids than the templates need: vmid-range.too-small says so, with the size to widen it to.
+        if (imageTemplateCount(instance) > instance.vmIdRange.end - instance.vmIdRange.start + 1) return [];
         const versions = instance.images.map((img) => img.kubernetesVersion);
         return templateVmIdPlan(instance.name, instance.vmIdRange, nodeNames, versions).problems.map((p) => ({ ...p, path: [...base, ...p.path] }));
       }),

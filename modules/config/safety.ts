@@ -18,6 +18,7 @@ import type { Problem } from './problems';
 import type { Lab } from './schema';
 import { templateVlanWarnings } from './security-rules';
 import { layer2Warnings } from './layer2-rules';
+import { checkWarnings } from './warning-rules';
 
 /** The largest lab file read (bytes). A lab of 1000 tenants is about 0.7 MiB. */
 export const MAX_LAB_BYTES = 8 * 1024 * 1024;
@@ -255,7 +256,7 @@ function decodeURIComponentSafe(text: string): string {
  * severity `warning`, with their path in the description; the commands print them and go on.
  */
 export function labWarnings(lab: Lab): Problem[] {
-  const warnings: Problem[] = [...templateVlanWarnings(lab), ...layer2Warnings(lab)];
+  const warnings: Problem[] = [...templateVlanWarnings(lab), ...layer2Warnings(lab), ...checkWarnings(lab)];
   const warn = (path: (string | number)[], message: string, value: unknown, fix: string) => warnings.push({ path, message, value, fix, severity: 'warning' });
   lab.proxmox.instances.forEach((instance, i) => {
     if (instance.endpoint.toLowerCase().startsWith('http://')) {

@@ -1,5 +1,6 @@
 /** The what-if as markdown (a section after the placement report), as JSON, and as the picture. */
 import { formatMiB, renderSvg, type PlacementPlan } from '../placement';
+import type { UnfitTenant } from '../placement/render-svg';
 import { table } from '../placement/render-markdown';
 import type { Loss, WhatIfResult } from './what-if';
 
@@ -156,10 +157,31 @@ export function whatIfJson(result: WhatIfResult) {
   };
 }
 
-/** The plan after re-synth, with the lost nodes struck through. */
+/**
+ * What no longer fits after re-synth, per tenant: `no machine left anywhere` when none of its machines
+ * is planned, else each pool left out (re-synth drops a pool that does not fit).
+ */
+export function unfitTenants(result: WhatIfResult): UnfitTenant[] {
+  const out: UnfitTenant[] = [];
+  for (const t of result.tenants) {
+    const after = result.replan.tenants.find((x) => x.name === t.tenant);
+    const planned = (after?.pools ?? []).reduce((n, p) => n + p.placements.reduce((m, x) => m + (x.max ?? x.replicas), 0), 0);
+    if (t.unplaceable.length === 0 && after !== undefined) continue;
+    const lostPools = t.pools.filter((p) => !(after?.pools ?? []).some((q) => q.name === p.pool));
+    const was = t.pools.reduce((n, p) => n + p.machines, 0);
+    if (planned === 0) out.push({ tenant: t.tenant, what: `no machine left anywhere${was > 0 ? ` (had ${plural(was, 'machine')} on the lost nodes)` : ''}` });
+    else if (lostPools.length > 0)
+      out.push(...lostPools.map((p) => ({ tenant: t.tenant, what: `pool ${p.pool} does not fit (${plural(p.machines, 'machine')})` })));
+    else out.push({ tenant: t.tenant, what: 'some machines do not fit' });
+  }
+  return out;
+}
+
+/** The plan after re-synth, with the lost nodes struck through and what no longer fits marked. */
 export function renderWhatIfSvg(result: WhatIfResult): string {
   return renderSvg(result.replan as PlacementPlan, {
     lost: result.lostNodes,
+    unfit: unfitTenants(result),
     title: `What if ${describeLosses(result.losses)} ${result.losses.length === 1 ? 'is' : 'are'} lost: the plan after re-synth`,
   });
 }

@@ -20,6 +20,7 @@ import {
   type ManagementVersions,
   type VersionKey,
 } from '../versions';
+import { capiNextLane } from '../versions/pins';
 import { versionGuard } from '../versions/lab-guard';
 import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces } from '../versions/layout';
 import { autoscalerImageTags, autoscalerWithoutScaleToZero } from '../versions/cni';
@@ -85,12 +86,27 @@ export function supportWarnings(lab: Pick<Lab, 'management' | 'tenants'>, today:
     const finding = supportOf(componentSupport[key], version, today);
     if (finding === undefined) continue;
     const overridden = (lab.management.versions as Partial<Record<VersionKey, string>>)[key] !== undefined;
+    if (overridden) {
+      warnings.push({
+        path: ['management', 'versions', key],
+        message: `${key} ${version}: ${describeSupport(key, finding)} (as of ${today})`,
+        value: version,
+        fix: `pin a supported ${key} release in management.versions.${key}, or remove the override to take pvekaas's pin`,
+        severity: 'warning',
+      });
+      continue;
+    }
+    // pvekaas's own pin: said as pvekaas's; the fix names only a release pvekaas accepts (the second CAPI lane), if any.
+    const lane = key === 'clusterApi' ? capiNextLane() : undefined;
+    const laneSupported = lane !== undefined && supportOf(componentSupport.clusterApi, lane.version, today) === undefined;
     warnings.push({
-      path: overridden ? ['management', 'versions', key] : ['management', 'versions'],
-      message: `${key} ${version}: ${describeSupport(key, finding)} (as of ${today})`,
-      ...(overridden ? { value: version } : {}),
-      fix: `pin a supported ${key} release in management.versions.${key} (or take the newer pin of a newer pvekaas)`,
+      path: ['management', 'versions', key],
+      message: `its pinned ${key} ${version}: ${describeSupport(key, finding)} (as of ${today})`,
+      fix: laneSupported
+        ? `to move now, set management.versions.clusterApi: ${lane.version}, the second Cluster API lane pvekaas accepts (docs/management.md, "Moving from Cluster API 1.12 to 1.13"); a newer pvekaas will pin it by default`
+        : `a newer pvekaas pins a newer ${key}; nothing in the lab description causes it`,
       severity: 'warning',
+      origin: 'pvekaas',
     });
   }
   return warnings;

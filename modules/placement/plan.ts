@@ -123,9 +123,10 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
   let reason: string;
   if (mode === 'Default') {
     const home = placer.defaultInstance;
-    if (tenant.placement.instances !== undefined) {
+    // With every pool pinned, nothing goes to the default instance: placement.instances changes nothing either way.
+    if (tenant.placement.instances !== undefined && free.length > 0) {
       placer.warnings.push(
-        `tenant ${tenant.name}: placement.instances is ignored in Default mode, every machine goes to the default instance ${home.name}; ` +
+        `tenant ${tenant.name}: placement.instances is ignored in Default mode, every machine of an unpinned pool goes to the default instance ${home.name}; ` +
           `use mode SingleInstance or MultiInstance to choose among instances`,
       );
     }

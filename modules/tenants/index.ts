@@ -13,6 +13,7 @@ import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } fro
 import { CAPMOX_CREDENTIALS_NAMESPACE, CAPMOX_SECRET_TYPE_LABEL, capmoxTenantCredentialsSecretName } from '../versions/layout';
 import { mirroredRepository } from '../versions/mirror';
 import { autoscalerImageTag, autoscalerValues } from './autoscaler';
+import { autoscalerImageTags as autoscalerImageTagsTable } from '../versions/cni';
 import { tenantCluster, type RetiringMachineDeployment } from './cluster';
 import { cniHelmChartProxy } from './cni';
 import { maxMachines, type MachineDeploymentPlan } from './machine-deployments';
@@ -165,7 +166,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
       path: [...base, 'kubernetesVersion'],
       message: `no cluster-autoscaler image is pinned for Kubernetes ${tenant.kubernetesVersion}, and the autoscaler must match the cluster's minor version`,
       value: tenant.kubernetesVersion,
-      fix: 'add the minor to autoscalerImageTags in modules/versions/cni.ts, or use a pinned minor',
+      fix: `use a Kubernetes minor pvekaas pins a cluster-autoscaler for (${Object.keys(autoscalerImageTagsTable).join(', ')}), or give the autoscaled pools a fixed replicas count`,
     });
   }
   problems.push(...nodeTemplateProblems(lab, tenant, tenantPlan, index), ...downTemplateProblems(lab, tenant, tenantPlan));

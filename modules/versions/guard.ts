@@ -38,6 +38,8 @@ export interface VersionFinding {
   readonly key: VersionKey;
   readonly message: string;
   readonly fix?: string;
+  /** Other keys whose override also makes this finding (a build skew is the provider's and the core's). */
+  readonly related?: readonly VersionKey[];
 }
 
 const SEMVER_V = /^v\d+\.\d+\.\d+$/;
@@ -140,6 +142,7 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
       findings.push({
         severity: 'warning',
         key: provider.versionKey,
+        related: [core.versionKey],
         message: `cannot tell which CAPI minor ${provider.name} ${version} is built against (not in modules/versions); the contract check passed, but check its go.mod against core ${coreMinor}`,
       });
     } else if (built !== coreMinor) {
@@ -147,6 +150,7 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
       findings.push({
         severity: 'warning',
         key: provider.versionKey,
+        related: [core.versionKey],
         message:
           known ??
           `${provider.title} ${provider.name} ${version} is built against CAPI ${built} while core ${core.name} ${coreVersion} is ${coreMinor}; the contracts match, but this combination is not one pvekaas has checked`,
@@ -155,7 +159,13 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
   }
 
   if (versions.kamajiImageDigest === undefined) {
-    findings.push({ severity: 'warning', key: 'kamajiImageDigest', message: KAMAJI_DIGEST_NOTE });
+    findings.push({
+      severity: 'warning',
+      key: 'kamajiImageDigest',
+      related: ['kamajiImage'],
+      message: KAMAJI_DIGEST_NOTE,
+      fix: `read it with \`crane digest docker.io/clastix/kamaji:${versions.kamajiImage}\` (or \`docker buildx imagetools inspect\`) and set management.versions.kamajiImageDigest: sha256:<digest>`,
+    });
   }
   // Each CRD directory of the tree is named <name>/<tag>: the tag is the version its CRDs are of.
   const validatedAgainst = crdTitles.map(([key, title]): [VersionKey, string] => [key, `${title} ${crdDirOf(key)!.split('/').pop()}`]);

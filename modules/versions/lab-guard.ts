@@ -20,6 +20,8 @@ export interface VersionProblem {
   value?: unknown;
   fix?: string;
   severity?: 'error' | 'warning';
+  /** `pvekaas`: a warning about pvekaas's own pins (no override of the lab makes it). */
+  origin?: 'pvekaas';
 }
 
 export interface VersionGuard {
@@ -51,9 +53,28 @@ export function versionGuard(lab: VersionGuardInput): VersionGuard {
         ...(f.fix ? { fix: f.fix } : {}),
       };
     });
+  // A warning no override of the lab makes is about pvekaas's own pins: said as pvekaas's, with
+  // nothing for the user to change (issue 43: four such warnings pointed at the user's management: line).
+  const own = (f: VersionFinding) => [f.key, ...(f.related ?? [])].every((k) => overrides[k] === undefined);
   const warnings: VersionProblem[] = findings
     .filter((f) => f.severity === 'warning')
-    .map((f) => ({ path: ['management', 'versions', f.key], message: f.message, ...(f.fix ? { fix: f.fix } : {}), severity: 'warning' as const }));
+    .map((f) =>
+      own(f)
+        ? {
+            path: ['management', 'versions', f.key],
+            message: `${f.message} (in pvekaas's own pins; nothing in the lab description causes it)`,
+            ...(f.fix ? { fix: `to act on it anyway: ${f.fix}` } : {}),
+            severity: 'warning' as const,
+            origin: 'pvekaas' as const,
+          }
+        : {
+            // At the override that makes it: the key's own, else the related one (a skew the core's override makes).
+            path: ['management', 'versions', [f.key, ...(f.related ?? [])].find((k) => overrides[k] !== undefined) ?? f.key],
+            message: f.message,
+            ...(f.fix ? { fix: f.fix } : {}),
+            severity: 'warning' as const,
+          },
+    );
   return { versions, problems, warnings };
 }
 

@@ -227,10 +227,7 @@ export function controllerModules(): Record<string, string> {
  * from a registry while pinning (no registry access), and no published source records it. Until
  * it is filled in, the image is pinned by its edge tag only and every synth warns.
  */
-export const KAMAJI_DIGEST_NOTE =
-  'the Kamaji image is pinned by tag only: no digest is recorded for it. Read it with ' +
-  '`crane digest docker.io/clastix/kamaji:<tag>` (or `docker buildx imagetools inspect`) and set ' +
-  'management.versions.kamajiImageDigest, or record it in modules/versions pinnedVersions';
+export const KAMAJI_DIGEST_NOTE = 'the Kamaji image is pinned by tag only: no digest is recorded for it';
 
 /** The Kamaji chart's only published version; the one pin allowed to say "latest". */
 export const KAMAJI_CHART_LATEST = '0.0.0+latest';

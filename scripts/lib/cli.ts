@@ -217,13 +217,26 @@ export function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
+/** The warnings about pvekaas's own pins printed so far in this process (each is printed once). */
+const printedOwn = new Set<string>();
+
 /**
  * Every command's warnings, one `warning: ` line each, and the run goes on: problems of severity
  * `warning` pointed at their lines in `file` (`<file>:<line>:<column>  <path>: <message> (got
- * <value>); fix: <fix>`), then `notes`, warnings that have no path in the description (placement's).
+ * <value>); fix: <fix>`), then those about pvekaas's own pins (`pvekaas: <message>`, no file or
+ * line, each once per process), then `notes`, warnings that have no path in the description (placement's).
  */
 export function printWarnings(stream: NodeJS.WritableStream, file: string, warnings: readonly Problem[], notes: readonly string[] = []): void {
-  const located = warnings.length > 0 ? configErrorAt(file, [...warnings]).problems : [];
+  // pvekaas's own (its pins): not at a line of the user's file, and once per run, however many times it is found.
+  const own = warnings.filter((w) => w.origin === 'pvekaas');
+  const theirs = warnings.filter((w) => w.origin !== 'pvekaas');
+  const located = theirs.length > 0 ? configErrorAt(file, [...theirs]).problems : [];
   for (const warning of located) stream.write(`warning: ${formatWarning(warning, file)}\n`);
+  for (const warning of own) {
+    const line = formatWarning(warning);
+    if (printedOwn.has(line)) continue;
+    printedOwn.add(line);
+    stream.write(`warning: ${line}\n`);
+  }
   for (const note of notes) stream.write(`warning: ${note}\n`);
 }

@@ -160,6 +160,17 @@ describe('a malformed lab description', () => {
     expect(p.message).toContain('v1.35.4');
   });
 
+  it('reports each tab-indented line once, and nothing the parser misreads after it (issue 43: one tab gave six errors)', () => {
+    const lines = exampleText.split('\n');
+    const at = [lines.findIndex((l) => l === '        replicas: 3'), lines.findIndex((l) => l === '    cni: calico')];
+    for (const i of at) lines[i] = lines[i].replace(/^ +/, '\t');
+    const problems = problemsOf(lines.join('\n'));
+    expect(problems.map((p) => [p.line, p.column, p.message])).toEqual(
+      at.map((i) => [i + 1, 1, `YAML syntax: line ${i + 1} is indented with a tab; YAML indents with spaces only`]),
+    );
+    expect(problems.every((p) => p.fix === `replace the tab at the start of line ${p.line} with spaces`)).toBe(true);
+  });
+
   it('reports YAML syntax errors with their line', () => {
     const problems = problemsOf('proxmox:\n  instances: [\n');
     expect(problems[0].message).toMatch(/^YAML syntax/);

@@ -32,11 +32,12 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'template.unknown-source-node': (d) => (d.proxmox.instances[0].template.sourceNode = 'pmox-txl-9'),
   'template.version-twice': (d) => (d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.35.4', templateID: 1001 }]),
   'vmid-range.reversed': (d) => (d.proxmox.instances[1].vmIdRange = { start: 9049, end: 9000 }),
-  // An image on an instance with an existing template (no tag-built template ids to collide).
-  'vmid-range.too-small': (d) => {
-    d.proxmox.instances[0].images = [{ kubernetesVersion: 'v1.36.1', nodes: ['pmox-txl-1', 'pmox-txl-2'], ...FRA_IMAGE }];
-    d.proxmox.instances[0].vmIdRange = { start: 9000, end: 9000 };
-  },
+  // pmox-fra's one image is built on its 3 nodes: 3 template ids, the range holds 2.
+  'vmid-range.too-small': (d) => (d.proxmox.instances[1].vmIdRange = { start: 9000, end: 9001 }),
+  // The issue 43 user's mistakes: the API path in the endpoint, an existing template inside the range, images never built.
+  'instance.endpoint-api-path': (d) => (d.proxmox.instances[1].endpoint = 'https://pmox-fra.lab.example:8006/api2/json'),
+  'template.id-in-vmid-range': (d) => (d.proxmox.instances[0].template.templateID = 9010),
+  'image.not-built': (d) => (d.proxmox.instances[0].images = [{ kubernetesVersion: 'v1.35.4', ...FRA_IMAGE }]),
   'image.version-twice': (d) => d.proxmox.instances[1].images.push({ ...d.proxmox.instances[1].images[0] }),
   // 6 ids for 3 nodes: 2 minor slots, and v1.37 falls on v1.35's (an image only: no tenant runs it).
   'vmid-range.template-ids-collide': (d) => {
@@ -128,4 +129,10 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
     d.identity = IDENTITY;
     d.tenants[0].access = { admins: ['team-a'], viewers: ['auditors', 'team-a'] };
   },
+};
+
+/** One fixture per warning rule (modules/config/warning-rules.ts): the example lab, changed so that exactly that warning fires. */
+export const WARNING_FIXTURES: Record<string, (doc: Doc) => void> = {
+  // A v1.36.1 image on pmox-fra, where every tenant runs v1.35.4.
+  'image.unused': (d) => d.proxmox.instances[1].images.push({ kubernetesVersion: 'v1.36.1', nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], ...FRA_IMAGE }),
 };

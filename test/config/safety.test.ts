@@ -94,6 +94,13 @@ describe('the corpus of bad lab descriptions, through npm run validate', () => {
     expect({ problem: lines[at] ?? r.stderr }).toEqual({ problem: expect.stringMatching(new RegExp(`^  ${file.replace(/[.]/g, '\\.')}:\\d+:\\d+  `)) });
     expect(lines[at]).toMatch(message);
     expect(lines[at + 1]).toMatch(/^ {6}fix: \S/);
+    // Where the mistake is, when the fixture says (syntax errors: the line of the mistake, not where a parser noticed it),
+    // and then it is the one problem reported (no follow-on errors).
+    const expectAt = /^# expect-at: (\d+:\d+)$/m.exec(text)?.[1];
+    if (expectAt) {
+      expect(lines[at].slice(`  ${file}:`.length).split('  ')[0]).toBe(expectAt);
+      expect(lines[0]).toBe(`${file}: 1 problem in the lab description`);
+    }
     // Bounded output: no value is printed at length.
     for (const line of lines) expect(line.length).toBeLessThan(1200);
     expect(r.cpuMs).toBeLessThan(20_000);

@@ -3,7 +3,7 @@
  * planner's steps and refusals, the quota check's error, the JSON contract's new fields, and the
  * review's sections.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
@@ -77,6 +77,24 @@ describe('failure what-if', () => {
     expect(svg).toMatch(/text-decoration="line-through">w2</);
     expect(svg).not.toMatch(/line-through">w1</);
     expect(svg).toContain('What if node w2 (west) is lost');
+  });
+
+  it('marks a tenant left with no machine anywhere (issue 43: losing an instance looked healthy)', () => {
+    const lab = parseLab(readFileSync(join(__dirname, '../../examples/lab.yaml'), 'utf8'));
+    const result = whatIf(lab, planPlacement(lab), parseLosses(['instance pmox-txl'], lab).losses);
+    const svg = renderWhatIfSvg(result);
+    const banner = /<g class="unfit">([^]*?)<\/g>/.exec(svg)?.[1] ?? '';
+    expect(banner).toContain('NO LONGER FITS');
+    // tenant-a (Default) had its 3 machines on pmox-txl; tenant-b and tenant-c move to pmox-fra.
+    expect([...banner.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).slice(1)).toEqual([
+      'tenant-a: no machine left anywhere (had 3 machines on the lost nodes)',
+    ]);
+    expect(svg).toContain('>tenant-a (Default): 0 machines — DOES NOT FIT</text>');
+    expect(svg).toContain('>tenant-b (SingleInstance): 2..7 machines</text>');
+    // A loss everything survives: nothing marked.
+    const fine = renderWhatIfSvg(whatIf(lab, planPlacement(lab), parseLosses(['node pmox-fra-1'], lab).losses));
+    expect(fine).not.toContain('class="unfit"');
+    expect(fine).not.toContain('DOES NOT FIT');
   });
 
   it('refuses losses that name nothing in the description, with the known names', () => {

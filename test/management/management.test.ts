@@ -237,7 +237,7 @@ describe('the example lab', () => {
   it('reports the known build skews as synth warnings, without machine paths', () => {
     const manifest = JSON.parse(readFileSync(join(synth.dir, 'manifest.json'), 'utf8'));
     const messages = manifest.stacks.management.annotations.map((a: any) => a.message);
-    expect(messages.some((m: string) => /kamajiProvider: known and contract-compatible/.test(m))).toBe(true);
+    expect(messages.some((m: string) => /^pvekaas: known and contract-compatible: Kamaji provider v0\.20\.0/.test(m))).toBe(true);
     expect(JSON.stringify(manifest.stacks.management.annotations)).not.toContain(projectRoot);
   });
 

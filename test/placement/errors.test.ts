@@ -162,7 +162,7 @@ describe('placement errors and warnings on odd labs', () => {
     expect(plan.tenants[0].instances).toEqual(['pmox-txl']);
     expect(plan.warnings).toEqual([
       'node pmox-tiny-1 of pmox-tiny has 2 cpu and 65536 MiB, not more than the reserve (2 cpu, 8192 MiB): no machine can be planned on it',
-      'tenant shop: placement.instances is ignored in Default mode, every machine goes to the default instance pmox-txl; use mode SingleInstance or MultiInstance to choose among instances',
+      'tenant shop: placement.instances is ignored in Default mode, every machine of an unpinned pool goes to the default instance pmox-txl; use mode SingleInstance or MultiInstance to choose among instances',
     ]);
   });
 });

@@ -172,12 +172,37 @@ describe('renderSvg', () => {
     const texts = parseXml(svg).texts.map(unescape);
     expect(texts).toEqual(expect.arrayContaining(['pmox-txl (default): 2 nodes', 'pmox-fra: 3 nodes']));
     for (const node of example.nodes) expect(texts).toContain(node.node);
-    for (const tenant of example.tenants) expect(texts).toContain(`${tenant.name} (${tenant.mode})`);
+    for (const tenant of example.tenants) expect(texts.some((t) => t.startsWith(`${tenant.name} (${tenant.mode}): `))).toBe(true);
     expect(texts).toContain('cpu 28 / 30 (93%)');
     expect(texts).toContain('memory 96 GiB / 120 GiB (80%)');
     // One coloured segment per tenant and node on each bar, with a tooltip.
     expect(texts).toContain('tenant-b: 20 cpu');
     expect(texts).toContain('tenant-b: 80 GiB');
+  });
+
+  it("gives each tenant's machines (min..max for autoscaled pools) in the legend, and each node's per tenant (issue 43)", () => {
+    const texts = parseXml(svg).texts.map(unescape);
+    expect(texts).toEqual(
+      expect.arrayContaining(['tenant-a (Default): 3 machines', 'tenant-b (SingleInstance): 2..7 machines', 'tenant-c (MultiInstance): 5 machines']),
+    );
+    // Every node's line, from the plan: the sum of its placements per tenant.
+    for (const node of example.nodes) {
+      const words = example.tenants.flatMap((t) => {
+        const here = t.pools.flatMap((p) => p.placements).filter((p) => p.instance === node.instance && p.node === node.node);
+        const min = here.reduce((n, p) => n + p.replicas, 0);
+        const max = here.reduce((n, p) => n + (p.max ?? p.replicas), 0);
+        return max === 0 ? [] : [`${t.name} ${min === max ? min : `${min}..${max}`}`];
+      });
+      expect(words.length).toBeGreaterThan(0);
+      const from = texts.indexOf(node.node);
+      const next = texts.findIndex((t, i) => i > from && example.nodes.some((n) => n.node === t));
+      const lines = texts.slice(from, next < 0 ? undefined : next).filter((t) => /^(machines: |tenant-[a-z0-9-]+ \d)/.test(t));
+      expect(lines.join(' · ').replace(/^machines: /, '')).toBe(words.join(' · '));
+    }
+    expect(texts).toContain('machines: tenant-a 2 · tenant-b 2..4');
+    // Nothing is marked as not fitting in the plan itself.
+    expect(svg).not.toContain('DOES NOT FIT');
+    expect(svg).not.toContain('class="unfit"');
   });
 
   it('escapes names and stays well-formed with any node name', () => {
