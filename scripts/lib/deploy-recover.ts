@@ -1,6 +1,6 @@
 /**
  * deploy's recovery after an interrupted run, before each `proxmox-<instance>` stack is applied
- * (docs/guarantees.md, "Interrupted deploys"). A request the provider had on its way when tofu was
+ * (docs/guarantees.md, "Interrupting a command"). A request the provider had on its way when tofu was
  * interrupted completes on the server while tofu records nothing of it: the object exists in Proxmox
  * and not in the state, and the next apply would fail creating it. So before every apply deploy
  * reads the stack's state and the instance (a few GETs, scripts/lib/pve-read.ts `readInventory`),
