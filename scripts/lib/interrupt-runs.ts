@@ -24,8 +24,8 @@ import { toolchainEnv } from './tofu';
  * deploy: flags deploy gains (a confirmation flag for runs without a terminal) are added here.
  */
 export function deployArgv(root: string, config: string, out: string, extra: string[] = []): string[] {
-  // No terminal here: deploy applies without asking only with --yes.
-  const CONFIRM = ['--yes'];
+  // No terminal here: deploy applies without asking only with --yes (a plan-only run asks nothing).
+  const CONFIRM = extra.some((f) => f === '--plan' || f === '--plan-only') ? [] : ['--yes'];
   return [join(root, 'dist/scripts/deploy.js'), '--config', config, '--out', out, ...CONFIRM, ...extra];
 }
 

@@ -106,6 +106,8 @@ describe('review on real plans', () => {
     // One template on one node serves the others only from shared disks (Proxmox does not clone local disks across nodes).
     fra.storage = { ...(fra.storage ?? {}), disksShared: true };
     fra.images = [];
+    // Nothing is built on pmox-fra any more: its range moves off the kept template's id (template.id-in-vmid-range).
+    fra.vmIdRange = { start: 9100, end: 9149 };
     after.tenants = after.tenants.filter((t: { name: string }) => t.name !== 'tenant-b');
     const afterFile = join(work, 'after.yaml');
     writeFileSync(afterFile, stringify(after));

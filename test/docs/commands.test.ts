@@ -26,6 +26,11 @@ export const NOT_RUN: readonly { file: string; command: string; reason: string }
     reason: 'deploys to the Proxmox VE simulator with the real OpenTofu and bpg/proxmox (the toolchain): test/delivery runs these deploys',
   },
   {
+    file: 'README.md',
+    command: 'pvekaas deploy',
+    reason: 'deploys to the Proxmox VE simulator with the real OpenTofu and bpg/proxmox (the toolchain): test/delivery/deploy-confirm.test.ts runs this flow',
+  },
+  {
     file: 'docs/placement.md',
     command: 'pvekaas audit --config lab.yaml --tokens tokens.json',
     reason:
