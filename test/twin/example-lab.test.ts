@@ -238,7 +238,13 @@ describe('the example lab in the twin', () => {
       expect(t.machines.filter((m) => m.pool === tenant.pools[poolIndex].name)).toHaveLength(replicas);
       expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, tenant.name));
       // Deployed and converged: as planned again, the pool at its new size.
-      const after = await status(doc.toString(), [tenant.name]);
+      // CAPI recomputes the Cluster's Available condition (WorkersAvailable) after its MachineDeployments
+      // settle: a read right at convergence may still see the old verdict, so read again for up to 90 s.
+      let after = await status(doc.toString(), [tenant.name]);
+      for (const until = Date.now() + 90_000; after.code !== 0 && Date.now() < until;) {
+        await new Promise((r) => setTimeout(r, 3000));
+        after = await status(doc.toString(), [tenant.name]);
+      }
       expect({ code: after.code, differences: after.statuses[0].differences }).toEqual({ code: 0, differences: [] });
       expect(after.statuses[0].machines.filter((m) => m.pool === tenant.pools[poolIndex].name && !m.deleting)).toHaveLength(replicas);
       // Scaled-down machines leave no VM behind.
