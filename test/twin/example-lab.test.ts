@@ -225,7 +225,10 @@ describe('the example lab in the twin', () => {
       expect(differences.length).toBeGreaterThan(0);
       for (const d of differences)
         expect(d).toMatch(new RegExp(`^pool ${tenant.pools[poolIndex].name} on [\\w-]+/[\\w-]+: \\d+ machine\\(s\\), the plan has \\d+$`));
-      expect(before.statuses.filter((x) => x.name !== tenant.name).flatMap((x) => x.differences)).toEqual([]);
+      // Another tenant differs only where the edit moves its machines too (a pool sharing those nodes
+      // is re-placed, e.g. tenant-c when tenant-a shrinks on pmox-txl): placement lines, nothing else.
+      for (const d of before.statuses.filter((x) => x.name !== tenant.name).flatMap((x) => x.differences))
+        expect(d).toMatch(/^(pool [\w-]+ on [\w-]+\/[\w-]+: \d+ machine\(s\), the plan has \d+|no MachineDeployment for [\w-]+ on [\w-]+\/[\w-]+ \(.*\) yet)$/);
       const from = twin.sim.requests.length;
       await twin.update(doc.toString());
       // A pool's size is no proxmox stack's business: none changed, so none was applied (as
