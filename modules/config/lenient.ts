@@ -86,5 +86,8 @@ export function lenientLab(raw: unknown): Lab {
     capmox: field(shape.capmox, r.capmox, { multiInstance: 'secondary-clusters' as const }),
     tenants: list(r.tenants).map(tenantOf),
     delivery: field(shape.delivery, r.delivery, { backend: 'local' as const, local: { stateDir: 'state' } }),
+    // An identity with a mistake is still there: the access rules must not say the lab has none (the
+    // identity rules read it defensively; what sits at the schema problem is dropped by the caller).
+    ...(isRaw(r.identity) ? { identity: field(shape.identity, r.identity, r.identity as unknown as Lab['identity']) } : {}),
   };
 }

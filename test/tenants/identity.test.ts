@@ -146,6 +146,19 @@ describe('tenant identity rendering', () => {
     expect(mds(renderings)).toEqual(mds(plain));
   });
 
+  it('an identity with a schema mistake is reported alone: its tenants are not told the lab has no identity', () => {
+    const doc = parse(identityText);
+    doc.identity.issuer = 'https://login.lab.example/${var.x}';
+    let message = '';
+    try {
+      parseLab(stringify(doc), 'lab.yaml');
+    } catch (e) {
+      message = String((e as Error).message);
+    }
+    expect(message).toMatch(/identity\.issuer: "\$\{" starts a Terraform template sequence/);
+    expect(message).not.toMatch(/no identity provider/);
+  });
+
   it('a tenant access without identity, and a CA that does not parse, are refused with file, path and fix', () => {
     const doc = parse(identityText);
     delete doc.identity;
