@@ -20,6 +20,11 @@
 import { countsLine, outputsChange, planCounts, type DeployPlanJson } from '../../modules/review/deploy-plan';
 import { runInOrder, type RunEvent, type RunResult, type StackOutcome } from './deploy-run';
 
+/** The StackPlan of a saved plan that tofu made. */
+function plannedOf(stack: string, planned: PlanResult & { ok: true }): StackPlan {
+  return { stack, kind: 'planned', changes: planned.changes, outputsChange: outputsChange(planned.json), json: planned.json, planFile: planned.planFile };
+}
+
 export type PlanResult =
   { ok: true; changes: boolean; json: DeployPlanJson; planFile: string } | { ok: false; summary: string; detail?: string; interrupted?: boolean };
 
@@ -83,14 +88,7 @@ export async function planStacks(options: PlanPhaseOptions): Promise<{ plans: Ma
       }
       const planned = await options.plan(stack);
       if (!planned.ok) return planned;
-      plans.set(stack, {
-        stack,
-        kind: 'planned',
-        changes: planned.changes,
-        outputsChange: outputsChange(planned.json),
-        json: planned.json,
-        planFile: planned.planFile,
-      });
+      plans.set(stack, plannedOf(stack, planned));
       if (!planned.changes) return { ok: true, summary: 'no changes' };
       const counts = planCounts(planned.json);
       return { ok: true, summary: counts.add + counts.change + counts.destroy > 0 ? countsLine(counts) : 'outputs only (no resource changes)' };
@@ -150,15 +148,7 @@ export async function applyStacks(options: ApplyPhaseOptions): Promise<RunResult
       if (plan.kind === 'deferred') {
         const planned = await options.plan(stack);
         if (!planned.ok) return planned;
-        plan = {
-          stack,
-          kind: 'planned',
-          changes: planned.changes,
-          outputsChange: outputsChange(planned.json),
-          json: planned.json,
-          planFile: planned.planFile,
-          waitsFor: plan.waitsFor,
-        };
+        plan = { ...plannedOf(stack, planned), waitsFor: plan.waitsFor };
         options.plans.set(stack, plan);
         if (!plan.changes) return { ok: true, summary: 'no changes' };
         const current = plan;
