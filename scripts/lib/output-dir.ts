@@ -187,6 +187,8 @@ function carryOver(from: string, to: string, kind: OutputKind): string[] {
     let empty = true;
     for (const dirent of readdirSync(join(from, rel), { withFileTypes: true })) {
       const path = rel ? `${rel}/${dirent.name}` : dirent.name;
+      // The marker goes last: a run killed while this removes still leaves a directory the next run knows as its own.
+      if (path === MARKER) continue;
       const full = join(from, path);
       const what = kind.classify(path);
       if (what === 'container' && dirent.isDirectory()) {
@@ -203,7 +205,10 @@ function carryOver(from: string, to: string, kind: OutputKind): string[] {
         empty = false;
       }
     }
-    if (empty) rmdirSync(join(from, rel));
+    if (empty) {
+      if (rel === '') unlinkQuietly(join(from, MARKER));
+      rmdirSync(join(from, rel));
+    }
     return empty;
   };
   remove('');
@@ -246,10 +251,25 @@ function unlinkQuietly(path: string): void {
   }
 }
 
+/** Removes a directory pvekaas made, its marker last: cut short, it is still known as pvekaas's by the next run. */
+function removeMarkedLast(dir: string): void {
+  for (const entry of readdirSync(dir)) if (entry !== MARKER) rmSync(join(dir, entry), { recursive: true, force: true, maxRetries: 5 });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+}
+
 /** Finishes or undoes what killed runs left: puts an old output back, removes unused scratch. */
 function recover(dir: string, kind: OutputKind): void {
   for (const left of leftovers(dir).sort((a, b) => (a.what === b.what ? a.pid - b.pid : a.what === 'old' ? -1 : 1))) {
-    if (readMarker(left.path)?.tool !== 'pvekaas') continue;
+    if (readMarker(left.path)?.tool !== 'pvekaas') {
+      // No marker: a scratch directory killed before its marker was written, or one whose removal was cut
+      // short after the marker (removed last) went. Empty, it is removed; anything else is kept as it is.
+      try {
+        rmdirSync(left.path);
+      } catch {
+        // not empty, or gone meanwhile
+      }
+      continue;
+    }
     if (left.what === 'old') {
       // Killed between the two renames: the old output was moved aside and the new one not yet in place.
       if (!existsSync(dir)) renameSync(left.path, dir);
@@ -259,7 +279,7 @@ function recover(dir: string, kind: OutputKind): void {
         `warning: kept ${left.path}, the scratch directory of an earlier run: it holds OpenTofu state (*.tfstate), which pvekaas never deletes\n`,
       );
     } else {
-      rmSync(left.path, { recursive: true, force: true, maxRetries: 5 });
+      removeMarkedLast(left.path);
     }
   }
 }
@@ -284,7 +304,7 @@ export function writeOutputDir<T>(out: string, kind: OutputKind, build: (scratch
     writeFileSync(join(scratch, MARKER), markerText(kind));
     result = build(scratch);
   } catch (e) {
-    rmSync(scratch, { recursive: true, force: true });
+    removeMarkedLast(scratch);
     throw e;
   }
   return finishingBeforeSignals(() => {

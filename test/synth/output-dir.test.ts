@@ -152,6 +152,24 @@ describe('output directories', () => {
     expect(scratch(parent)).toEqual([]);
   });
 
+  it('removes the empty directories a run leaves when killed around its marker, and keeps an unmarked one with files', () => {
+    const parent = join(work, 'unmarked');
+    mkdirSync(parent);
+    const out = join(parent, 'out');
+    expect(synth(out).status).toBe(0);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    // Killed after making its scratch and before writing the marker; and killed after removing the old output's marker (removed last) and before its rmdir.
+    mkdirSync(join(parent, `.out.pvekaas-new-${dead}`));
+    mkdirSync(join(parent, `.out.pvekaas-old-${dead}`));
+    // Not pvekaas's to delete: no marker, and files in it.
+    mkdirSync(join(parent, `.out.pvekaas-old-${dead}0`));
+    writeFileSync(join(parent, `.out.pvekaas-old-${dead}0/notes`), 'mine');
+    expect(synth(out).status).toBe(0);
+    expect(complete(out)).toBe(true);
+    expect(scratch(parent)).toEqual([`.out.pvekaas-old-${dead}0`]);
+    expect(readFileSync(join(parent, `.out.pvekaas-old-${dead}0/notes`), 'utf8')).toBe('mine');
+  });
+
   it("recovers a killed run's leftovers when its process id now belongs to another process, and keeps a live run's", () => {
     const parent = join(work, 'reused');
     mkdirSync(parent);
