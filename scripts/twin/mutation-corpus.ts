@@ -426,7 +426,8 @@ export const MUTATIONS: Mutation[] = [
     id: 'identity-group-wrong-tenant-twin',
     mistake: "a tenant's admin group bound in another tenant's cluster (the ClusterResourceSet's ConfigMap)",
     rendered: 'tenant stack ClusterRoleBindings (ClusterResourceSet ConfigMap)',
-    caughtAs: "CAPI's ClusterResourceSet controller applies it and the tenant-b API server lets a tenant-a admin create Deployments: the allow/deny check fails",
+    caughtAs:
+      "CAPI's ClusterResourceSet controller applies it and the tenant-b API server lets a tenant-a admin create Deployments: the allow/deny check fails",
     tier: 'twin',
     file: IDENTITY_TWIN,
     test: 'lets a tenant-a admin write in tenant-b when the ClusterResourceSet applies a group bound in the wrong tenant',

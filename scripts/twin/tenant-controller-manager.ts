@@ -85,9 +85,7 @@ export function controllerManagerArgs(tcp: Tcp, files: ControllerManagerFiles): 
   args.set('--bind-address', '127.0.0.1');
   args.set('--secure-port', '0');
   // utilities.ArgsFromMapToSlice: `flag=value` (a flag without value bare), sorted.
-  return [...args]
-    .map(([k, v]) => (v === '' ? k : `${k}=${v}`))
-    .sort();
+  return [...args].map(([k, v]) => (v === '' ? k : `${k}=${v}`)).sort();
 }
 
 export interface TenantControllerManager {
@@ -147,10 +145,14 @@ export function startTenantControllerManager(tcp: Tcp, server: KubeServer): Tena
     });
   }
   // Outlives a test process killed without its exit handlers (as the API server's watchdog does).
-  const watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 2; done; kill -9 ${child.pid} 2>/dev/null`], {
-    detached: true,
-    stdio: 'ignore',
-  });
+  const watchdog = spawn(
+    'sh',
+    ['-c', `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 2; done; kill -9 ${child.pid} 2>/dev/null`],
+    {
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
   watchdog.unref();
   let exit: string | undefined;
   child.on('exit', (code, signal) => {

@@ -130,7 +130,10 @@ async function patchManagementConfigMap(tenant: string, name: string, data: Reco
   if (r.status !== 200) throw new Error(`patching ConfigMap ${tenant}/${name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
 }
 /** The tenant's AuthenticationConfiguration, changed by `mutate`, as the ConfigMap's data. */
-async function mutatedAuthentication(tenant: string, mutate: (config: any) => void): Promise<{ original: Record<string, string>; mutated: Record<string, string> }> {
+async function mutatedAuthentication(
+  tenant: string,
+  mutate: (config: any) => void,
+): Promise<{ original: Record<string, string>; mutated: Record<string, string> }> {
   const original = (await managementConfigMap(tenant, 'pvekaas-authentication')).data;
   const [key] = Object.keys(original);
   const config = JSON.parse(original[key]);
@@ -205,7 +208,8 @@ describe('tenant login through the identity provider, in the lab twin', () => {
     // The tenant's Deployment controller (its kube-controller-manager) acts on what alice created.
     const replicaSets = await eventually(
       "alice-app's ReplicaSet",
-      async () => ((await plane('tenant-a').server.client.get('/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dalice-app')).body?.items ?? []).length,
+      async () =>
+        ((await plane('tenant-a').server.client.get('/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dalice-app')).body?.items ?? []).length,
       (n) => n > 0,
     );
     expect(replicaSets).toBe(1);
@@ -225,7 +229,7 @@ describe('tenant login through the identity provider, in the lab twin', () => {
     }
   });
 
-  it("an editor writes and cannot change RBAC; nothing in the other tenant", async () => {
+  it('an editor writes and cannot change RBAC; nothing in the other tenant', async () => {
     const token = issuer.mint(dave);
     expect((await createDeployment('tenant-a', token, 'dave-app')).status).toBe(201);
     const binding = {
@@ -283,10 +287,8 @@ describe('tenant login through the identity provider, in the lab twin', () => {
     const wrong = (await managementConfigMap('tenant-a', 'pvekaas-tenant-access')).data['pvekaas-admins.json'];
     await patchManagementConfigMap('tenant-b', 'pvekaas-tenant-access', { 'pvekaas-admins.json': wrong });
     try {
-      const found = await eventually(
-        'the ClusterResourceSet applying the mistake',
-        mismatches,
-        (m) => m.includes('alice may create deployments in tenant-b; the lab says she may not'),
+      const found = await eventually('the ClusterResourceSet applying the mistake', mismatches, (m) =>
+        m.includes('alice may create deployments in tenant-b; the lab says she may not'),
       );
       expect(found).toContain('alice may create deployments in tenant-b; the lab says she may not');
     } finally {
@@ -301,7 +303,14 @@ describe('tenant login through the identity provider, in the lab twin', () => {
     const from = apiServerLog('tenant-a').length;
     await patchManagementConfigMap('tenant-a', 'pvekaas-authentication', mutated);
     try {
-      expect(await eventually('alice refused', () => aliceStatus('tenant-a'), (s) => s === 401, 180000)).toBe(401);
+      expect(
+        await eventually(
+          'alice refused',
+          () => aliceStatus('tenant-a'),
+          (s) => s === 401,
+          180000,
+        ),
+      ).toBe(401);
       expect(apiServerLog('tenant-a').slice(from)).toMatch(/reloaded authentication config/);
       expect(
         await eventually(
@@ -314,7 +323,14 @@ describe('tenant login through the identity provider, in the lab twin', () => {
     } finally {
       await patchManagementConfigMap('tenant-a', 'pvekaas-authentication', original);
     }
-    expect(await eventually('alice let in again', () => aliceStatus('tenant-a'), (s) => s === 200, 180000)).toBe(200);
+    expect(
+      await eventually(
+        'alice let in again',
+        () => aliceStatus('tenant-a'),
+        (s) => s === 200,
+        180000,
+      ),
+    ).toBe(200);
   });
 
   it('refuses every login after a restart when the issuer CA is dropped from the AuthenticationConfiguration', async () => {
