@@ -24,6 +24,11 @@ const projectRoot = findProjectRoot();
 export const toolchainBin = join(projectRoot, '.toolchain/bin');
 export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
 
+/** Where a Kubernetes command the test servers and the twin's tenant control planes run comes from. */
+export function kubeBinary(command: (typeof kubeBinaries)[number]): string {
+  return join(toolchainBin, command);
+}
+
 /** Throws with the fix when the server binaries are not built: the kube tier is part of the test command. */
 export function requireKubeBinaries(): void {
   const missing = kubeBinaries.filter((b) => !existsSync(join(toolchainBin, b)));
@@ -395,7 +400,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
   let watchdog: ChildProcess | undefined;
   const logFiles: Record<string, string> = {};
 
-  const start = (name: string, args: string[]): ChildProcess => {
+  const start = (name: (typeof kubeBinaries)[number], args: string[]): ChildProcess => {
     logFiles[name] = join(dir, `${name}.log`);
     const fd = openSync(logFiles[name], 'a');
     const go = name === 'kube-apiserver' ? options.goRuntime : undefined;
@@ -406,7 +411,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
           ...(go.memoryLimitMiB !== undefined ? { GOMEMLIMIT: `${go.memoryLimitMiB}MiB` } : {}),
         }
       : process.env;
-    const child = spawn(join(toolchainBin, name), args, { cwd: dir, env, stdio: ['ignore', fd, fd] });
+    const child = spawn(kubeBinary(name), args, { cwd: dir, env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     running.add(child);
     children.push(child);

@@ -69,6 +69,13 @@ export interface TwinOptions {
    * the other suites scale autoscaled pools by hand, which a running autoscaler would undo.
    */
   autoscaler?: boolean;
+  /**
+   * Run each tenant control plane's kube-controller-manager, as Kamaji's pod does
+   * (scripts/twin/tenant-controller-manager.ts): the aggregated ClusterRoles filled, ServiceAccounts,
+   * Deployments' ReplicaSets and Pods... Off by default: the other suites' played kubelets and
+   * autoscaler were written against tenants without it (docs/twin.md).
+   */
+  tenantControllerManager?: boolean;
   /** Extra environment per controller: negative controls only. */
   controllerEnv?: Partial<Record<ControllerName, Record<string, string>>>;
   /** Values of the stacks' input variables (`-var`/TF_VAR_ of `tofu apply`), e.g. the backup S3 keys. */
@@ -215,6 +222,7 @@ export class LabTwin {
       this.mgmt.client,
       () => kamajiReleases(this.run.out),
       (l) => this.log(l),
+      { controllerManager: this.options.tenantControllerManager },
     );
     this.addons = new AddonPlayer(this.mgmt.client, this.kamaji, root, (l) => this.log(l), this.kamaji.memo);
     this.kubelets = new KubeletPlayer(

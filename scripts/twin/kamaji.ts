@@ -62,6 +62,7 @@ import { selfSignedPair } from './pki';
 import { TwinDatastore } from './datastore';
 import { etcdRequest, prefixEnd } from '../lib/etcd';
 import { applyUnchanged, jsonEqual, mergePatchUnchanged, ReadMemo } from './read-memo';
+import { startTenantControllerManager, type TenantControllerManager } from './tenant-controller-manager';
 
 const MANAGER = 'pvekaas-twin-kamaji';
 
@@ -84,6 +85,8 @@ export interface TenantControlPlaneView {
   apiServerArgs: string[];
   /** Where the twin wrote the files of the user's volumes of its kube-apiserver container (the kubelet's part). */
   volumesDir?: string;
+  /** Its REAL kube-controller-manager, when the player runs one (option `controllerManager`, tenant-controller-manager.ts). */
+  controllerManager?: TenantControllerManager;
 }
 
 /** The Kamaji and kamaji-etcd releases of the management stack, as rendered. */
@@ -115,6 +118,8 @@ export class KamajiPlayer {
     private readonly mgmt: KubeClient,
     private readonly releases: () => KamajiReleases,
     private readonly log: (line: string) => void = () => {},
+    /** Run each control plane's kube-controller-manager too, as Kamaji's pod does (tenant-controller-manager.ts). @default false */
+    private readonly options: { controllerManager?: boolean } = {},
   ) {
     this.memo = new ReadMemo(mgmt, ['secrets', 'services']);
   }
@@ -150,6 +155,7 @@ export class KamajiPlayer {
     for (const [key, view] of this.planes) {
       if (seen.has(key)) continue;
       // The KamajiControlPlane is gone: its control plane goes with it (Kamaji deletes the TCP's pods).
+      await view.controllerManager?.stop();
       await view.server.stop();
       if (view.volumesDir) rmSync(view.volumesDir, { recursive: true, force: true });
       // Kamaji's DataStore cleanup (internal/datastore/etcd.go DeleteDB): the tenant's keys go.
@@ -605,6 +611,8 @@ export class KamajiPlayer {
       };
       this.planes.set(key, view);
       this.log(`kamaji ${key}: tenant API server for cluster ${cluster} at ${server.url}`);
+      // The pod's kube-controller-manager container (deployment.go buildControllerManager), when asked.
+      if (this.options.controllerManager) view.controllerManager = startTenantControllerManager(tcp, server);
     }
     const tcpOwner = [{ apiVersion: TCP_API, kind: 'TenantControlPlane', name, uid: tcp.metadata.uid as string, controller: true, blockOwnerDeletion: true }];
     const labels = (component: string) => ({ 'kamaji.clastix.io/project': 'kamaji', 'kamaji.clastix.io/name': name, 'kamaji.clastix.io/component': component });
@@ -886,6 +894,7 @@ export class KamajiPlayer {
         () => undefined,
       );
     for (const view of this.planes.values()) {
+      await view.controllerManager?.stop();
       await view.server.stop();
       if (view.volumesDir) rmSync(view.volumesDir, { recursive: true, force: true });
     }

@@ -37,6 +37,7 @@ const EXAMPLE = 'test/twin/example-lab.test.ts';
 const MULTI = 'test/twin/multi-instance.test.ts';
 const DAY2 = 'test/twin/day-two.test.ts';
 const IDENTITY = 'test/kube/tenant-identity.test.ts';
+const IDENTITY_TWIN = 'test/twin/identity.test.ts';
 
 export const MUTATIONS: Mutation[] = [
   // The CNI HelmChartProxy (management-config, constructs/management-config): CAAPH's selection, the real Cilium chart.
@@ -418,5 +419,35 @@ export const MUTATIONS: Mutation[] = [
     tier: 'kube',
     file: IDENTITY,
     test: 'refuses every login with an AuthenticationConfiguration with a wrong audience',
+  },
+  // The same three in the lab twin: made to the rendered ConfigMaps in the management cluster of a
+  // running lab, caught by CAPI's real ClusterResourceSet controller and the real tenant API servers.
+  {
+    id: 'identity-group-wrong-tenant-twin',
+    mistake: "a tenant's admin group bound in another tenant's cluster (the ClusterResourceSet's ConfigMap)",
+    rendered: 'tenant stack ClusterRoleBindings (ClusterResourceSet ConfigMap)',
+    caughtAs:
+      "CAPI's ClusterResourceSet controller applies it and the tenant-b API server lets a tenant-a admin create Deployments: the allow/deny check fails",
+    tier: 'twin',
+    file: IDENTITY_TWIN,
+    test: 'lets a tenant-a admin write in tenant-b when the ClusterResourceSet applies a group bound in the wrong tenant',
+  },
+  {
+    id: 'identity-wrong-audience-twin',
+    mistake: 'a wrong audience in the AuthenticationConfiguration of a running tenant',
+    rendered: 'tenant stack AuthenticationConfiguration ConfigMap',
+    caughtAs: 'kube-apiserver reloads the file and refuses the ID tokens (401, its reason: the audience)',
+    tier: 'twin',
+    file: IDENTITY_TWIN,
+    test: 'refuses every login when the AuthenticationConfiguration gets a wrong audience (kube-apiserver reloads it)',
+  },
+  {
+    id: 'identity-ca-dropped-twin',
+    mistake: "the issuer's CA dropped from the AuthenticationConfiguration of a running tenant",
+    rendered: 'tenant stack AuthenticationConfiguration ConfigMap',
+    caughtAs: 'kube-apiserver refuses the reload (x509: certificate signed by unknown authority); after a restart every token 401',
+    tier: 'twin',
+    file: IDENTITY_TWIN,
+    test: 'refuses every login after a restart when the issuer CA is dropped from the AuthenticationConfiguration',
   },
 ];

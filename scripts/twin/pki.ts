@@ -15,9 +15,10 @@ export interface CertPair {
 /**
  * A CA (isCA) or, with `issuer`, a client certificate (CN `commonName`, O system:masters) signed by
  * it; with `serverNames` too, a serving and client certificate for those DNS names and IPs (the
- * kamaji-etcd chart's peer/server Certificate).
+ * kamaji-etcd chart's peer/server Certificate). `organization` is the client certificate's O (its
+ * group; '' for none, e.g. kubeadm's system:kube-controller-manager).
  */
-export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertPair, serverNames?: string[]): CertPair {
+export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertPair, serverNames?: string[], organization = 'system:masters'): CertPair {
   const dir = mkdtempSync(join(tmpdir(), 'pvekaas-twin-pki-'));
   try {
     const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -43,7 +44,7 @@ export function selfSignedPair(commonName: string, isCA: boolean, issuer?: CertP
     } else {
       writeFileSync(join(dir, 'ca.crt'), issuer.cert);
       writeFileSync(join(dir, 'ca.key'), issuer.key);
-      run(['req', '-new', ...ec, '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', `/O=system:masters/CN=${commonName}`]);
+      run(['req', '-new', ...ec, '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', `${organization ? `/O=${organization}` : ''}/CN=${commonName}`]);
       const san = serverNames ? `subjectAltName=${serverNames.map((n) => (/^[0-9.]+$/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',')}\n` : '';
       writeFileSync(
         join(dir, 'ext'),

@@ -12,9 +12,14 @@
  * signature are refused by kube-apiserver itself (its reason in its log); a new signing key (new
  * kid) is fetched and followed. A KamajiControlPlane whose ConfigMap is missing never starts.
  *
+ * Each tenant control plane runs its REAL kube-controller-manager with Kamaji's arguments
+ * (scripts/twin/tenant-controller-manager.ts): its clusterrole-aggregation controller fills `view`,
+ * `edit` and `admin`, which the bindings name.
+ *
  * Played by hand, as in test/kube/twin-kamaji.test.ts: what CAPI does (the topology's
  * KamajiControlPlane from the class with its patches, the endpoint, infrastructure provisioned, and
- * the ClusterResourceSet's apply of the rendered bindings into each tenant cluster).
+ * the ClusterResourceSet's apply of the rendered bindings into each tenant cluster; the lab twin's
+ * suite test/twin/identity.test.ts has CAPI's real ClusterResourceSet controller do it).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -122,23 +127,9 @@ const whoAmI = async (p: TenantControlPlaneView, token: string) =>
 /** What each person may do in each tenant, against what the lab says (examples/lab-identity.yaml): the differences. */
 const mismatches = () => accessMismatches(issuer!, people, LAB_ACCESS, plane);
 
-/**
- * kube-controller-manager's clusterrole-aggregation controller, once: every ClusterRole with an
- * aggregationRule gets the rules of the ClusterRoles its selectors match (in name order).
- */
-async function aggregateClusterRoles(client: KubeClient): Promise<void> {
-  const roles = (await client.get('/apis/rbac.authorization.k8s.io/v1/clusterroles')).body.items as any[];
-  for (const role of roles.filter((r) => r.aggregationRule?.clusterRoleSelectors?.length)) {
-    const matches = (r: any) =>
-      role.aggregationRule.clusterRoleSelectors.some((s: any) => Object.entries(s.matchLabels ?? {}).every(([k, v]) => r.metadata.labels?.[k] === v));
-    const rules = roles
-      .filter((r) => r.metadata.name !== role.metadata.name && matches(r))
-      .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
-      .flatMap((r) => r.rules ?? []);
-    const r = await client.request('PUT', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${role.metadata.name}`, { ...role, rules });
-    if (r.status !== 200) throw new Error(`aggregating ClusterRole ${role.metadata.name}: HTTP ${r.status}`);
-  }
-}
+/** The rules of a tenant's ClusterRole (the aggregated ones are empty until kube-controller-manager fills them). */
+const ruleCount = async (client: KubeClient, name: string) =>
+  ((await client.get(`/apis/rbac.authorization.k8s.io/v1/clusterroles/${name}`)).body?.rules ?? []).length as number;
 
 /** Polls until `check` holds (the API server's JWT authenticator initializes in the background). */
 async function eventually<T>(what: string, fn: () => Promise<T>, check: (t: T) => boolean, ms = 60000): Promise<T> {
@@ -163,15 +154,21 @@ beforeAll(async () => {
   };
   server = await startKubeServer({ controllerManager: false });
   await server.client.applyOrThrow({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kamaji-system' } });
-  player = new KamajiPlayer(server.client, () => releases);
+  player = new KamajiPlayer(server.client, () => releases, undefined, { controllerManager: true });
   await tenant(server.client, renderings.get('tenant-a')!, '10.10.0.5');
   await tenant(server.client, renderings.get('tenant-b')!, '10.10.0.6');
   await player.tick();
   await player.tick();
   // Kamaji's control-plane pod runs kube-controller-manager, whose clusterrole-aggregation
-  // controller fills the aggregated ClusterRoles view, edit and admin; the twin's tenant API
-  // servers run none (scripts/twin/kamaji.ts), so that controller's one step is played here.
-  for (const name of ['tenant-a', 'tenant-b']) await aggregateClusterRoles(plane(name).server.client);
+  // controller fills the aggregated ClusterRoles view, edit and admin: the real one, started by the player.
+  for (const name of ['tenant-a', 'tenant-b'])
+    for (const role of ['view', 'edit', 'admin'])
+      await eventually(
+        `${name}: ClusterRole ${role} aggregated by its kube-controller-manager`,
+        () => ruleCount(plane(name).server.client, role),
+        (n) => n > 0,
+        120000,
+      );
   // The ClusterResourceSet's part: the rendered bindings applied in each tenant cluster.
   for (const name of ['tenant-a', 'tenant-b']) {
     for (const text of Object.values((renderings.get(name)!.identity!.access as any).data as Record<string, string>)) {
@@ -209,6 +206,27 @@ describe('tenant login through the identity provider, on real tenant API servers
       (renderings.get('tenant-a')!.identity!.authentication as any).data['authentication-config.json'],
     );
   });
+
+  it("runs each tenant's own kube-controller-manager with Kamaji's arguments, as its own user", async () => {
+    const kcm = plane('tenant-a').controllerManager!;
+    expect(kcm.exited()).toBeUndefined();
+    expect(kcm.args).toEqual(
+      expect.arrayContaining([
+        '--controllers=*,bootstrapsigner,tokencleaner,-node-lifecycle-controller',
+        '--use-service-account-credentials=true',
+        '--allocate-node-cidrs=true',
+        '--cluster-cidr=10.244.0.0/16',
+        '--cluster-name=tenant-a',
+      ]),
+    );
+    // Its ServiceAccount controller, acting as its own ServiceAccount: every namespace gets `default`.
+    const sa = await eventually(
+      'the default ServiceAccount',
+      async () => (await plane('tenant-a').server.client.get('/api/v1/namespaces/default/serviceaccounts/default')).status,
+      (st) => st === 200,
+    );
+    expect(sa).toBe(200);
+  }, 90000);
 
   it('logs in three people of two tenants with the claims and prefixes the lab names', async () => {
     const a = plane('tenant-a');
