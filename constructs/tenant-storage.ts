@@ -25,7 +25,10 @@ export class TenantStorage extends Construct {
     const { storage } = props;
     const config = new KubernetesManifest(this, 'config', { manifest: storage.management.config, dependsOn: props.dependsOn });
     const account = new KubernetesManifest(this, 'service-account', { manifest: storage.management.serviceAccount, dependsOn: props.dependsOn });
-    this.controller = new KubernetesManifest(this, 'controller', { manifest: storage.management.controller, dependsOn: [...(props.dependsOn ?? []), config, account] });
+    this.controller = new KubernetesManifest(this, 'controller', {
+      manifest: storage.management.controller,
+      dependsOn: [...(props.dependsOn ?? []), config, account],
+    });
     const resources = new KubernetesManifest(this, 'tenant-resources', { manifest: storage.resources, dependsOn: props.dependsOn });
     this.resourceSet = new KubernetesManifest(this, 'resource-set', { manifest: storage.resourceSet, dependsOn: [...(props.dependsOn ?? []), resources] });
   }

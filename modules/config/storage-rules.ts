@@ -27,7 +27,8 @@ function machineStorageClash(instance: Instance, sid: string): string | undefine
   if (!s) return undefined;
   if (sid === s.disks) return `storage.disks, where every tenant's VM disks are`;
   if (sid === s.images) return `storage.images, where the downloaded cloud images are`;
-  if (s.cloudInit && sid.startsWith(`${s.cloudInit}-`)) return `a cloud-init storage (${s.cloudInit}-<tenant>, storage.cloudInit), where a tenant's bootstrap ISOs are`;
+  if (s.cloudInit && sid.startsWith(`${s.cloudInit}-`))
+    return `a cloud-init storage (${s.cloudInit}-<tenant>, storage.cloudInit), where a tenant's bootstrap ISOs are`;
   return undefined;
 }
 

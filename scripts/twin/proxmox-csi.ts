@@ -114,13 +114,19 @@ export async function createVolume(client: PveClient, req: CreateVolumeRequest):
 /** utils.go getVolumeSize: the storage's status (refused: the call fails), then the volume in its content list. */
 async function volumeSize(client: PveClient, vol: VolumeId): Promise<number | undefined> {
   await must('failed to check volume', client.call('GET', `/nodes/${vol.zone}/storage/${vol.storage}/status`));
-  const content = await must('failed to check volume', client.call<{ volid: string; size: number }[]>('GET', `/nodes/${vol.zone}/storage/${vol.storage}/content`));
+  const content = await must(
+    'failed to check volume',
+    client.call<{ volid: string; size: number }[]>('GET', `/nodes/${vol.zone}/storage/${vol.storage}/content`),
+  );
   return content.find((c) => c.volid === `${vol.storage}:${vol.disk}`)?.size;
 }
 
 /** The VM's node, as go-proxmox finds a VM by id: `/cluster/resources` of type vm. */
 async function vmNode(client: PveClient, vmid: number): Promise<string> {
-  const resources = await must('failed to get vm config', client.call<{ vmid?: number; node: string; type: string }[]>('GET', '/cluster/resources', { type: 'vm' }));
+  const resources = await must(
+    'failed to get vm config',
+    client.call<{ vmid?: number; node: string; type: string }[]>('GET', '/cluster/resources', { type: 'vm' }),
+  );
   const vm = resources.find((r) => r.type === 'qemu' && r.vmid === vmid);
   if (!vm) throw new CsiError('Internal', `failed to get vm config: vm '${vmid}' not found`);
   return vm.node;

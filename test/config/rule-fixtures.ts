@@ -133,7 +133,12 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'storage.volumes-is-machine-storage': (d) => (d.proxmox.instances[0].storage.volumes = ['ceph-vm']),
   'storage.class-name-twice': (d) => {
     d.proxmox.instances[0].storage.volumes = ['tenant-a-lvm'];
-    d.tenants[0].storage = { classes: [{ name: 'fast', storage: 'tenant-a-lvm' }, { name: 'fast', storage: 'tenant-a-lvm' }] };
+    d.tenants[0].storage = {
+      classes: [
+        { name: 'fast', storage: 'tenant-a-lvm' },
+        { name: 'fast', storage: 'tenant-a-lvm' },
+      ],
+    };
   },
   'storage.default-twice': (d) => {
     d.proxmox.instances[0].storage.volumes = ['tenant-a-lvm'];

@@ -75,7 +75,8 @@ beforeAll(async () => {
   admin = new PveClient(sim.endpoint('pmox-txl'), sim.adminToken('pmox-txl'));
   // What the instance stack creates, in its order: pools, cloud-init storages, roles, user, tokens and ACLs.
   for (const p of [rendering.templatesPool, ...rendering.tenantPools]) await must('POST', '/pools', { poolid: p.poolId });
-  for (const s of rendering.cloudInitStorages) await must('POST', '/storage', { storage: s.storageId, type: 'dir', path: s.path, content: s.content.join(','), shared: 0 });
+  for (const s of rendering.cloudInitStorages)
+    await must('POST', '/storage', { storage: s.storageId, type: 'dir', path: s.path, content: s.content.join(','), shared: 0 });
   for (const r of rendering.serviceAccount.roles) await must('POST', '/access/roles', { roleid: r.roleId, privs: r.privileges.join(',') });
   await must('POST', '/access/users', { userid: rendering.serviceAccount.userId });
   for (const t of ['tenant-a', 'tenant-b']) client[t] = await tokenWith(`tenant-${t}`, grantsOf(t));

@@ -111,7 +111,9 @@ describe('the tenant cluster objects', () => {
     const inline = copy();
     daemonSet(inline).spec.template.spec.containers[0].args.push('--token=capmox@pve!tenant-tenant-a');
     const secret = [...copy(), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'proxmox-csi-plugin', namespace: 'csi-proxmox' } }];
-    expect(tenantSideCredentialProblems(env)).toEqual(['DaemonSet/proxmox-csi-plugin-node: .spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef reads a Secret']);
+    expect(tenantSideCredentialProblems(env)).toEqual([
+      'DaemonSet/proxmox-csi-plugin-node: .spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef reads a Secret',
+    ]);
     expect(tenantSideCredentialProblems(volume)).toEqual(['DaemonSet/proxmox-csi-plugin-node: .spec.template.spec.volumes[5].secret reads a Secret']);
     expect(tenantSideCredentialProblems(inline)).toEqual([
       'DaemonSet/proxmox-csi-plugin-node: .spec.template.spec.containers[0].args[3] looks like a Proxmox API token',
@@ -132,7 +134,14 @@ describe('the tenant cluster objects', () => {
       })),
     ).toEqual([
       { name: 'fast', storage: 'tenant-a-lvm', reclaimPolicy: 'Delete', default: 'true', provisioner: PROXMOX_CSI.driverName, binding: 'WaitForFirstConsumer' },
-      { name: 'keep', storage: 'tenant-a-lvm', reclaimPolicy: 'Retain', default: undefined, provisioner: PROXMOX_CSI.driverName, binding: 'WaitForFirstConsumer' },
+      {
+        name: 'keep',
+        storage: 'tenant-a-lvm',
+        reclaimPolicy: 'Retain',
+        default: undefined,
+        provisioner: PROXMOX_CSI.driverName,
+        binding: 'WaitForFirstConsumer',
+      },
     ]);
   });
 
@@ -140,7 +149,10 @@ describe('the tenant cluster objects', () => {
     const s = storageOf('tenant-a');
     expect((s.resourceSet as Any).spec).toEqual({
       strategy: 'Reconcile',
-      clusterSelector: { matchLabels: { 'pvekaas.lab/tenant': 'tenant-a' }, matchExpressions: [{ key: 'pvekaas.lab/primary-cluster', operator: 'DoesNotExist' }] },
+      clusterSelector: {
+        matchLabels: { 'pvekaas.lab/tenant': 'tenant-a' },
+        matchExpressions: [{ key: 'pvekaas.lab/primary-cluster', operator: 'DoesNotExist' }],
+      },
       resources: [{ kind: 'ConfigMap', name: CSI_TENANT_RESOURCES }],
     });
     const applied = Object.values((s.resources as Any).data as Record<string, string>).map((v) => JSON.parse(v));
