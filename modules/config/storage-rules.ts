@@ -16,9 +16,12 @@ import type { Problem } from './problems';
 import { possibleInstances } from './tenant-instances';
 import { rulesOf, type LabRule } from './rule';
 import type { Instance, Lab } from './schema';
+import type { TenantStorageClass } from './storage-schema';
 
 function volumeStorages(instance: Instance): string[] {
-  return instance.storage?.volumes ?? [];
+  const v = instance.storage?.volumes;
+  // The rules also run on a description the schema refused (modules/config/lenient.ts): only what has the shape.
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 }
 
 /** The storages a storage of `storage.volumes` may not be: what every tenant's machines use. */
@@ -54,10 +57,17 @@ function checkStorage(lab: Lab): Problem[] {
   // storage -> instance -> the first tenant (and where it names it) that uses it there.
   const owners = new Map<string, { tenant: string; path: (string | number)[] }>();
   (lab.tenants ?? []).forEach((tenant, ti) => {
-    const classes = tenant.storage?.classes ?? [];
+    const raw: unknown = tenant.storage?.classes;
+    // Kept at their index (the problem paths), undefined where the schema refused the entry.
+    const classes = (Array.isArray(raw) ? raw : []).map((c: unknown) =>
+      typeof c === 'object' && c !== null && typeof (c as TenantStorageClass).name === 'string' && typeof (c as TenantStorageClass).storage === 'string'
+        ? (c as TenantStorageClass)
+        : undefined,
+    );
     const base = ['tenants', ti, 'storage', 'classes'];
     const seen = new Map<string, number>();
     classes.forEach((c, ci) => {
+      if (!c) return;
       if (seen.has(c.name))
         problems.push({
           rule: 'storage.class-name-twice',
@@ -68,7 +78,7 @@ function checkStorage(lab: Lab): Problem[] {
         });
       else seen.set(c.name, ci);
     });
-    const defaults = classes.map((c, ci) => ({ c, ci })).filter(({ c }) => c.default === true);
+    const defaults = classes.map((c, ci) => ({ c, ci })).filter((d): d is { c: TenantStorageClass; ci: number } => d.c?.default === true);
     if (defaults.length > 1)
       for (const { c, ci } of defaults.slice(1))
         problems.push({
@@ -82,6 +92,7 @@ function checkStorage(lab: Lab): Problem[] {
       .map((name) => (instances as Instance[]).find((i) => i.name === name))
       .filter((i): i is Instance => i !== undefined);
     classes.forEach((c, ci) => {
+      if (!c) return;
       const path = [...base, ci, 'storage'];
       const missing = on.filter((i) => !volumeStorages(i).includes(c.storage));
       if (missing.length > 0)

@@ -75,7 +75,7 @@ function image(name: ProxmoxCsiImage, mirror?: Mirror): string {
   return `${mirroredRepository(i.repository, mirror)}:${i.tag}`;
 }
 
-/** The instance's API URL as the plugin's config wants it (docs/config.md: `https://…:8006/api2/json`). */
+/** The instance's API URL as the plugin's config wants it (the plugin's docs/config.md in its repository: `https://…:8006/api2/json`). */
 function apiUrl(instance: Instance): string {
   return `${instance.endpoint.replace(/\/+$/, '')}/api2/json`;
 }

@@ -16,7 +16,8 @@ import type { KubernetesObject } from '../../modules/tenants/manifest';
 import { CSI_CONFIG, CSI_CONTROLLER_VMID, CSI_TENANT_RESOURCES, csiConfig, tenantSideCredentialProblems } from '../../modules/tenants/storage';
 import { PROXMOX_CSI } from '../../modules/versions/csi';
 import { TenantStack } from '../../stacks/tenant-stack';
-import { projectRoot } from './fixtures';
+import { validateManifest } from '../support/crds';
+import { pinnedCrds, projectRoot } from './fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rendered objects are plain JSON read by path
 type Any = any;
@@ -157,6 +158,8 @@ describe('the tenant cluster objects', () => {
     });
     const applied = Object.values((s.resources as Any).data as Record<string, string>).map((v) => JSON.parse(v));
     expect(applied).toEqual(s.tenantObjects);
+    // Against the pinned CAPI core's ClusterResourceSet CRD.
+    expect(validateManifest(s.resourceSet, pinnedCrds())).toEqual([]);
   });
 });
 
