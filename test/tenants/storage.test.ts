@@ -13,7 +13,7 @@ import { planPlacement } from '../../modules/placement';
 import { VOLUMES_ROLE, renderInstances } from '../../modules/rendering/instance';
 import { renderTenants } from '../../modules/tenants';
 import type { KubernetesObject } from '../../modules/tenants/manifest';
-import { CSI_CONFIG, CSI_CONTROLLER_VMID, CSI_TENANT_RESOURCES, csiConfig, tenantSideCredentialProblems } from '../../modules/tenants/storage';
+import { CSI_CONFIG, CSI_CONTROLLER_VMID, CSI_TENANT_RESOURCES, tenantSideCredentialProblems } from '../../modules/tenants/storage';
 import { PROXMOX_CSI } from '../../modules/versions/csi';
 import { TenantStack } from '../../stacks/tenant-stack';
 import { validateManifest } from '../support/crds';
