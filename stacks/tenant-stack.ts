@@ -18,6 +18,7 @@ import { TenantCredentials } from '../constructs/tenant-credentials';
 import { TenantIdentity } from '../constructs/tenant-identity';
 import { ManagementClusterProviders } from '../constructs/management-cluster-providers';
 import { TenantSecondaries } from '../constructs/tenant-secondaries';
+import { TenantStorage } from '../constructs/tenant-storage';
 import type { Management } from '../modules/config/schema';
 import type { TenantRendering } from '../modules/tenants';
 
@@ -67,6 +68,8 @@ export class TenantStack extends TerraformStack {
           credentials: Object.fromEntries(rendering.credentials.map((copy, i) => [copy.instance, credentials[i].secret])),
         })
       : undefined;
+    // Persistent volumes (docs/storage.md): the CSI controller mounts the credentials copies, so it follows them.
+    if (rendering.storage) new TenantStorage(this, 'storage', { storage: rendering.storage, dependsOn: [namespace, ...credentials.map((c) => c.secret)] });
     if (rendering.autoscaler) {
       new TenantAutoscaler(this, 'autoscaler', { autoscaler: rendering.autoscaler, dependsOn: [cluster.manifest, ...(secondaries?.machineDeployments ?? [])] });
     }

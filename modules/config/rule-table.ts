@@ -17,6 +17,7 @@ import { SERVER_RULES } from './server-rules';
 import { SECURITY_RULES } from './security-rules';
 import { LAYER2_RULES } from './layer2-rules';
 import { IDENTITY_RULES } from './identity-rules';
+import { STORAGE_RULES } from './storage-rules';
 
 /** The rules, by home, in the order `checkLab` runs them. */
 export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] = [
@@ -28,6 +29,7 @@ export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] 
   { home: 'modules/config/security-rules.ts', rules: SECURITY_RULES },
   { home: 'modules/config/layer2-rules.ts', rules: LAYER2_RULES },
   { home: 'modules/config/identity-rules.ts', rules: IDENTITY_RULES },
+  { home: 'modules/config/storage-rules.ts', rules: STORAGE_RULES },
 ];
 
 /** Every rule, each once. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { URL_CREDENTIAL_FIX, redactUrl, urlCredentialProblem } from './safety';
 import { pinnedVersions } from '../versions/pins';
 import { identitySchema, tenantAccessSchema } from './identity-schema';
+import { instanceVolumeStoragesSchema, tenantStorageSchema } from './storage-schema';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 // Bounded components: minor and patch of at most 3 and 4 digits. Unbounded, v1.99999999999999999999.0
@@ -232,6 +233,7 @@ export const instanceSchema = z.strictObject({
         })
         .default('/var/lib/capmox-cloudinit')
         .describe("directory on every node under which each tenant's cloud-init storage keeps its files (<cloudInitPath>/<tenant>); Proxmox VE creates it"),
+      volumes: instanceVolumeStoragesSchema,
     })
     .default({ disks: 'local-lvm', disksShared: false, images: 'local', cloudInit: 'capmox-cloudinit', cloudInitPath: '/var/lib/capmox-cloudinit' }),
   bridge: z
@@ -396,6 +398,7 @@ export const tenantSchema = z.strictObject({
       'surge, then retire (docs/tenants.md): what the tenant was before a change that replaces node groups; its machine deployments stay beside the new ones until you remove previous, once the new Nodes are Ready',
     ),
   access: tenantAccessSchema.optional(),
+  storage: tenantStorageSchema,
 });
 
 const versionPin = (what: string, example: string) =>

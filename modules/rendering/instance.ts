@@ -28,6 +28,29 @@ export const CAPMOX_ROLES = {
   cloudInit: { id: 'CapmoxCloudInit', privileges: ['Datastore.Allocate', 'Datastore.AllocateTemplate', 'Datastore.Audit'] },
 } as const;
 
+/**
+ * A tenant's persistent volumes (docs/storage.md), on each of its own volume storages only and
+ * rendered only when a tenant has one: the Proxmox CSI plugin v0.19.1 creates a volume with
+ * `POST /nodes/{node}/storage/{storage}/content` (pve-storage PVE::API2::Storage::Content create:
+ * Datastore.AllocateSpace on the storage), attaches it to the tenant's VM, whose VM.Config.Disk the
+ * token has on its pool already (PVEVMAdmin), with the volume owned by the controller's VM id
+ * (PVE::Storage::check_volume_access: Datastore.Allocate on the storage, or Datastore.Audit and
+ * VM.Config.Disk on the owner VM), lists it (Datastore.Audit) and deletes it (Content delete:
+ * Datastore.Allocate). So the role is the three Datastore privileges, without propagation, on a
+ * storage that holds only this tenant's volumes (modules/config/storage-rules.ts).
+ */
+export const VOLUMES_ROLE = { id: 'PvekaasTenantVolumes', privileges: ['Datastore.Allocate', 'Datastore.AllocateSpace', 'Datastore.Audit'] } as const;
+
+/** The grants of a tenant's persistent volumes: its volume storages, each alone. */
+export function volumeGrants(tenant: string, storages: readonly string[]): CapmoxGrant[] {
+  return [...new Set(storages)].sort().map((sid) => ({
+    path: `/storage/${sid}`,
+    roleId: VOLUMES_ROLE.id,
+    propagate: false,
+    reason: `create, attach, list and delete the persistent volumes of tenant ${tenant} (Proxmox CSI), on a storage that holds only its volumes`,
+  }));
+}
+
 /** One ACL entry, granted to the user and to its token. */
 export interface CapmoxGrant {
   readonly path: string;
@@ -249,6 +272,7 @@ export function renderInstance(
   userId = 'capmox@pve',
   sdnZone = 'localnetwork',
   surging: Readonly<Record<string, SurgingTenant>> = {},
+  volumeStorages: Readonly<Record<string, readonly string[]>> = {},
 ): InstanceRendering {
   const own: CapmoxTenant[] = tenants.map((name) => ({
     name,
@@ -296,11 +320,17 @@ export function renderInstance(
     sortGrants([
       ...tenantGrants(t, instance.bridge, sdnZone),
       ...(surging[t.name] ? tenantGrants({ ...t, vlan: surging[t.name].vlan }, surging[t.name].instance.bridge, sdnZone) : []),
+      ...volumeGrants(t.name, Object.hasOwn(volumeStorages, t.name) ? volumeStorages[t.name] : []),
     ]);
+  const volumesUsed = own.some((t) => Object.hasOwn(volumeStorages, t.name) && volumeStorages[t.name].length > 0);
   const serviceAccount: ServiceAccountRendering = {
     userId,
     comment: 'Cluster API Provider Proxmox (CAPMOX); managed by pvekaas',
-    roles: Object.values(CAPMOX_ROLES).map((role) => ({ id: `role-${role.id}`, roleId: role.id, privileges: [...role.privileges] })),
+    roles: [...Object.values(CAPMOX_ROLES), ...(volumesUsed ? [VOLUMES_ROLE] : [])].map((role) => ({
+      id: `role-${role.id}`,
+      roleId: role.id,
+      privileges: [...role.privileges],
+    })),
     grants: sortGrants([...shared, ...sorted.flatMap(ownGrants)]).map((g) => ({ ...g, id: `acl-user-${aclName(g)}` })),
     tokens: sorted.map((t) => ({
       tenant: t.name,
@@ -388,7 +418,15 @@ export function renderInstances(lab: Lab, plan: Pick<PlacementPlan, 'tenants'>):
           : [];
       }),
     );
-    out.set(instance.name, renderInstance(instance, tenantsOnInstance(plan, instance.name), vlans, undefined, undefined, surging));
+    // Persistent volumes: each tenant's classes' storages that this instance lists (storage.volumes).
+    const listed = new Set(instance.storage.volumes ?? []);
+    const volumeStorages = Object.fromEntries(
+      lab.tenants.flatMap((t) => {
+        const own = (t.storage?.classes ?? []).map((c) => c.storage).filter((sid) => listed.has(sid));
+        return own.length > 0 ? [[t.name, own]] : [];
+      }),
+    );
+    out.set(instance.name, renderInstance(instance, tenantsOnInstance(plan, instance.name), vlans, undefined, undefined, surging, volumeStorages));
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { summarizePlan, type PlanSummary, type ResourceChange, type TofuPlanJson
 import { secondaryClustersSection } from './secondary-clusters';
 import { code, visible } from './escape';
 import { identitySection } from './identity-changes';
+import { storageSection } from './storage-changes';
 
 export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
 export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';
@@ -43,7 +44,7 @@ export interface StackChange {
 export type ReviewSection = (input: ReviewInput) => { title: string; lines: string[]; warnings?: string[] } | undefined;
 
 /** Sections every review renders after the built-in ones, in this order; modules add theirs here. */
-export const reviewSections: ReviewSection[] = [...foresightSections, secondaryClustersSection, identitySection];
+export const reviewSections: ReviewSection[] = [...foresightSections, secondaryClustersSection, identitySection, storageSection];
 
 export interface Review {
   markdown: string;

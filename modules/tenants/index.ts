@@ -28,6 +28,7 @@ import { secondaryNetworkProblems, secondaryRendering, type SecondaryRendering }
 import { allocateVips, type TenantVip } from './vip';
 import { shellQuote, shellQuotePath } from '../config/safety';
 import { caFileCommand, tenantIdentity, type TenantIdentityRendering } from './identity';
+import { tenantStorage, type TenantStorageRendering } from './storage';
 
 /** A copy of an instance's CAPMOX credentials Secret into the tenant namespace. */
 export interface CredentialsCopy {
@@ -89,6 +90,8 @@ export interface TenantRendering {
   identity?: TenantIdentityRendering;
   /** The command that writes the CA file the people's kubeconfig names; with identity only. */
   caFileCommand?: string;
+  /** Persistent volumes (issue 38, docs/storage.md); undefined without `storage`. */
+  storage?: TenantStorageRendering;
   /** Each CAPI Cluster of the tenant with its instance: the primary, then the secondaries. */
   clusters: { cluster: string; instance: string; role: 'primary' | 'secondary' }[];
   /** A command that writes the tenant's kubeconfig to ./<tenant>.kubeconfig. */
@@ -281,7 +284,13 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
     ],
     kubeconfigCommand: kubeconfigCommand(lab, tenant),
     ...identityOf(lab, tenant, vip.vip),
+    ...storageOf(tenant, instances, mirror),
   };
+}
+
+function storageOf(tenant: Tenant, instances: Instance[], mirror: Lab['management']['mirror']): Pick<TenantRendering, 'storage'> {
+  const storage = tenantStorage(tenant, instances, mirror);
+  return storage ? { storage } : {};
 }
 
 function identityOf(lab: Lab, tenant: Tenant, vip: string): Pick<TenantRendering, 'identity' | 'caFileCommand'> {

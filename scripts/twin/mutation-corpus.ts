@@ -38,6 +38,7 @@ const MULTI = 'test/twin/multi-instance.test.ts';
 const DAY2 = 'test/twin/day-two.test.ts';
 const IDENTITY = 'test/kube/tenant-identity.test.ts';
 const IDENTITY_TWIN = 'test/twin/identity.test.ts';
+const VOLUMES = 'test/sim/tenant-volumes.test.ts';
 
 export const MUTATIONS: Mutation[] = [
   // The CNI HelmChartProxy (management-config, constructs/management-config): CAAPH's selection, the real Cilium chart.
@@ -449,5 +450,43 @@ export const MUTATIONS: Mutation[] = [
     tier: 'twin',
     file: IDENTITY_TWIN,
     test: 'refuses every login after a restart when the issuer CA is dropped from the AuthenticationConfiguration',
+  },
+  // Tenant persistent volumes (issue 38, modules/tenants/storage.ts, modules/rendering/instance.ts volumeGrants): the
+  // played Proxmox CSI controller's calls against the strict simulator with the rendered grants, and the tenant-side scan.
+  {
+    id: 'storage-other-tenant-token',
+    mistake: "a tenant's CSI controller given another tenant's Proxmox token",
+    rendered: 'tenant stack CSI controller Deployment (credentials volume)',
+    caughtAs: "the simulator refuses the other tenant's token on the tenant's volume storage (403, Datastore.AllocateSpace)",
+    tier: 'sim',
+    file: VOLUMES,
+    test: "catches tenant-a's controller given tenant-b's token: tenant-a's volumes are refused",
+  },
+  {
+    id: 'storage-class-ungranted-storage',
+    mistake: 'a StorageClass naming a storage the tenant was not granted',
+    rendered: 'tenant cluster StorageClass (ClusterResourceSet ConfigMap)',
+    caughtAs: 'the simulator refuses the volume on that storage (403), as pve-storage Content create does',
+    tier: 'sim',
+    file: VOLUMES,
+    test: "is refused creating a volume on tenant-b's storage (a StorageClass naming a storage the tenant was not granted), which tenant-b's token may",
+  },
+  {
+    id: 'storage-node-plugin-token',
+    mistake: 'the CSI node plugin in the tenant cluster given the Proxmox token',
+    rendered: 'tenant cluster node plugin DaemonSet (ClusterResourceSet ConfigMap)',
+    caughtAs: 'the tenant-side credential scan names the Secret reference or the token',
+    tier: 'synth',
+    file: 'test/tenants/storage.test.ts',
+    test: 'catches a node plugin given the token (env from the Secret, a secret volume, the token inline, a Secret object)',
+  },
+  {
+    id: 'storage-acl-datacenter-propagate',
+    mistake: "the volumes ACL on the whole datacenter ('/') with propagate",
+    rendered: 'proxmox stack token ACL (volumes role)',
+    caughtAs: "another tenant's token then deletes the tenant's volume: the refusal the test asserts with the rendered grants is gone",
+    tier: 'sim',
+    file: VOLUMES,
+    test: 'catches the volumes ACL put on the whole datacenter with propagate: tenant-b then deletes tenant-a volumes',
   },
 ];

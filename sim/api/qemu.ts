@@ -380,6 +380,15 @@ export function registerQemu(route: AddRoute): void {
 
   route('PUT', '/nodes/{node}/qemu/{vmid}/config', (call) => updateConfig(call, false));
   route('POST', '/nodes/{node}/qemu/{vmid}/config', (call) => updateConfig(call, true));
+  // qemu-server PVE::API2::Qemu unlink (`PUT …/unlink`, VM.Config.Disk): update_vm with
+  // `delete` = idlist, so a drive's volume becomes an `unusedN` entry (force would remove it; not
+  // taken here). go-proxmox's UnlinkDisk sends it; the Proxmox CSI plugin detaches volumes so
+  // (pkg/csi/utils.go detachVolume).
+  route('PUT', '/nodes/{node}/qemu/{vmid}/unlink', (call) => {
+    if (flag(call.params.force)) fail('unlink with force is not simulated');
+    const rest = Object.fromEntries(Object.entries(call.params).filter(([k]) => k !== 'idlist' && k !== 'force'));
+    return updateConfig({ ...call, params: { ...rest, delete: required(call.params, 'idlist') } }, false);
+  });
 
   route('GET', '/nodes/{node}/qemu/{vmid}/status', ({ inst, at }) => {
     inst.vm(at.node, vmid(at));

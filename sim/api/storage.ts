@@ -232,6 +232,40 @@ export function registerStorage(route: AddRoute): void {
       .map(volumeJson);
   });
 
+  // Allocate a disk image (pve-storage PVE::API2::Storage::Content create, src/PVE/API2/Storage/
+  // Content.pm): the permission is Datastore.AllocateSpace on `/storage/{storage}` alone — the owner
+  // VM (`vmid`) is only the name's owner, checked by nobody; `size` is KiB with an optional M or G
+  // suffix; the format follows a .raw/.qcow2/.vmdk name. PVE::Storage::vdisk_alloc then refuses a
+  // storage without `images` content and each plugin's alloc_image a name not `vm-<vmid>-*`
+  // (LvmThinPlugin, ZFSPoolPlugin, RBDPlugin: "illegal name … should be 'vm-$vmid-*'"), and an
+  // existing one. The Proxmox CSI plugin creates every volume this way (go-proxmox v0.2.0
+  // virtual_machine_disk.go CreateVMDisk). Returns the volume id.
+  route('POST', '/nodes/{node}/storage/{storage}/content', ({ inst, authid, at, params }) => {
+    const spec = inst.storage(at.node, at.storage);
+    inst.require(authid, `/storage/${at.storage}`, ['Datastore.AllocateSpace']);
+    const name = required(params, 'filename');
+    const vmid = int(params, 'vmid', { min: 100, max: 999999999, required: true }) as number;
+    const sizeText = required(params, 'size');
+    const m = /^(\d+)([MG]?)$/.exec(sizeText);
+    if (!m) badParams({ size: `unable to parse size '${sizeText}'` });
+    const kib = Number(m[1]) * (m[2] === 'G' ? 1024 * 1024 : m[2] === 'M' ? 1024 : 1);
+    if (!spec.content.includes('images')) fail(`storage '${at.storage}' does not support vm images`);
+    if (!new RegExp(`^vm-${vmid}-`).test(name)) fail(`illegal name '${name}' - should be 'vm-${vmid}-*'`);
+    const volid = spec.type === 'dir' ? `${at.storage}:${vmid}/${name}` : `${at.storage}:${name}`;
+    if (inst.findVolume(at.node, volid)) fail(`volume '${volid}' already exists`);
+    inst.volumes.push({
+      volid,
+      storage: at.storage,
+      node: spec.shared ? undefined : at.node,
+      content: 'images',
+      format: /\.(raw|qcow2|vmdk)$/.exec(name)?.[1] ?? (spec.type === 'dir' ? 'qcow2' : 'raw'),
+      size: kib * 1024,
+      vmid,
+      ctime: Math.floor(Date.now() / 1000),
+    });
+    return volid;
+  });
+
   // `{volume+}`: a volume id holds a slash (`local:iso/user-data-100.iso`), and go-proxmox sends it unescaped.
   route('GET', '/nodes/{node}/storage/{storage}/content/{volume+}', ({ inst, authid, at }) => {
     const s = inst.storage(at.node, at.storage);

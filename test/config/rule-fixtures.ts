@@ -129,6 +129,34 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
     d.identity = IDENTITY;
     d.tenants[0].access = { admins: ['team-a'], viewers: ['auditors', 'team-a'] };
   },
+  // modules/config/storage-rules.ts
+  'storage.volumes-is-machine-storage': (d) => (d.proxmox.instances[0].storage.volumes = ['ceph-vm']),
+  'storage.class-name-twice': (d) => {
+    d.proxmox.instances[0].storage.volumes = ['tenant-a-lvm'];
+    d.tenants[0].storage = {
+      classes: [
+        { name: 'fast', storage: 'tenant-a-lvm' },
+        { name: 'fast', storage: 'tenant-a-lvm' },
+      ],
+    };
+  },
+  'storage.default-twice': (d) => {
+    d.proxmox.instances[0].storage.volumes = ['tenant-a-lvm'];
+    d.tenants[0].storage = {
+      classes: [
+        { name: 'fast', storage: 'tenant-a-lvm', default: true },
+        { name: 'keep', storage: 'tenant-a-lvm', default: true, reclaimPolicy: 'Retain' },
+      ],
+    };
+  },
+  'storage.unknown-storage': (d) => (d.tenants[0].storage = { classes: [{ name: 'fast', storage: 'tenant-a-lvm' }] }),
+  // tenant-b (SingleInstance) may run on either instance; on pmox-txl it would share tenant-a's storage.
+  'storage.shared-between-tenants': (d) => {
+    d.proxmox.instances[0].storage.volumes = ['volumes-lvm'];
+    d.proxmox.instances[1].storage = { volumes: ['volumes-lvm'] };
+    d.tenants[0].storage = { classes: [{ name: 'fast', storage: 'volumes-lvm' }] };
+    d.tenants[1].storage = { classes: [{ name: 'fast', storage: 'volumes-lvm' }] };
+  },
 };
 
 /** One fixture per warning rule (modules/config/warning-rules.ts): the example lab, changed so that exactly that warning fires. */
