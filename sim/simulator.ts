@@ -98,6 +98,8 @@ export class PveSimulator {
   private readonly instances = new Map<string, { state: SimulatedInstance; server: Server; port: number }>();
   private readonly host: string;
   private readonly startedListeners: ((vm: SimVmView) => void)[] = [];
+  /** Requests being handled now: read, maybe delayed by a fault, not answered yet. */
+  private handling = 0;
   /** The secret of the `/_sim/*` admin API: `Authorization: Bearer <adminSecret>`. */
   readonly adminSecret: string;
 
@@ -125,14 +127,16 @@ export class PveSimulator {
         });
         const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) =>
           // Whatever a request does, the server lives on: an unexpected error ends that response only.
-          sim.serve(state, req, res).catch(() => {
-            try {
-              if (!res.headersSent) send(res, 500, { data: null }, 'Internal Server Error');
-              else res.destroy();
-            } catch {
-              res.destroy();
-            }
-          }),
+          sim.track(
+            sim.serve(state, req, res).catch(() => {
+              try {
+                if (!res.headersSent) send(res, 500, { data: null }, 'Internal Server Error');
+                else res.destroy();
+              } catch {
+                res.destroy();
+              }
+            }),
+          ),
         );
         closeIdleConnections(server);
         const port = await new Promise<number>((resolve, reject) => {
@@ -297,6 +301,24 @@ export class PveSimulator {
           }),
       ),
     );
+  }
+
+  private track(served: Promise<void>): void {
+    this.handling++;
+    void served.finally(() => this.handling--);
+  }
+
+  /**
+   * Resolves once no request is being handled (every one answered, or its client gone and its work
+   * done): as on Proxmox VE, a request whose client disconnected (a killed or interrupted tofu) is
+   * still carried out by the server. Rejects after `withinMs`.
+   */
+  async settled(withinMs = 60_000): Promise<void> {
+    const until = Date.now() + withinMs;
+    while (this.handling > 0) {
+      if (Date.now() > until) throw new Error(`the simulator still handles ${this.handling} request(s) after ${withinMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   private async serve(state: SimulatedInstance, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -257,6 +257,10 @@ export async function interruptOnce(o: InterruptOptions, run: number, moment: Mo
     // After SIGKILL tofu runs on alone: wait until it has finished (every process of the run gone).
     const left = await noneLeftIn(work, signal === 'SIGINT' ? 10_000 : 300_000);
     if (left.length) throw new Error(`processes left after ${signal}: ${left.join('; ')}`);
+    // A write whose client is gone still completes on the server (after its delay): the rerun comes
+    // once the server has done what it was sent, as an operator's rerun after a real Proxmox VE has
+    // (a rerun racing a request still running on the server is not what this measures).
+    await sim.settled(latencyMs + 30_000);
     sim.faults.clear();
     // The orphans the interrupt left, by kind (what the rerun must recover).
     for (const name of sim.names) {

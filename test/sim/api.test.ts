@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import { PveSimulator, instanceSpecsFromLab } from '../../sim';
+import { request } from 'node:https';
 import { PveClient } from '../../sim/client';
 
 const GiB = 1024 ** 3;
@@ -193,6 +194,36 @@ describe('PVE API simulator', () => {
     const started = Date.now();
     expect((await a.call('GET', '/nodes')).status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('carries out a delayed write whose client went away, and settled() waits for it', async () => {
+    sim.faults.set({ routes: [{ method: 'POST', path: '^/pools$', latencyMs: 600 }] });
+    const gone = new Promise<void>((resolve) => {
+      const body = 'poolid=client-gone';
+      const req = request(
+        new URL('api2/json/pools', sim.endpoint('alpha')),
+        {
+          method: 'POST',
+          rejectUnauthorized: false,
+          headers: {
+            Authorization: `PVEAPIToken=${sim.adminToken('alpha')}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'Content-Length': body.length,
+          },
+        },
+        () => undefined,
+      );
+      req.on('error', () => resolve());
+      req.end(body);
+      // The client is killed while the server delays the write.
+      setTimeout(() => req.destroy(), 150);
+    });
+    await gone;
+    const pools = () => sim.snapshot('alpha').pools.map((p) => p.poolid);
+    expect(pools()).not.toContain('client-gone');
+    await sim.settled(5000);
+    expect(pools()).toContain('client-gone');
+    sim.faults.clear();
   });
 
   it('holds stalled tasks until released, and fails tasks on demand', async () => {
