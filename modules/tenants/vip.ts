@@ -26,11 +26,10 @@
  * tenant whose described VIP differs from the remembered one, a described VIP that is another
  * remembered tenant's, and a remembered VIP the pool no longer holds.
  */
-import { createHash } from 'node:crypto';
 import { ipToNumber, numberToIp, parseRange, type Ipv4Range } from '../config/ip';
 import type { Problem } from '../config/problems';
 import type { Lab } from '../config/schema';
-import { PoolAddresses, TenantWeights } from './vip-weight';
+import { BlockLabels, PoolAddresses, TenantWeights } from './vip-weight';
 
 /** Why a tenant has its VIP: its `vip:`, the first choice of its ranking, the next free one after a collision, or kept from memory. */
 export type VipReason = 'described' | 'first-choice' | 'collision' | 'kept';
@@ -112,31 +111,50 @@ export const BLOCK = 256;
 /** A tenant's ranking of the pool: `next(taken)` is its best-ranked address not in `taken`. */
 class Ranking {
   private readonly w: TenantWeights;
-  /** Large pools: the block numbers, best first (made on first use). */
+  /** Large pools: the best block, then (made only when it is full) every block, best first. */
+  private bestBlock?: number;
   private blocks?: number[];
   constructor(
     private readonly tenant: string,
     private readonly pool: PoolAddresses,
+    private readonly labels: BlockLabels | undefined,
   ) {
     this.w = new TenantWeights(tenant, pool);
   }
 
   next(taken: ReadonlySet<number>): number | undefined {
     const size = this.pool.size;
-    if (size <= FULL_RANK) return bestIn(this.w, this.pool, 0, size, taken);
-    this.blocks ??= blockOrder(this.tenant, Math.ceil(size / BLOCK));
+    if (!this.labels) return bestIn(this.w, this.pool, 0, size, taken);
+    const inBlock = (b: number) => bestIn(this.w, this.pool, b * BLOCK, Math.min(size, (b + 1) * BLOCK), taken);
+    this.bestBlock ??= blockOrder(this.tenant, this.labels, true)[0];
+    const first = inBlock(this.bestBlock);
+    if (first !== undefined) return first;
+    this.blocks ??= blockOrder(this.tenant, this.labels, false);
     for (const b of this.blocks) {
-      const a = bestIn(this.w, this.pool, b * BLOCK, Math.min(size, (b + 1) * BLOCK), taken);
+      const a = inBlock(b);
       if (a !== undefined) return a;
     }
     return undefined;
   }
 }
 
-/** The blocks of a large pool ranked for a tenant: by the first 64 bits of SHA-256(`<tenant>\0block <n>`), highest first, ties by number. */
-function blockOrder(tenant: string, count: number): number[] {
-  const weights = Array.from({ length: count }, (_, n) => createHash('sha256').update(`${tenant}\0block ${n}`).digest().readBigUInt64BE(0));
-  return Array.from({ length: count }, (_, n) => n).sort((a, b) => (weights[a] === weights[b] ? a - b : weights[a] > weights[b] ? -1 : 1));
+/**
+ * The blocks of a large pool ranked for a tenant: by the first 64 bits of SHA-256(`<tenant>\0block <n>`)
+ * (the fast weights of vip-weight.ts), highest first, ties by number; `onlyBest`: the first alone.
+ */
+function blockOrder(tenant: string, labels: BlockLabels, onlyBest: boolean): number[] {
+  const w = new TenantWeights(tenant, labels);
+  const hi = new Float64Array(labels.size);
+  const lo = new Float64Array(labels.size);
+  let best = 0;
+  for (let n = 0; n < labels.size; n++) {
+    w.weigh(n);
+    hi[n] = w.hi;
+    lo[n] = w.lo;
+    if (hi[n] > hi[best] || (hi[n] === hi[best] && lo[n] > lo[best])) best = n;
+  }
+  if (onlyBest) return [best];
+  return Array.from({ length: labels.size }, (_, n) => n).sort((a, b) => hi[b] - hi[a] || lo[b] - lo[a] || a - b);
 }
 
 const MAX_POOL = 65536;
@@ -238,7 +256,8 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
 
   // First choices; a free address ranked first by several new tenants goes to the first by name.
   const pool = new PoolAddresses(ranges);
-  const rankings = new Map(fresh.map((name) => [name, new Ranking(name, pool)]));
+  const labels = pool.size > FULL_RANK ? new BlockLabels(Math.ceil(pool.size / BLOCK)) : undefined;
+  const rankings = new Map(fresh.map((name) => [name, new Ranking(name, pool, labels)]));
   const claimants = new Map<number, string[]>();
   for (const name of fresh) {
     const address = (rankings.get(name) as Ranking).next(NONE) as number;
@@ -268,4 +287,34 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
 /** The memory a synth leaves: every tenant's VIP, by name (`placement.json`, `vips`). */
 export function vipMemoryOf(allocation: VipAllocation): Map<string, string> {
   return new Map([...allocation.vips.values()].map((v) => [v.tenant, v.vip]));
+}
+
+/**
+ * The memory recorded in a synth output's `placement.json` (its `vips`: `{ tenant, vip, why }` per
+ * tenant), or undefined when it records none (written before issue 41, or not pvekaas's).
+ * Entries that are not a tenant name and an IPv4 address are left out.
+ */
+export function vipMemoryOfPlacementJson(json: unknown): Map<string, string> | undefined {
+  const vips = typeof json === 'object' && json !== null ? (json as { vips?: unknown }).vips : undefined;
+  if (!Array.isArray(vips)) return undefined;
+  const memory = new Map<string, string>();
+  for (const entry of vips) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { tenant, vip } = entry as { tenant?: unknown; vip?: unknown };
+    if (typeof tenant !== 'string' || typeof vip !== 'string' || ipToNumber(vip) === undefined || memory.has(tenant)) continue;
+    memory.set(tenant, vip);
+  }
+  return memory;
+}
+
+/** What synth records in `placement.json` (`vips`): every tenant's VIP and why, by tenant name. */
+export function vipsJson(vips: Iterable<TenantVip>): Record<string, unknown>[] {
+  return [...vips]
+    .sort((a, b) => (a.tenant < b.tenant ? -1 : a.tenant > b.tenant ? 1 : 0))
+    .map((v) => ({
+      tenant: v.tenant,
+      vip: v.vip,
+      why: v.why,
+      ...(v.firstChoice !== undefined ? { firstChoice: v.firstChoice, heldBy: v.heldBy } : {}),
+    }));
 }
