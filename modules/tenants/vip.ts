@@ -40,7 +40,7 @@ export interface TenantVip {
   /** `description`: the tenant's `vip`; `allocated`: chosen from the pool at synth (first choice, after a collision, or kept from memory). */
   source: 'description' | 'allocated';
   why: VipReason;
-  /** `collision`: the address it ranked first, and the tenant that holds it (or holds it in the description or memory). */
+  /** `collision`: the address it ranked first, and the tenant that holds it (or holds it in the description or memory); `kept`: the address a synth without memory would rank first. */
   firstChoice?: string;
   heldBy?: string;
 }
@@ -241,6 +241,17 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
     kept.set(address, name);
     vips.set(name, { tenant: name, vip: remembered, source: 'allocated', why: 'kept' });
   }
+  // A kept VIP that is the tenant's first choice anyway is recorded as that: the output's bytes do not depend on whether a memory was there.
+  if (kept.size > 0) {
+    const pool = new PoolAddresses(ranges);
+    const labels = pool.size > FULL_RANK ? new BlockLabels(Math.ceil(pool.size / BLOCK)) : undefined;
+    for (const [address, name] of kept) {
+      const first = new Ranking(name, pool, labels).next(NONE) as number;
+      const v = vips.get(name) as TenantVip;
+      if (first === address) v.why = 'first-choice';
+      else v.firstChoice = numberToIp(first);
+    }
+  }
   if (fresh.length === 0) return { vips, problems };
 
   const taken = new Set<number>([...[...described.keys()].filter((a) => inPool(ranges, a)), ...kept.keys()]);
@@ -315,6 +326,7 @@ export function vipsJson(vips: Iterable<TenantVip>): Record<string, unknown>[] {
       tenant: v.tenant,
       vip: v.vip,
       why: v.why,
-      ...(v.firstChoice !== undefined ? { firstChoice: v.firstChoice, heldBy: v.heldBy } : {}),
+      ...(v.firstChoice !== undefined ? { firstChoice: v.firstChoice } : {}),
+      ...(v.heldBy !== undefined ? { heldBy: v.heldBy } : {}),
     }));
 }

@@ -53,7 +53,10 @@ describe('VIP allocation', () => {
           vipMemoryOf(first),
         );
         expect(second.problems).toEqual([]);
-        for (const [name, v] of first.vips) expect(second.vips.get(name)).toMatchObject({ vip: v.vip, why: 'kept' });
+        for (const [name, v] of first.vips) {
+          expect(second.vips.get(name)?.vip).toBe(v.vip);
+          expect(['first-choice', 'kept', 'collision']).toContain(second.vips.get(name)?.why);
+        }
         const given = [...second.vips.values()].map((v) => v.vip);
         expect(new Set(given).size).toBe(given.length);
       }),
@@ -120,11 +123,16 @@ describe('VIP allocation', () => {
     expect(deployed.vips.get(late)?.vip).toBe(target);
     const { vips, problems } = allocateVips(lab(pool, [{ name: late }, { name: early }]), vipMemoryOf(deployed));
     expect(problems).toEqual([]);
-    expect(vips.get(late)).toEqual({ tenant: late, vip: target, source: 'allocated', why: 'kept' });
+    // Kept, and its first choice anyway: recorded as that (the bytes do not depend on the memory being there).
+    expect(vips.get(late)).toEqual({ tenant: late, vip: target, source: 'allocated', why: 'first-choice' });
     expect(vips.get(early)).toMatchObject({ why: 'collision', firstChoice: target, heldBy: late });
     expect(vips.get(early)?.vip).not.toBe(target);
     // Without the memory the first by name would have taken it: the memory is what keeps it.
     expect(allocateVips(lab(pool, [{ name: late }, { name: early }])).vips.get(late)?.vip).not.toBe(target);
+    // The holder goes: the collided tenant stays where it is, though its first choice is free again.
+    const afterwards = allocateVips(lab(pool, [{ name: early }]), new Map([[early, vips.get(early)?.vip as string]]));
+    expect(afterwards.problems).toEqual([]);
+    expect(afterwards.vips.get(early)).toEqual({ tenant: early, vip: vips.get(early)?.vip, source: 'allocated', why: 'kept', firstChoice: target });
   });
 
   it("moves an allocated tenant off a described VIP when it is new, and refuses the described VIP when the memory gives it to the other", () => {
