@@ -126,6 +126,7 @@ export function addressEdits(before: Lab, beforePlan: PlacementPlan, after: Lab)
           message: `tenant ${tenant.name}'s ${key} no longer holds ${runs(dropped)}, addresses its running machines may hold (IPAM hands out the lowest free address first, and the tenant had up to ${inUse.length} machines there); the IPAM provider refuses a pool update that drops an address in use, so the change would fail at apply`,
           value: now.addresses,
           fix: `keep ${runs(inUse)} in ${key}.addresses (add new ranges beside the old one); shrink it only after the tenant has fewer machines there`,
+          rule: 'edit.node-range-in-use',
         });
       } else if (!same(was.addresses, now.addresses)) {
         lines.push(

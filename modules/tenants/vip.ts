@@ -197,6 +197,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
         message: `tenant ${tenant.name} has VIP ${remembered} (${running(tenant.name)}); vip: ${tenant.vip} would move its control-plane endpoint under its running machines, and Cluster API never changes a Cluster's controlPlaneEndpoint once set: every kubeconfig and every worker's kubelet would keep the old address`,
         value: tenant.vip,
         fix: `keep vip: ${remembered} (or leave vip out: the tenant keeps ${remembered}); to give it another endpoint, remove the tenant and add it back with the new VIP`,
+        rule: 'vip.memory-moved',
       });
     }
     // Duplicate described VIPs are reported by the description rules.
@@ -224,7 +225,8 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
       problems.push({
         path: poolPath,
         message: `the load-balancer pool (${poolText}) no longer holds VIP ${remembered} of tenant ${name} (${running(name)}); it would have to move under its running machines, and Cluster API never changes a Cluster's controlPlaneEndpoint once set`,
-        fix: `keep ${remembered} in management.loadBalancer.addresses (or pin tenant ${name} with vip: ${remembered}, still inside the pool)`,
+        fix: `keep ${remembered} in management.loadBalancer.addresses`,
+        rule: 'vip.memory-left-pool',
       });
       continue;
     }
@@ -235,6 +237,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
         message: `VIP ${remembered} of tenant ${owner} is the VIP of tenant ${name} (${running(name)}); both control planes would answer on it`,
         value: remembered,
         fix: `give tenant ${owner} another VIP, or leave its vip out to allocate one`,
+        rule: 'vip.memory-taken',
       });
       continue;
     }
