@@ -176,7 +176,6 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
     return { vips, problems };
   }
   const index = new Map(lab.tenants.map((t, i) => [t.name, i]));
-  const running = (name: string) => `tenant ${name} was given it by the last synth (the memory)`;
   const described = new Map<number, string>();
   for (const tenant of lab.tenants) {
     if (tenant.vip === undefined) continue;
@@ -194,7 +193,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
     if (remembered !== undefined && remembered !== tenant.vip) {
       problems.push({
         path: at,
-        message: `tenant ${tenant.name} has VIP ${remembered} (${running(tenant.name)}); vip: ${tenant.vip} would move its control-plane endpoint under its running machines, and Cluster API never changes a Cluster's controlPlaneEndpoint once set: every kubeconfig and every worker's kubelet would keep the old address`,
+        message: `tenant ${tenant.name} has VIP ${remembered}, which the last synth gave it; vip: ${tenant.vip} would move its control-plane endpoint under its running machines, and Cluster API never changes a Cluster's controlPlaneEndpoint once set: every kubeconfig and every worker's kubelet would keep the old address`,
         value: tenant.vip,
         fix: `keep vip: ${remembered} (or leave vip out: the tenant keeps ${remembered}); to give it another endpoint, remove the tenant and add it back with the new VIP`,
         rule: 'vip.memory-moved',
@@ -224,7 +223,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
     if (!inPool(ranges, address)) {
       problems.push({
         path: poolPath,
-        message: `the load-balancer pool (${poolText}) no longer holds VIP ${remembered} of tenant ${name} (${running(name)}); it would have to move under its running machines, and Cluster API never changes a Cluster's controlPlaneEndpoint once set`,
+        message: `the load-balancer pool (${poolText}) no longer holds VIP ${remembered} of tenant ${name}, which the last synth gave it; it would have to move under its running machines, and Cluster API never changes a Cluster's controlPlaneEndpoint once set`,
         fix: `keep ${remembered} in management.loadBalancer.addresses`,
         rule: 'vip.memory-left-pool',
       });
@@ -234,7 +233,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
     if (owner !== undefined) {
       problems.push({
         path: ['tenants', index.get(owner) as number, 'vip'],
-        message: `VIP ${remembered} of tenant ${owner} is the VIP of tenant ${name} (${running(name)}); both control planes would answer on it`,
+        message: `VIP ${remembered} of tenant ${owner} is the VIP the last synth gave tenant ${name}; both control planes would answer on it`,
         value: remembered,
         fix: `give tenant ${owner} another VIP, or leave its vip out to allocate one`,
         rule: 'vip.memory-taken',

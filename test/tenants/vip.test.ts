@@ -144,7 +144,7 @@ describe('VIP allocation', () => {
     const { problems } = allocateVips(lab(pool, [{ name: 'alpha' }, { name: 'beta', vip: allocated }]), new Map([['alpha', allocated]]));
     expect(problems).toHaveLength(1);
     expect(problems[0].path).toEqual(['tenants', 1, 'vip']);
-    expect(problems[0].message).toContain(`VIP ${allocated} of tenant beta is the VIP of tenant alpha (tenant alpha was given it by the last synth`);
+    expect(problems[0].message).toContain(`VIP ${allocated} of tenant beta is the VIP the last synth gave tenant alpha; both control planes would answer on it`);
   });
 
   it('refuses a VIP the memory holds moving: pinned elsewhere, or left out of the pool', () => {
