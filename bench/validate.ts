@@ -61,7 +61,8 @@ try {
   process.stdout.write('| tenants | path | wall s | CPU s | exit | problems | load |\n|---:|---|---:|---:|---:|---:|---:|\n');
   for (const size of args.sizes) {
     const allocated = benchLab(size, { allocatedVips: true });
-    const pinned = benchLab(size, {});
+    // The generator's pool for pinned VIPs holds about 4000 (10.4.0.1-10.4.15.254): widened to hold 10 000 (its VIPs go up to 10.4.39.x).
+    const pinned = benchLab(size, {}).replace('10.4.0.1-10.4.15.254', '10.4.0.1-10.4.63.254');
     const write = (name: string, text: string) => {
       const file = join(work, `lab-${size}-${name}.yaml`);
       writeFileSync(file, text);
@@ -72,7 +73,7 @@ try {
       { path: 'allocated, /16 pool', args: ['--config', base] },
       { path: 'pinned', args: ['--config', write('pinned', pinned)] },
       { path: 'refused: one VIP pinned by all', args: ['--config', write('one-vip', pinned.replace(/vip: 10\.4\.\d+\.\d+/g, 'vip: 10.4.0.1'))] },
-      { path: 'refused: VIPs outside the pool', args: ['--config', write('outside', pinned.replace('10.4.0.1-10.4.15.254', '10.4.0.1-10.4.0.10'))] },
+      { path: 'refused: VIPs outside the pool', args: ['--config', write('outside', pinned.replace('10.4.0.1-10.4.63.254', '10.4.0.1-10.4.0.10'))] },
       { path: '--against, one tenant edited', args: ['--config', write('edited', benchLab(size, { allocatedVips: true, editFirstTenant: true })), '--against', base] },
       { path: 'refused: --against, pool halved', args: ['--config', write('halved', allocated.replace('10.4.0.0-10.4.255.255', '10.4.0.0-10.4.127.255')), '--against', base] },
     ];

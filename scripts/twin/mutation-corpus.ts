@@ -392,7 +392,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     id: 'vip-moved-under-running-tenant',
-    mistake: 'a running tenant\'s allocated VIP moved by a pool edit',
+    mistake: "a running tenant's allocated VIP moved by a pool edit",
     rendered: 'tenant Cluster controlPlaneVIP',
     caughtAs: "refused at synth against the output's memory: CAPI never changes a Cluster's endpoint once set",
     tier: 'synth',
