@@ -74,8 +74,14 @@ try {
       { path: 'pinned', args: ['--config', write('pinned', pinned)] },
       { path: 'refused: one VIP pinned by all', args: ['--config', write('one-vip', pinned.replace(/vip: 10\.4\.\d+\.\d+/g, 'vip: 10.4.0.1'))] },
       { path: 'refused: VIPs outside the pool', args: ['--config', write('outside', pinned.replace('10.4.0.1-10.4.63.254', '10.4.0.1-10.4.0.10'))] },
-      { path: '--against, one tenant edited', args: ['--config', write('edited', benchLab(size, { allocatedVips: true, editFirstTenant: true })), '--against', base] },
-      { path: 'refused: --against, pool halved', args: ['--config', write('halved', allocated.replace('10.4.0.0-10.4.255.255', '10.4.0.0-10.4.127.255')), '--against', base] },
+      {
+        path: '--against, one tenant edited',
+        args: ['--config', write('edited', benchLab(size, { allocatedVips: true, editFirstTenant: true })), '--against', base],
+      },
+      {
+        path: 'refused: --against, pool halved',
+        args: ['--config', write('halved', allocated.replace('10.4.0.0-10.4.255.255', '10.4.0.0-10.4.127.255')), '--against', base],
+      },
     ];
     for (const { path, args: argv } of paths) {
       for (let run = 0; run < args.runs; run++) {
@@ -84,7 +90,9 @@ try {
         const r = spawnSync(process.execPath, [join(root, 'dist/scripts/validate.js'), ...argv], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
         const wall = (performance.now() - start) / 1000;
         const problems = /(\d+) problems? in the lab description/.exec(r.stderr)?.[1] ?? '0';
-        process.stdout.write(`| ${size} | ${path} | ${wall.toFixed(1)} | ${(childrenCpuSeconds() - cpu).toFixed(1)} | ${r.status} | ${problems} | ${load()} |\n`);
+        process.stdout.write(
+          `| ${size} | ${path} | ${wall.toFixed(1)} | ${(childrenCpuSeconds() - cpu).toFixed(1)} | ${r.status} | ${problems} | ${load()} |\n`,
+        );
       }
     }
   }

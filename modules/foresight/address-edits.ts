@@ -84,7 +84,7 @@ function machinesOn(plan: TenantPlan | undefined, instances: (instance: string) 
 /** Runs of consecutive addresses as text: 10.0.0.1-10.0.0.4, 10.0.0.9. */
 function runs(addresses: number[]): string {
   const out: string[] = [];
-  for (let i = 0; i < addresses.length; ) {
+  for (let i = 0; i < addresses.length;) {
     let j = i;
     while (j + 1 < addresses.length && addresses[j + 1] === addresses[j] + 1) j++;
     out.push(i === j ? numberToIp(addresses[i]) : `${numberToIp(addresses[i])}-${numberToIp(addresses[j])}`);

@@ -28,7 +28,7 @@ export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[]
       },
       {
         id: 'vip.memory-taken',
-        refuses: "a described vip that is the VIP the last synth gave another tenant (both control planes would answer on it)",
+        refuses: 'a described vip that is the VIP the last synth gave another tenant (both control planes would answer on it)',
         fix: 'give the tenant another VIP, or leave its vip out to allocate one',
       },
     ],

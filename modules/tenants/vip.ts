@@ -40,7 +40,10 @@ export interface TenantVip {
   /** `description`: the tenant's `vip`; `allocated`: chosen from the pool at synth (first choice, after a collision, or kept from memory). */
   source: 'description' | 'allocated';
   why: VipReason;
-  /** `collision`: the address it ranked first, and the tenant that holds it (or holds it in the description or memory); `kept`: the address a synth without memory would rank first. */
+  /**
+   * `collision`: the address it ranked first, and the tenant that holds it (in the description or
+   * memory too); `kept`: the address a synth without memory would rank first.
+   */
   firstChoice?: string;
   heldBy?: string;
 }

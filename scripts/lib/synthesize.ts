@@ -65,7 +65,10 @@ export interface SynthOptions {
   workers?: number;
   /** In one process, the tenant stacks are built and synthesized this many at a time (each batch its own cdktf App). @default BATCH */
   batch?: number;
-  /** What the last synth gave each tenant as its VIP (modules/tenants/vip.ts, "Memory"). @default the memory of the output in `out` (scripts/lib/vip-memory.ts) */
+  /**
+   * What the last synth gave each tenant as its VIP (modules/tenants/vip.ts, "Memory").
+   * @default the memory of the output in `out` (scripts/lib/vip-memory.ts)
+   */
   vipMemory?: VipMemory;
 }
 

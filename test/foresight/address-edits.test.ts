@@ -86,17 +86,33 @@ describe('address edits of a running tenant', () => {
 });
 
 describe('the edit rules (docs/rules.md), each fired by its own fixture', () => {
-  const withPool = (lab: Lab, addresses: string[]) => ({ ...lab, management: { ...lab.management, loadBalancer: { ...lab.management.loadBalancer, addresses } } });
+  const withPool = (lab: Lab, addresses: string[]) => ({
+    ...lab,
+    management: { ...lab.management, loadBalancer: { ...lab.management.loadBalancer, addresses } },
+  });
   const before = exampleLab();
   const memory = vipMemoryOf(allocateVips(before));
   const a = memory.get('tenant-a') as string;
   const other = ['10.4.0.100', '10.4.0.101', '10.4.0.102', '10.4.0.104'].find((v) => ![...memory.values()].includes(v)) as string;
   const fixtures: Record<string, () => { rule?: string }[]> = {
-    'vip.memory-moved': () => allocateVips(edited((l) => (l.tenants[0].vip = other)), memory).problems,
+    'vip.memory-moved': () =>
+      allocateVips(
+        edited((l) => (l.tenants[0].vip = other)),
+        memory,
+      ).problems,
     'vip.memory-left-pool': () => allocateVips(withPool(before, ['10.4.0.150-10.4.0.160']), memory).problems,
     // A new tenant pinned to tenant-a's address.
-    'vip.memory-taken': () => allocateVips(edited((l) => l.tenants.push({ ...l.tenants[2], name: 'tenant-d', vip: a })), memory).problems,
-    'edit.node-range-in-use': () => addressEdits(before, planPlacement(before), edited((l) => (l.tenants[0].network!.addresses = ['10.10.1.30-10.10.1.60']))).problems,
+    'vip.memory-taken': () =>
+      allocateVips(
+        edited((l) => l.tenants.push({ ...l.tenants[2], name: 'tenant-d', vip: a })),
+        memory,
+      ).problems,
+    'edit.node-range-in-use': () =>
+      addressEdits(
+        before,
+        planPlacement(before),
+        edited((l) => (l.tenants[0].network!.addresses = ['10.10.1.30-10.10.1.60'])),
+      ).problems,
   };
 
   for (const { rules } of EDIT_HOMES)
@@ -124,9 +140,13 @@ describe('validate --against', () => {
     });
     expect(r.status).toBe(1);
     const line = text.split('\n').findIndex((l) => l.includes('addresses: [10.10.1.10-10.10.1.60]')) + 1;
-    expect(r.stderr).toMatch(new RegExp(`shrunk\\.yaml:${line}:\\d+ +tenants\\[0\\]\\.network\\.addresses: tenant tenant-a's network no longer holds 10\\.10\\.1\\.10-10\\.10\\.1\\.`));
+    expect(r.stderr).toMatch(
+      new RegExp(`shrunk\\.yaml:${line}:\\d+ +tenants\\[0\\]\\.network\\.addresses: tenant tenant-a's network no longer holds 10\\.10\\.1\\.10-10\\.10\\.1\\.`),
+    );
     expect(r.stderr).toContain('fix: keep 10.10.1.10-10.10.1.');
     // Without --against there is nothing to compare with: the range alone is valid.
-    expect(spawnSync(process.execPath, ['dist/scripts/validate.js', '--config', relative(projectRoot, file)], { cwd: projectRoot, encoding: 'utf8' }).status).toBe(0);
+    expect(
+      spawnSync(process.execPath, ['dist/scripts/validate.js', '--config', relative(projectRoot, file)], { cwd: projectRoot, encoding: 'utf8' }).status,
+    ).toBe(0);
   });
 });

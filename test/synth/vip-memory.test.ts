@@ -26,7 +26,10 @@ function run(script: string, ...args: string[]) {
 }
 const vipsOf = (out: string): Record<string, { vip: string; why: string }> =>
   Object.fromEntries(
-    (JSON.parse(readFileSync(join(projectRoot, out, 'placement.json'), 'utf8')).vips as { tenant: string; vip: string; why: string }[]).map((v) => [v.tenant, v]),
+    (JSON.parse(readFileSync(join(projectRoot, out, 'placement.json'), 'utf8')).vips as { tenant: string; vip: string; why: string }[]).map((v) => [
+      v.tenant,
+      v,
+    ]),
   );
 
 describe('the VIP memory of a synth output', () => {

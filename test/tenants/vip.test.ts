@@ -69,8 +69,18 @@ describe('VIP allocation', () => {
       fc.property(names, fc.integer({ min: 0, max: 1000 }), (tenants, seed) => {
         const pool = ['10.20.0.0/28'];
         const shuffled = [...tenants].sort((a, b) => ((a.charCodeAt(0) * seed) % 7) - ((b.charCodeAt(0) * seed) % 7));
-        const a = allocateVips(lab(pool, tenants.map((name) => ({ name }))));
-        const b = allocateVips(lab(pool, shuffled.map((name) => ({ name }))));
+        const a = allocateVips(
+          lab(
+            pool,
+            tenants.map((name) => ({ name })),
+          ),
+        );
+        const b = allocateVips(
+          lab(
+            pool,
+            shuffled.map((name) => ({ name })),
+          ),
+        );
         expect(Object.fromEntries(b.vips)).toEqual(Object.fromEntries(a.vips));
       }),
       { numRuns: 40 },
@@ -135,7 +145,7 @@ describe('VIP allocation', () => {
     expect(afterwards.vips.get(early)).toEqual({ tenant: early, vip: vips.get(early)?.vip, source: 'allocated', why: 'kept', firstChoice: target });
   });
 
-  it("moves an allocated tenant off a described VIP when it is new, and refuses the described VIP when the memory gives it to the other", () => {
+  it('moves an allocated tenant off a described VIP when it is new, and refuses the described VIP when the memory gives it to the other', () => {
     const pool = ['10.4.0.100-10.4.0.149'];
     const allocated = allocateVips(lab(pool, [{ name: 'alpha' }])).vips.get('alpha')?.vip as string;
     const fresh = allocateVips(lab(pool, [{ name: 'alpha' }, { name: 'beta', vip: allocated }]));
@@ -144,7 +154,9 @@ describe('VIP allocation', () => {
     const { problems } = allocateVips(lab(pool, [{ name: 'alpha' }, { name: 'beta', vip: allocated }]), new Map([['alpha', allocated]]));
     expect(problems).toHaveLength(1);
     expect(problems[0].path).toEqual(['tenants', 1, 'vip']);
-    expect(problems[0].message).toContain(`VIP ${allocated} of tenant beta is the VIP the last synth gave tenant alpha; both control planes would answer on it`);
+    expect(problems[0].message).toContain(
+      `VIP ${allocated} of tenant beta is the VIP the last synth gave tenant alpha; both control planes would answer on it`,
+    );
   });
 
   it('refuses a VIP the memory holds moving: pinned elsewhere, or left out of the pool', () => {
