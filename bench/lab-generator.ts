@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 /**
  * `editFirstTenant`: the same lab with one tenant's pool changed (t-0000 workers 3 → 4 replicas), for the incremental figure.
  * `allocatedVips`: no tenant pins its VIP and the load-balancer pool is a whole /16 (10.4.0.0/16):
- * every VIP is allocated by rendezvous over 65 536 addresses, and some collide (refused), for the validate benchmark.
+ * every VIP is allocated from 65 536 addresses (ranked in blocks, modules/tenants/vip.ts), and some collide (resolved), for the validate benchmark.
  */
 export function benchLab(tenants: number, options: { editFirstTenant?: boolean; allocatedVips?: boolean } = {}): string {
   const node = (name: string) => ({ name, cpu: 1_000_000, memoryMiB: 1_000_000_000 });

@@ -18,6 +18,7 @@ import { workspaceName } from '../constructs/state-backend';
 import { parseFlags, runCommand } from './lib/cli';
 import { checkOutputDir, exportOutput, refuseConfiguredPathsInside, writeOutputDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
+import { vipMemoryOfOutput } from './lib/vip-memory';
 import { refuseUnrollableUpgrades } from './lib/upgrade-guard';
 import { workspaceReadme } from './lib/workspace-readme';
 import { MACHINE_DEPLOYMENTS_FILE } from '../modules/tenants/replaced';
@@ -46,12 +47,14 @@ runCommand(() => {
   refuseUnrollableUpgrades(config, outFlag);
   // From <out>/<workspace>/ to <parent of out>/<stateDir>: no path of this machine, no dependence on the working directory.
   const stateDirFromStack = posix.join('../..', lab.delivery.local.stateDir);
+  // The VIPs the last export gave (its placement.json): kept, as synth keeps its own (modules/tenants/vip.ts).
+  const vipMemory = vipMemoryOfOutput(outFlag);
   const written = writeOutputDir(outFlag, exportOutput, (scratch) => {
     // Synthesize twice: HCL for the workspaces, JSON to read variables and outputs reliably.
     const hclDir = join(scratch, '.hcl');
     const jsonDir = join(scratch, '.json');
-    const hcl = synthesizeLab({ config, out: hclDir, hcl: true, cache: false, stateDirFromStack });
-    synthesizeLab({ config, out: jsonDir, cache: false, stateDirFromStack });
+    const hcl = synthesizeLab({ config, out: hclDir, hcl: true, cache: false, stateDirFromStack, vipMemory });
+    synthesizeLab({ config, out: jsonDir, cache: false, stateDirFromStack, vipMemory });
     const cloud = hcl.lab.delivery.backend === 'cloud' ? hcl.lab.delivery.cloud : undefined;
     const dirs = hcl.stacks.map((stack, i) => {
       const dir = cloud ? workspaceName(cloud.workspacePrefix, stack) : stack;

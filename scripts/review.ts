@@ -126,6 +126,7 @@ runCommand(() => {
     notPlanned: given?.skipped,
     stackChanges: { changes: changed.changes, unchanged: changed.unchanged },
     picture,
+    vips: { after: changed.after.synth.vips, memory: changed.after.synth.vipMemory },
   });
   if (out) {
     writeWhole(out, result.markdown);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { LabRule } from '../modules/config/rule';
 import { RULE_HOMES } from '../modules/config/rule-table';
 import { WARNING_HOMES } from '../modules/config/warning-rules';
+import { EDIT_HOMES, type EditRule } from '../modules/foresight/edit-rules';
 
 /** A table cell: no line breaks, no unescaped pipes. */
 const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
@@ -15,6 +16,7 @@ const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
 export function rulesDoc(
   homes: readonly { home: string; rules: readonly LabRule[] }[],
   warningHomes: readonly { home: string; rules: readonly LabRule[] }[] = [],
+  editHomes: readonly { home: string; rules: readonly EditRule[] }[] = [],
 ): string {
   const count = homes.reduce((n, h) => n + h.rules.length, 0);
   const lines = [
@@ -56,11 +58,30 @@ export function rulesDoc(
       lines.push('');
     }
   }
+  if (editHomes.length > 0) {
+    const edits = editHomes.reduce((n, h) => n + h.rules.length, 0);
+    lines.push(
+      '# Edit rules',
+      '',
+      'These compare the new description with what runs: the VIPs the last synth into the output gave (its',
+      '`placement.json`, docs/placement.md "Control-plane VIPs") and the old description (`validate --against`, `review`).',
+      '`synth` and `deploy` check them against the output, `validate` with `--out <synth output>` or `--against <old lab>`;',
+      'same problem format. Each has a fixture that fires it (test/foresight/address-edits.test.ts).',
+      '',
+      `${edits} edit rule${edits === 1 ? '' : 's'}:`,
+      '',
+    );
+    for (const { home, rules } of editHomes) {
+      lines.push(`## ${home}`, '', '| id | refuses | fix |', '| --- | --- | --- |');
+      for (const rule of rules) lines.push(`| \`${rule.id}\` | ${cell(rule.refuses)} | ${cell(rule.fix)} |`);
+      lines.push('');
+    }
+  }
   return lines.join('\n');
 }
 
 if (require.main === module) {
   const file = join(__dirname, '..', '..', 'docs', 'rules.md');
-  writeFileSync(file, rulesDoc(RULE_HOMES, WARNING_HOMES));
+  writeFileSync(file, rulesDoc(RULE_HOMES, WARNING_HOMES, EDIT_HOMES));
   console.log(`wrote ${file}`);
 }

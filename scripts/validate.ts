@@ -1,6 +1,9 @@
 /**
- * `npm run --silent validate -- --config <file> [--against <old file>]`: checks a lab description
- * without synthesizing; with --against also that every Kubernetes upgrade it makes can roll.
+ * `npm run --silent validate -- --config <file> [--against <old file>] [--out <synth output>]`:
+ * checks a lab description without synthesizing; with --against also that every Kubernetes upgrade
+ * it makes can roll and every address edit keeps the running machines (modules/foresight/address-edits.ts);
+ * the VIPs the old description (or, with --out, the last synth into that output) gave are kept
+ * (modules/tenants/vip.ts, "Memory"), as synth keeps them.
  */
 import { atLabFile, configErrorAt, loadLabFile } from '../modules/config/load';
 import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
@@ -11,8 +14,12 @@ import { replacementProblems, topologyMachineDeployments } from '../modules/tena
 import { supportWarnings } from '../modules/management';
 import { versionGuard } from '../modules/versions/lab-guard';
 import { parseFlags, printWarnings, runCommand, todayUtc } from './lib/cli';
+import { ProblemError, type Problem } from '../modules/config/problems';
+import { addressEdits } from '../modules/foresight/address-edits';
+import { allocateVips, vipMemoryOf, type VipMemory } from '../modules/tenants/vip';
+import { vipMemoryOfOutput } from './lib/vip-memory';
 
-const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>]';
+const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>] [--out <synth output>]';
 
 runCommand(() => {
   const flags = parseFlags(
@@ -22,7 +29,12 @@ runCommand(() => {
       against: {
         type: 'string',
         value: '<old lab.yaml>',
-        help: 'also check that every change from this description keeps its workers: upgrades can roll, replaced node groups surge',
+        help: 'also check that every change from this description keeps its workers: upgrades can roll, replaced node groups surge, address edits keep the addresses in use; its VIPs are kept',
+      },
+      out: {
+        type: 'string',
+        value: '<synth output>',
+        help: 'keep the VIPs the last synth into this output gave (its placement.json), as synth --out there would',
       },
     },
     usage,
@@ -31,16 +43,29 @@ runCommand(() => {
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
   const plan = atLabFile(config, () => planPlacement(lab));
-  const renderings = atLabFile(config, () => renderTenants(lab, plan));
-  if (flags.against) {
-    const against = flags.against as string;
-    const old = loadLabFile(against);
-    const oldRenderings = atLabFile(against, () => renderTenants(old, planPlacement(old)));
-    const mds = (r: typeof renderings) => [...r.values()].flatMap((t) => topologyMachineDeployments(t.cluster));
-    // Every node group the change replaces must surge: upgrades (their steps) and every other template change.
-    const problems = [...upgradeProblems(lab, plan, versionsOfLab(old)), ...replacementProblems(lab, mds(oldRenderings), mds(renderings), old)];
-    if (problems.length > 0) throw configErrorAt(config, problems);
+  const against = flags.against as string | undefined;
+  const old = against !== undefined ? loadLabFile(against) : undefined;
+  const oldPlan = against !== undefined && old ? atLabFile(against, () => planPlacement(old)) : undefined;
+  // The VIPs to keep: the last synth's into --out, else the old description's allocation.
+  let vipMemory: VipMemory | undefined = flags.out !== undefined ? vipMemoryOfOutput(flags.out as string) : undefined;
+  if (vipMemory === undefined && old) vipMemory = vipMemoryOf(allocateVips(old));
+  // Every problem at once: the edits' beside the rendering's.
+  const problems: Problem[] = [];
+  if (old && oldPlan) problems.push(...addressEdits(old, oldPlan, lab).problems);
+  let renderings: ReturnType<typeof renderTenants> | undefined;
+  try {
+    renderings = renderTenants(lab, plan, { vipMemory });
+  } catch (e) {
+    if (!(e instanceof ProblemError) || e.file !== undefined) throw e;
+    problems.push(...e.problems);
   }
+  if (old && oldPlan && renderings) {
+    const oldRenderings = atLabFile(against as string, () => renderTenants(old, oldPlan, { vipMemory }));
+    const mds = (r: NonNullable<typeof renderings>) => [...r.values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+    // Every node group the change replaces must surge: upgrades (their steps) and every other template change.
+    problems.push(...upgradeProblems(lab, plan, versionsOfLab(old)), ...replacementProblems(lab, mds(oldRenderings), mds(renderings), old));
+  }
+  if (problems.length > 0) throw configErrorAt(config, problems);
   let machines = 0;
   for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;
   process.stdout.write(`${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`);

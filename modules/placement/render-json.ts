@@ -107,8 +107,12 @@ export function ledgerJson(plan: PlacementPlan) {
   };
 }
 
-/** The plan as JSON, 2-space indented with a trailing newline; `diff` adds a "diff" key. */
-export function renderJson(plan: PlacementPlan, diff?: PlacementDiff): string {
+/**
+ * The plan as JSON, 2-space indented with a trailing newline; `diff` adds a "diff" key; `extra.vips`
+ * a "vips" key (synth's placement.json: every tenant's control-plane VIP and why, the next synth's
+ * memory — modules/tenants/vip.ts).
+ */
+export function renderJson(plan: PlacementPlan, diff?: PlacementDiff, extra: { vips?: readonly Record<string, unknown>[] } = {}): string {
   const document = {
     tenants: plan.tenants.map(tenantJson),
     nodes: plan.nodes.map(nodeJson),
@@ -130,6 +134,7 @@ export function renderJson(plan: PlacementPlan, diff?: PlacementDiff): string {
         }
       : {}),
     ...(diff ? { diff: diffJson(diff) } : {}),
+    ...(extra.vips ? { vips: extra.vips } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

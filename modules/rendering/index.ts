@@ -15,7 +15,7 @@ import type { Lab } from '../config/schema';
 import { renderManagement, type ManagementRendering } from '../management';
 import { tenantVipPoolManifests } from '../management/chart-values';
 import type { PlacementPlan } from '../placement/types';
-import { renderTenants, type TenantRendering } from '../tenants';
+import { renderTenants, type RenderOptions, type TenantRendering } from '../tenants';
 import { clusterClass, clusterClassTemplates } from '../tenants/cluster-class';
 import type { KubernetesObject } from '../tenants/manifest';
 import { CLUSTER_CLASS_NAMESPACE } from '../tenants/names';
@@ -84,7 +84,7 @@ export function renderManagementConfig(lab: Pick<Lab, 'management' | 'capmox'> &
  * and every tenant. Throws one `ProblemError` with every problem of every tenant, or one for the
  * management plane.
  */
-export function renderLab(lab: Lab, plan: PlacementPlan): LabRendering {
-  const tenants = renderTenants(lab, plan);
+export function renderLab(lab: Lab, plan: PlacementPlan, options: RenderOptions = {}): LabRendering {
+  const tenants = renderTenants(lab, plan, options);
   return { instances: renderInstances(lab, plan), management: renderManagementPlane(lab), managementConfig: renderManagementConfig(lab), tenants };
 }

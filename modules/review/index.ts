@@ -11,6 +11,7 @@ import { secondaryClustersSection } from './secondary-clusters';
 import { code, visible } from './escape';
 import { identitySection } from './identity-changes';
 import { storageSection } from './storage-changes';
+import { addressSection, type ReviewVip } from './address-changes';
 
 export { summarizePlan, checkPlanJson, PlanFormatError } from './plan-json';
 export type { TofuPlanJson, PlanSummary, ResourceChange } from './plan-json';
@@ -28,6 +29,8 @@ export interface ReviewInput {
   notPlanned?: Record<string, string>;
   /** Sections for this review only, after those in `reviewSections`. */
   sections?: ReviewSection[];
+  /** The new synth's VIPs and why, and the memory it kept them from (the old synth's), when known. */
+  vips?: { after: ReviewVip[]; memory: ReadonlyMap<string, string> };
 }
 
 /** One stack whose synthesized bytes differ, with the reasons in lab terms. */
@@ -44,7 +47,7 @@ export interface StackChange {
 export type ReviewSection = (input: ReviewInput) => { title: string; lines: string[]; warnings?: string[] } | undefined;
 
 /** Sections every review renders after the built-in ones, in this order; modules add theirs here. */
-export const reviewSections: ReviewSection[] = [...foresightSections, secondaryClustersSection, identitySection, storageSection];
+export const reviewSections: ReviewSection[] = [...foresightSections, secondaryClustersSection, identitySection, storageSection, addressSection];
 
 export interface Review {
   markdown: string;

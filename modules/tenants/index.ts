@@ -25,7 +25,7 @@ import { throwRenderProblems } from './problems';
 import { tenantRole, tenantRoleBinding } from './rbac';
 import { secondaryClusters, type SecondaryCluster } from './secondary';
 import { secondaryNetworkProblems, secondaryRendering, type SecondaryRendering } from './secondary-rendering';
-import { allocateVips, type TenantVip } from './vip';
+import { allocateVips, type TenantVip, type VipMemory } from './vip';
 import { shellQuote, shellQuotePath } from '../config/safety';
 import { caFileCommand, tenantIdentity, type TenantIdentityRendering } from './identity';
 import { tenantStorage, type TenantStorageRendering } from './storage';
@@ -133,19 +133,33 @@ interface LabWide {
   allocation: ReturnType<typeof allocateVips>;
   /** Surge, then retire: the plan of the lab as `previous` describes it (placement reports it when it does not place). */
   previousPlan?: PlacementPlan;
+  /** Tenant name → its index in lab.tenants, and its plan (looked up once per tenant: a scan each was quadratic at 10 000 tenants). */
+  indexOf: Map<string, number>;
+  planOf: Map<string, PlacementPlan['tenants'][number]>;
 }
 
-function labWide(lab: Lab): LabWide {
-  const allocation = allocateVips(lab);
+/** What the renderer is told beside the lab: what the last synth gave (modules/tenants/vip.ts, "Memory"). */
+export interface RenderOptions {
+  vipMemory?: VipMemory;
+}
+
+function labWide(lab: Lab, plan: PlacementPlan, options: RenderOptions = {}): LabWide {
+  const allocation = allocateVips(lab, options.vipMemory);
   const previousPlan = hasSurge(lab) ? planPlacementPartial(previousLab(lab)).plan : undefined;
-  return { problems: allocation.problems, allocation, previousPlan };
+  const indexOf = new Map<string, number>();
+  lab.tenants.forEach((t, i) => {
+    if (!indexOf.has(t.name)) indexOf.set(t.name, i);
+  });
+  const planOf = new Map<string, PlacementPlan['tenants'][number]>();
+  for (const t of plan.tenants) if (!planOf.has(t.name)) planOf.set(t.name, t);
+  return { problems: allocation.problems, allocation, previousPlan, indexOf, planOf };
 }
 
 /** One tenant's rendering, or every problem that keeps it from being rendered. */
 function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide): TenantRendering | Problem[] {
-  const index = lab.tenants.findIndex((t) => t.name === name);
+  const index = shared.indexOf.get(name) ?? -1;
   const tenant = lab.tenants[index];
-  const tenantPlan = plan.tenants.find((t) => t.name === name);
+  const tenantPlan = shared.planOf.get(name);
   if (!tenant || !tenantPlan) throw new Error(`tenant ${name} is ${tenant ? 'not in the placement plan' : 'not in the lab description'}`);
   const problems: Problem[] = [];
   const base = ['tenants', index];
@@ -299,8 +313,8 @@ function identityOf(lab: Lab, tenant: Tenant, vip: string): Pick<TenantRendering
 }
 
 /** One tenant of a lab, rendered; throws one `ProblemError` with every problem. */
-export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): TenantRendering {
-  const shared = labWide(lab);
+export function renderTenant(lab: Lab, plan: PlacementPlan, name: string, options: RenderOptions = {}): TenantRendering {
+  const shared = labWide(lab, plan, options);
   const result = renderOne(lab, plan, name, shared);
   const problems = Array.isArray(result) ? [...shared.problems, ...result] : shared.problems;
   throwRenderProblems(problems);
@@ -311,8 +325,8 @@ export function renderTenant(lab: Lab, plan: PlacementPlan, name: string): Tenan
  * Every tenant of a lab, rendered, by name. Lab-wide checks (address ranges, VIP allocation) run
  * once; every problem of every tenant is collected and thrown together in one `ProblemError`.
  */
-export function renderTenants(lab: Lab, plan: PlacementPlan): Map<string, TenantRendering> {
-  const shared = labWide(lab);
+export function renderTenants(lab: Lab, plan: PlacementPlan, options: RenderOptions = {}): Map<string, TenantRendering> {
+  const shared = labWide(lab, plan, options);
   const problems: Problem[] = [...shared.problems];
   const renderings = new Map<string, TenantRendering>();
   for (const tenant of lab.tenants) {

@@ -105,10 +105,20 @@ export interface NodeGroupChange {
 const groupKey = (m: RenderedMachineDeployment) => `${m.tenant}\u0000${m.pool}\u0000${m.instance}\u0000${m.node}`;
 
 function groups(before: readonly RenderedMachineDeployment[], after: readonly RenderedMachineDeployment[]): NodeGroupChange[] {
-  const keys = [...new Set([...before, ...after].map(groupKey))].sort();
-  return keys.map((key) => {
+  // One pass over each side into a map by key (a filter per key was quadratic: 42 s at 1000 tenants).
+  const byKey = new Map<string, { before: RenderedMachineDeployment[]; after: RenderedMachineDeployment[] }>();
+  const entry = (m: RenderedMachineDeployment) => {
+    const key = groupKey(m);
+    let e = byKey.get(key);
+    if (!e) byKey.set(key, (e = { before: [], after: [] }));
+    return e;
+  };
+  for (const m of before) entry(m).before.push(m);
+  for (const m of after) entry(m).after.push(m);
+  return [...byKey.keys()].sort().map((key) => {
     const [tenant, pool, instance, node] = key.split('\u0000');
-    return { tenant, pool, instance, node, before: before.filter((m) => groupKey(m) === key), after: after.filter((m) => groupKey(m) === key) };
+    const e = byKey.get(key)!;
+    return { tenant, pool, instance, node, before: e.before, after: e.after };
   });
 }
 

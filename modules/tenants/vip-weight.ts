@@ -97,6 +97,27 @@ export class PoolAddresses {
   }
 }
 
+/** Short texts (at most 15 bytes each) by number, weighed as the pool's addresses are: the pool's, or BlockLabels. */
+export interface WeighedTexts {
+  bytes(i: number): Uint8Array;
+  copy(i: number, into: Uint8Array, at: number): number;
+}
+
+/** The labels `block <n>` of a large pool's blocks (modules/tenants/vip.ts), n from 0: made once per allocation. */
+export class BlockLabels implements WeighedTexts {
+  private readonly labels: Buffer[];
+  constructor(readonly size: number) {
+    this.labels = Array.from({ length: size }, (_, n) => Buffer.from(`block ${n}`, 'utf8'));
+  }
+  bytes(i: number): Uint8Array {
+    return this.labels[i];
+  }
+  copy(i: number, into: Uint8Array, at: number): number {
+    into.set(this.labels[i], at);
+    return this.labels[i].length;
+  }
+}
+
 /** A tenant's weights: `hi`, `lo` are the weight's two 32-bit halves (the weight is hi·2^32 + lo). */
 export class TenantWeights {
   private readonly prefix: Buffer;
@@ -104,7 +125,7 @@ export class TenantWeights {
   lo = 0;
   constructor(
     tenant: string,
-    private readonly pool: PoolAddresses,
+    private readonly pool: WeighedTexts,
   ) {
     this.prefix = Buffer.concat([Buffer.from(tenant, 'utf8'), Buffer.from([0])]);
   }

@@ -16,6 +16,7 @@ import { planPlacement } from '../../modules/placement';
 import { UserError } from './cli';
 import { isOutputDir } from './output-dir';
 import { stateDirFromStackFor, synthesizeLab, type SynthResult } from './synthesize';
+import { vipMemoryOfOutput } from './vip-memory';
 
 /**
  * A file of a synth output, read like any input: a regular file of bounded size (a FIFO or a link to
@@ -103,7 +104,9 @@ export function labChanges(options: ChangeOptions): LabChanges {
     // output one level under the working directory (`--out out`, as the review workflow and deploy
     // write it): it is part of their bytes, and a scratch directory's would differ in every stack.
     const stateDirFromStack = options.againstOut && !options.out ? stateDirFromStackFor(loadLabFile(options.config).delivery.local.stateDir, 'out') : undefined;
-    const synth = synthesizeLab({ config: options.config, out, stateDirFromStack });
+    // The new description keeps the VIPs the old synth gave (its placement.json: modules/tenants/vip.ts, "Memory").
+    const vipMemory = vipMemoryOfOutput(options.againstOut ?? (options.out ? join(scratch, 'before') : out));
+    const synth = synthesizeLab({ config: options.config, out, stateDirFromStack, vipMemory });
     const after = { lab: synth.lab, plan: synth.plan, stacks: stackHashes(out), synth };
     return { ...stackChanges(before, after), before, after };
   } finally {

@@ -43,6 +43,8 @@ import { synthesizeOnce } from './lean-synth';
 import { tenantVlanOn } from '../../modules/config/proxmox-access';
 import { MACHINE_DEPLOYMENTS_FILE, machineDeploymentsDocument } from '../../modules/tenants/replaced';
 import { previousTenant } from '../../modules/placement/surge';
+import { vipsJson, type TenantVip, type VipMemory } from '../../modules/tenants/vip';
+import { vipMemoryOfOutput } from './vip-memory';
 
 export interface SynthOptions {
   config: string;
@@ -63,6 +65,11 @@ export interface SynthOptions {
   workers?: number;
   /** In one process, the tenant stacks are built and synthesized this many at a time (each batch its own cdktf App). @default BATCH */
   batch?: number;
+  /**
+   * What the last synth gave each tenant as its VIP (modules/tenants/vip.ts, "Memory").
+   * @default the memory of the output in `out` (scripts/lib/vip-memory.ts)
+   */
+  vipMemory?: VipMemory;
 }
 
 /** Tenant stacks per cdktf App in a one-process synth: the construct trees of a whole 1,000-tenant lab at once held the peak memory. */
@@ -77,6 +84,8 @@ export interface SynthJob {
   scratch: string;
   /** Share k goes to `<scratch>/.part-<k>`; `shared`: the instance and management stacks are in it. */
   shares: { shared: boolean; tenantStacks: string[] }[];
+  /** The VIP memory the parent read, as [tenant, VIP] pairs. */
+  vipMemory: [string, string][];
 }
 
 export interface SynthResult {
@@ -95,6 +104,10 @@ export interface SynthResult {
   out: string;
   /** Processes that synthesized the rebuilt stacks: 1 (this one), or the worker processes of a parallel synth. */
   workers: number;
+  /** Every tenant's VIP and why (recorded in placement.json as the next synth's memory). */
+  vips: TenantVip[];
+  /** The memory this synth was given (the previous output's). */
+  vipMemory: VipMemory;
 }
 
 const CACHE_FILE = '.pvekaas-cache.json';
@@ -251,7 +264,7 @@ function synthesizeStacks(o: StacksToSynthesize): void {
 export function synthesizeShare(job: SynthJob, k: number): void {
   const lab = parseLab(job.labText, job.config);
   const plan = atLabFile(job.config, () => planPlacement(lab));
-  const rendering = atLabFile(job.config, () => renderLab(lab, plan));
+  const rendering = atLabFile(job.config, () => renderLab(lab, plan, { vipMemory: new Map(job.vipMemory) }));
   const share = job.shares[k];
   const mine = new Set(share.tenantStacks);
   synthesizeStacks({
@@ -318,8 +331,11 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   if (options.stateDirFromStack === undefined) refuseConfiguredPathsInside(options.config, lab, options.out);
   // Placement and rendering problems with the file and the line of the tenant's pool.
   const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
-  const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan));
+  // What the last synth into this output gave each tenant as its VIP: kept (modules/tenants/vip.ts).
+  const vipMemory = options.vipMemory ?? vipMemoryOfOutput(options.out);
+  const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan, { vipMemory }));
   const renderings = rendering.tenants;
+  const vips = [...renderings.values()].map((t) => t.vip);
   // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.
   const stateDirFromStack = options.stateDirFromStack ?? stateDirFromStackFor(lab.delivery.local.stateDir, out);
 
@@ -370,7 +386,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
           shared: k === 0 && !reuseShared,
           tenantStacks: tenantStacks.filter((_, i) => i % workers === k),
         }));
-        synthesizeInWorkers({ config: options.config, labText, hcl, stateDirFromStack, scratch, shares });
+        synthesizeInWorkers({ config: options.config, labText, hcl, stateDirFromStack, scratch, shares, vipMemory: [...vipMemory] });
         used = workers;
       } else if (tenantStacks.length > batch) {
         // In batches, each its own cdktf App that is garbage once written: memory bounded by a batch, not the lab.
@@ -432,10 +448,11 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       }
     }
     if (reused.size > 0) writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
-    writeFileSync(join(scratch, 'placement.json'), renderJson(plan));
+    // With every tenant's VIP: the memory of the next synth into this output.
+    writeFileSync(join(scratch, 'placement.json'), renderJson(plan, undefined, { vips: vipsJson(vips) }));
     // What the replacement guard of the next synth, export-hcl or deploy compares with, in any stack format.
     writeFileSync(join(scratch, MACHINE_DEPLOYMENTS_FILE), machineDeploymentsDocument([...renderings.values()].map((t) => t.cluster)));
     writeFileSync(join(scratch, CACHE_FILE), `${JSON.stringify(index)}\n`);
   });
-  return { lab, plan, stacks: [...keys.keys()].sort(), rebuilt, reused: [...reused].sort(), out, warnings, workers: used };
+  return { lab, plan, stacks: [...keys.keys()].sort(), rebuilt, reused: [...reused].sort(), out, warnings, workers: used, vips, vipMemory };
 }

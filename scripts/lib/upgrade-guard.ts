@@ -23,6 +23,7 @@ import {
   topologyMachineDeployments,
   type RenderedMachineDeployment,
 } from '../../modules/tenants/replaced';
+import { vipMemoryOfOutput } from './vip-memory';
 
 export function refuseUnrollableUpgrades(config: string, out: string, applies: (stack: string) => boolean = () => true): void {
   const previous = join(resolve(out), 'placement.json');
@@ -39,7 +40,7 @@ export function refuseUnrollableUpgrades(config: string, out: string, applies: (
   // Every other change that replaces node groups (issue 21): against the machine deployments the output was written with.
   const before = machineDeploymentsOfOutput(out);
   if (before.length > 0) {
-    const after = [...atLabFile(config, () => renderTenants(lab, plan)).values()]
+    const after = [...atLabFile(config, () => renderTenants(lab, plan, { vipMemory: vipMemoryOfOutput(out) })).values()]
       .filter((t) => applies(`tenant-${t.tenant.name}`))
       .flatMap((t) => topologyMachineDeployments(t.cluster));
     problems.push(...replacementProblems(lab, before, after));

@@ -489,4 +489,23 @@ export const MUTATIONS: Mutation[] = [
     file: VOLUMES,
     test: 'catches the volumes ACL put on the whole datacenter with propagate: tenant-b then deletes tenant-a volumes',
   },
+  // Address edits against what runs (issue 42): refused at synth, before anything is written.
+  {
+    id: 'node-range-shrunk-in-use',
+    mistake: "a tenant's node range shrunk below the addresses its running machines hold",
+    rendered: 'tenant ProxmoxCluster ipv4Config → InClusterIPPool',
+    caughtAs: 'refused at synth (validate --against): the IPAM webhook would refuse the update at apply',
+    tier: 'synth',
+    file: 'test/foresight/address-edits.test.ts',
+    test: "refuses a shrunk node range with the file, the line of the tenant's addresses and the fix",
+  },
+  {
+    id: 'vip-moved-under-running-tenant',
+    mistake: "a running tenant's allocated VIP moved by a pool edit",
+    rendered: 'tenant Cluster controlPlaneVIP',
+    caughtAs: "refused at synth against the output's memory: CAPI never changes a Cluster's endpoint once set",
+    tier: 'synth',
+    file: 'test/synth/vip-memory.test.ts',
+    test: 'refuses a shrunk pool that would move a remembered VIP, naming the tenant, before writing anything',
+  },
 ];

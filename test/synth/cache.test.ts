@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { synthesizeLab } from '../../scripts/lib/synthesize';
+import { vipMemoryOfOutput } from '../../scripts/lib/vip-memory';
 import { projectRoot } from '../support/toolchain';
 import { apply, attempt, edit, tree } from './lab-edits';
 
@@ -29,8 +30,10 @@ describe('the synth cache', () => {
           apply(lab, e);
           writeFileSync(file, stringify(lab));
           const cold = join(work, `cold-${run}-${i}`);
+          // The same input for both: the lab and the VIPs the warm output remembers (modules/tenants/vip.ts).
+          const vipMemory = vipMemoryOfOutput(warm);
           const incremental = attempt(() => synthesizeLab({ config: file, out: warm }));
-          const full = attempt(() => synthesizeLab({ config: file, out: cold, cache: false }));
+          const full = attempt(() => synthesizeLab({ config: file, out: cold, cache: false, vipMemory }));
           expect(incremental.ok).toBe(full.ok);
           if (!incremental.ok || !full.ok) continue;
           const a = tree(warm);

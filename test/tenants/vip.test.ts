@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Lab } from '../../modules/config/schema';
-import { allocateVips } from '../../modules/tenants/vip';
+import { allocateVips, BLOCK, FULL_RANK, vipMemoryOf } from '../../modules/tenants/vip';
 import { exampleLab } from './fixtures';
 
 /** A lab with the given tenants (only the fields VIP allocation reads) and VIP pool. */
@@ -27,31 +27,61 @@ describe('VIP allocation', () => {
   it('keeps a described VIP and marks it as such', () => {
     const { vips, problems } = allocateVips(lab(['10.4.0.100-10.4.0.149'], [{ name: 'a', vip: '10.4.0.101' }, { name: 'b' }]));
     expect(problems).toEqual([]);
-    expect(vips.get('a')).toEqual({ tenant: 'a', vip: '10.4.0.101', source: 'description' });
+    expect(vips.get('a')).toEqual({ tenant: 'a', vip: '10.4.0.101', source: 'description', why: 'described' });
     expect(vips.get('b')?.source).toBe('allocated');
     expect(vips.get('b')?.vip).not.toBe('10.4.0.101');
   });
 
-  it('is stable: adding or removing other tenants never moves an allocated VIP (property)', () => {
+  it('is stable: adding or removing other tenants never moves a VIP the memory holds, and nothing is refused (property)', () => {
     fc.assert(
       fc.property(names, names, (before, added) => {
-        const pool = ['10.20.0.0/20'];
+        // A /28: small enough that newcomers often rank a deployed tenant's address first.
+        const pool = ['10.20.0.0/28'];
         const first = allocateVips(
           lab(
             pool,
             before.map((name) => ({ name })),
           ),
         );
+        const all = [...new Set([...before, ...added])];
+        if (all.length > 16) return;
         const second = allocateVips(
           lab(
             pool,
-            [...new Set([...before, ...added])].map((name) => ({ name })),
+            all.map((name) => ({ name })),
+          ),
+          vipMemoryOf(first),
+        );
+        expect(second.problems).toEqual([]);
+        for (const [name, v] of first.vips) {
+          expect(second.vips.get(name)?.vip).toBe(v.vip);
+          expect(['first-choice', 'kept', 'collision']).toContain(second.vips.get(name)?.why);
+        }
+        const given = [...second.vips.values()].map((v) => v.vip);
+        expect(new Set(given).size).toBe(given.length);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('gives the same VIPs for the same lab and memory, whatever the order of the tenants (property)', () => {
+    fc.assert(
+      fc.property(names, fc.integer({ min: 0, max: 1000 }), (tenants, seed) => {
+        const pool = ['10.20.0.0/28'];
+        const shuffled = [...tenants].sort((a, b) => ((a.charCodeAt(0) * seed) % 7) - ((b.charCodeAt(0) * seed) % 7));
+        const a = allocateVips(
+          lab(
+            pool,
+            tenants.map((name) => ({ name })),
           ),
         );
-        for (const [name, v] of first.vips) {
-          // Either the tenant keeps its VIP, or synth refuses (a newcomer collides) — never a silent move.
-          if (second.problems.length === 0) expect(second.vips.get(name)?.vip).toBe(v.vip);
-        }
+        const b = allocateVips(
+          lab(
+            pool,
+            shuffled.map((name) => ({ name })),
+          ),
+        );
+        expect(Object.fromEntries(b.vips)).toEqual(Object.fromEntries(a.vips));
       }),
       { numRuns: 40 },
     );
@@ -74,26 +104,70 @@ describe('VIP allocation', () => {
     );
   });
 
-  it('refuses two tenants that hash to the same address, naming both and a free address to pin', () => {
-    // Find two names that collide in a 4-address pool.
-    const pool = ['10.4.0.100-10.4.0.103'];
+  /** Two tenant names whose first choice in `pool` is the same address, the first sorting before the second. */
+  function collidingPair(pool: string[]): { early: string; late: string; target: string } {
     const single = (name: string) => allocateVips(lab(pool, [{ name }])).vips.get(name)?.vip;
-    const target = single('t0');
+    const target = single('t0') as string;
     const other = Array.from({ length: 200 }, (_, i) => `t${i + 1}`).find((n) => single(n) === target) as string;
-    const { problems } = allocateVips(lab(pool, [{ name: 't0' }, { name: other }]));
-    expect(problems).toHaveLength(1);
-    expect(problems[0].message).toContain(`tenants t0 and ${other} are both allocated VIP ${target}`);
-    expect(problems[0].fix).toMatch(/pin the other: e\.g\. vip: 10\.4\.0\.10[0-3]/);
-    expect(problems[0].fix).not.toContain(`vip: ${target}`);
+    return { early: 't0', late: other, target };
+  }
+
+  it('resolves two tenants that rank the same address first: the first by name keeps it, the other takes its next choice', () => {
+    const pool = ['10.4.0.100-10.4.0.103'];
+    const { early, late, target } = collidingPair(pool);
+    const { vips, problems } = allocateVips(lab(pool, [{ name: late }, { name: early }]));
+    expect(problems).toEqual([]);
+    expect(vips.get(early)).toEqual({ tenant: early, vip: target, source: 'allocated', why: 'first-choice' });
+    // Its next choice: what it gets when the address is someone else's (a third tenant's vip: there).
+    const next = allocateVips(lab(pool, [{ name: 'x', vip: target }, { name: late }])).vips.get(late)?.vip;
+    expect(next).toMatch(/^10\.4\.0\.10[0-3]$/);
+    expect(next).not.toBe(target);
+    expect(vips.get(late)).toEqual({ tenant: late, vip: next, source: 'allocated', why: 'collision', firstChoice: target, heldBy: early });
   });
 
-  it("refuses a described VIP that is another tenant's allocated one", () => {
+  it('never moves a tenant the memory holds: the deployed one keeps its address, the newcomer that ranks it first moves on', () => {
+    const pool = ['10.4.0.100-10.4.0.103'];
+    const { early, late, target } = collidingPair(pool);
+    // The later name was there first: the last synth gave it its first choice.
+    const deployed = allocateVips(lab(pool, [{ name: late }]));
+    expect(deployed.vips.get(late)?.vip).toBe(target);
+    const { vips, problems } = allocateVips(lab(pool, [{ name: late }, { name: early }]), vipMemoryOf(deployed));
+    expect(problems).toEqual([]);
+    // Kept, and its first choice anyway: recorded as that (the bytes do not depend on the memory being there).
+    expect(vips.get(late)).toEqual({ tenant: late, vip: target, source: 'allocated', why: 'first-choice' });
+    expect(vips.get(early)).toMatchObject({ why: 'collision', firstChoice: target, heldBy: late });
+    expect(vips.get(early)?.vip).not.toBe(target);
+    // Without the memory the first by name would have taken it: the memory is what keeps it.
+    expect(allocateVips(lab(pool, [{ name: late }, { name: early }])).vips.get(late)?.vip).not.toBe(target);
+    // The holder goes: the collided tenant stays where it is, though its first choice is free again.
+    const afterwards = allocateVips(lab(pool, [{ name: early }]), new Map([[early, vips.get(early)?.vip as string]]));
+    expect(afterwards.problems).toEqual([]);
+    expect(afterwards.vips.get(early)).toEqual({ tenant: early, vip: vips.get(early)?.vip, source: 'allocated', why: 'kept', firstChoice: target });
+  });
+
+  it('moves an allocated tenant off a described VIP when it is new, and refuses the described VIP when the memory gives it to the other', () => {
     const pool = ['10.4.0.100-10.4.0.149'];
     const allocated = allocateVips(lab(pool, [{ name: 'alpha' }])).vips.get('alpha')?.vip as string;
-    const { problems } = allocateVips(lab(pool, [{ name: 'alpha' }, { name: 'beta', vip: allocated }]));
+    const fresh = allocateVips(lab(pool, [{ name: 'alpha' }, { name: 'beta', vip: allocated }]));
+    expect(fresh.problems).toEqual([]);
+    expect(fresh.vips.get('alpha')).toMatchObject({ why: 'collision', firstChoice: allocated, heldBy: 'beta' });
+    const { problems } = allocateVips(lab(pool, [{ name: 'alpha' }, { name: 'beta', vip: allocated }]), new Map([['alpha', allocated]]));
     expect(problems).toHaveLength(1);
     expect(problems[0].path).toEqual(['tenants', 1, 'vip']);
-    expect(problems[0].message).toContain(`VIP ${allocated} of tenant beta is the address tenant alpha is allocated`);
+    expect(problems[0].message).toContain(
+      `VIP ${allocated} of tenant beta is the VIP the last synth gave tenant alpha; both control planes would answer on it`,
+    );
+  });
+
+  it('refuses a VIP the memory holds moving: pinned elsewhere, or left out of the pool', () => {
+    const pinned = allocateVips(lab(['10.4.0.100-10.4.0.149'], [{ name: 'a', vip: '10.4.0.120' }]), new Map([['a', '10.4.0.101']]));
+    expect(pinned.problems.map((p) => [p.path, p.fix])).toEqual([[['tenants', 0, 'vip'], expect.stringContaining('keep vip: 10.4.0.101')]]);
+    const shrunk = allocateVips(lab(['10.4.0.100-10.4.0.109'], [{ name: 'a' }]), new Map([['a', '10.4.0.140']]));
+    expect(shrunk.problems.map((p) => [p.path, p.message])).toEqual([
+      [['management', 'loadBalancer', 'addresses'], expect.stringContaining('no longer holds VIP 10.4.0.140 of tenant a')],
+    ]);
+    // The same VIP pinned as remembered is no move.
+    expect(allocateVips(lab(['10.4.0.100-10.4.0.149'], [{ name: 'a', vip: '10.4.0.101' }]), new Map([['a', '10.4.0.101']])).problems).toEqual([]);
   });
 
   it('fails when the pool is exhausted', () => {
@@ -101,6 +175,17 @@ describe('VIP allocation', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0].path).toEqual(['management', 'loadBalancer', 'addresses']);
     expect(problems[0].message).toBe('the load-balancer pool is exhausted: 2 tenants need a VIP (b, c) but 1 of its 2 addresses is free');
+  });
+
+  it('resolves every collision of 1000 tenants in a /16 pool: distinct VIPs, no problem, each collided tenant told whose address it ranked first', () => {
+    const tenants = Array.from({ length: 1000 }, (_, i) => ({ name: `t-${String(i).padStart(4, '0')}` }));
+    const { vips, problems } = allocateVips(lab(['10.20.0.0/16'], tenants));
+    expect(problems).toEqual([]);
+    const given = [...vips.values()];
+    expect(new Set(given.map((v) => v.vip)).size).toBe(1000);
+    const collided = given.filter((v) => v.why === 'collision');
+    expect(collided.length).toBeGreaterThan(0);
+    for (const v of collided) expect(vips.get(v.heldBy as string)?.vip).toBe(v.firstChoice);
   });
 
   it('refuses a described VIP outside the pool (MetalLB would not announce it)', () => {
@@ -126,7 +211,26 @@ function referenceBest(tenant: string, first: number, last: number): string {
   return ip(at);
 }
 
+/** The two-level ranking of a pool larger than FULL_RANK (modules/tenants/vip.ts), computed independently with node:crypto. */
+function referenceLargeBest(tenant: string, first: number, last: number): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the reference only
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  const h = (text: string) => createHash('sha256').update(text).digest().readBigUInt64BE(0);
+  const blocks = Math.ceil((last - first + 1) / BLOCK);
+  let bestBlock = 0;
+  for (let b = 1; b < blocks; b++) if (h(`${tenant}\0block ${b}`) > h(`${tenant}\0block ${bestBlock}`)) bestBlock = b;
+  return referenceBest(tenant, first + bestBlock * BLOCK, Math.min(last, first + bestBlock * BLOCK + BLOCK - 1));
+}
+
 describe('VIP weights (the fast SHA-256)', () => {
+  it('ranks a pool larger than FULL_RANK in blocks: the best block, then its best address (node:crypto reference)', () => {
+    const start = (10 << 24) | (20 << 16);
+    const pool = ['10.20.0.0/16'];
+    expect(65536).toBeGreaterThan(FULL_RANK);
+    for (const name of ['a', 'tenant-a', 'x'.repeat(45)])
+      expect(allocateVips(lab(pool, [{ name }])).vips.get(name)?.vip).toBe(referenceLargeBest(name, start, start + 65535));
+  });
+
   it('allocates exactly what the node:crypto weights allocate, for short and long tenant names (one block and two)', () => {
     const start = (10 << 24) | (4 << 16);
     const pool = ['10.4.0.0-10.4.1.255'];

@@ -1,0 +1,47 @@
+/**
+ * The edit rules: what is refused in a change between the deployed description (or the last synth
+ * into the output) and the new one, beside the rule table's checks of one description
+ * (modules/config/rule-table.ts). docs/rules.md lists them (scripts/rules-doc.ts);
+ * test/foresight/address-edits.test.ts fires each with its own fixture. They run in `synth` and
+ * `deploy` (against the output's memory), `validate --against`/`--out` and `review`.
+ */
+export interface EditRule {
+  id: string;
+  refuses: string;
+  fix: string;
+}
+
+export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[] = [
+  {
+    home: 'modules/tenants/vip.ts',
+    rules: [
+      {
+        id: 'vip.memory-moved',
+        refuses:
+          "a tenant's vip set to another address than the VIP the last synth gave it (Cluster API never changes a Cluster's controlPlaneEndpoint once set)",
+        fix: 'keep the VIP it has (or leave vip out: the tenant keeps it); to give it another endpoint, remove the tenant and add it back',
+      },
+      {
+        id: 'vip.memory-left-pool',
+        refuses: 'a load-balancer pool that no longer holds the VIP the last synth gave a tenant (it would have to move)',
+        fix: 'keep the address in management.loadBalancer.addresses',
+      },
+      {
+        id: 'vip.memory-taken',
+        refuses: 'a described vip that is the VIP the last synth gave another tenant (both control planes would answer on it)',
+        fix: 'give the tenant another VIP, or leave its vip out to allocate one',
+      },
+    ],
+  },
+  {
+    home: 'modules/foresight/address-edits.ts',
+    rules: [
+      {
+        id: 'edit.node-range-in-use',
+        refuses:
+          "a tenant's node ranges edited so that they leave out addresses its running machines may hold (the lowest of the old pool: IPAM hands those out first, and its webhook refuses dropping an address in use)",
+        fix: 'keep those addresses in the node ranges (add new ranges beside the old ones); shrink only once the tenant has fewer machines there',
+      },
+    ],
+  },
+];
