@@ -20,7 +20,7 @@ import { join, relative } from 'node:path';
 import { planPlacement, renderMarkdown, renderSvg, type PlacementPlan } from '../modules/placement';
 import { atLabFile } from '../modules/config/load';
 import { resolveVersions } from '../modules/versions/guard';
-import { capiNextLane, type VersionKey } from '../modules/versions/pins';
+import { capiPreviousLane, type VersionKey } from '../modules/versions/pins';
 import type { InstanceSnapshot } from '../sim';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
 import { parseFlags, printWarnings, runCommand, UserError } from './lib/cli';
@@ -63,9 +63,9 @@ runCommand(async () => {
 
   // Then the toolchain the twin runs: what this lab needs (its Cluster API lane), built once into the
   // machine-wide cache with a progress line per part, seconds when it is there.
-  const lane = capiNextLane();
+  const lane = capiPreviousLane();
   const onLane = lane !== undefined && resolveVersions(lab.management.versions as Partial<Record<VersionKey, string>>).clusterApi === lane.version;
-  const requests = ['demo', ...(onLane ? ['capi-next'] : [])];
+  const requests = ['demo', ...(onLane ? ['capi-previous'] : [])];
   say();
   say(`The lab twin runs the real toolchain: scripts/toolchain install ${requests.join(' ')} (built once, cached machine-wide; progress on stderr)`);
   const code = await installToolchain(root, requests);

@@ -6,13 +6,20 @@
  * version is written a second time anywhere that neither derives it nor is a listed exception.
  *
  * Why each management-plane version (the table holds the numbers):
- * - clusterApi: the 1.12 patch the lab twin runs for real, the newest the Go module proxy serves
- *   (the patch CAPMOX's go.mod names, and the next one, are not served); CAPMOX requires CAPI 1.12,
- *   and the CRDs of 1.12.8-1.12.11 are byte-identical.
+ * - clusterApi: the newest 1.13 patch the Go module proxy serves. 1.12 reaches its end of life with
+ *   the release of 1.15 (scheduled 2026-12-08), when 1.13 enters maintenance (./support.ts, the
+ *   release calendar); 1.14 is served only as a module this environment does not approve
+ *   (sigs.k8s.io/cluster-api/api 1.14). The lab twin builds CAPMOX and in-cluster IPAM in one
+ *   module with it (MVS takes this CAPI for all three: both compile against it).
+ * - capiPrevious (toolchain.json, not a `management.versions` default): the newest 1.12 patch the
+ *   proxy serves (the patch CAPMOX's go.mod names, and the next one, are not), the former default,
+ *   kept as the "from" side of the move (docs/management.md).
  * - kamajiProvider: the first release serving KamajiControlPlane v1alpha2 (contract v1beta2); built on CAPI 1.13.
- * - proxmoxProvider (CAPMOX, API v1alpha2), inClusterIpam: what CAPMOX is built and tested with.
- * - helmAddon: the last CAAPH release built on CAPI 1.12 (later ones moved to 1.13).
- * - clusterApiOperator: built on CAPI 1.12, accepts v1beta1 and v1beta2 providers.
+ * - proxmoxProvider (CAPMOX, API v1alpha2), inClusterIpam: what CAPMOX is built and tested with
+ *   (its go.mod: CAPI 1.12 and this IPAM release); contract v1beta2 like CAPI 1.13.
+ * - helmAddon: the last CAAPH release built on CAPI 1.12 (later ones are built on 1.13, the default
+ *   now; not moved with it: its CRDs are committed at this release and the twin plays its source).
+ * - clusterApiOperator: built on CAPI 1.12, accepts v1beta1 and v1beta2 providers at any CAPI minor.
  * - certManager: the newest release the Go module proxy serves (its chart and values.schema.json are in
  *   the module); 1.18, which the Kamaji docs install, is past its end of life (modules/versions/support.ts).
  * - kamajiChart + kamajiImage: Kamaji OSS publishes no versioned chart (its only version says
@@ -73,8 +80,8 @@ export interface ToolchainTable {
     readonly rbac: Readonly<Record<string, string>>;
   } & Record<string, unknown>;
   readonly crds: Readonly<Record<string, { readonly component: string; readonly paths?: readonly string[]; readonly committed?: boolean } | string>>;
-  /** The second Cluster API lane: core and kubeadm bootstrap of the next CAPI minor (`capiNextLane`). */
-  readonly capiNext?: { readonly module: string; readonly version: string; readonly controllers: readonly string[]; readonly crds: string } & Record<
+  /** The previous Cluster API lane: core and kubeadm bootstrap of the CAPI minor before the default (`capiPreviousLane`). */
+  readonly capiPrevious?: { readonly module: string; readonly version: string; readonly controllers: readonly string[]; readonly crds: string } & Record<
     string,
     unknown
   >;
@@ -123,13 +130,13 @@ export function resolveToolchain(t: ToolchainTable = table) {
         paths: entry.paths ?? [],
       };
   }
-  // The second CAPI lane: its controllers' package, webhooks and role at the paths of the controllers
+  // The previous CAPI lane: its controllers' package, webhooks and role at the paths of the controllers
   // section, in the lane's module; its CRDs at the paths of its crds entry, beside the pinned ones.
-  let capiNext: Record<string, unknown> | undefined;
-  if (t.capiNext) {
-    const n = t.capiNext;
+  let capiPrevious: Record<string, unknown> | undefined;
+  if (t.capiPrevious) {
+    const n = t.capiPrevious;
     const fail = (m: string): never => {
-      throw new Error(`modules/versions/toolchain.json: capiNext: ${m}`);
+      throw new Error(`modules/versions/toolchain.json: capiPrevious: ${m}`);
     };
     const entry = t.crds[n.crds];
     if (entry === undefined || typeof entry === 'string' || entry.committed || row(t, entry.component).module !== n.module)
@@ -141,19 +148,19 @@ export function resolveToolchain(t: ToolchainTable = table) {
       if (row(t, name).module !== n.module) fail(`${spec} is not a file of ${n.module}`);
       return `${n.module}@${n.version}/${path}`;
     };
-    capiNext = {
+    capiPrevious = {
       ...n,
       binaries: pick(t.controllers.binaries as Record<string, string>, 'binaries'),
       webhooks: mapValues(pick(t.controllers.webhooks, 'webhooks'), at),
       rbac: mapValues(pick(t.controllers.rbac, 'rbac'), at),
       crdDir: `${n.crds}/${n.version}`,
-      cache: `capi-next-${n.module.split('/').pop()}-${n.version}`,
+      cache: `capi-previous-${n.module.split('/').pop()}-${n.version}`,
     };
     crds[`${n.crds}/${n.version}`] = { module: n.module, version: n.version, paths: (entry as { paths?: readonly string[] }).paths ?? [] };
   }
   return {
     ...t,
-    ...(capiNext ? { capiNext } : {}),
+    ...(capiPrevious ? { capiPrevious } : {}),
     providers: mapValues(t.providers, (p) => ({ ...p, moduleVersion: p.moduleVersion ?? `v${p.version}` })),
     kubernetes: { ...t.kubernetes, stagingVersion: `v0.${t.kubernetes.version.split('.').slice(1).join('.')}` },
     controllers: {
@@ -188,8 +195,8 @@ export function crdComponents(): { component: ComponentKey; dir: string }[] {
     .map((e) => ({ component: e.component as ComponentKey, dir: crdDirOf(e.component as ComponentKey)! }));
 }
 
-/** The second Cluster API lane as scripts/toolchain lays it out (toolchain.json `capiNext`). */
-export interface CapiNextLane {
+/** The previous Cluster API lane as scripts/toolchain lays it out (toolchain.json `capiPrevious`). */
+export interface CapiPreviousLane {
   readonly module: string;
   readonly version: string;
   /** The controllers of the lane (capi-manager, kubeadm-bootstrap-manager). */
@@ -200,19 +207,19 @@ export interface CapiNextLane {
   readonly cache: string;
 }
 
-/** The second CAPI lane, or undefined when the table has none. */
-export function capiNextLane(t: ToolchainTable = table): CapiNextLane | undefined {
-  const n = resolveToolchain(t).capiNext as CapiNextLane | undefined;
+/** The previous CAPI lane (the "from" side of the move to the default), or undefined when the table has none. */
+export function capiPreviousLane(t: ToolchainTable = table): CapiPreviousLane | undefined {
+  const n = resolveToolchain(t).capiPrevious as CapiPreviousLane | undefined;
   return n ? { module: n.module, version: n.version, controllers: n.controllers, crdDir: n.crdDir, cache: n.cache } : undefined;
 }
 
 /**
  * The CRD directories a lab with these versions installs: the pinned ones, except that a lab on the
- * second CAPI lane's version takes that release's CRDs (the lane's directory) instead of the pinned
+ * previous CAPI lane's version takes that release's CRDs (the lane's directory) instead of the pinned
  * CAPI ones. Any other override keeps the pinned CRDs (the guard warns about it).
  */
 export function crdDirsFor(versions: Pick<ManagementVersions, 'clusterApi'>): string[] {
-  const lane = capiNextLane();
+  const lane = capiPreviousLane();
   const dirs = crdComponents().map((c) => (c.component === 'clusterApi' && lane && versions.clusterApi === lane.version ? lane.crdDir : c.dir));
   return [...new Set(dirs)].sort();
 }

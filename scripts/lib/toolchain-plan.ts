@@ -27,14 +27,14 @@ export interface PlanPins {
   helmCli: { helm: { version: string }; kustomize: { version: string } };
   controllers: { modules: Record<string, string> };
   twinControllers: Record<string, { component: string } | string>;
-  capiNext?: { version: string };
+  capiPrevious?: { version: string };
   rclone: { component: string };
   components: Record<string, { version: string } | string>;
   crds: Record<string, unknown>;
   charts: Record<string, unknown>;
 }
 
-export type Group = 'engine' | 'crds' | 'kube-server' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'capi-next' | 'rclone';
+export type Group = 'engine' | 'crds' | 'kube-server' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'capi-previous' | 'rclone';
 
 /** One part the toolchain makes: its name (a binary on `.toolchain/bin`, or a tree), the version its cache is keyed by. */
 export interface Part {
@@ -58,8 +58,8 @@ export const JOBS = {
     groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers'],
   },
   twin: {
-    about: 'the lab twin suites (npm run test:twin): the demo, the second CAPI lane, the backup tools',
-    groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers', 'capi-next', 'etcd-tools', 'rclone'],
+    about: 'the lab twin suites (npm run test:twin): the demo, the previous CAPI lane (the move from it), the backup tools',
+    groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers', 'capi-previous', 'etcd-tools', 'rclone'],
   },
   all: { about: 'everything (npm test, CI)', groups: [] },
 } as const satisfies Record<string, { about: string; groups: readonly Group[] }>;
@@ -103,7 +103,7 @@ export function parts(pins: PlanPins): Part[] {
   add('etcd-tools', 'etcdctl', pins.kubernetes.etcd.version);
   add('etcd-tools', 'etcdutl', pins.kubernetes.etcd.version);
   add('etcd-tools', 'bbolt', pins.kubernetes.etcd.bbolt.version);
-  if (pins.capiNext) add('capi-next', 'capi-next', pins.capiNext.version);
+  if (pins.capiPrevious) add('capi-previous', 'capi-previous', pins.capiPrevious.version);
   add('rclone', 'rclone', withV(componentVersion(pins, pins.rclone.component)));
   return out;
 }

@@ -20,7 +20,7 @@ import type { Lab } from '../../modules/config/schema';
 import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
 import { asPlannedProblems } from './as-planned';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { capiNextLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
+import { capiPreviousLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
 import { resolveVersions } from '../../modules/versions/guard';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
 import type { SimVmView } from '../../sim/simulator';
@@ -269,7 +269,7 @@ export class LabTwin {
       kubeconfig: this.mgmt.kubeconfig,
       client: this.mgmt.client,
       deployed: deployedProviders(operator),
-      builds: controllerBuilds(root, controllerModules(), capiNextLane()),
+      builds: controllerBuilds(root, controllerModules(), capiPreviousLane()),
       extraEnv: this.options.controllerEnv,
       track: (c) => this.children.add(c),
     });
@@ -696,7 +696,7 @@ export class LabTwin {
    * management stack changed (its release values), as the operator v0.28.0 does it
    * (internal/controller/phase_lifecycle.go: a provider whose status.installedVersion differs from
    * spec.version goes through clusterctl's `ProviderUpgrader().ApplyCustomPlan` with
-   * `UpgradeOptions{}`, so no CRD storage version migration) and clusterctl v1.12.10 carries it out
+   * `UpgradeOptions{}`, so no CRD storage version migration) and clusterctl v1.12.10 (the operator's go.mod) carries it out
    * (cmd/clusterctl/client/cluster/upgrader.go `doUpgrade`), one provider object at a time (each
    * reconcile passes one UpgradeItem), core first here: the provider scaled down; its old components
    * deleted except CRDs and namespace, and the new version's installed — its CRDs updated (replaced by the
@@ -759,7 +759,7 @@ export class LabTwin {
    */
   private providerCrds(name: ControllerName, version: string): KubeObject[] {
     if (name !== 'capi-manager' && name !== 'kubeadm-bootstrap-manager') return [];
-    const lane = capiNextLane();
+    const lane = capiPreviousLane();
     const dir = lane && version === lane.version ? lane.crdDir : version === this.pinnedCapi() ? crdDirOf('clusterApi')! : undefined;
     if (!dir) throw new Error(`the twin has no CRDs of cluster-api ${version} (${crdRoot}): only the pinned release and the second CAPI lane`);
     const label = withReleaseLabels(this.options.root, [dir]);

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CAPI_1_12_TUNING, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
-import { capiNextLane, controllerModules, pinnedVersions } from '../../modules/versions';
+import { capiPreviousLane, controllerModules, pinnedVersions } from '../../modules/versions';
 import { controllerBuilds, deployedProviders, managerArgs, operatorChanges, type ControllerName } from '../../scripts/twin/controllers';
 import { renderedOperatorValues } from '../../scripts/twin/operator-chart';
 import toolchain from '../../modules/versions/toolchain.json';
@@ -17,7 +17,7 @@ import { stringify } from 'yaml';
 import { exampleLab } from '../management/synth';
 
 const root = join(__dirname, '../..');
-const lane = capiNextLane()!;
+const lane = capiPreviousLane()!;
 const settings = (clusterApi: string) => ({ management: exampleLab().management, versions: { ...pinnedVersions, clusterApi } });
 const builds = controllerBuilds(root, controllerModules(), lane);
 
