@@ -129,7 +129,7 @@ export const capiProviders: readonly CapiProvider[] = [
       'v0.9.0': {
         '1.13':
           'known and contract-compatible: CAPMOX v0.9.0 is built on CAPI 1.12 (its go.mod) while the core is 1.13; both implement contract v1beta2. ' +
-          "The lab twin runs CAPMOX v0.9.0's source compiled with the pinned CAPI 1.13 beside core and kubeadm bootstrap 1.13 (every twin suite), and a running lab moved from 1.12 to 1.13 (test/twin/capi-upgrade.test.ts)",
+          'The lab twin runs exactly this: core and kubeadm bootstrap 1.13 beside CAPMOX v0.9.0 built on 1.12 (every twin suite; it does not compile against the graph of CAPI 1.13), and a running lab moved from 1.12 to 1.13 (test/twin/capi-upgrade.test.ts)',
       },
     },
     crdDir: crdDirOf('proxmoxProvider'),
@@ -154,7 +154,7 @@ export const capiProviders: readonly CapiProvider[] = [
           'and CAPMOX v0.9.0 is built and tested against exactly this release on CAPI 1.12',
         '1.13':
           'known and contract-compatible: in-cluster IPAM v1.1.0 is built on CAPI 1.11.2 while the core is 1.13; both implement contract v1beta2. ' +
-          'CAPMOX v0.9.0 is tested upstream with this release on CAPI 1.12; the lab twin runs its source compiled with the pinned CAPI 1.13 beside core 1.13 (every twin suite)',
+          'CAPMOX v0.9.0 is tested upstream with this release on CAPI 1.12; the lab twin runs it built on CAPI 1.12 (it does not compile against the graph of 1.13) beside core 1.13 (every twin suite)',
       },
     },
     crdDir: crdDirOf('inClusterIpam'),

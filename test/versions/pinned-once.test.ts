@@ -296,32 +296,44 @@ describe('what derives from the table', () => {
 
   it('a patch bump of one row moves everything derived from it', () => {
     const bumped = JSON.parse(JSON.stringify(table)) as typeof table;
-    (bumped.components as Record<string, { version: string }>).clusterApi.version = 'v1.12.99';
+    (bumped.components as Record<string, { version: string }>).clusterApi.version = 'v1.13.99';
     (bumped.components as Record<string, { version: string }>).metallb.version = '0.15.99';
     const before = resolveToolchain(table);
     const after = resolveToolchain(bumped);
-    expect(Object.keys(after.crds)).toContain('cluster-api/v1.12.99');
+    expect(Object.keys(after.crds)).toContain('cluster-api/v1.13.99');
     expect(Object.keys(after.crds)).toContain('metallb/v0.15.99');
     expect(Object.keys(after.crds)).not.toContain(crdDirOf('clusterApi'));
-    expect(after.controllers.modules['sigs.k8s.io/cluster-api']).toBe('v1.12.99');
-    expect(after.controllers.webhooks['kubeadm-bootstrap-manager']).toBe('sigs.k8s.io/cluster-api@v1.12.99/bootstrap/kubeadm/config/webhook/manifests.yaml');
+    expect(after.capiCore).toMatchObject({
+      version: 'v1.13.99',
+      cache: 'capi-core-cluster-api-v1.13.99',
+      webhooks: { 'kubeadm-bootstrap-manager': 'sigs.k8s.io/cluster-api@v1.13.99/bootstrap/kubeadm/config/webhook/manifests.yaml' },
+    });
+    // The previous minor's row moves the providers' graph (its CAPI) and its CRD directory.
+    (bumped.capiPrevious as { version: string }).version = 'v1.12.99';
+    const previous = resolveToolchain(bumped);
+    expect(previous.controllers.modules['sigs.k8s.io/cluster-api']).toBe('v1.12.99');
+    expect(previous.controllers.webhooks['kubeadm-bootstrap-manager']).toBe('sigs.k8s.io/cluster-api@v1.12.99/bootstrap/kubeadm/config/webhook/manifests.yaml');
+    expect(Object.keys(previous.crds)).toContain('cluster-api/v1.12.99');
     // Nothing else moves.
     const others = (r: typeof before) => Object.keys(r.crds).filter((k) => !/^(cluster-api|metallb)\//.test(k));
     expect(others(after)).toEqual(others(before));
-    expect(after.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']).toBe(
+    expect(after.controllers).toEqual(before.controllers);
+    expect(previous.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']).toBe(
       before.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox'],
     );
   });
 
   it('derives the CRD directories, the controllers and the staging version from the rows', () => {
-    // Every directory of the tree is a pinned one, or the second CAPI lane's (installed only for a lab on it).
+    // Every directory of the tree is a pinned one, or the previous CAPI minor's (installed only for a lab on it).
     expect([...pinnedCrdDirs(), capiPreviousLane()!.crdDir].sort()).toEqual(Object.keys(resolveToolchain().crds).sort());
-    expect(resolveToolchain().capiPrevious).toMatchObject({
+    expect(resolveToolchain().capiCore).toMatchObject({
+      version: pinnedVersions.clusterApi,
       binaries: { 'capi-manager': 'sigs.k8s.io/cluster-api', 'kubeadm-bootstrap-manager': 'sigs.k8s.io/cluster-api/bootstrap/kubeadm' },
-      webhooks: { 'capi-manager': `sigs.k8s.io/cluster-api@${capiPreviousLane()!.version}/config/webhook/manifests.yaml` },
+      webhooks: { 'capi-manager': `sigs.k8s.io/cluster-api@${pinnedVersions.clusterApi}/config/webhook/manifests.yaml` },
     });
+    // The providers' graph: CAPMOX and IPAM with the previous CAPI minor they compile against.
     expect(controllerModules()).toEqual({
-      'sigs.k8s.io/cluster-api': pinnedVersions.clusterApi,
+      'sigs.k8s.io/cluster-api': capiPreviousLane()!.version,
       'github.com/ionos-cloud/cluster-api-provider-proxmox': pinnedVersions.proxmoxProvider,
       'sigs.k8s.io/cluster-api-ipam-provider-in-cluster': pinnedVersions.inClusterIpam,
     });
@@ -330,11 +342,11 @@ describe('what derives from the table', () => {
     expect(resolveToolchain().providers.proxmox.moduleVersion).toBe(`v${table.providers.proxmox.version}`);
   });
 
-  it('refuses a second CAPI lane whose controllers or CRDs are not of its module, naming what', () => {
-    const broken = JSON.parse(JSON.stringify(table)) as typeof table & { capiPrevious: { controllers: string[]; crds: string } };
-    broken.capiPrevious.controllers = ['capi-manager', 'capmox-manager'];
-    expect(() => resolveToolchain(broken)).toThrow(/capiPrevious: proxmoxProvider:config\/webhook\/manifests\.yaml is not a file of sigs\.k8s\.io\/cluster-api/);
-    const wrongCrds = JSON.parse(JSON.stringify(table)) as typeof broken;
+  it("refuses a default core build whose controllers are not of its module, and a previous minor whose CRDs are not, naming what", () => {
+    const broken = JSON.parse(JSON.stringify(table)) as typeof table & { capiCore: { controllers: string[] } };
+    broken.capiCore.controllers = ['capi-manager', 'capmox-manager'];
+    expect(() => resolveToolchain(broken)).toThrow(/capiCore: proxmoxProvider:config\/webhook\/manifests\.yaml is not a file of sigs\.k8s\.io\/cluster-api/);
+    const wrongCrds = JSON.parse(JSON.stringify(table)) as typeof table & { capiPrevious: { crds: string } };
     wrongCrds.capiPrevious.crds = 'metallb';
     expect(() => resolveToolchain(wrongCrds)).toThrow(/capiPrevious: crds\.metallb is not the CRDs of sigs\.k8s\.io\/cluster-api/);
   });
