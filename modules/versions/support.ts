@@ -174,7 +174,11 @@ export function describeMilestone(m: CapiMilestone): string {
  * release still runs and the lab must stay deployable (day two, the move itself); what the
  * project refuses at synth are combinations that do not run (./guard.ts).
  */
-export function capiSupportFinding(version: string, today: string, calendar = capiReleaseCalendar): { phase: CapiSupport['phase'] | 'soon'; message: string } | undefined {
+export function capiSupportFinding(
+  version: string,
+  today: string,
+  calendar = capiReleaseCalendar,
+): { phase: CapiSupport['phase'] | 'soon'; message: string } | undefined {
   const s = capiSupportOn(version, today, calendar);
   if (s === undefined) return undefined;
   const what = `Cluster API ${s.series}`;

@@ -54,7 +54,8 @@ export const JOBS = {
     groups: ['crds', 'kube-server', 'helm', 'charts', 'twin-controllers', 'etcd-tools'],
   },
   demo: {
-    about: 'npm run demo: the engine, the management API server, the Helm CLI and charts, the Cluster API controllers (the providers, the default core), MetalLB',
+    about:
+      'npm run demo: the engine, the management API server, the Helm CLI and charts, the Cluster API controllers (the providers, the default core), MetalLB',
     groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers'],
   },
   twin: {

@@ -85,7 +85,7 @@ describe('the example lab in the twin', () => {
     // after its MachineDeployments settle, so a read right at convergence may still see the old
     // verdict (seen for tenant-c's secondary Cluster on CAPI 1.13 under a load of 40): read again for up to 90 s.
     let run = await status(twin.labText);
-    for (const until = Date.now() + 90_000; run.code !== 0 && Date.now() < until; ) {
+    for (const until = Date.now() + 90_000; run.code !== 0 && Date.now() < until;) {
       await new Promise((r) => setTimeout(r, 3000));
       run = await status(twin.labText);
     }

@@ -342,7 +342,7 @@ describe('what derives from the table', () => {
     expect(resolveToolchain().providers.proxmox.moduleVersion).toBe(`v${table.providers.proxmox.version}`);
   });
 
-  it("refuses a default core build whose controllers are not of its module, and a previous minor whose CRDs are not, naming what", () => {
+  it('refuses a default core build whose controllers are not of its module, and a previous minor whose CRDs are not, naming what', () => {
     const broken = JSON.parse(JSON.stringify(table)) as typeof table & { capiCore: { controllers: string[] } };
     broken.capiCore.controllers = ['capi-manager', 'capmox-manager'];
     expect(() => resolveToolchain(broken)).toThrow(/capiCore: proxmoxProvider:config\/webhook\/manifests\.yaml is not a file of sigs\.k8s\.io\/cluster-api/);

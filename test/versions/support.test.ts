@@ -64,7 +64,10 @@ describe('the Cluster API release calendar', () => {
     // 1.12: maintenance with v1.14.0, end of life with v1.15.0 (scheduled).
     expect(capiSupportOn(PREVIOUS, '2026-08-17')).toMatchObject({ phase: 'standard', maintenance: { release: 'v1.14.0', date: '2026-08-18' } });
     expect(capiSupportOn(PREVIOUS, '2026-08-18')?.phase).toBe('maintenance');
-    expect(capiSupportOn(PREVIOUS, '2026-12-07')).toMatchObject({ phase: 'maintenance', endOfLife: { release: 'v1.15.0', date: '2026-12-08', scheduled: true } });
+    expect(capiSupportOn(PREVIOUS, '2026-12-07')).toMatchObject({
+      phase: 'maintenance',
+      endOfLife: { release: 'v1.15.0', date: '2026-12-08', scheduled: true },
+    });
     expect(capiSupportOn(PREVIOUS, '2026-12-08')?.phase).toBe('end-of-life');
     // 1.13: standard until v1.15.0, then maintenance; its end of life (v1.16.0) has no date yet, so never past it.
     expect(capiSupportOn(DEFAULT, '2026-12-07')?.phase).toBe('standard');
@@ -95,11 +98,13 @@ describe('the Cluster API release calendar', () => {
     expect(capiSupportFinding(PREVIOUS, '2026-10-01')?.phase).toBe('maintenance');
     expect(capiSupportFinding(PREVIOUS, '2026-12-07')).toEqual({
       phase: 'soon',
-      message: 'Cluster API 1.12 reaches its end of life on 2026-12-08 (the release of v1.15.0, as scheduled); it is in maintenance mode since 2026-08-18 (the release of v1.14.0)',
+      message:
+        'Cluster API 1.12 reaches its end of life on 2026-12-08 (the release of v1.15.0, as scheduled); it is in maintenance mode since 2026-08-18 (the release of v1.14.0)',
     });
     expect(capiSupportFinding(PREVIOUS, '2026-12-08')).toEqual({
       phase: 'end-of-life',
-      message: 'Cluster API 1.12 is past its end of life since 2026-12-08 (the release of v1.15.0, as scheduled): upstream fixes nothing in it, not even security issues',
+      message:
+        'Cluster API 1.12 is past its end of life since 2026-12-08 (the release of v1.15.0, as scheduled): upstream fixes nothing in it, not even security issues',
     });
     // The day comes from the caller, and a calendar in which v1.15.0 slipped moves the end with it.
     const slipped = { ...capiReleaseCalendar, '1.15': { released: '2026-12-15', scheduled: true } };

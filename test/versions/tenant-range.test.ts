@@ -44,7 +44,9 @@ describe('the tenant range of the pinned management plane', () => {
     expect(outsideTenantRange(range, 'v1.36.3')).toBeUndefined();
     expect(outsideTenantRange(range, 'v1.37.2')).toMatch(/^Kubernetes 1\.37 is newer than Kamaji .* \(at most 1\.36\)$/);
     expect(outsideTenantRange(range, 'v1.29.15')).toMatch(
-      new RegExp(`^Kubernetes 1\\.29 is older than CAPI ${pinnedVersions.clusterApi.replace(/\./g, '\\.')} supports for a workload cluster \\(at least 1\\.30\\)$`),
+      new RegExp(
+        `^Kubernetes 1\\.29 is older than CAPI ${pinnedVersions.clusterApi.replace(/\./g, '\\.')} supports for a workload cluster \\(at least 1\\.30\\)$`,
+      ),
     );
   });
 
