@@ -19,8 +19,6 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { planPlacement, renderMarkdown, renderSvg, type PlacementPlan } from '../modules/placement';
 import { atLabFile } from '../modules/config/load';
-import { resolveVersions } from '../modules/versions/guard';
-import { capiNextLane, type VersionKey } from '../modules/versions/pins';
 import type { InstanceSnapshot } from '../sim';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
 import { parseFlags, printWarnings, runCommand, UserError } from './lib/cli';
@@ -61,11 +59,9 @@ runCommand(async () => {
   const product = kept ? join(kept, 'lab') : mkdtempSync(join(tmpdir(), 'pvekaas-demo-lab-'));
   showProduct(say, config, product, lab);
 
-  // Then the toolchain the twin runs: what this lab needs (its Cluster API lane), built once into the
-  // machine-wide cache with a progress line per part, seconds when it is there.
-  const lane = capiNextLane();
-  const onLane = lane !== undefined && resolveVersions(lab.management.versions as Partial<Record<VersionKey, string>>).clusterApi === lane.version;
-  const requests = ['demo', ...(onLane ? ['capi-next'] : [])];
+  // Then the toolchain the twin runs (the default core and the previous minor's are both in the demo's
+  // parts), built once into the machine-wide cache with a progress line per part, seconds when it is there.
+  const requests = ['demo'];
   say();
   say(`The lab twin runs the real toolchain: scripts/toolchain install ${requests.join(' ')} (built once, cached machine-wide; progress on stderr)`);
   const code = await installToolchain(root, requests);

@@ -8,6 +8,7 @@
 import { ProblemError, type Problem } from '../config/problems';
 import type { Lab, Management } from '../config/schema';
 import {
+  capiSupportFinding,
   componentSupport,
   describeSupport,
   imageRef,
@@ -20,7 +21,7 @@ import {
   type ManagementVersions,
   type VersionKey,
 } from '../versions';
-import { capiNextLane } from '../versions/pins';
+import { pinnedVersions } from '../versions/pins';
 import { versionGuard } from '../versions/lab-guard';
 import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces } from '../versions/layout';
 import { autoscalerImageTags, autoscalerWithoutScaleToZero } from '../versions/cni';
@@ -79,14 +80,14 @@ export function supportWarnings(lab: Pick<Lab, 'management' | 'tenants'>, today:
       });
     });
   });
-  const versions = resolveVersions(lab.management.versions as Partial<Record<VersionKey, string>>);
+  const overrides = lab.management.versions as Partial<Record<VersionKey, string>>;
+  const versions = resolveVersions(overrides);
   for (const key of Object.keys(componentSupport) as (keyof typeof componentSupport)[]) {
     const version = versions[key];
     if (version === undefined) continue;
     const finding = supportOf(componentSupport[key], version, today);
     if (finding === undefined) continue;
-    const overridden = (lab.management.versions as Partial<Record<VersionKey, string>>)[key] !== undefined;
-    if (overridden) {
+    if (overrides[key] !== undefined) {
       warnings.push({
         path: ['management', 'versions', key],
         message: `${key} ${version}: ${describeSupport(key, finding)} (as of ${today})`,
@@ -96,20 +97,55 @@ export function supportWarnings(lab: Pick<Lab, 'management' | 'tenants'>, today:
       });
       continue;
     }
-    // pvekaas's own pin: said as pvekaas's; the fix names only a release pvekaas accepts (the second CAPI lane), if any.
-    const lane = key === 'clusterApi' ? capiNextLane() : undefined;
-    const laneSupported = lane !== undefined && supportOf(componentSupport.clusterApi, lane.version, today) === undefined;
     warnings.push({
       path: ['management', 'versions', key],
       message: `its pinned ${key} ${version}: ${describeSupport(key, finding)} (as of ${today})`,
-      fix: laneSupported
-        ? `to move now, set management.versions.clusterApi: ${lane.version}, the second Cluster API lane pvekaas accepts (docs/management.md, "Moving from Cluster API 1.12 to 1.13"); a newer pvekaas will pin it by default`
-        : `a newer pvekaas pins a newer ${key}; nothing in the lab description causes it`,
+      fix: `a newer pvekaas pins a newer ${key}; nothing in the lab description causes it`,
       severity: 'warning',
       origin: 'pvekaas',
     });
   }
+  const capi = capiSupportWarning(versions.clusterApi, overrides.clusterApi !== undefined, today);
+  if (capi) warnings.push(capi);
   return warnings;
+}
+
+/** Where the operator's move of a running lab to pvekaas's Cluster API is written. */
+export const CAPI_MOVE_DOC = 'docs/management.md, "Moving from Cluster API 1.12 to 1.13"';
+
+/**
+ * The Cluster API phase of the lab's core on `today` from the release calendar
+ * (modules/versions/support.ts `capiSupportFinding`): end of life, within SOON_DAYS of it, or
+ * maintenance mode, said as a warning with the move as its fix; nothing in standard support. A
+ * warning, not a refusal: the release still runs, and a lab on it must stay deployable to move.
+ */
+export function capiSupportWarning(version: string, overridden: boolean, today: string): Problem | undefined {
+  const finding = capiSupportFinding(version, today);
+  if (finding === undefined) return undefined;
+  const pinned = pinnedVersions.clusterApi;
+  if (!overridden)
+    return {
+      path: ['management', 'versions', 'clusterApi'],
+      message: `its pinned clusterApi ${version}: ${finding.message} (as of ${today})`,
+      fix: 'a newer pvekaas pins a newer Cluster API; nothing in the lab description causes it',
+      severity: 'warning',
+      origin: 'pvekaas',
+    };
+  // The move names pvekaas's default only when it is a newer minor that is not itself past its end.
+  const minor = (v: string) => Number(seriesOf(v)?.split('.')[1] ?? -1);
+  const newer = minor(pinned) > minor(version) && capiSupportFinding(pinned, today)?.phase !== 'end-of-life';
+  const move = newer
+    ? `move to pvekaas's default ${pinned}: remove management.versions.clusterApi (or set it to ${pinned}) and deploy the management stack, then the rest as written in ${CAPI_MOVE_DOC}`
+    : version === pinned
+      ? "it is pvekaas's default; a newer pvekaas pins a newer Cluster API"
+      : "remove the management.versions.clusterApi override to take pvekaas's pin";
+  return {
+    path: ['management', 'versions', 'clusterApi'],
+    message: `clusterApi ${version}: ${finding.message} (as of ${today})`,
+    value: version,
+    fix: finding.phase === 'maintenance' ? `plan the move: ${move}` : move,
+    severity: 'warning',
+  };
 }
 
 export interface NamespaceRendering {

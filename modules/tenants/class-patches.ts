@@ -8,7 +8,7 @@
  * class with it too, and test/tenants/class-patches.test.ts checks its reading of the Go templates
  * against CAPI's own rules (a Go text/template render, then YAML) rather than against a copy.
  *
- * CAPI v1.12 (the pinned clusterApi, modules/versions/toolchain.json),
+ * CAPI v1.13 (the pinned clusterApi, modules/versions/toolchain.json; renderValueTemplate and patchIsEnabled unchanged from v1.12),
  * internal/controllers/topology/cluster/patches/inline/json_patch_generator.go: a patch applies when its
  * rendered `enabledIf` is `true` (patchIsEnabled); a value comes from
  * `value`, a variable (`valueFrom.variable`, a dotted path) or a rendered template

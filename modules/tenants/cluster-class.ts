@@ -33,7 +33,7 @@ export const DEFAULT_HEALTH_CHECK: WorkerHealthCheckTimeouts = { nodeStartupSeco
 
 /**
  * MachineHealthCheck remediation limit of the worker class: at most one unhealthy machine per
- * machine deployment. Not CAPMOX's `33%`: CAPI scales a percentage down (v1.12
+ * machine deployment. Not CAPMOX's `33%`: CAPI scales a percentage down (v1.12 and v1.13
  * `getMaxUnhealthy`, `GetScaledValueFromIntOrPercent(…, roundUp=false)`), so 33% of the 1–3
  * machines a per-node machine deployment holds is 0 and nothing is ever remediated (the lab twin
  * showed a stopped VM's machine left alone). One keeps the limit's point: a dead Proxmox node

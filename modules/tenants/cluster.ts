@@ -70,7 +70,7 @@ export interface TenantCluster {
   workerVariables: Map<string, Map<string, unknown>>;
 }
 
-/** Annotation on a topology machine deployment: CAPI v1.12 keeps its version while it is there. */
+/** Annotation on a topology machine deployment: CAPI (v1.12 and v1.13) keeps its version while it is there. */
 export const DEFER_UPGRADE = 'topology.cluster.x-k8s.io/defer-upgrade';
 
 /** JSON with sorted keys, for comparing variable values. */
@@ -327,8 +327,8 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       workerVariables.set(md.name, effective);
       const annotations: Record<string, string> = {
         ...autoscalerAnnotations(md),
-        // CAPI v1.12 (exp/topology/desiredstate/desired_state.go, computeMachineDeploymentVersion and
-        // isMachineDeploymentDeferred): a deferred machine deployment keeps its version, and its
+        // CAPI v1.12 and v1.13 (exp/topology/desiredstate/desired_state.go, computeMachineDeploymentVersion and
+        // isMachineDeploymentDeferred, the same in both): a deferred machine deployment keeps its version, and its
         // templates are patched with that version (builtin machineDeployment.version is the desired
         // MachineDeployment's), so they stay as they are.
         ...(input.retiring.tenant.kubernetesVersion !== tenant.kubernetesVersion ? { [DEFER_UPGRADE]: '' } : {}),

@@ -172,7 +172,7 @@ function secondaryMachineDeployment(
     spec: { template: { spec: bootstrapSpec } },
   };
   const annotations = autoscalerAnnotations(md);
-  // CAPI v1.12.10's MachineDeployment webhook (internal/webhooks/machinedeployment.go, Default) adds
+  // CAPI v1.13.6's MachineDeployment webhook (internal/webhooks/machinedeployment.go, Default; the same in v1.12.10) adds
   // `cluster.x-k8s.io/cluster-name: <spec.clusterName>` to spec.selector.matchLabels and
   // spec.template.metadata.labels of every MachineDeployment ("Make sure selector and template to be
   // in the same cluster"). Both maps are set here, so kubernetes_manifest plans them as known maps:

@@ -8,7 +8,7 @@
 import {
   KAMAJI_CHART_LATEST,
   KAMAJI_DIGEST_NOTE,
-  capiNextLane,
+  capiPreviousLane,
   crdDirOf,
   pinnedVersions,
   versionKeys,
@@ -169,14 +169,15 @@ export function checkVersions(versions: ManagementVersions): VersionFinding[] {
   }
   // Each CRD directory of the tree is named <name>/<tag>: the tag is the version its CRDs are of.
   const validatedAgainst = crdTitles.map(([key, title]): [VersionKey, string] => [key, `${title} ${crdDirOf(key)!.split('/').pop()}`]);
-  const lane = capiNextLane();
+  const lane = capiPreviousLane();
   for (const [key, crds] of validatedAgainst) {
     if (key === 'clusterApi' && lane && versions.clusterApi === lane.version) {
-      // The second CAPI lane: its CRDs are in the tree and the twin runs its controllers.
+      // The previous CAPI lane: its CRDs are in the tree and the twin runs its controllers, to move a lab from it.
       findings.push({
         severity: 'warning',
         key,
-        message: `clusterApi is ${versions.clusterApi}, the second Cluster API lane (not the default ${pinnedVersions.clusterApi}): the lab twin runs this release's CRDs, webhooks, core and kubeadm bootstrap with the pinned providers and moves a running lab to it (test/twin/capi-upgrade.test.ts); deploy the management stack first (docs/management.md, "Moving from Cluster API 1.12 to 1.13")`,
+        message: `clusterApi is ${versions.clusterApi}, the previous Cluster API lane (the default is ${pinnedVersions.clusterApi}): pvekaas keeps it only for a running lab to move from; the lab twin runs this release's CRDs, webhooks, core and kubeadm bootstrap with the pinned providers and moves a running lab from it to the default (test/twin/capi-upgrade.test.ts)`,
+        fix: `move: remove management.versions.clusterApi and deploy the management stack first (docs/management.md, "Moving from Cluster API 1.12 to 1.13")`,
       });
       continue;
     }

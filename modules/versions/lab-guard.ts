@@ -4,7 +4,7 @@
  * config, management and the rendering read versions, never back), so it takes the two parts of a
  * lab it reads by shape and returns problems in the shape of modules/config/problems.ts `Problem`.
  */
-import { capiNextLane, pinnedVersions, type ManagementVersions, type VersionKey } from './pins';
+import { capiPreviousLane, pinnedVersions, type ManagementVersions, type VersionKey } from './pins';
 import { checkVersions, resolveVersions, type VersionFinding } from './guard';
 
 /** What the guard reads of a lab (`Lab['management']['versions']`, `Lab['capmox']['multiInstance']`). */
@@ -87,16 +87,16 @@ export function versionGuard(lab: VersionGuardInput): VersionGuard {
 export function secondaryClustersFindings(multiInstance: string, versions: ManagementVersions): VersionFinding[] {
   if (multiInstance !== 'secondary-clusters') return [];
   const keys: VersionKey[] = ['clusterApi', 'proxmoxProvider', 'kamajiProvider'];
-  // The second CAPI lane was checked too: the lab twin moves a secondary-clusters tenant to it and
+  // The previous CAPI lane was checked too: the lab twin runs a secondary-clusters tenant on it, moves it to the default and
   // grows it there (test/twin/capi-upgrade.test.ts).
-  const lane = capiNextLane();
+  const lane = capiPreviousLane();
   return keys
     .filter((key) => versions[key] !== pinnedVersions[key] && !(key === 'clusterApi' && lane && versions.clusterApi === lane.version))
     .map((key) => ({
       severity: 'warning' as const,
       key,
       message:
-        `capmox.multiInstance secondary-clusters was checked against CAPI ${pinnedVersions.clusterApi}${lane ? ` (and ${lane.version}, the second CAPI lane)` : ''}, CAPMOX ${pinnedVersions.proxmoxProvider} and the Kamaji provider ${pinnedVersions.kamajiProvider} ` +
+        `capmox.multiInstance secondary-clusters was checked against CAPI ${pinnedVersions.clusterApi}${lane ? ` (and ${lane.version}, the previous CAPI lane)` : ''}, CAPMOX ${pinnedVersions.proxmoxProvider} and the Kamaji provider ${pinnedVersions.kamajiProvider} ` +
         `(CAPMOX must run without global credentials, which override every credentialsRef; CABPK must not need to read the static control plane; MachineSet preflight must skip a control plane without spec.version); ` +
         `${key} is ${versions[key]}: re-check the route in the lab twin before applying`,
     }));

@@ -6,13 +6,21 @@
  * version is written a second time anywhere that neither derives it nor is a listed exception.
  *
  * Why each management-plane version (the table holds the numbers):
- * - clusterApi: the 1.12 patch the lab twin runs for real, the newest the Go module proxy serves
- *   (the patch CAPMOX's go.mod names, and the next one, are not served); CAPMOX requires CAPI 1.12,
- *   and the CRDs of 1.12.8-1.12.11 are byte-identical.
+ * - clusterApi: the newest 1.13 patch the Go module proxy serves. 1.12 reaches its end of life with
+ *   the release of 1.15 (scheduled 2026-12-08), when 1.13 enters maintenance (./support.ts, the
+ *   release calendar); 1.14 is served only as a module this environment does not approve
+ *   (sigs.k8s.io/cluster-api/api 1.14). The lab twin builds its core and kubeadm bootstrap alone
+ *   (toolchain.json capiCore): the pinned CAPMOX and in-cluster IPAM do not compile against its graph
+ *   (controller-runtime 0.23), so they are built with the previous minor, as released.
+ * - capiPrevious (toolchain.json, not a `management.versions` default): the newest 1.12 patch the
+ *   proxy serves (the patch CAPMOX's go.mod names, and the next one, are not), the former default,
+ *   kept as the "from" side of the move (docs/management.md) and as the CAPI of the providers' graph.
  * - kamajiProvider: the first release serving KamajiControlPlane v1alpha2 (contract v1beta2); built on CAPI 1.13.
- * - proxmoxProvider (CAPMOX, API v1alpha2), inClusterIpam: what CAPMOX is built and tested with.
- * - helmAddon: the last CAAPH release built on CAPI 1.12 (later ones moved to 1.13).
- * - clusterApiOperator: built on CAPI 1.12, accepts v1beta1 and v1beta2 providers.
+ * - proxmoxProvider (CAPMOX, API v1alpha2), inClusterIpam: what CAPMOX is built and tested with
+ *   (its go.mod: CAPI 1.12 and this IPAM release); contract v1beta2 like CAPI 1.13.
+ * - helmAddon: the last CAAPH release built on CAPI 1.12 (later ones are built on 1.13, the default
+ *   now; not moved with it: its CRDs are committed at this release and the twin plays its source).
+ * - clusterApiOperator: built on CAPI 1.12, accepts v1beta1 and v1beta2 providers at any CAPI minor.
  * - certManager: the newest release the Go module proxy serves (its chart and values.schema.json are in
  *   the module); 1.18, which the Kamaji docs install, is past its end of life (modules/versions/support.ts).
  * - kamajiChart + kamajiImage: Kamaji OSS publishes no versioned chart (its only version says
@@ -73,11 +81,10 @@ export interface ToolchainTable {
     readonly rbac: Readonly<Record<string, string>>;
   } & Record<string, unknown>;
   readonly crds: Readonly<Record<string, { readonly component: string; readonly paths?: readonly string[]; readonly committed?: boolean } | string>>;
-  /** The second Cluster API lane: core and kubeadm bootstrap of the next CAPI minor (`capiNextLane`). */
-  readonly capiNext?: { readonly module: string; readonly version: string; readonly controllers: readonly string[]; readonly crds: string } & Record<
-    string,
-    unknown
-  >;
+  /** The previous Cluster API minor (`capiPreviousLane`): its version, module and CRDs; the providers' graph is built with it. */
+  readonly capiPrevious?: { readonly module: string; readonly version: string; readonly crds: string } & Record<string, unknown>;
+  /** Core and kubeadm bootstrap of the default Cluster API, built alone (`capiCoreBuild`). */
+  readonly capiCore?: { readonly component: string; readonly controllers: readonly string[] } & Record<string, unknown>;
 }
 
 /** One directory of the CRD tree, as scripts/toolchain lays it out. */
@@ -85,8 +92,9 @@ export type CrdSource = { readonly module: string; readonly version: string; rea
 
 const table = toolchain as unknown as ToolchainTable;
 
+/** A row: a component, or `capiPrevious` (the previous CAPI minor, which the providers' graph is built with). */
 function row(t: ToolchainTable, name: string): ComponentPin {
-  const r = t.components[name];
+  const r = name === 'capiPrevious' ? t.capiPrevious : t.components[name];
   if (r === undefined || typeof r === 'string')
     throw new Error(`modules/versions/toolchain.json: no component ${name} (components lists ${Object.keys(t.components).join(', ')})`);
   return r;
@@ -123,37 +131,47 @@ export function resolveToolchain(t: ToolchainTable = table) {
         paths: entry.paths ?? [],
       };
   }
-  // The second CAPI lane: its controllers' package, webhooks and role at the paths of the controllers
-  // section, in the lane's module; its CRDs at the paths of its crds entry, beside the pinned ones.
-  let capiNext: Record<string, unknown> | undefined;
-  if (t.capiNext) {
-    const n = t.capiNext;
-    const fail = (m: string): never => {
-      throw new Error(`modules/versions/toolchain.json: capiNext: ${m}`);
-    };
+  const fail = (m: string): never => {
+    throw new Error(`modules/versions/toolchain.json: ${m}`);
+  };
+  // The previous CAPI minor: its CRDs at the paths of its crds entry, beside the pinned ones.
+  let capiPrevious: Record<string, unknown> | undefined;
+  if (t.capiPrevious) {
+    const n = t.capiPrevious;
     const entry = t.crds[n.crds];
     if (entry === undefined || typeof entry === 'string' || entry.committed || row(t, entry.component).module !== n.module)
-      fail(`crds.${n.crds} is not the CRDs of ${n.module}`);
+      fail(`capiPrevious: crds.${n.crds} is not the CRDs of ${n.module}`);
+    capiPrevious = { ...n, crdDir: `${n.crds}/${n.version}` };
+    crds[`${n.crds}/${n.version}`] = { module: n.module, version: n.version, paths: (entry as { paths?: readonly string[] }).paths ?? [] };
+  }
+  // The default core: its controllers' package, webhooks and role at the paths of the controllers
+  // section, in its component's module at the pinned version.
+  let capiCore: Record<string, unknown> | undefined;
+  if (t.capiCore) {
+    const n = t.capiCore;
+    const module = row(t, n.component).module!;
+    const version = moduleVersionOf(t, n.component);
     const pick = (o: Readonly<Record<string, string>>, what: string) =>
-      Object.fromEntries(n.controllers.map((name) => [name, o[name] ?? fail(`controllers.${what} has no ${name}`)]));
+      Object.fromEntries(n.controllers.map((name) => [name, o[name] ?? fail(`capiCore: controllers.${what} has no ${name}`)]));
     const at = (spec: string) => {
       const [name, path] = spec.split(':');
-      if (row(t, name).module !== n.module) fail(`${spec} is not a file of ${n.module}`);
-      return `${n.module}@${n.version}/${path}`;
+      if (row(t, name).module !== module) fail(`capiCore: ${spec} is not a file of ${module}`);
+      return `${module}@${version}/${path}`;
     };
-    capiNext = {
+    capiCore = {
       ...n,
+      module,
+      version,
       binaries: pick(t.controllers.binaries as Record<string, string>, 'binaries'),
       webhooks: mapValues(pick(t.controllers.webhooks, 'webhooks'), at),
       rbac: mapValues(pick(t.controllers.rbac, 'rbac'), at),
-      crdDir: `${n.crds}/${n.version}`,
-      cache: `capi-next-${n.module.split('/').pop()}-${n.version}`,
+      cache: `capi-core-${module.split('/').pop()}-${version}`,
     };
-    crds[`${n.crds}/${n.version}`] = { module: n.module, version: n.version, paths: (entry as { paths?: readonly string[] }).paths ?? [] };
   }
   return {
     ...t,
-    ...(capiNext ? { capiNext } : {}),
+    ...(capiPrevious ? { capiPrevious } : {}),
+    ...(capiCore ? { capiCore } : {}),
     providers: mapValues(t.providers, (p) => ({ ...p, moduleVersion: p.moduleVersion ?? `v${p.version}` })),
     kubernetes: { ...t.kubernetes, stagingVersion: `v0.${t.kubernetes.version.split('.').slice(1).join('.')}` },
     controllers: {
@@ -188,31 +206,43 @@ export function crdComponents(): { component: ComponentKey; dir: string }[] {
     .map((e) => ({ component: e.component as ComponentKey, dir: crdDirOf(e.component as ComponentKey)! }));
 }
 
-/** The second Cluster API lane as scripts/toolchain lays it out (toolchain.json `capiNext`). */
-export interface CapiNextLane {
+/** The previous Cluster API minor (toolchain.json `capiPrevious`): the "from" side of the move to the default. */
+export interface CapiPreviousLane {
   readonly module: string;
   readonly version: string;
-  /** The controllers of the lane (capi-manager, kubeadm-bootstrap-manager). */
-  readonly controllers: readonly string[];
   /** Its CRD directory in the CRD tree, beside the pinned one (`cluster-api/<version>`). */
   readonly crdDir: string;
+}
+
+/** The previous CAPI minor, or undefined when the table has none. Its core and kubeadm bootstrap are the controllers section's build. */
+export function capiPreviousLane(t: ToolchainTable = table): CapiPreviousLane | undefined {
+  const n = resolveToolchain(t).capiPrevious as CapiPreviousLane | undefined;
+  return n ? { module: n.module, version: n.version, crdDir: n.crdDir } : undefined;
+}
+
+/** A build of CAPI controllers apart from the controllers section's: the default core (toolchain.json `capiCore`). */
+export interface CapiCoreBuild {
+  readonly module: string;
+  readonly version: string;
+  /** Its controllers (capi-manager, kubeadm-bootstrap-manager). */
+  readonly controllers: readonly string[];
   /** Its binaries, webhooks and roles: `.toolchain/controllers/<cache>/{bin,webhooks,rbac}`. */
   readonly cache: string;
 }
 
-/** The second CAPI lane, or undefined when the table has none. */
-export function capiNextLane(t: ToolchainTable = table): CapiNextLane | undefined {
-  const n = resolveToolchain(t).capiNext as CapiNextLane | undefined;
-  return n ? { module: n.module, version: n.version, controllers: n.controllers, crdDir: n.crdDir, cache: n.cache } : undefined;
+/** The default core's own build, or undefined when the table has none. */
+export function capiCoreBuild(t: ToolchainTable = table): CapiCoreBuild | undefined {
+  const n = resolveToolchain(t).capiCore as CapiCoreBuild | undefined;
+  return n ? { module: n.module, version: n.version, controllers: n.controllers, cache: n.cache } : undefined;
 }
 
 /**
  * The CRD directories a lab with these versions installs: the pinned ones, except that a lab on the
- * second CAPI lane's version takes that release's CRDs (the lane's directory) instead of the pinned
+ * previous CAPI lane's version takes that release's CRDs (the lane's directory) instead of the pinned
  * CAPI ones. Any other override keeps the pinned CRDs (the guard warns about it).
  */
 export function crdDirsFor(versions: Pick<ManagementVersions, 'clusterApi'>): string[] {
-  const lane = capiNextLane();
+  const lane = capiPreviousLane();
   const dirs = crdComponents().map((c) => (c.component === 'clusterApi' && lane && versions.clusterApi === lane.version ? lane.crdDir : c.dir));
   return [...new Set(dirs)].sort();
 }

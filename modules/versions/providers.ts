@@ -6,7 +6,7 @@
  * These are facts about releases, keyed by release: a bump to a release not listed here is refused
  * (contract unknown) or warned about (build unknown) by the version guard until it is added.
  */
-import { capiNextLane, crdDirOf, type VersionKey } from './pins';
+import { crdDirOf, type VersionKey } from './pins';
 
 /** A Cluster API contract version, as written in metadata.yaml. */
 export type CapiContract = 'v1beta1' | 'v1beta2';
@@ -51,10 +51,10 @@ const series = (major: number, contracts: Record<number, CapiContract>): Release
   Object.entries(contracts).map(([minor, contract]) => ({ major, minor: Number(minor), contract }));
 
 /**
- * Where the core's release series are read from: the newest CAPI metadata.yaml in the CRD tree, the
- * second lane's (v1.13's lists series 1.13, which v1.12's file predates) when the table has one.
+ * Where the core's release series are read from: the pinned CAPI metadata.yaml (v1.13's lists series
+ * 1.13 and every older one; the previous lane's v1.12 file predates 1.13).
  */
-const capiMetadataDir = capiNextLane()?.crdDir ?? crdDirOf('clusterApi');
+const capiMetadataDir = crdDirOf('clusterApi');
 
 const range = (from: number, to: number, contract: CapiContract): Record<number, CapiContract> =>
   Object.fromEntries(Array.from({ length: to - from + 1 }, (_, i) => [from + i, contract]));
@@ -106,7 +106,7 @@ export const capiProviders: readonly CapiProvider[] = [
     knownSkew: {
       'v0.20.0': {
         '1.12':
-          'known and contract-compatible: Kamaji provider v0.20.0 is built on CAPI 1.13.2 while the core is 1.12; both implement contract v1beta2. ' +
+          'known and contract-compatible: Kamaji provider v0.20.0 is built on CAPI 1.13.2 while the core is 1.12 (the previous CAPI lane); both implement contract v1beta2. ' +
           'No Kamaji provider release is built on CAPI 1.12 (v0.19.0, the last v1beta1-contract release, is built on 1.11), and v0.20.0 is the first to serve KamajiControlPlane v1alpha2',
       },
     },
@@ -129,7 +129,7 @@ export const capiProviders: readonly CapiProvider[] = [
       'v0.9.0': {
         '1.13':
           'known and contract-compatible: CAPMOX v0.9.0 is built on CAPI 1.12 (its go.mod) while the core is 1.13; both implement contract v1beta2. ' +
-          'The lab twin runs exactly this: core and kubeadm bootstrap 1.13 beside CAPMOX v0.9.0 built on 1.12, and a running lab moved from 1.12 to 1.13 (test/twin/capi-upgrade.test.ts)',
+          'The lab twin runs exactly this: core and kubeadm bootstrap 1.13 beside CAPMOX v0.9.0 built on 1.12 (every twin suite; it does not compile against the graph of CAPI 1.13), and a running lab moved from 1.12 to 1.13 (test/twin/capi-upgrade.test.ts)',
       },
     },
     crdDir: crdDirOf('proxmoxProvider'),
@@ -154,7 +154,7 @@ export const capiProviders: readonly CapiProvider[] = [
           'and CAPMOX v0.9.0 is built and tested against exactly this release on CAPI 1.12',
         '1.13':
           'known and contract-compatible: in-cluster IPAM v1.1.0 is built on CAPI 1.11.2 while the core is 1.13; both implement contract v1beta2. ' +
-          'CAPMOX v0.9.0 is tested upstream with this release on CAPI 1.12; the lab twin runs it with core 1.13 (test/twin/capi-upgrade.test.ts)',
+          'CAPMOX v0.9.0 is tested upstream with this release on CAPI 1.12; the lab twin runs it built on CAPI 1.12 (it does not compile against the graph of 1.13) beside core 1.13 (every twin suite)',
       },
     },
     crdDir: crdDirOf('inClusterIpam'),

@@ -27,14 +27,14 @@ export interface PlanPins {
   helmCli: { helm: { version: string }; kustomize: { version: string } };
   controllers: { modules: Record<string, string> };
   twinControllers: Record<string, { component: string } | string>;
-  capiNext?: { version: string };
+  capiCore?: { version: string };
   rclone: { component: string };
   components: Record<string, { version: string } | string>;
   crds: Record<string, unknown>;
   charts: Record<string, unknown>;
 }
 
-export type Group = 'engine' | 'crds' | 'kube-server' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'capi-next' | 'rclone';
+export type Group = 'engine' | 'crds' | 'kube-server' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'rclone';
 
 /** One part the toolchain makes: its name (a binary on `.toolchain/bin`, or a tree), the version its cache is keyed by. */
 export interface Part {
@@ -54,12 +54,13 @@ export const JOBS = {
     groups: ['crds', 'kube-server', 'helm', 'charts', 'twin-controllers', 'etcd-tools'],
   },
   demo: {
-    about: "npm run demo on a lab of the pinned Cluster API: the engine, the management API server, the Helm CLI and charts, the lane's controllers, MetalLB",
+    about:
+      'npm run demo: the engine, the management API server, the Helm CLI and charts, the Cluster API controllers (the providers, the default core), MetalLB',
     groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers'],
   },
   twin: {
-    about: 'the lab twin suites (npm run test:twin): the demo, the second CAPI lane, the backup tools',
-    groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers', 'capi-next', 'etcd-tools', 'rclone'],
+    about: 'the lab twin suites (npm run test:twin): the demo, the backup tools',
+    groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers', 'etcd-tools', 'rclone'],
   },
   all: { about: 'everything (npm test, CI)', groups: [] },
 } as const satisfies Record<string, { about: string; groups: readonly Group[] }>;
@@ -99,11 +100,12 @@ export function parts(pins: PlanPins): Part[] {
       .map(([m, v]) => `${m.split('/').pop()}-${v}`)
       .join('_'),
   );
+  // The default core and kubeadm bootstrap, built alone (toolchain.json capiCore).
+  if (pins.capiCore) add('controllers', 'capi-core', pins.capiCore.version);
   for (const [name, c] of entries(pins.twinControllers)) add('twin-controllers', name, withV(componentVersion(pins, c.component)));
   add('etcd-tools', 'etcdctl', pins.kubernetes.etcd.version);
   add('etcd-tools', 'etcdutl', pins.kubernetes.etcd.version);
   add('etcd-tools', 'bbolt', pins.kubernetes.etcd.bbolt.version);
-  if (pins.capiNext) add('capi-next', 'capi-next', pins.capiNext.version);
   add('rclone', 'rclone', withV(componentVersion(pins, pins.rclone.component)));
   return out;
 }

@@ -15,7 +15,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
-import type { CapiNextLane } from '../../modules/versions/pins';
+import type { CapiCoreBuild } from '../../modules/versions/pins';
 import { freePort, portOpen, stopChild } from '../lib/ports';
 
 export type ControllerName = 'capi-manager' | 'kubeadm-bootstrap-manager' | 'capmox-manager' | 'ipam-manager';
@@ -126,9 +126,9 @@ export interface ControllerBuild {
 /**
  * The builds of each controller the toolchain lays out: the pinned set (toolchain.json `controllers`,
  * `.toolchain/bin` and `.toolchain/controllers/{webhooks,rbac}`) and, for core and kubeadm bootstrap,
- * the second CAPI lane (`capiNext`, `.toolchain/controllers/<lane>/{bin,webhooks,rbac}`).
+ * the default core's own build (`capiCore`, `.toolchain/controllers/<cache>/{bin,webhooks,rbac}`).
  */
-export function controllerBuilds(root: string, builtFrom: Record<string, string>, lane?: CapiNextLane): Record<ControllerName, ControllerBuild[]> {
+export function controllerBuilds(root: string, builtFrom: Record<string, string>, lane?: CapiCoreBuild): Record<ControllerName, ControllerBuild[]> {
   const out = {} as Record<ControllerName, ControllerBuild[]>;
   for (const name of CONTROLLERS) {
     out[name] = [
@@ -158,7 +158,7 @@ function buildFor(builds: Record<ControllerName, ControllerBuild[]>, name: Contr
   if (!build) {
     throw new Error(
       `the management stack deploys ${OPERATOR_KEYS[name][1]} ${version}, but the twin has ${MODULE_OF[name]} ${builds[name].map((b) => b.version).join(' and ')} only: ` +
-        "the twin runs the pinned versions (modules/versions/toolchain.json, components) and the second CAPI lane (capiNext): drop the lab's management.versions override, or change the pin and rebuild the toolchain",
+        "the twin runs the pinned versions (modules/versions/toolchain.json, components) and the previous CAPI minor (capiPrevious): drop the lab's management.versions override, or change the pin and rebuild the toolchain",
     );
   }
   for (const file of [build.bin, build.webhooks, build.rbac]) if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);

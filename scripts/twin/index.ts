@@ -20,7 +20,7 @@ import type { Lab } from '../../modules/config/schema';
 import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
 import { asPlannedProblems } from './as-planned';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { capiNextLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
+import { capiCoreBuild, capiPreviousLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
 import { resolveVersions } from '../../modules/versions/guard';
 import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
 import type { SimVmView } from '../../sim/simulator';
@@ -253,7 +253,7 @@ export class LabTwin {
   private async startManagement(): Promise<void> {
     const { root } = this.options;
     this.log('starting the management API server (etcd, kube-apiserver, kube-controller-manager)');
-    // The CRDs of the lab's versions: the pinned ones, or the second CAPI lane's for a lab on it.
+    // The CRDs of the lab's versions: the pinned ones, or the previous CAPI minor's for a lab on it.
     const crdSets = crdDirsFor(resolveVersions(this.lab.management.versions as Partial<Record<VersionKey, string>>));
     let t0 = Date.now();
     // GOGC 400 with a 3 GiB soft limit: a quarter of the management API server's CPU was Go's
@@ -277,7 +277,7 @@ export class LabTwin {
       kubeconfig: this.mgmt.kubeconfig,
       client: this.mgmt.client,
       deployed: deployedProviders(operator),
-      builds: controllerBuilds(root, controllerModules(), capiNextLane()),
+      builds: controllerBuilds(root, controllerModules(), capiCoreBuild()),
       extraEnv: this.options.controllerEnv,
       track: (c) => this.children.add(c),
     });
@@ -704,14 +704,14 @@ export class LabTwin {
    * management stack changed (its release values), as the operator v0.28.0 does it
    * (internal/controller/phase_lifecycle.go: a provider whose status.installedVersion differs from
    * spec.version goes through clusterctl's `ProviderUpgrader().ApplyCustomPlan` with
-   * `UpgradeOptions{}`, so no CRD storage version migration) and clusterctl v1.12.10 carries it out
+   * `UpgradeOptions{}`, so no CRD storage version migration) and clusterctl v1.12.10 (the operator's go.mod) carries it out
    * (cmd/clusterctl/client/cluster/upgrader.go `doUpgrade`), one provider object at a time (each
    * reconcile passes one UpgradeItem), core first here: the provider scaled down; its old components
    * deleted except CRDs and namespace, and the new version's installed — its CRDs updated (replaced by the
    * release's, storage versions as upstream; the API server refuses a CRD that drops a version
    * still in status.storedVersions), its role, its webhook configurations and its manager. Played
    * here on the controllers the twin runs (`RunningControllers.install`: the build of the new
-   * version, scripts/toolchain's second CAPI lane or the pinned set). A failure leaves the upgraded
+   * version, the providers' graph or the default core's own build). A failure leaves the upgraded
    * providers scaled down, as clusterctl does. Providers the twin plays (Kamaji's, CAAPH) are not
    * moved: they run at their pins.
    */
@@ -761,15 +761,15 @@ export class LabTwin {
 
   /**
    * The CRDs a provider release installs, from the CRD tree (the directory of that CAPI version:
-   * the pinned one or the second lane's), as the twin installs them (release labels, no conversion
+   * the pinned one or the previous minor's), as the twin installs them (release labels, no conversion
    * webhook): CAPI core's groups for core, bootstrap.cluster.x-k8s.io for kubeadm bootstrap. The
    * kubeadm control plane's CRDs are in the tree but no provider of pvekaas installs them: not moved.
    */
   private providerCrds(name: ControllerName, version: string): KubeObject[] {
     if (name !== 'capi-manager' && name !== 'kubeadm-bootstrap-manager') return [];
-    const lane = capiNextLane();
+    const lane = capiPreviousLane();
     const dir = lane && version === lane.version ? lane.crdDir : version === this.pinnedCapi() ? crdDirOf('clusterApi')! : undefined;
-    if (!dir) throw new Error(`the twin has no CRDs of cluster-api ${version} (${crdRoot}): only the pinned release and the second CAPI lane`);
+    if (!dir) throw new Error(`the twin has no CRDs of cluster-api ${version} (${crdRoot}): only the pinned release and the previous CAPI minor`);
     const label = withReleaseLabels(this.options.root, [dir]);
     return loadPinnedCrds([dir])
       .filter((c) => {
@@ -996,7 +996,7 @@ export class LabTwin {
       .join('\n');
   }
 
-  /** The version each real controller runs (its build: the pinned set or the second CAPI lane). */
+  /** The version each real controller runs (its build: the providers' graph or the default core's). */
   controllerVersions(): Record<ControllerName, string> {
     if (!this.controllers) throw new Error('the controllers are not running');
     return this.controllers.versions();

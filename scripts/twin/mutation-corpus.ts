@@ -508,4 +508,14 @@ export const MUTATIONS: Mutation[] = [
     file: 'test/synth/vip-memory.test.ts',
     test: 'refuses a shrunk pool that would move a remembered VIP, naming the tenant, before writing anything',
   },
+  // The move from the previous CAPI minor to the default, as the operator's played upgrade does it.
+  {
+    id: 'capi-move-stored-version',
+    mistake: 'the move to CAPI 1.13 deployed while a CRD still stores a version it drops (v1alpha4)',
+    rendered: 'management cluster-api-operator values (core and bootstrap version)',
+    caughtAs: 'the real API server refuses the 1.13 CRD (HTTP 422); core and bootstrap stay scaled down',
+    tier: 'twin',
+    file: 'test/twin/capi-upgrade.test.ts',
+    test: 'refuses the move while a CRD still records a version',
+  },
 ];

@@ -3,7 +3,7 @@
  * hashicorp/kubernetes 2.38.0's plan, apply, wait and delete, and OpenTofu's consistency check, on
  * a fake API server whose "webhooks" change what is applied and a fake clock (no toolchain needed).
  * The types are the ones the provider builds from a CRD schema: the MachineDeployment schema below
- * is the part of CAPI v1.12.10's `cluster.x-k8s.io_machinedeployments.yaml` (v1beta2) these tests
+ * is the part of CAPI v1.13.6's `cluster.x-k8s.io_machinedeployments.yaml` (v1beta2; v1.12.10's is the same there) these tests
  * touch, with its maps (`additionalProperties`) and objects (`properties`) as there.
  */
 import {
@@ -172,7 +172,7 @@ class FakeClock implements Clock {
   }
 }
 
-/** CAPI v1.12.10 internal/webhooks/machinedeployment.go `Default`, the parts that touch what pvekaas sets. */
+/** CAPI v1.13.6 internal/webhooks/machinedeployment.go `Default` (unchanged from v1.12.10), the parts that touch what pvekaas sets. */
 function capiMachineDeploymentDefaulting(o: Obj): void {
   o.metadata.labels = { ...(o.metadata.labels ?? {}), 'cluster.x-k8s.io/cluster-name': o.spec.clusterName };
   o.spec.replicas ??= 1;

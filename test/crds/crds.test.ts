@@ -78,7 +78,7 @@ describe('the pinned CRDs', () => {
   });
 
   it('list the CEL rules that apply instead of pretending to check them', () => {
-    const provider = { apiVersion: 'operator.cluster.x-k8s.io/v1alpha2', kind: 'CoreProvider', metadata: { name: 'cluster-api', namespace: 'capi-system' }, spec: { version: 'v1.12.10', fetchConfig: { oci: 'r.example/x' } } };
+    const provider = { apiVersion: 'operator.cluster.x-k8s.io/v1alpha2', kind: 'CoreProvider', metadata: { name: 'cluster-api', namespace: 'capi-system' }, spec: { version: 'v1.13.6', fetchConfig: { oci: 'r.example/x' } } };
     expect(validateManifest(provider, pinned)).toEqual([]);
     const rules = uncheckedRules(provider, pinned);
     expect(rules).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'spec.fetchConfig', message: 'Must specify one and only one of {oci, url, selector}' })]));

@@ -34,7 +34,7 @@ const pins = resolveToolchain() as unknown as PlanPins & ReturnType<typeof resol
 const names = (requests: string[]) => planParts(pins, requests).map((p) => p.name);
 
 describe('the parts of each job', () => {
-  it('builds for the demo the engine first, then the management server, the charts, the pinned lane and MetalLB — not the backup tools or the second lane', () => {
+  it('builds for the demo the engine first, then the management server, the charts, the controllers (the providers, the default core) and MetalLB — not the backup tools', () => {
     const demo = names(['demo']);
     expect(demo).toEqual([
       'tofu',
@@ -46,13 +46,14 @@ describe('the parts of each job', () => {
       'helm',
       'charts',
       'controllers',
+      'capi-core',
       'metallb-controller',
     ]);
-    for (const absent of ['etcdctl', 'etcdutl', 'bbolt', 'rclone', 'capi-next']) expect(demo).not.toContain(absent);
+    for (const absent of ['etcdctl', 'etcdutl', 'bbolt', 'rclone']) expect(demo).not.toContain(absent);
   });
 
-  it('adds for the twin suites the second CAPI lane and the backup tools; the kube tier has no engine or controllers; unit only the CRD tree', () => {
-    expect(names(['twin'])).toEqual([...names(['demo']), 'etcdctl', 'etcdutl', 'bbolt', 'capi-next', 'rclone']);
+  it('adds for the twin suites the backup tools; the kube tier has no engine or controllers; unit only the CRD tree', () => {
+    expect(names(['twin'])).toEqual([...names(['demo']), 'etcdctl', 'etcdutl', 'bbolt', 'rclone']);
     const kube = names(['kube']);
     expect(kube).toEqual(['crds', 'etcd', ...pins.kubernetes.commands, 'kustomize', 'helm', 'charts', 'metallb-controller', 'etcdctl', 'etcdutl', 'bbolt']);
     expect(names(['unit'])).toEqual(['crds']);
@@ -64,7 +65,7 @@ describe('the parts of each job', () => {
     expect(names([])).toEqual(every);
     expect(names(['all'])).toEqual(every);
     expect(names(['charts'])).toEqual(['kustomize', 'charts']);
-    expect(names(['capi-next', 'engine'])).toEqual(['tofu', 'terraform-provider-proxmox', 'crds', 'capi-next']);
+    expect(names(['capi-core', 'engine'])).toEqual(['tofu', 'terraform-provider-proxmox', 'crds', 'capi-core']);
     // Every part belongs to some job short of all (nothing is built for no one).
     const used = new Set(
       Object.keys(JOBS)
@@ -80,7 +81,7 @@ describe('the parts of each job', () => {
     );
   });
 
-  it('keys each part by the version of its pins: a plugin the proxy does not serve is no part; no capiNext, no lane', () => {
+  it('keys each part by the version of its pins: a plugin the proxy does not serve is no part; no capiCore, no core part', () => {
     const byName = Object.fromEntries(parts(pins).map((p) => [p.name, p.version]));
     expect(byName.tofu).toBe(pins.tofu.version);
     expect(byName['kube-apiserver']).toBe(pins.kubernetes.version);
@@ -89,10 +90,10 @@ describe('the parts of each job', () => {
         .map(([m, v]) => `${m.split('/').pop()}-${v}`)
         .join('_'),
     );
-    expect(byName['capi-next']).toBe(pins.capiNext!.version);
+    expect(byName['capi-core']).toBe(pins.capiCore!.version);
     expect(Object.keys(byName)).not.toContain('terraform-provider-kubernetes');
-    const { capiNext: _lane, ...withoutLane } = pins;
-    expect(parts(withoutLane as PlanPins).map((p) => p.name)).not.toContain('capi-next');
+    const { capiCore: _core, ...withoutCore } = pins;
+    expect(parts(withoutCore as PlanPins).map((p) => p.name)).not.toContain('capi-core');
     const bumped = JSON.parse(JSON.stringify(pins)) as PlanPins;
     bumped.tofu.version = 'v9.9.9';
     expect(parts(bumped).find((p) => p.name === 'tofu')!.version).toBe('v9.9.9');
@@ -245,7 +246,7 @@ describe('scripts/toolchain asks the plan', () => {
     const k = pins.kubernetes;
     const etcd = k.etcd.version;
     const controllersKey = parts(pins).find((p) => p.name === 'controllers')!.version;
-    const raw = JSON.parse(JSON.stringify(pins)) as { controllers: { binaries: Record<string, string> }; capiNext: { controllers: string[]; cache: string } };
+    const raw = JSON.parse(JSON.stringify(pins)) as { controllers: { binaries: Record<string, string> }; capiCore: { controllers: string[]; cache: string } };
     const files = [
       `tofu-${pins.tofu.version}/tofu`,
       `terraform-provider-proxmox-${pins.providers.proxmox.version}/terraform-provider-proxmox_v${pins.providers.proxmox.version}`,
@@ -257,7 +258,7 @@ describe('scripts/toolchain asks the plan', () => {
       `helm-${pins.helmCli.helm.version}/helm`,
       `kustomize-${pins.helmCli.kustomize.version}/kustomize`,
       ...Object.keys(raw.controllers.binaries).map((b) => `controllers-${controllersKey}/${b}`),
-      ...raw.capiNext.controllers.map((b) => `${raw.capiNext.cache}/${b}`),
+      ...raw.capiCore.controllers.map((b) => `${raw.capiCore.cache}/${b}`),
       `metallb-controller-v${(pins.components.metallb as { version: string }).version}/metallb-controller`,
       `rclone-v${(pins.components.rclone as { version: string }).version}/rclone`,
     ];

@@ -3,13 +3,13 @@
  * (modules/management/chart-values.ts `CAPI_1_12_TUNING`): on Cluster API 1.12 the defaults 1.13
  * ships, on 1.13 nothing. The real operator chart passes the provider's `deployment` through, the
  * operator turns its container args into manager flags (scripts/twin/controllers.ts `managerArgs`),
- * and the REAL controller binaries of the toolchain (each pinned release, and the second CAPI lane)
+ * and the REAL controller binaries of the toolchain (the default core's build, and the previous minor's in the providers' graph)
  * must know every flag: an unknown one stops the manager at start, so the provider would never come up.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CAPI_1_12_TUNING, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
-import { capiNextLane, controllerModules, pinnedVersions } from '../../modules/versions';
+import { capiCoreBuild, capiPreviousLane, controllerModules, pinnedVersions } from '../../modules/versions';
 import { controllerBuilds, deployedProviders, managerArgs, operatorChanges, type ControllerName } from '../../scripts/twin/controllers';
 import { renderedOperatorValues } from '../../scripts/twin/operator-chart';
 import toolchain from '../../modules/versions/toolchain.json';
@@ -17,9 +17,11 @@ import { stringify } from 'yaml';
 import { exampleLab } from '../management/synth';
 
 const root = join(__dirname, '../..');
-const lane = capiNextLane()!;
+/** The previous CAPI minor (1.12, which the tuning is for) and the default (1.13, whose defaults it is). */
+const OLD = capiPreviousLane()!.version;
+const NEW = pinnedVersions.clusterApi;
 const settings = (clusterApi: string) => ({ management: exampleLab().management, versions: { ...pinnedVersions, clusterApi } });
-const builds = controllerBuilds(root, controllerModules(), lane);
+const builds = controllerBuilds(root, controllerModules(), capiCoreBuild());
 
 /** A controller binary's own `--help` (pflag prints the usage and exits 0). */
 function helpOf(bin: string): string {
@@ -39,9 +41,9 @@ function binFor(name: ControllerName, version: string): string {
 }
 
 describe('the controller tuning the management stack renders', () => {
-  it('sets 1.13’s defaults on the pinned Cluster API 1.12, for core and kubeadm bootstrap only', () => {
-    expect(pinnedVersions.clusterApi).toMatch(/^v1\.12\./);
-    const resources = capiProviderResources(settings(pinnedVersions.clusterApi));
+  it('sets 1.13’s defaults on Cluster API 1.12 (the previous minor), for core and kubeadm bootstrap only', () => {
+    expect(OLD).toMatch(/^v1\.12\./);
+    const resources = capiProviderResources(settings(OLD));
     const spec = (name: string) => resources.find((r) => r.metadata.name === name)!.spec as any;
     expect(spec('cluster-api').manager).toEqual({ featureGates: { ClusterTopology: true } });
     expect(spec('cluster-api').deployment).toEqual({ containers: [{ name: 'manager', args: CAPI_1_12_TUNING.core }] });
@@ -50,8 +52,8 @@ describe('the controller tuning the management stack renders', () => {
     for (const r of resources.filter((x) => !['cluster-api', 'kubeadm'].includes(x.metadata.name))) expect((r.spec as any).deployment).toBeUndefined();
   });
 
-  it('sets nothing on Cluster API 1.13, whose own defaults these are', () => {
-    const resources = capiProviderResources(settings(lane.version));
+  it('sets nothing on Cluster API 1.13 (the default), whose own defaults these are', () => {
+    const resources = capiProviderResources(settings(NEW));
     expect(resources.find((r) => r.metadata.name === 'cluster-api')!.spec!.manager).toEqual({ featureGates: { ClusterTopology: true } });
     for (const r of resources) expect((r.spec as any).deployment).toBeUndefined();
   });
@@ -67,7 +69,7 @@ describe('the controller tuning the management stack renders', () => {
     );
 
   it('reaches the managers through the real operator chart, as the operator adds them', () => {
-    const deployed = rendered(capiOperatorValues(settings(pinnedVersions.clusterApi)));
+    const deployed = rendered(capiOperatorValues(settings(OLD)));
     expect(deployed['capi-manager'].args).toEqual(
       Object.entries(CAPI_1_12_TUNING.core)
         .map(([k, v]) => `${k}=${v}`)
@@ -80,7 +82,7 @@ describe('the controller tuning the management stack renders', () => {
 
   it('a flag put in manager.additionalArgs never reaches the manager: the chart drops it', () => {
     // The first rendering of this tuning did that; the twin, reading the values, ran the flags anyway.
-    const values = capiOperatorValues(settings(pinnedVersions.clusterApi)) as any;
+    const values = capiOperatorValues(settings(OLD)) as any;
     delete values.core['cluster-api'].deployment;
     values.core['cluster-api'].manager.additionalArgs = CAPI_1_12_TUNING.core;
     const deployed = rendered(values);
@@ -90,7 +92,7 @@ describe('the controller tuning the management stack renders', () => {
 
   it('fails, with helm’s own words, when the chart refuses the values or is not laid out', () => {
     // The chart's values.schema.json wants `core` to be an object (or null).
-    expect(() => rendered({ ...capiOperatorValues(settings(pinnedVersions.clusterApi)), core: 'cluster-api' })).toThrow(
+    expect(() => rendered({ ...capiOperatorValues(settings(OLD)), core: 'cluster-api' })).toThrow(
       /^helm template of the cluster-api-operator release: .*core/s,
     );
     expect(() => renderedOperatorValues(root, { name: 'x', namespace: 'x', version: '0.0.1', values: [] }, toolchain.kubernetes.version)).toThrow(
@@ -100,11 +102,11 @@ describe('the controller tuning the management stack renders', () => {
 
   it('moving from 1.12 to 1.13 upgrades core and bootstrap (their flags go with it); a flag change alone rolls the manager', () => {
     const on = (clusterApi: string) => rendered(capiOperatorValues(settings(clusterApi)));
-    const old = on(pinnedVersions.clusterApi);
+    const old = on(OLD);
     const versions = Object.fromEntries(Object.entries(old).map(([n, d]) => [n, d.version])) as Record<ControllerName, string>;
     const args = Object.fromEntries(Object.entries(old).map(([n, d]) => [n, d.args])) as Record<ControllerName, string[]>;
     expect(operatorChanges(old, versions, args)).toEqual({ moving: [], rolled: [] });
-    const next = on(lane.version);
+    const next = on(NEW);
     expect(next['capi-manager'].args).toEqual([]);
     expect(operatorChanges(next, versions, args)).toEqual({ moving: ['capi-manager', 'kubeadm-bootstrap-manager'], rolled: [] });
     // The same release run with 1.12's default flags (a lab synthesized before this tuning): rolled.
@@ -137,7 +139,7 @@ describe('the controller tuning the management stack renders', () => {
     ['capi-manager', 'core'],
     ['kubeadm-bootstrap-manager', 'bootstrap'],
   ] as const)('every flag rendered for %s is one its real 1.12 binary defines', (name, kind) => {
-    const flags = flagsOf(binFor(name, pinnedVersions.clusterApi));
+    const flags = flagsOf(binFor(name, OLD));
     expect(flags.size).toBeGreaterThan(10);
     for (const flag of Object.keys(CAPI_1_12_TUNING[kind])) expect([flag, flags.has(flag)]).toEqual([flag, true]);
   });
@@ -147,17 +149,17 @@ describe('the controller tuning the management stack renders', () => {
     // for the wrong release would keep that provider down; the real binaries show it.
     const run = (version: string) =>
       spawnSync(binFor('kubeadm-bootstrap-manager', version), ['--cluster-concurrency=10', '--help'], { encoding: 'utf8', timeout: 60000 });
-    const old = run(pinnedVersions.clusterApi);
+    const old = run(OLD);
     expect(old.status).toBe(0);
     expect(`${old.stdout}${old.stderr}`).toMatch(/Flag --cluster-concurrency has been deprecated/);
-    const next = run(lane.version);
+    const next = run(NEW);
     expect(next.status).not.toBe(0);
     expect(`${next.stdout}${next.stderr}`).toMatch(/unknown flag: --cluster-concurrency/);
   });
 
-  it('the 1.13 lane defaults equal what is rendered on 1.12', () => {
+  it('the 1.13 defaults equal what is rendered on 1.12', () => {
     // pflag prints each default in --help ("(default 100)"): the tuning is exactly upstream's next minor.
-    const help = (name: ControllerName) => helpOf(binFor(name, lane.version));
+    const help = (name: ControllerName) => helpOf(binFor(name, NEW));
     for (const [name, kind] of [
       ['capi-manager', 'core'],
       ['kubeadm-bootstrap-manager', 'bootstrap'],

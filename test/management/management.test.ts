@@ -14,7 +14,7 @@ import { ManagementStack } from '../../stacks/management-stack';
 import { loadPinnedCrds, validateManifest } from '../support/crds';
 import { checkManagement } from '../../modules/config/management-rules';
 import { CAPI_1_12_TUNING, capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
-import { capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
+import { capiPreviousLane, capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
 import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxTenantCredentialsSecretName } from '../../modules/versions/layout';
 import { exampleLab, exampleLabSchemaOnly, projectRoot, synthesize, type Synthesized } from './synth';
 
@@ -237,7 +237,7 @@ describe('the example lab', () => {
   it('reports the known build skews as synth warnings, without machine paths', () => {
     const manifest = JSON.parse(readFileSync(join(synth.dir, 'manifest.json'), 'utf8'));
     const messages = manifest.stacks.management.annotations.map((a: any) => a.message);
-    expect(messages.some((m: string) => /^pvekaas: known and contract-compatible: Kamaji provider v0\.20\.0/.test(m))).toBe(true);
+    expect(messages.some((m: string) => /^pvekaas: known and contract-compatible: CAPMOX v0\.9\.0 is built on CAPI 1\.12/.test(m))).toBe(true);
     expect(JSON.stringify(manifest.stacks.management.annotations)).not.toContain(projectRoot);
   });
 
@@ -308,20 +308,26 @@ describe('an air-gapped lab (management.mirror)', () => {
       raw.management.mirror = MIRROR;
     });
     const resources = capiProviderResources({ management: lab.management, versions: pinnedVersions });
-    for (const r of resources) {
-      expect(validateManifest(r, crds)).toEqual([]);
-      const spec = r.spec as any;
-      expect(spec.fetchConfig.oci).toMatch(new RegExp(`^${MIRROR.images}/capi-providers/[a-z-]+$`));
-      // The mirrored image, beside the controller flags core and kubeadm bootstrap get on CAPI 1.12.
-      const args = { 'cluster-api': CAPI_1_12_TUNING.core, kubeadm: CAPI_1_12_TUNING.bootstrap }[r.metadata.name];
-      expect(spec.deployment.containers).toEqual([
-        {
-          name: 'manager',
-          imageUrl: expect.stringMatching(new RegExp(`^${MIRROR.images}/(registry\\.k8s\\.io|ghcr\\.io|docker\\.io)/.+:v\\d`)),
-          ...(args ? { args } : {}),
-        },
-      ]);
-    }
+    // On the default CAPI 1.13 the mirrored image alone; on the previous minor (1.12) beside the
+    // controller flags core and kubeadm bootstrap get there.
+    const previous = capiProviderResources({ management: lab.management, versions: { ...pinnedVersions, clusterApi: capiPreviousLane()!.version } });
+    for (const [set, tuned] of [
+      [resources, false],
+      [previous, true],
+    ] as const)
+      for (const r of set) {
+        expect(validateManifest(r, crds)).toEqual([]);
+        const spec = r.spec as any;
+        expect(spec.fetchConfig.oci).toMatch(new RegExp(`^${MIRROR.images}/capi-providers/[a-z-]+$`));
+        const args = tuned ? { 'cluster-api': CAPI_1_12_TUNING.core, kubeadm: CAPI_1_12_TUNING.bootstrap }[r.metadata.name] : undefined;
+        expect(spec.deployment.containers).toEqual([
+          {
+            name: 'manager',
+            imageUrl: expect.stringMatching(new RegExp(`^${MIRROR.images}/(registry\\.k8s\\.io|ghcr\\.io|docker\\.io)/.+:v\\d`)),
+            ...(args ? { args } : {}),
+          },
+        ]);
+      }
     expect(resources.map((r) => (r.spec as any).fetchConfig.oci.split('/').pop()).sort()).toEqual([
       'addon-helm',
       'bootstrap-kubeadm',
@@ -415,7 +421,9 @@ describe('other descriptions', () => {
     expect(() => exampleLab(edit)).toThrow(/management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1/);
     const lab = exampleLabSchemaOnly(edit);
     expect(() => renderManagement(lab)).toThrow(
-      /management\.versions\.kamajiProvider: Kamaji control plane kamaji v0\.19\.0 implements CAPI contract v1beta1, but core cluster-api v1\.12\.10 implements v1beta2/,
+      new RegExp(
+        `management\\.versions\\.kamajiProvider: Kamaji control plane kamaji v0\\.19\\.0 implements CAPI contract v1beta1, but core cluster-api ${pinnedVersions.clusterApi.replace(/\./g, '\\.')} implements v1beta2`,
+      ),
     );
     expect(checkManagement(lab)).toEqual([expect.objectContaining({ path: ['management', 'versions', 'kamajiProvider'], value: 'v0.19.0' })]);
   });

@@ -12,7 +12,7 @@ import { parseLab } from '../../modules/config/load';
 import { formatWarning } from '../../modules/config/problems';
 import { supportWarnings } from '../../modules/management';
 import { versionGuard } from '../../modules/versions/lab-guard';
-import { capiNextLane } from '../../modules/versions/pins';
+import { capiPreviousLane } from '../../modules/versions/pins';
 
 const root = join(__dirname, '../..');
 const exampleText = readFileSync(join(root, 'examples/lab.yaml'), 'utf8');
@@ -22,7 +22,7 @@ const exampleWith = (change: (d: any) => void) => {
   change(d);
   return parseLab(stringify(d), 'lab.yaml');
 };
-/** The day before CAPI 1.12's scheduled end of life: its warning is due. */
+/** The day of the docs' examples (test/docs/commands.test.ts). */
 const DAY = '2026-12-06';
 
 describe("the version guard's warnings of the example lab", () => {
@@ -42,11 +42,13 @@ describe("the version guard's warnings of the example lab", () => {
     for (const w of own) expect(`${w.message} ${w.fix ?? ''}`).not.toMatch(/modules\/|record it in|pinnedVersions/);
   });
 
-  it('recommend only a release pvekaas accepts: the CAPI end of life names the second lane, and that lab validates without a version error', () => {
-    const eol = own.find((w) => /clusterApi 1\.12 reaches its end of life/.test(w.message))!;
-    const [, lane] = /set management\.versions\.clusterApi: (v\d+\.\d+\.\d+)/.exec(eol.fix!)!;
-    const moved = exampleWith((d) => (d.management.versions = { clusterApi: lane }));
-    expect(supportWarnings(moved, DAY).filter((w) => w.path[0] === 'management')).toEqual([]);
+  it('recommend only a release pvekaas accepts: a lab on the previous CAPI lane past its end of life is sent to the default, and that lab validates without a version error or an end of life', () => {
+    const after = '2026-12-09';
+    const onPrevious = exampleWith((d) => (d.management.versions = { clusterApi: capiPreviousLane()!.version }));
+    const eol = supportWarnings(onPrevious, after).find((w) => /Cluster API 1\.12 is past its end of life/.test(w.message))!;
+    const [, to] = /or set it to (v\d+\.\d+\.\d+)/.exec(eol.fix!)!;
+    const moved = exampleWith((d) => (d.management.versions = { clusterApi: to }));
+    expect(supportWarnings(moved, after).filter((w) => w.path[0] === 'management' && /(past|reaches) its end of life/.test(w.message))).toEqual([]);
     expect(versionGuard(moved).problems).toEqual([]);
   });
 });
@@ -61,7 +63,7 @@ describe('a warning an override makes', () => {
       'read it with `crane digest docker.io/clastix/kamaji:26.8.3-edge` (or `docker buildx imagetools inspect`) and set management.versions.kamajiImageDigest: sha256:<digest>',
     );
     // A skew the core's override makes is at that override, not at the providers the lab does not name.
-    const moved = exampleWith((d) => (d.management.versions = { clusterApi: capiNextLane()!.version }));
+    const moved = exampleWith((d) => (d.management.versions = { clusterApi: capiPreviousLane()!.version }));
     const skews = versionGuard(moved).warnings.filter((w) => /known and contract-compatible/.test(w.message));
     expect(skews.length).toBeGreaterThan(0);
     for (const w of skews) expect([w.origin, w.path.join('.')]).toEqual([undefined, 'management.versions.clusterApi']);

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { autoscalerChart, cniCharts } from '../../modules/versions/cni';
-import { capiNextLane, controllerModules, crdDirOf, pinnedCrdDirs, pinnedVersions, resolveToolchain, type ToolchainTable } from '../../modules/versions';
+import { capiPreviousLane, controllerModules, crdDirOf, pinnedCrdDirs, pinnedVersions, resolveToolchain, type ToolchainTable } from '../../modules/versions';
 import toolchain from '../../modules/versions/toolchain.json';
 
 const root = resolve(__dirname, '../..');
@@ -33,7 +33,7 @@ const pins: Record<string, string> = {
   'cni.cilium': cniCharts.cilium.version,
   'cni.calico': cniCharts.calico.version,
   autoscalerChart: autoscalerChart.version,
-  capiNext: (table as unknown as { capiNext: { version: string } }).capiNext.version,
+  capiPrevious: (table as unknown as { capiPrevious: { version: string } }).capiPrevious.version,
 };
 
 /** The files that hold the pins themselves. */
@@ -64,7 +64,7 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   // Prose about the behaviour of one release, read from its source: re-read on a bump.
   {
     file: 'modules/versions/tenant-range.ts',
-    pins: ['kamajiImage', 'clusterApi', 'capiNext'],
+    pins: ['kamajiImage', 'clusterApi', 'capiPrevious'],
     why: "facts keyed by release: that Kamaji release's KubeadmVersion; the CAPI release whose own support table stops at 1.35; the CAPI release whose table is cited",
   },
   {
@@ -77,20 +77,20 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'modules/tenants/index.ts', pins: ['proxmoxProvider'], why: 'the TLS keys that CAPMOX release reads' },
   {
     file: 'modules/tenants/secondary.ts',
-    pins: ['proxmoxProvider', 'clusterApi'],
-    why: "CAPMOX binds a Cluster to one API in that release; what that CAPI release's MachineDeployment webhook defaults",
+    pins: ['proxmoxProvider', 'clusterApi', 'capiPrevious'],
+    why: "CAPMOX binds a Cluster to one API in that release; what those CAPI releases' MachineDeployment webhook defaults",
   },
   { file: 'modules/placement/failover.ts', pins: ['proxmoxProvider'], why: 'how that CAPMOX release clones from the template node (failover)' },
   { file: 'test/tenants/failover.test.ts', pins: ['proxmoxProvider'], why: "that CAPMOX release's scheduler, read from its source" },
   {
     file: 'docs/placement.md',
-    pins: ['proxmoxProvider', 'kamajiProvider', 'inClusterIpam'],
+    pins: ['proxmoxProvider', 'inClusterIpam', 'helmAddon'],
     why: "CAPMOX's scheduler in that release; a real validate run's warnings, as printed",
   },
   {
     file: 'scripts/twin/index.ts',
-    pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm', 'clusterApi', 'clusterApiOperator'],
-    why: 'which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow; the operator and clusterctl releases whose provider upgrade it plays',
+    pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm', 'capiPrevious', 'clusterApiOperator'],
+    why: "which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow; the operator release whose provider upgrade it plays, and the clusterctl of the operator's go.mod (the previous lane's version by coincidence)",
   },
   // The twin's kubernetes_manifest applier: the provider's and OpenTofu's rules, read from those releases' source.
   {
@@ -107,8 +107,8 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   { file: 'constructs/tenant-secondaries.ts', pins: ['provider.kubernetes'], why: "computed_fields replaces that release's default" },
   {
     file: 'test/applier/manifest-applier.test.ts',
-    pins: ['provider.kubernetes', 'clusterApi'],
-    why: 'the provider rules and the CAPI CRD/webhook the fake server transcribes',
+    pins: ['provider.kubernetes', 'clusterApi', 'capiPrevious'],
+    why: 'the provider rules and the CAPI CRD/webhook the fake server transcribes (the same in both CAPI releases)',
   },
   { file: 'test/applier/helm-stand-in.test.ts', pins: ['provider.helm'], why: "that helm provider release's defaults" },
   { file: 'test/twin/multi-instance.test.ts', pins: ['provider.kubernetes'], why: 'the provider rules the second plan follows' },
@@ -160,7 +160,11 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
     why: 'how that provider release and that Kamaji release pass extra args and volumes to the API server, read from their source',
   },
   { file: 'test/delivery/deploy-plan.test.ts', pins: ['tofu'], why: 'a plan JSON as that OpenTofu release writes it (terraform_version)' },
-  { file: 'test/foresight/status-fixtures.ts', pins: ['clusterApi'], why: 'objects shaped as that CAPI release writes them' },
+  {
+    file: 'test/foresight/status-fixtures.ts',
+    pins: ['capiPrevious'],
+    why: 'objects shaped as that CAPI release writes them (read before the default moved to 1.13, not re-read at it)',
+  },
   {
     file: 'docs/design.md',
     pins: ['provider.kubernetes', 'provider.helm', 'helmCli'],
@@ -168,13 +172,13 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   },
   {
     file: 'README.md',
-    pins: ['clusterApi', 'proxmoxProvider', 'helmCli', 'capiNext', 'kamajiImage'],
-    why: 'the substituted versions, each named; the second CAPI lane; the Kamaji release that bounds the tenant minors',
+    pins: ['clusterApi', 'proxmoxProvider', 'inClusterIpam', 'helmAddon', 'helmCli', 'capiPrevious', 'kamajiImage'],
+    why: 'the substituted versions, each named; the default CAPI and the previous minor; the validate warnings of the tour, as printed; the Kamaji release that bounds the tenant minors',
   },
   {
     file: 'docs/development.md',
-    pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium', 'capiNext'],
-    why: 'the toolchain table and its cold build times',
+    pins: ['tofu', 'provider.proxmox', 'provider.kubernetes', 'provider.helm', 'kubernetes', 'kubernetes.etcd', 'helmCli', 'cni.cilium', 'clusterApi'],
+    why: 'the toolchain table and its cold build times (the default CAPI core among them)',
   },
   {
     file: 'docs/kube-tier.md',
@@ -199,13 +203,13 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   },
   {
     file: 'docs/management.md',
-    pins: [...everyManagementPin, 'capiNext'],
-    why: 'the release and provider tables, the mirror commands, the guard example, the move to the second CAPI lane',
+    pins: [...everyManagementPin, 'capiPrevious'],
+    why: 'the release and provider tables, the mirror commands, the guard example, the move from the previous CAPI minor',
   },
   { file: 'docs/proxmox.md', pins: ['proxmoxProvider', 'provider.proxmox'], why: 'the provider documentation link and the CAPMOX calls' },
   {
     file: 'docs/tenants.md',
-    pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico', 'capiNext'],
+    pins: ['clusterApi', 'kamajiProvider', 'proxmoxProvider', 'kamajiImage', 'cni.cilium', 'cni.calico', 'capiPrevious'],
     why: 'the CNI charts and the secondary-clusters route, read from those releases; the CAPI release whose support table bounds the tenant minors',
   },
   {
@@ -223,7 +227,7 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
       'tofu',
       'provider.proxmox',
       'provider.kubernetes',
-      'capiNext',
+      'capiPrevious',
       'clusterApiOperator',
     ],
     why: 'what the twin runs and plays, and the chart it cannot render',
@@ -297,32 +301,44 @@ describe('what derives from the table', () => {
 
   it('a patch bump of one row moves everything derived from it', () => {
     const bumped = JSON.parse(JSON.stringify(table)) as typeof table;
-    (bumped.components as Record<string, { version: string }>).clusterApi.version = 'v1.12.99';
+    (bumped.components as Record<string, { version: string }>).clusterApi.version = 'v1.13.99';
     (bumped.components as Record<string, { version: string }>).metallb.version = '0.15.99';
     const before = resolveToolchain(table);
     const after = resolveToolchain(bumped);
-    expect(Object.keys(after.crds)).toContain('cluster-api/v1.12.99');
+    expect(Object.keys(after.crds)).toContain('cluster-api/v1.13.99');
     expect(Object.keys(after.crds)).toContain('metallb/v0.15.99');
     expect(Object.keys(after.crds)).not.toContain(crdDirOf('clusterApi'));
-    expect(after.controllers.modules['sigs.k8s.io/cluster-api']).toBe('v1.12.99');
-    expect(after.controllers.webhooks['kubeadm-bootstrap-manager']).toBe('sigs.k8s.io/cluster-api@v1.12.99/bootstrap/kubeadm/config/webhook/manifests.yaml');
+    expect(after.capiCore).toMatchObject({
+      version: 'v1.13.99',
+      cache: 'capi-core-cluster-api-v1.13.99',
+      webhooks: { 'kubeadm-bootstrap-manager': 'sigs.k8s.io/cluster-api@v1.13.99/bootstrap/kubeadm/config/webhook/manifests.yaml' },
+    });
+    // The previous minor's row moves the providers' graph (its CAPI) and its CRD directory.
+    (bumped.capiPrevious as { version: string }).version = 'v1.12.99';
+    const previous = resolveToolchain(bumped);
+    expect(previous.controllers.modules['sigs.k8s.io/cluster-api']).toBe('v1.12.99');
+    expect(previous.controllers.webhooks['kubeadm-bootstrap-manager']).toBe('sigs.k8s.io/cluster-api@v1.12.99/bootstrap/kubeadm/config/webhook/manifests.yaml');
+    expect(Object.keys(previous.crds)).toContain('cluster-api/v1.12.99');
     // Nothing else moves.
     const others = (r: typeof before) => Object.keys(r.crds).filter((k) => !/^(cluster-api|metallb)\//.test(k));
     expect(others(after)).toEqual(others(before));
-    expect(after.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']).toBe(
+    expect(after.controllers).toEqual(before.controllers);
+    expect(previous.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox']).toBe(
       before.controllers.modules['github.com/ionos-cloud/cluster-api-provider-proxmox'],
     );
   });
 
   it('derives the CRD directories, the controllers and the staging version from the rows', () => {
-    // Every directory of the tree is a pinned one, or the second CAPI lane's (installed only for a lab on it).
-    expect([...pinnedCrdDirs(), capiNextLane()!.crdDir].sort()).toEqual(Object.keys(resolveToolchain().crds).sort());
-    expect(resolveToolchain().capiNext).toMatchObject({
+    // Every directory of the tree is a pinned one, or the previous CAPI minor's (installed only for a lab on it).
+    expect([...pinnedCrdDirs(), capiPreviousLane()!.crdDir].sort()).toEqual(Object.keys(resolveToolchain().crds).sort());
+    expect(resolveToolchain().capiCore).toMatchObject({
+      version: pinnedVersions.clusterApi,
       binaries: { 'capi-manager': 'sigs.k8s.io/cluster-api', 'kubeadm-bootstrap-manager': 'sigs.k8s.io/cluster-api/bootstrap/kubeadm' },
-      webhooks: { 'capi-manager': `sigs.k8s.io/cluster-api@${capiNextLane()!.version}/config/webhook/manifests.yaml` },
+      webhooks: { 'capi-manager': `sigs.k8s.io/cluster-api@${pinnedVersions.clusterApi}/config/webhook/manifests.yaml` },
     });
+    // The providers' graph: CAPMOX and IPAM with the previous CAPI minor they compile against.
     expect(controllerModules()).toEqual({
-      'sigs.k8s.io/cluster-api': pinnedVersions.clusterApi,
+      'sigs.k8s.io/cluster-api': capiPreviousLane()!.version,
       'github.com/ionos-cloud/cluster-api-provider-proxmox': pinnedVersions.proxmoxProvider,
       'sigs.k8s.io/cluster-api-ipam-provider-in-cluster': pinnedVersions.inClusterIpam,
     });
@@ -331,13 +347,13 @@ describe('what derives from the table', () => {
     expect(resolveToolchain().providers.proxmox.moduleVersion).toBe(`v${table.providers.proxmox.version}`);
   });
 
-  it('refuses a second CAPI lane whose controllers or CRDs are not of its module, naming what', () => {
-    const broken = JSON.parse(JSON.stringify(table)) as typeof table & { capiNext: { controllers: string[]; crds: string } };
-    broken.capiNext.controllers = ['capi-manager', 'capmox-manager'];
-    expect(() => resolveToolchain(broken)).toThrow(/capiNext: proxmoxProvider:config\/webhook\/manifests\.yaml is not a file of sigs\.k8s\.io\/cluster-api/);
-    const wrongCrds = JSON.parse(JSON.stringify(table)) as typeof broken;
-    wrongCrds.capiNext.crds = 'metallb';
-    expect(() => resolveToolchain(wrongCrds)).toThrow(/capiNext: crds\.metallb is not the CRDs of sigs\.k8s\.io\/cluster-api/);
+  it('refuses a default core build whose controllers are not of its module, and a previous minor whose CRDs are not, naming what', () => {
+    const broken = JSON.parse(JSON.stringify(table)) as typeof table & { capiCore: { controllers: string[] } };
+    broken.capiCore.controllers = ['capi-manager', 'capmox-manager'];
+    expect(() => resolveToolchain(broken)).toThrow(/capiCore: proxmoxProvider:config\/webhook\/manifests\.yaml is not a file of sigs\.k8s\.io\/cluster-api/);
+    const wrongCrds = JSON.parse(JSON.stringify(table)) as typeof table & { capiPrevious: { crds: string } };
+    wrongCrds.capiPrevious.crds = 'metallb';
+    expect(() => resolveToolchain(wrongCrds)).toThrow(/capiPrevious: crds\.metallb is not the CRDs of sigs\.k8s\.io\/cluster-api/);
   });
 
   it('refuses a table that refers to a component it does not list, naming it', () => {

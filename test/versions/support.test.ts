@@ -8,10 +8,25 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import { supportWarnings } from '../../modules/management';
-import { componentSupport, kubernetesSupport, seriesOf, supportOf, supportedKubernetesMinors, SOON_DAYS } from '../../modules/versions';
+import {
+  capiPreviousLane,
+  capiReleaseCalendar,
+  capiSupportFinding,
+  capiSupportOn,
+  componentSupport,
+  kubernetesSupport,
+  pinnedVersions,
+  seriesOf,
+  supportOf,
+  supportedKubernetesMinors,
+  SOON_DAYS,
+} from '../../modules/versions';
 
 const root = join(__dirname, '../..');
 const example = () => parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'), 'examples/lab.yaml');
+/** The two Cluster API releases pvekaas runs: the previous lane (1.12) and the default (1.13). */
+const PREVIOUS = capiPreviousLane()!.version;
+const DEFAULT = pinnedVersions.clusterApi;
 
 describe('support windows', () => {
   it('reads the series of a version, with or without v', () => {
@@ -40,6 +55,60 @@ describe('support windows', () => {
   it('lists the supported minors of a day', () => {
     expect(supportedKubernetesMinors('2026-12-03')).toEqual(['1.35', '1.36', '1.37']);
     expect(supportedKubernetesMinors('2026-06-01')).toEqual(['1.33', '1.34', '1.35', '1.36', '1.37']);
+  });
+});
+
+describe('the Cluster API release calendar', () => {
+  it("derives each minor's maintenance and end of life from the release of the minor two and three after it", () => {
+    expect([seriesOf(PREVIOUS), seriesOf(DEFAULT)]).toEqual(['1.12', '1.13']);
+    // 1.12: maintenance with v1.14.0, end of life with v1.15.0 (scheduled).
+    expect(capiSupportOn(PREVIOUS, '2026-08-17')).toMatchObject({ phase: 'standard', maintenance: { release: 'v1.14.0', date: '2026-08-18' } });
+    expect(capiSupportOn(PREVIOUS, '2026-08-18')?.phase).toBe('maintenance');
+    expect(capiSupportOn(PREVIOUS, '2026-12-07')).toMatchObject({
+      phase: 'maintenance',
+      endOfLife: { release: 'v1.15.0', date: '2026-12-08', scheduled: true },
+    });
+    expect(capiSupportOn(PREVIOUS, '2026-12-08')?.phase).toBe('end-of-life');
+    // 1.13: standard until v1.15.0, then maintenance; its end of life (v1.16.0) has no date yet, so never past it.
+    expect(capiSupportOn(DEFAULT, '2026-12-07')?.phase).toBe('standard');
+    expect(capiSupportOn(DEFAULT, '2026-12-08')).toMatchObject({ phase: 'maintenance', endOfLife: { release: 'v1.16.0', scheduled: false } });
+    expect(capiSupportOn(DEFAULT, '2026-12-08')?.endOfLife.date).toBeUndefined();
+    expect(capiSupportOn(DEFAULT, '2030-01-01')?.phase).toBe('maintenance');
+  });
+
+  it('agrees with the rows of the upstream support table (versions.md: each "EOL since <date> - v1.N.0 release date")', () => {
+    const eolSince: Record<string, string> = { '1.8': '2025-08-12', '1.9': '2025-12-18', '1.10': '2026-04-21', '1.11': '2026-08-18' };
+    for (const [series, date] of Object.entries(eolSince)) {
+      expect(capiSupportOn(`v${series}.0`, date)).toMatchObject({ phase: 'end-of-life', endOfLife: { date } });
+      const before = new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      expect(capiSupportOn(`v${series}.0`, before)?.phase).toBe('maintenance');
+    }
+    // A minor older than the calendar is past its end of life when the calendar holds the release that ended it.
+    expect(capiSupportOn('v1.6.4', '2026-01-01')).toMatchObject({ phase: 'end-of-life', endOfLife: { release: 'v1.9.0', date: '2024-12-10' } });
+    expect(Object.values(capiReleaseCalendar).filter((r) => r.scheduled)).toHaveLength(1);
+  });
+
+  it('says what each phase means, with the day and the release, and only from its day on', () => {
+    expect(capiSupportFinding(DEFAULT, '2026-12-07')).toBeUndefined();
+    expect(capiSupportFinding(DEFAULT, '2026-12-08')).toEqual({
+      phase: 'maintenance',
+      message:
+        'Cluster API 1.13 is in maintenance mode since 2026-12-08 (the release of v1.15.0, as scheduled): upstream back-ports no fix proactively (an emergency patch case by case); its end of life: with the release of v1.16.0, which has no date yet',
+    });
+    expect(capiSupportFinding(PREVIOUS, '2026-10-01')?.phase).toBe('maintenance');
+    expect(capiSupportFinding(PREVIOUS, '2026-12-07')).toEqual({
+      phase: 'soon',
+      message:
+        'Cluster API 1.12 reaches its end of life on 2026-12-08 (the release of v1.15.0, as scheduled); it is in maintenance mode since 2026-08-18 (the release of v1.14.0)',
+    });
+    expect(capiSupportFinding(PREVIOUS, '2026-12-08')).toEqual({
+      phase: 'end-of-life',
+      message:
+        'Cluster API 1.12 is past its end of life since 2026-12-08 (the release of v1.15.0, as scheduled): upstream fixes nothing in it, not even security issues',
+    });
+    // The day comes from the caller, and a calendar in which v1.15.0 slipped moves the end with it.
+    const slipped = { ...capiReleaseCalendar, '1.15': { released: '2026-12-15', scheduled: true } };
+    expect(capiSupportFinding(PREVIOUS, '2026-12-08', slipped)?.phase).toBe('soon');
   });
 });
 
@@ -95,6 +164,31 @@ describe('supportWarnings', () => {
       expect(supportWarnings(withMin(version), '2026-12-03').filter((w) => w.path.includes('autoscaling'))).toEqual([]);
     // min 1 says what the autoscaler does: no warning.
     expect(supportWarnings(lab, '2026-12-03').filter((w) => w.path.includes('autoscaling'))).toEqual([]);
+  });
+
+  it("says the pinned Cluster API's maintenance as pvekaas's from its day on, and a lab on the previous lane its end of life at the override, with the move", () => {
+    const lab = example();
+    const capi = (l: typeof lab, day: string) => supportWarnings(l, day).filter((w) => w.path.join('.') === 'management.versions.clusterApi');
+    expect(capi(lab, '2026-12-07')).toEqual([]);
+    const [maintenance] = capi(lab, '2026-12-08');
+    expect(maintenance).toMatchObject({ origin: 'pvekaas', severity: 'warning' });
+    expect(maintenance.message).toBe(
+      `its pinned clusterApi ${pinnedVersions.clusterApi}: ${capiSupportFinding(pinnedVersions.clusterApi, '2026-12-08')!.message} (as of 2026-12-08)`,
+    );
+    const previous = capiPreviousLane()!.version;
+    const onPrevious = { ...lab, management: { ...lab.management, versions: { ...lab.management.versions, clusterApi: previous } } };
+    const [soon] = capi(onPrevious, '2026-12-07');
+    expect(soon).toMatchObject({ value: previous, severity: 'warning' });
+    expect(soon.origin).toBeUndefined();
+    expect(soon.message).toContain('Cluster API 1.12 reaches its end of life on 2026-12-08');
+    expect(soon.fix).toBe(
+      `move to pvekaas's default ${pinnedVersions.clusterApi}: remove management.versions.clusterApi (or set it to ${pinnedVersions.clusterApi}) and deploy the management stack, then the rest as written in docs/management.md, "Moving from Cluster API 1.12 to 1.13"`,
+    );
+    const [past] = capi(onPrevious, '2027-01-01');
+    expect(past.message).toContain('Cluster API 1.12 is past its end of life since 2026-12-08');
+    expect(past.fix).toBe(soon.fix);
+    // Months before: in maintenance already, the move a plan.
+    expect(capi(onPrevious, '2026-09-01')[0].fix).toBe(`plan the move: ${soon.fix}`);
   });
 
   it('gives the same warnings for the same lab and day', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { ProblemError, type Problem } from '../../modules/config/problems';
-import { capiNextLane, pinnedVersions } from '../../modules/versions';
+import { capiPreviousLane, pinnedVersions } from '../../modules/versions';
 import { capiWorkloadRanges, kamajiKubeadmVersions, outsideTenantRange, tenantKubernetesRange } from '../../modules/versions/tenant-range';
 import { KAMAJI_KUBEADM_VERSION } from '../../scripts/twin/kamaji-rules';
 
@@ -37,14 +37,16 @@ const tenantAOn = (version: string, previous?: string) => (doc: ReturnType<typeo
 };
 
 describe('the tenant range of the pinned management plane', () => {
-  it('is 1.29 to 1.36: CAPI 1.12 from 1.29, the pinned Kamaji and CAPI core up to 1.36', () => {
+  it('is 1.30 to 1.36: CAPI 1.13 from 1.30, the pinned Kamaji and CAPI core up to 1.36', () => {
     const range = tenantKubernetesRange(pinnedVersions);
-    expect(range).toMatchObject({ oldest: { minor: '1.29' }, newest: { minor: '1.36' }, unknown: [] });
+    expect(range).toMatchObject({ oldest: { minor: '1.30' }, newest: { minor: '1.36' }, unknown: [] });
     expect(outsideTenantRange(range, 'v1.35.4')).toBeUndefined();
     expect(outsideTenantRange(range, 'v1.36.3')).toBeUndefined();
     expect(outsideTenantRange(range, 'v1.37.2')).toMatch(/^Kubernetes 1\.37 is newer than Kamaji .* \(at most 1\.36\)$/);
-    expect(outsideTenantRange(range, 'v1.28.15')).toMatch(
-      /^Kubernetes 1\.28 is older than CAPI v1\.12\.10 supports for a workload cluster \(at least 1\.29\)$/,
+    expect(outsideTenantRange(range, 'v1.29.15')).toMatch(
+      new RegExp(
+        `^Kubernetes 1\\.29 is older than CAPI ${pinnedVersions.clusterApi.replace(/\./g, '\\.')} supports for a workload cluster \\(at least 1\\.30\\)$`,
+      ),
     );
   });
 
@@ -57,7 +59,8 @@ describe('the tenant range of the pinned management plane', () => {
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.12.7' }).newest).toEqual({ minor: '1.35', by: 'CAPI v1.12.7 (1.36 only from v1.12.8)' });
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.12.0' }).newest?.minor).toBe('1.34');
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.12.8' }).newest?.minor).toBe('1.36');
-    expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: capiNextLane()!.version }).oldest?.minor).toBe(capiWorkloadRanges['1.13'].oldest);
+    expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: capiPreviousLane()!.version }).oldest?.minor).toBe(capiWorkloadRanges['1.12'].oldest);
+    expect(tenantKubernetesRange(pinnedVersions).oldest?.minor).toBe(capiWorkloadRanges['1.13'].oldest);
     expect(tenantKubernetesRange({ ...pinnedVersions, clusterApi: 'v1.13.0' }).newest?.minor).toBe('1.35');
   });
 
@@ -80,18 +83,18 @@ describe('rule versions.tenant-kubernetes', () => {
         path: ['tenants', 0, 'kubernetesVersion'],
         value: 'v1.37.2',
         message: expect.stringContaining('Kubernetes 1.37 is newer than Kamaji'),
-        fix: expect.stringContaining('run a Kubernetes minor from 1.29 to 1.36'),
+        fix: expect.stringContaining('run a Kubernetes minor from 1.30 to 1.36'),
       }),
     ]);
   });
 
   it('refuses workers of previous.kubernetesVersion older than CAPI supports, at previous', () => {
-    // 1.29 → 1.30 with previous 1.29 is inside; 1.28 workers under a 1.29 control plane are not.
-    expect(rangeProblems(tenantAOn('v1.30.14', 'v1.29.15'))).toEqual([]);
-    expect(rangeProblems(tenantAOn('v1.29.15', 'v1.28.15'))).toEqual([
+    // 1.30 → 1.31 with previous 1.30 is inside; 1.29 workers under a 1.30 control plane are not.
+    expect(rangeProblems(tenantAOn('v1.31.14', 'v1.30.14'))).toEqual([]);
+    expect(rangeProblems(tenantAOn('v1.30.14', 'v1.29.15'))).toEqual([
       expect.objectContaining({
         path: ['tenants', 0, 'previous', 'kubernetesVersion'],
-        message: expect.stringContaining('Kubernetes 1.28 is older than CAPI'),
+        message: expect.stringContaining('Kubernetes 1.29 is older than CAPI'),
       }),
     ]);
   });

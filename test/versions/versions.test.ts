@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { crdsDir } from '../support/crds';
 import {
   capiMinorOf,
-  capiNextLane,
+  capiPreviousLane,
   capiProviders,
   checkVersions,
   crdDirsFor,
@@ -70,7 +70,8 @@ describe('the version table', () => {
   });
 
   it('pins the release series the issue asks for', () => {
-    expect(pinnedVersions.clusterApi).toMatch(/^v1\.12\.\d+$/);
+    expect(pinnedVersions.clusterApi).toMatch(/^v1\.13\.\d+$/);
+    expect(capiPreviousLane()!.version).toMatch(/^v1\.12\.\d+$/);
     expect(pinnedVersions.kamajiProvider).toMatch(/^v0\.20\.\d+$/);
     expect(pinnedVersions.proxmoxProvider).toMatch(/^v0\.9\.\d+$/);
     expect(pinnedVersions.inClusterIpam).toMatch(/^v1\.1\.\d+$/);
@@ -93,11 +94,13 @@ describe('the version guard', () => {
     expect(errors(pinnedVersions)).toEqual([]);
   });
 
-  it('warns about the known Kamaji provider build skew (CAPI 1.13 vs core 1.12) and says it is contract-compatible', () => {
-    const kamaji = warnings(pinnedVersions).find((f) => f.key === 'kamajiProvider');
-    expect(kamaji?.message).toMatch(/1\.13/);
-    expect(kamaji?.message).toMatch(/1\.12/);
-    expect(kamaji?.message).toMatch(/contract-compatible/);
+  it('warns about the known CAPMOX build skew (CAPI 1.12 vs core 1.13) and says it is contract-compatible; the Kamaji provider, built on 1.13, has none', () => {
+    const capmox = warnings(pinnedVersions).find((f) => f.key === 'proxmoxProvider');
+    expect(capmox?.message).toMatch(/CAPMOX v0\.9\.0 is built on CAPI 1\.12 .* while the core is 1\.13; both implement contract v1beta2/);
+    expect(capmox?.message).toMatch(/contract-compatible/);
+    expect(warnings(pinnedVersions).find((f) => f.key === 'inClusterIpam')?.message).toMatch(/built on CAPI 1\.11\.2 while the core is 1\.13/);
+    expect(warnings(pinnedVersions).find((f) => f.key === 'helmAddon')?.message).toMatch(/CAAPH v0\.6\.2 is built on CAPI 1\.12 while the core is 1\.13/);
+    expect(warnings(pinnedVersions).filter((f) => f.key === 'kamajiProvider')).toEqual([]);
   });
 
   it('warns that the Kamaji image has no digest while none is recorded, and stops when one is given', () => {
@@ -142,26 +145,30 @@ describe('the version guard', () => {
   });
 
   it('warns when a compatible provider is built on another CAPI minor, and names both minors', () => {
-    const caaph = warnings(resolveVersions({ helmAddon: 'v0.6.4' })).find((f) => f.key === 'helmAddon' && /built against/.test(f.message));
+    const onPrevious = { clusterApi: capiPreviousLane()!.version };
+    const caaph = warnings(resolveVersions({ ...onPrevious, helmAddon: 'v0.6.4' })).find((f) => f.key === 'helmAddon' && /built against/.test(f.message));
     expect(caaph?.message).toContain('CAPI 1.13');
     expect(caaph?.message).toContain('1.12');
     expect(errors(resolveVersions({ helmAddon: 'v0.6.4' }))).toEqual([]);
+    // On the default core (1.13) the same CAAPH release has no skew to warn about.
+    expect(warnings(resolveVersions({ helmAddon: 'v0.6.4' })).filter((f) => f.key === 'helmAddon' && /built against/.test(f.message))).toEqual([]);
   });
 
-  describe('the second CAPI lane (toolchain.json capiNext)', () => {
-    const lane = capiNextLane()!;
+  describe('the previous CAPI lane (toolchain.json capiPrevious)', () => {
+    const lane = capiPreviousLane()!;
     const onLane = resolveVersions({ clusterApi: lane.version });
 
-    it('is a newer minor than the pinned core, with the same module, and its CRD tree holds its CRDs and metadata.yaml', () => {
+    it('is the minor before the pinned core, with the same module, and its CRD tree holds its CRDs and metadata.yaml', () => {
       expect(lane.module).toBe(capiProviders[0].repository.replace('https://github.com/kubernetes-sigs/', 'sigs.k8s.io/'));
-      expect(capiMinorOf(capiProviders[0], lane.version)).not.toBe(capiMinorOf(capiProviders[0], pinnedVersions.clusterApi));
+      const minor = (v: string) => Number(capiMinorOf(capiProviders[0], v)!.split('.')[1]);
+      expect(minor(lane.version)).toBe(minor(pinnedVersions.clusterApi) - 1);
       expect(existsSync(join(root, lane.crdDir, 'metadata.yaml'))).toBe(true);
       expect(existsSync(join(root, lane.crdDir, 'cluster.x-k8s.io_machines.yaml'))).toBe(true);
-      // The core's release series are read from the newest metadata.yaml there is: the lane's.
-      expect(capiProviders[0].metadataFile).toBe(`${lane.crdDir}/metadata.yaml`);
+      // The core's release series are read from the newest metadata.yaml there is: the pinned one's.
+      expect(capiProviders[0].metadataFile).toBe(`${crdDirOf('clusterApi')}/metadata.yaml`);
     });
 
-    it("is covered by its own metadata.yaml (series and contract from that file), and the pinned core's file is a subset of it", () => {
+    it("is covered by the pinned core's metadata.yaml (series and contract from that file), and the lane's own file is a subset of it", () => {
       const [major, minor] = lane.version.replace(/^v/, '').split('.').map(Number);
       const own = upstreamSeries(capiProviders[0]);
       expect(own).toContainEqual({ major, minor, contract: 'v1beta2' });
@@ -172,27 +179,27 @@ describe('the version guard', () => {
           lane.version,
         ),
       ).toBe('v1beta2');
-      const pinned = parse(readFileSync(join(root, `${crdDirOf('clusterApi')}/metadata.yaml`), 'utf8')).releaseSeries as {
+      const previous = parse(readFileSync(join(root, `${lane.crdDir}/metadata.yaml`), 'utf8')).releaseSeries as {
         major: number;
         minor: number;
         contract: string;
       }[];
-      for (const s of pinned) expect(own).toContainEqual({ major: s.major, minor: s.minor, contract: s.contract });
+      for (const s of previous) expect(own).toContainEqual({ major: s.major, minor: s.minor, contract: s.contract });
     });
 
-    it('accepts the lane with the pinned providers, warning what is true: CAPMOX and CAAPH built on 1.12, IPAM on 1.11, the lane named', () => {
+    it('accepts the lane with the pinned providers, warning what is true: the Kamaji provider built on 1.13, IPAM on 1.11, the lane and the move named', () => {
       expect(errors(onLane)).toEqual([]);
-      const byKey = new Map(warnings(onLane).map((f) => [f.key, f.message]));
-      expect(byKey.get('proxmoxProvider')).toMatch(/CAPMOX v0\.9\.0 is built on CAPI 1\.12 .* while the core is 1\.13; both implement contract v1beta2/);
-      expect(byKey.get('inClusterIpam')).toMatch(/built on CAPI 1\.11\.2 while the core is 1\.13/);
-      expect(byKey.get('helmAddon')).toMatch(/CAAPH v0\.6\.2 is built on CAPI 1\.12 while the core is 1\.13/);
-      // The pinned Kamaji provider is built on 1.13: no skew with a 1.13 core.
-      expect(warnings(onLane).filter((f) => f.key === 'kamajiProvider')).toEqual([]);
-      expect(byKey.get('clusterApi')).toContain('the second Cluster API lane');
-      expect(byKey.get('clusterApi')).not.toContain('validated against the CRDs of');
+      const byKey = new Map(warnings(onLane).map((f) => [f.key, f]));
+      expect(byKey.get('kamajiProvider')?.message).toMatch(/Kamaji provider v0\.20\.0 is built on CAPI 1\.13\.2 while the core is 1\.12/);
+      expect(byKey.get('inClusterIpam')?.message).toMatch(/built on CAPI 1\.11\.2 while the core is 1\.12/);
+      // CAPMOX and CAAPH are built on 1.12: no skew with a 1.12 core.
+      expect(warnings(onLane).filter((f) => f.key === 'proxmoxProvider' || f.key === 'helmAddon')).toEqual([]);
+      expect(byKey.get('clusterApi')?.message).toContain('the previous Cluster API lane');
+      expect(byKey.get('clusterApi')?.message).not.toContain('validated against the CRDs of');
+      expect(byKey.get('clusterApi')?.fix).toMatch(/remove management\.versions\.clusterApi .*"Moving from Cluster API 1\.12 to 1\.13"/);
     });
 
-    it('still refuses a 1.13 patch with a provider of another contract, and a CAPI minor it knows nothing of', () => {
+    it('still refuses a 1.12 patch with a provider of another contract, and a CAPI minor it knows nothing of', () => {
       expect(errors(resolveVersions({ clusterApi: lane.version, kamajiProvider: 'v0.19.0' })).map((f) => f.key)).toEqual(['kamajiProvider']);
       expect(errors(resolveVersions({ clusterApi: 'v1.14.0' }))[0].message).toMatch(/cannot tell which CAPI contract cluster-api v1\.14\.0 implements/);
     });
