@@ -6,7 +6,7 @@
  * - The network is the infrastructure cluster's: pvekaas patches `ipv4Config` and `dnsServers` into
  *   the ProxmoxClusterTemplate (modules/tenants/cluster-class-patches.ts), never into a machine
  *   template. Cluster API's topology controller patches the ProxmoxCluster in place
- *   (sigs.k8s.io/cluster-api v1.12.10 internal/controllers/topology/cluster/reconcile_state.go,
+ *   (sigs.k8s.io/cluster-api v1.13.6 internal/controllers/topology/cluster/reconcile_state.go,
  *   `reconcileInfrastructureCluster`) and rotates machine templates only when they change
  *   (`reconcileReferencedTemplate`): no machine is rolled for an address edit.
  * - CAPMOX writes a machine's network configuration (address, gateway, DNS) into its cloud-init

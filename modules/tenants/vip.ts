@@ -21,7 +21,7 @@
  *
  * **Refused**, because the control plane's endpoint cannot move under running machines (Cluster
  * API copies `spec.controlPlaneEndpoint` from the infrastructure cluster only while it is unset,
- * sigs.k8s.io/cluster-api v1.12.10 internal/controllers/cluster/cluster_controller_phases.go,
+ * sigs.k8s.io/cluster-api v1.13.6 internal/controllers/cluster/cluster_controller_phases.go,
  * `reconcileInfrastructure`; every kubeconfig and every worker's kubelet names it): a remembered
  * tenant whose described VIP differs from the remembered one, a described VIP that is another
  * remembered tenant's, and a remembered VIP the pool no longer holds.
