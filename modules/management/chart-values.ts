@@ -6,7 +6,15 @@
  */
 import type { Management } from '../config/schema';
 import { capiProviders, managementImages, type CapiProvider, type ImagePin, type ManagementVersions } from '../versions';
-import { KAMAJI_DATASTORE_NAME, KAMAJI_ETCD_FULLNAME, TENANT_VIP_POOL, managementNamespaces, providerNamespaces, releaseNames } from '../versions/layout';
+import {
+  KAMAJI_DATASTORE_NAME,
+  KAMAJI_ETCD_FULLNAME,
+  SYNCED_MACHINE_LABELS,
+  TENANT_VIP_POOL,
+  managementNamespaces,
+  providerNamespaces,
+  releaseNames,
+} from '../versions/layout';
 import { mirroredImage, mirroredRepository, providerComponentsArtifact, type Mirror } from '../versions/mirror';
 
 /** What every builder needs: the lab's `management:` and its effective versions. */
@@ -79,7 +87,7 @@ export function capiProviderResources(s: ManagementSettings): KubernetesObject[]
  * change nothing measurable (no throttling before or after: docs/development.md, "The management
  * controllers' settings", `npm run bench:twin`); they are set for larger management planes and so
  * that the move to 1.13 changes no controller behaviour.
- * From 1.13 on these are upstream's defaults and nothing is rendered. They go in the provider's
+ * From 1.13 on these are upstream's defaults and nothing of them is rendered. They go in the provider's
  * `deployment.containers[manager].args`, which the operator sets on the manager container as
  * `key=value`, replacing the components' own value of that flag (cluster-api-operator
  * `internal/controller/component_customizer.go`, `customizeContainer`). Not in
@@ -107,10 +115,16 @@ export const CAPI_1_12_TUNING: Readonly<Record<'core' | 'bootstrap', Readonly<Re
   },
 };
 
+/** The core manager's flag that copies the tenants' topology labels from Machines to Nodes, on every CAPI minor. */
+export const CORE_SYNC_ARGS: Readonly<Record<string, string>> = { '--additional-sync-machine-labels': SYNCED_MACHINE_LABELS };
+
 function controllerTuning(provider: CapiProvider, version: string | undefined): Record<string, string> | undefined {
   if (provider.kind !== 'core' && provider.kind !== 'bootstrap') return undefined;
-  if (!version || !/^v?1\.12\./.test(version)) return undefined;
-  return { ...CAPI_1_12_TUNING[provider.kind] };
+  // The core manager copies the tenants' topology labels from Machines to Nodes (modules/versions/layout.ts).
+  const sync = provider.kind === 'core' ? CORE_SYNC_ARGS : {};
+  const tuning = version && /^v?1\.12\./.test(version) ? CAPI_1_12_TUNING[provider.kind] : {};
+  const args = { ...tuning, ...sync };
+  return Object.keys(args).length > 0 ? args : undefined;
 }
 
 function imageString(pin: ImagePin, mirror?: Mirror): string {

@@ -8,7 +8,7 @@ import type { PoolPlan, TenantPlan } from '../placement/types';
 import { maxOf, nodeGroups, type NodeGroupScale } from './node-groups';
 import { ProblemError } from '../config/problems';
 import { renderTitle } from './problems';
-import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, machineDeploymentNames } from './names';
+import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_REGION, LABEL_ZONE, machineDeploymentNames } from './names';
 
 export interface MachineDeploymentPlan {
   /** Topology name, unique in the tenant. */
@@ -52,9 +52,20 @@ export function machineDeployments(plan: TenantPlan): MachineDeploymentPlan[] {
   return result.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** Labels CAPI copies from the machines onto the tenant's Nodes. */
+/**
+ * Labels CAPI copies from the machines onto the tenant's Nodes: pvekaas's own (`node.cluster.x-k8s.io/`,
+ * synced by default) and the topology ones the Proxmox CSI node plugin reads (synced by the core
+ * manager's `--additional-sync-machine-labels`). A change of these is propagated to running
+ * Machines in place, without a rollout (CAPI's in-place propagation of template metadata).
+ */
 export function nodeLabels(md: MachineDeploymentPlan): Record<string, string> {
-  return { [LABEL_POOL]: md.pool, [LABEL_INSTANCE]: md.instance, [LABEL_PROXMOX_NODE]: md.nodes[0] };
+  return {
+    [LABEL_POOL]: md.pool,
+    [LABEL_INSTANCE]: md.instance,
+    [LABEL_PROXMOX_NODE]: md.nodes[0],
+    [LABEL_REGION]: md.instance,
+    [LABEL_ZONE]: md.nodes[0],
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Tenant } from '../config/schema';
-import { capmoxCredentialsSecretName, managementNamespaces, providerNamespaces } from '../versions/layout';
+import { TOPOLOGY_LABELS, capmoxCredentialsSecretName, managementNamespaces, providerNamespaces } from '../versions/layout';
 
 /** Labels and annotations pvekaas puts on what it creates. */
 export const LABEL_TENANT = 'pvekaas.lab/tenant';
@@ -14,6 +14,9 @@ export const LABEL_POOL = 'node.cluster.x-k8s.io/pool';
 /** CAPI copies `node.cluster.x-k8s.io/*` machine labels onto the Node, so workloads can select by them. */
 export const LABEL_INSTANCE = 'node.cluster.x-k8s.io/proxmox-instance';
 export const LABEL_PROXMOX_NODE = 'node.cluster.x-k8s.io/proxmox-node';
+/** The Node's region (its Proxmox instance) and zone (its Proxmox node), synced by CAPI's `--additional-sync-machine-labels` (modules/versions/layout.ts). */
+export const LABEL_REGION = TOPOLOGY_LABELS.region;
+export const LABEL_ZONE = TOPOLOGY_LABELS.zone;
 
 /** The ClusterClass every tenant Cluster uses, and the namespace it and its templates live in. */
 export const CLUSTER_CLASS_NAME = 'lab-tenant';

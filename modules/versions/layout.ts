@@ -69,4 +69,19 @@ export function capmoxTenantCredentialsSecretName(instance: string, tenant: stri
 }
 
 /** The MetalLB pool (and its L2Advertisement) holding the tenant VIPs. */
+/**
+ * The well-known topology labels of a tenant's Nodes: region = the Proxmox instance (the `region` of
+ * that instance's cluster in the Proxmox CSI plugin's config), zone = the Proxmox node. The CSI
+ * node plugin answers NodeGetInfo from them (proxmox-csi-plugin v0.19.1 `pkg/csi/node.go`,
+ * NodeGetInfo: `topology.kubernetes.io/region` and `/zone`, refusing a Node without them), and the
+ * cluster-autoscaler's scale-from-zero templates carry them. pvekaas puts them on the Machines;
+ * CAPI's machine controller copies to the Node only `node-role.kubernetes.io/`,
+ * `node-restriction.kubernetes.io/` and `node.cluster.x-k8s.io/` labels plus those matching its
+ * `--additional-sync-machine-labels` regexes (cluster-api `main.go` of both pinned minors,
+ * `internal/controllers/machine/machine_controller_noderef.go` and `util/labels` GetManagedLabels):
+ * the management stack sets that flag on the core manager to this expression.
+ */
+export const TOPOLOGY_LABELS = { region: 'topology.kubernetes.io/region', zone: 'topology.kubernetes.io/zone' } as const;
+export const SYNCED_MACHINE_LABELS = '^topology\\.kubernetes\\.io/(region|zone)$';
+
 export const TENANT_VIP_POOL = 'tenant-vips';

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { CAPI_1_12_TUNING, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
+import { CAPI_1_12_TUNING, CORE_SYNC_ARGS, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
 import { capiCoreBuild, capiPreviousLane, controllerModules, pinnedVersions } from '../../modules/versions';
 import { controllerBuilds, deployedProviders, managerArgs, operatorChanges, type ControllerName } from '../../scripts/twin/controllers';
 import { renderedOperatorValues } from '../../scripts/twin/operator-chart';
@@ -46,16 +46,19 @@ describe('the controller tuning the management stack renders', () => {
     const resources = capiProviderResources(settings(OLD));
     const spec = (name: string) => resources.find((r) => r.metadata.name === name)!.spec as any;
     expect(spec('cluster-api').manager).toEqual({ featureGates: { ClusterTopology: true } });
-    expect(spec('cluster-api').deployment).toEqual({ containers: [{ name: 'manager', args: CAPI_1_12_TUNING.core }] });
+    expect(spec('cluster-api').deployment).toEqual({ containers: [{ name: 'manager', args: { ...CAPI_1_12_TUNING.core, ...CORE_SYNC_ARGS } }] });
     expect(spec('kubeadm').manager).toBeUndefined();
     expect(spec('kubeadm').deployment).toEqual({ containers: [{ name: 'manager', args: CAPI_1_12_TUNING.bootstrap }] });
     for (const r of resources.filter((x) => !['cluster-api', 'kubeadm'].includes(x.metadata.name))) expect((r.spec as any).deployment).toBeUndefined();
   });
 
-  it('sets nothing on Cluster API 1.13 (the default), whose own defaults these are', () => {
+  it('sets none of them on Cluster API 1.13 (the default), whose own defaults these are: the core gets only the topology labels sync', () => {
     const resources = capiProviderResources(settings(NEW));
     expect(resources.find((r) => r.metadata.name === 'cluster-api')!.spec!.manager).toEqual({ featureGates: { ClusterTopology: true } });
-    for (const r of resources) expect((r.spec as any).deployment).toBeUndefined();
+    expect((resources.find((r) => r.metadata.name === 'cluster-api')!.spec as any).deployment).toEqual({
+      containers: [{ name: 'manager', args: CORE_SYNC_ARGS }],
+    });
+    for (const r of resources.filter((x) => x.metadata.name !== 'cluster-api')) expect((r.spec as any).deployment).toBeUndefined();
   });
 
   /** The provider resources the REAL operator chart renders from these values (what the twin's controllers run with). */
@@ -71,7 +74,7 @@ describe('the controller tuning the management stack renders', () => {
   it('reaches the managers through the real operator chart, as the operator adds them', () => {
     const deployed = rendered(capiOperatorValues(settings(OLD)));
     expect(deployed['capi-manager'].args).toEqual(
-      Object.entries(CAPI_1_12_TUNING.core)
+      Object.entries({ ...CAPI_1_12_TUNING.core, ...CORE_SYNC_ARGS })
         .map(([k, v]) => `${k}=${v}`)
         .sort(),
     );
@@ -107,7 +110,7 @@ describe('the controller tuning the management stack renders', () => {
     const args = Object.fromEntries(Object.entries(old).map(([n, d]) => [n, d.args])) as Record<ControllerName, string[]>;
     expect(operatorChanges(old, versions, args)).toEqual({ moving: [], rolled: [] });
     const next = on(NEW);
-    expect(next['capi-manager'].args).toEqual([]);
+    expect(next['capi-manager'].args).toEqual(['--additional-sync-machine-labels=^topology\\.kubernetes\\.io/(region|zone)$']);
     expect(operatorChanges(next, versions, args)).toEqual({ moving: ['capi-manager', 'kubeadm-bootstrap-manager'], rolled: [] });
     // The same release run with 1.12's default flags (a lab synthesized before this tuning): rolled.
     expect(operatorChanges(old, versions, { ...args, 'capi-manager': [], 'kubeadm-bootstrap-manager': [] })).toEqual({
@@ -142,6 +145,22 @@ describe('the controller tuning the management stack renders', () => {
     const flags = flagsOf(binFor(name, OLD));
     expect(flags.size).toBeGreaterThan(10);
     for (const flag of Object.keys(CAPI_1_12_TUNING[kind])) expect([flag, flags.has(flag)]).toEqual([flag, true]);
+  });
+
+  it.each([OLD, NEW])('the topology labels sync flag is one the real %s core binary defines, and selects those two labels only', (version) => {
+    const bin = binFor('capi-manager', version);
+    for (const flag of Object.keys(CORE_SYNC_ARGS)) expect([flag, flagsOf(bin).has(flag)]).toEqual([flag, true]);
+    // The manager compiles the expressions (Go's RE2) once connected, and stops on a bad one (main.go:
+    // "at least one of --additional-sync-machine-labels regexes is invalid"): the lab twin's core
+    // manager runs with it and its Nodes carry the labels (test/twin/example-lab.test.ts). Here: what
+    // it selects, in the syntax RE2 and JavaScript share (no lookaround, which RE2 lacks).
+    const re = CORE_SYNC_ARGS['--additional-sync-machine-labels'];
+    expect(re).not.toMatch(/\(\?[=!<]/);
+    const selects = (key: string) => new RegExp(re).test(key);
+    expect(['topology.kubernetes.io/region', 'topology.kubernetes.io/zone'].map(selects)).toEqual([true, true]);
+    expect(
+      ['topology.kubernetes.io/regionX', 'xtopology.kubernetes.io/zone', 'node.kubernetes.io/instance-type', 'kubernetes.io/hostname'].map(selects),
+    ).toEqual([false, false, false, false]);
   });
 
   it('catches a flag the release does not define: 1.13 dropped kubeadm bootstrap’s --cluster-concurrency', () => {

@@ -13,7 +13,7 @@ import { versionGuard } from '../../modules/versions/lab-guard';
 import { ManagementStack } from '../../stacks/management-stack';
 import { loadPinnedCrds, validateManifest } from '../support/crds';
 import { checkManagement } from '../../modules/config/management-rules';
-import { CAPI_1_12_TUNING, capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
+import { CAPI_1_12_TUNING, CORE_SYNC_ARGS, capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
 import { capiPreviousLane, capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
 import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxTenantCredentialsSecretName } from '../../modules/versions/layout';
 import { exampleLab, exampleLabSchemaOnly, projectRoot, synthesize, type Synthesized } from './synth';
@@ -319,7 +319,9 @@ describe('an air-gapped lab (management.mirror)', () => {
         expect(validateManifest(r, crds)).toEqual([]);
         const spec = r.spec as any;
         expect(spec.fetchConfig.oci).toMatch(new RegExp(`^${MIRROR.images}/capi-providers/[a-z-]+$`));
-        const args = tuned ? { 'cluster-api': CAPI_1_12_TUNING.core, kubeadm: CAPI_1_12_TUNING.bootstrap }[r.metadata.name] : undefined;
+        const args = tuned
+          ? { 'cluster-api': { ...CAPI_1_12_TUNING.core, ...CORE_SYNC_ARGS }, kubeadm: CAPI_1_12_TUNING.bootstrap }[r.metadata.name]
+          : { 'cluster-api': CORE_SYNC_ARGS }[r.metadata.name];
         expect(spec.deployment.containers).toEqual([
           {
             name: 'manager',

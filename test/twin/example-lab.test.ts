@@ -128,6 +128,38 @@ describe('the example lab in the twin', () => {
     for (const t of tenants.values()) expect(actualCounts(t.machines)).toEqual(plannedCounts(twin.plan, t.name));
   });
 
+  it('labels every Node with its Proxmox instance as topology region and its node as zone: copied from the Machines by the real core manager', async () => {
+    // The Proxmox CSI node plugin reads these (docs/storage.md); CAPI copies them only through
+    // --additional-sync-machine-labels, which the management stack sets on the core manager. The
+    // copy is the machine controller's, after the Node appears: read again for up to 60 s.
+    const want = [...tenants.values()].flatMap((t) => t.machines.map((m) => ({ tenant: t.name, node: m.nodeName, region: m.instance, zone: m.node })));
+    expect(want.length).toBeGreaterThan(0);
+    const read = async () => {
+      const got: { tenant: string; node: string; region?: string; zone?: string }[] = [];
+      for (const t of tenants.values()) {
+        const plane = [...twin.kamaji.planes.values()].find((p) => p.namespace === t.name);
+        if (!plane) throw new Error(`no tenant control plane for ${t.name}`);
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kubernetes objects read by path
+        for (const n of (await plane.server.client.get('/api/v1/nodes')).body.items as any[])
+          got.push({
+            tenant: t.name,
+            node: n.metadata.name,
+            region: n.metadata.labels?.['topology.kubernetes.io/region'],
+            zone: n.metadata.labels?.['topology.kubernetes.io/zone'],
+          });
+      }
+      const key = (x: { tenant: string; node?: string }) => `${x.tenant}/${x.node}`;
+      return got.sort((a, b) => key(a).localeCompare(key(b)));
+    };
+    const expected = [...want].sort((a, b) => `${a.tenant}/${a.node}`.localeCompare(`${b.tenant}/${b.node}`));
+    let got = await read();
+    for (const until = Date.now() + 60_000; JSON.stringify(got) !== JSON.stringify(expected) && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 2000));
+      got = await read();
+    }
+    expect(got).toEqual(expected);
+  });
+
   it("makes each VM as the pool says: size, template, Proxmox pool, tags, an IP of the tenant range, created with its instance's CAPMOX token", async () => {
     const vms = twin.sim.listVms();
     for (const t of tenants.values()) {
