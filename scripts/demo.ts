@@ -24,6 +24,7 @@ import { capiNextLane, type VersionKey } from '../modules/versions/pins';
 import type { InstanceSnapshot } from '../sim';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
 import { parseFlags, printWarnings, runCommand, UserError } from './lib/cli';
+import { tenantKubeParts } from './lib/kube-apiserver';
 import { checkKeptDir, markKeptDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
 import { machineTable, TWIN_BANNER } from './twin';
@@ -65,7 +66,14 @@ runCommand(async () => {
   // machine-wide cache with a progress line per part, seconds when it is there.
   const lane = capiNextLane();
   const onLane = lane !== undefined && resolveVersions(lab.management.versions as Partial<Record<VersionKey, string>>).clusterApi === lane.version;
-  const requests = ['demo', ...(onLane ? ['capi-next'] : [])];
+  // Each tenant control plane runs its own Kubernetes minor: the lab's minors other than the management's.
+  let minors: string[];
+  try {
+    minors = tenantKubeParts(lab.tenants.flatMap((t) => [t.kubernetesVersion, ...(t.previous?.kubernetesVersion ? [t.previous.kubernetesVersion] : [])]));
+  } catch (e) {
+    throw new UserError(`${config}: ${(e as Error).message}`);
+  }
+  const requests = ['demo', ...(onLane ? ['capi-next'] : []), ...minors];
   say();
   say(`The lab twin runs the real toolchain: scripts/toolchain install ${requests.join(' ')} (built once, cached machine-wide; progress on stderr)`);
   const code = await installToolchain(root, requests);
