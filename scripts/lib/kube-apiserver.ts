@@ -67,7 +67,10 @@ export function tenantBinary(command: KubeCommand, version: string): string {
  */
 export function tenantKubeParts(versions: readonly string[]): string[] {
   const management = resolveToolchain().kubernetes.version;
-  return [...new Set(versions.map(pinnedKubernetesFor))].filter((p) => p !== management).sort().map((p) => `kube-${p}`);
+  return [...new Set(versions.map(pinnedKubernetesFor))]
+    .filter((p) => p !== management)
+    .sort()
+    .map((p) => `kube-${p}`);
 }
 
 /** Throws with the fix when the server binaries are not built: the kube tier is part of the test command. */
@@ -468,8 +471,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
           ...(go.memoryLimitMiB !== undefined ? { GOMEMLIMIT: `${go.memoryLimitMiB}MiB` } : {}),
         }
       : process.env;
-    const binary =
-      options.kubernetesVersion && name !== 'etcd' ? tenantBinary(name as KubeCommand, options.kubernetesVersion) : join(toolchainBin, name);
+    const binary = options.kubernetesVersion && name !== 'etcd' ? tenantBinary(name as KubeCommand, options.kubernetesVersion) : join(toolchainBin, name);
     const child = spawn(binary, args, { cwd: dir, env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     running.add(child);

@@ -34,7 +34,8 @@ export interface PlanPins {
   charts: Record<string, unknown>;
 }
 
-export type Group = 'engine' | 'crds' | 'kube-server' | 'kube-tenant' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'capi-next' | 'rclone';
+export type Group =
+  'engine' | 'crds' | 'kube-server' | 'kube-tenant' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'capi-next' | 'rclone';
 
 /** One part the toolchain makes: its name (a binary on `.toolchain/bin`, or a tree), the version its cache is keyed by. */
 export interface Part {
@@ -54,7 +55,8 @@ export const JOBS = {
     groups: ['crds', 'kube-server', 'kube-tenant', 'helm', 'charts', 'twin-controllers', 'etcd-tools'],
   },
   demo: {
-    about: "npm run demo on a lab of the pinned Cluster API: the engine, the management API server, the Helm CLI and charts, the lane's controllers, MetalLB (plus the lab's other tenant minors, kube-<version>, which the demo asks for)",
+    about:
+      "npm run demo on a lab of the pinned Cluster API: the engine, the management API server, the Helm CLI and charts, the lane's controllers, MetalLB (plus the lab's other tenant minors, kube-<version>, which the demo asks for)",
     groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers'],
   },
   twin: {

@@ -849,7 +849,9 @@ export class KamajiPlayer {
         const backoff = Math.min(10000 * 2 ** (rollout.attempts - 1), 300000);
         r.next = Date.now() + backoff;
         rollout.failed = r.result.message.split('\n')[0];
-        this.log(`kamaji ${key}: the ${wanted} control-plane pod did not become Ready (attempt ${rollout.attempts}), the ${view.version} one keeps serving: ${rollout.failed}`);
+        this.log(
+          `kamaji ${key}: the ${wanted} control-plane pod did not become Ready (attempt ${rollout.attempts}), the ${view.version} one keeps serving: ${rollout.failed}`,
+        );
       }
       if (Date.now() >= r.next) {
         const again = start();
@@ -921,7 +923,8 @@ export class KamajiPlayer {
     ];
     for (const object of objects) {
       const r = await view.server.client.apply(object as KubeObject, { fieldManager: MANAGER, force: true });
-      if (r.status !== 200 && r.status !== 201) return `kubeadm phase BootstrapToken: ${object.kind} ${object.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`;
+      if (r.status !== 200 && r.status !== 201)
+        return `kubeadm phase BootstrapToken: ${object.kind} ${object.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`;
     }
     return undefined;
   }

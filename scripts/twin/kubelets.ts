@@ -212,10 +212,12 @@ export class KubeletPlayer {
     if (data.expiration && Date.parse(data.expiration) < Date.now()) throw new Error(`bootstrap token ${id} expired at ${data.expiration}`);
     // The second read, TLS validated with the discovered CA: the server must serve with that CA.
     const expected = caCertHash(readFileSync(joinPath(plane.server.dir, 'ca.crt'), 'utf8'));
-    if (pinned !== expected) throw new Error(`the cluster-info CA (${pinned}) is not the CA the API server at ${token.apiServerEndpoint} serves with (${expected})`);
+    if (pinned !== expected)
+      throw new Error(`the cluster-info CA (${pinned}) is not the CA the API server at ${token.apiServerEndpoint} serves with (${expected})`);
     // The kubelet's version: the template's, equal to the Machine's spec.version, not newer than the control plane.
     const kubelet = this.kubeletVersion(vm);
-    if (!kubelet) throw new Error(`the kubelet's version is unknown: the template the VM was cloned from (${vm.cloneOf ?? 'none'}) names no Kubernetes version`);
+    if (!kubelet)
+      throw new Error(`the kubelet's version is unknown: the template the VM was cloned from (${vm.cloneOf ?? 'none'}) names no Kubernetes version`);
     const machine = await this.machineVersion(plane.namespace, vm);
     if (machine === undefined) throw new Error(`no Machine stands for VM ${vm.name ?? vm.vmid} yet (retry)`);
     if (machine !== kubelet)
@@ -409,7 +411,9 @@ export function detachedTokenIsValid(detached: string, content: string, tokenId:
     return false;
   }
   if (header.alg !== 'HS256' || header.kid !== tokenId) return false;
-  const expected = createHmac('sha256', tokenSecret).update(`${parts[0]}.${b64url(content)}`).digest();
+  const expected = createHmac('sha256', tokenSecret)
+    .update(`${parts[0]}.${b64url(content)}`)
+    .digest();
   const given = Buffer.from(parts[2], 'base64url');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -417,7 +421,11 @@ export function detachedTokenIsValid(detached: string, content: string, tokenId:
 /** The JWS a bootstrapsigner writes for `content` (go-jose's compact form, payload left out): what DetachedTokenIsValid recomputes. */
 export function computeDetachedSignature(content: string, tokenId: string, tokenSecret: string): string {
   const header = b64url(JSON.stringify({ alg: 'HS256', kid: tokenId }));
-  return `${header}..${b64url(createHmac('sha256', tokenSecret).update(`${header}.${b64url(content)}`).digest())}`;
+  return `${header}..${b64url(
+    createHmac('sha256', tokenSecret)
+      .update(`${header}.${b64url(content)}`)
+      .digest(),
+  )}`;
 }
 
 /** The CA certificate (PEM) of the one cluster of a cluster-info kubeconfig (clientcmd.Write's YAML), if any. */

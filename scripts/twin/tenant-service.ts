@@ -10,11 +10,10 @@
  * TLS is end to end (a TCP forward): every server of one TenantControlPlane serves the same
  * certificates (the same Secrets mounted), so clients see one server identity throughout.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { KubeClient, kubeconfigFor, type KubeServer } from '../lib/kube-apiserver';
 
 export class TenantService implements KubeServer {
