@@ -334,7 +334,10 @@ export interface KubeServerOptions {
    * TenantControlPlane mounts the same Secrets. @default new ones
    */
   certificatesFrom?: string;
-  /** kube-controller-manager's `--controllers` when it runs. @default the test tier's (namespace, garbage collector, ClusterRole aggregation, ServiceAccounts) */
+  /**
+   * kube-controller-manager's `--controllers` when it runs. @default the test tier's (namespace,
+   * garbage collector, ClusterRole aggregation, ServiceAccount controllers)
+   */
   controllers?: string[];
 }
 

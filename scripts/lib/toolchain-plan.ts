@@ -181,7 +181,8 @@ export function expectation(part: Pick<Part, 'name' | 'version'>, table: TimesTa
     .map(([, r]) => r)
     .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
   if (others.length > 0) return { seconds: others[0].seconds, from: 'other version' };
-  const d = defaults.parts[part.name];
+  // A tenant minor's part (kube-<version>) has one version-free default: its three commands.
+  const d = defaults.parts[part.name] ?? (/^kube-v\d/.test(part.name) ? defaults.parts['kube-tenant'] : undefined);
   return d ? { seconds: d.seconds, from: 'default' } : undefined;
 }
 
