@@ -611,6 +611,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         // that names none, like the datastore backup CronJob's, runs as it).
         `--controllers=${(options.controllers ?? ['namespace-controller', 'garbage-collector-controller', 'clusterrole-aggregation-controller', 'serviceaccount-controller']).join(',')}`,
         `--service-account-private-key-file=${join(dir, 'service-account.key')}`,
+        // 1.35 and 1.36 log a controller's start at level 1 only ("Controller starting...",
+        // cmd/kube-controller-manager/app/controllermanager.go RunControllers); 1.34 said "Started controller" at 0.
+        '--v=1',
       ]);
       pids.push(kcm.pid as number);
       startWatchdog(pids);
@@ -619,7 +622,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         readyTimeout,
         async () => {
           exited(kcm, 'kube-controller-manager');
-          return readFileSync(logFiles['kube-controller-manager'], 'utf8').includes('Started controller');
+          return /Started controller|Controller starting\.\.\./.test(readFileSync(logFiles['kube-controller-manager'], 'utf8'));
         },
         logs,
       );
