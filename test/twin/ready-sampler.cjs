@@ -16,6 +16,10 @@
  *   kinds; the two streams are merged by it when the watcher stops (two sockets may be read in either
  *   order by a busy thread, the revisions cannot be).
  *
+ * - The tenant API server answering, from a request to its Service's address every second (a new
+ *   connection each, as a client that connects after the switch would): each answer's `/version`
+ *   gitVersion in order (its changes kept), and every second it did not answer.
+ *
  * A watch that ends is resumed from the last resourceVersion it delivered; one the server can no
  * longer resume (410 Gone) is listed again, and that gap is reported in `lost` (states in it were
  * not seen): the cases require none.
@@ -104,7 +108,8 @@ function watchOnce(url, ag, path, rv, onEvent) {
 }
 
 const { mgmt, tenants } = workerData;
-const result = { events: 0, lost: [], pools: {}, skew: [], notes: [], retries: 0 };
+const result = { events: 0, lost: [], pools: {}, skew: [], notes: [], retries: 0, api: {} };
+for (const t of tenants) result.api[t.name] = { samples: 0, versions: [], failures: [] };
 for (const t of tenants) for (const [pool, n] of Object.entries(t.pools)) result.pools[`${t.name}/${pool}`] = { min: Infinity, replicas: n };
 let phase = 'start';
 let stopped = false;
@@ -228,7 +233,26 @@ async function start() {
       ]);
     }),
   );
+  for (const t of tenants) void askEverySecond(t);
   parentPort.postMessage({ started: true });
+}
+
+/** The tenant API server's `/version` every second, on a new connection each time. */
+async function askEverySecond(t) {
+  const tls = { ca: readFileSync(join(t.dir, 'ca.crt')), cert: readFileSync(join(t.dir, 'admin.crt')), key: readFileSync(join(t.dir, 'admin.key')) };
+  const api = result.api[t.name];
+  while (!stopped) {
+    const at = Date.now();
+    const ag = new https.Agent({ ...tls, keepAlive: false });
+    const r = await list(t.url, ag, '/version');
+    ag.destroy();
+    if (stopped) break;
+    api.samples++;
+    if (r.status === 200 && r.body && r.body.gitVersion) {
+      if (api.versions[api.versions.length - 1] !== r.body.gitVersion) api.versions.push(r.body.gitVersion);
+    } else if (api.failures.length < 50) api.failures.push(`${phase}: ${new Date().toISOString()}: ${r.status ? `HTTP ${r.status}` : r.error}`);
+    await sleep(Math.max(0, 1000 - (Date.now() - at)));
+  }
 }
 
 /** Replays the management events in revision order: every moment a Machine with a Node ran a version newer than its control plane. */

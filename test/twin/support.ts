@@ -102,6 +102,8 @@ export interface ReadySamples {
   skew: string[];
   /** What was seen when something was wrong (for the failure message). */
   notes: string[];
+  /** Per tenant: its API server asked every second through its Service — samples, the versions it answered in order, the seconds it did not answer. */
+  api: Map<string, { samples: number; versions: string[]; failures: string[] }>;
 }
 
 /**
@@ -156,6 +158,7 @@ export async function watchReadyNodes(
         pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'],
         skew: r.skew,
         notes: r.notes,
+        api: new Map(Object.entries(r.api ?? {})) as ReadySamples['api'],
       };
     },
   };
@@ -166,6 +169,7 @@ export function readyReport(title: string, samples: ReadySamples, steps: { step:
   return [
     `${title}: ${samples.events} Node events watched${samples.lost.length ? `, ${samples.lost.length} watches listed again (states unseen)` : ', none unseen'}`,
     ...[...samples.pools].map(([pool, p]) => `  ${pool}: fewest Ready Nodes ${p.min} (asks for ${p.replicas})${p.at ? `, first seen during ${p.at}` : ''}`),
+    ...[...samples.api].map(([t, a]) => `  ${t} API server: ${a.samples} seconds asked, ${a.failures.length} unanswered, versions ${a.versions.join(' → ')}`),
     ...steps.map((s) => `  step ${s.step}: ${s.seconds.toFixed(0)} s`),
   ].join('\n');
 }
