@@ -55,7 +55,7 @@ export const JOBS = {
   },
   demo: {
     about:
-      'npm run demo: the engine, the management API server, the Helm CLI and charts, the Cluster API controllers (the providers, the default core), MetalLB (plus the lab\'s other tenant minors, kube-<version>, which the demo asks for)',
+      "npm run demo: the engine, the management API server, the Helm CLI and charts, the Cluster API controllers (the providers, the default core), MetalLB (plus the lab's other tenant minors, kube-<version>, which the demo asks for)",
     groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers'],
   },
   twin: {

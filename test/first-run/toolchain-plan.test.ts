@@ -63,7 +63,19 @@ describe('the parts of each job', () => {
     const at = demo.indexOf('kustomize');
     expect(names(['twin'])).toEqual([...demo.slice(0, at), ...minors, ...demo.slice(at), 'etcdctl', 'etcdutl', 'bbolt', 'rclone']);
     const kube = names(['kube']);
-    expect(kube).toEqual(['crds', 'etcd', ...pins.kubernetes.commands, ...minors, 'kustomize', 'helm', 'charts', 'metallb-controller', 'etcdctl', 'etcdutl', 'bbolt']);
+    expect(kube).toEqual([
+      'crds',
+      'etcd',
+      ...pins.kubernetes.commands,
+      ...minors,
+      'kustomize',
+      'helm',
+      'charts',
+      'metallb-controller',
+      'etcdctl',
+      'etcdutl',
+      'bbolt',
+    ]);
     expect(names(['unit'])).toEqual(['crds']);
     expect(names(['engine'])).toEqual(['tofu', 'terraform-provider-proxmox', 'crds']);
   });

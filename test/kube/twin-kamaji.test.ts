@@ -40,7 +40,19 @@ let player: KamajiPlayer | undefined;
 let newPodsNeverReady = false;
 const startPod = (options: KubeServerOptions) =>
   newPodsNeverReady && options.certificatesFrom
-    ? startKubeServer({ ...options, readyTimeoutMs: 20000, apiServerArgs: [...(options.apiServerArgs ?? []), '--etcd-servers=https://127.0.0.1:9'] })
+    ? startKubeServer({
+        ...options,
+        readyTimeoutMs: 20000,
+        // A datastore at an address nothing answers (its only --etcd-servers: the flag is a list, so a
+        // second --etcd-servers would add an address, not replace the working one).
+        etcd: {
+          url: 'https://127.0.0.1:9',
+          prefix: options.etcd?.prefix ?? '/never-ready',
+          caFile: join(options.certificatesFrom, 'ca.crt'),
+          certFile: join(options.certificatesFrom, 'admin.crt'),
+          keyFile: join(options.certificatesFrom, 'admin.key'),
+        },
+      })
     : startKubeServer(options);
 beforeAll(async () => {
   server = await startKubeServer({ controllerManager: false });
