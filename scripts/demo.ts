@@ -22,6 +22,7 @@ import { atLabFile } from '../modules/config/load';
 import type { InstanceSnapshot } from '../sim';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
 import { parseFlags, printWarnings, runCommand, UserError } from './lib/cli';
+import { tenantKubeParts } from './lib/kube-apiserver';
 import { checkKeptDir, markKeptDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
 import { machineTable, TWIN_BANNER } from './twin';
@@ -61,7 +62,14 @@ runCommand(async () => {
 
   // Then the toolchain the twin runs (the default core and the previous minor's are both in the demo's
   // parts), built once into the machine-wide cache with a progress line per part, seconds when it is there.
-  const requests = ['demo'];
+  // Each tenant control plane runs its own Kubernetes minor: the lab's minors other than the management's.
+  let minors: string[];
+  try {
+    minors = tenantKubeParts(lab.tenants.flatMap((t) => [t.kubernetesVersion, ...(t.previous?.kubernetesVersion ? [t.previous.kubernetesVersion] : [])]));
+  } catch (e) {
+    throw new UserError(`${config}: ${(e as Error).message}`);
+  }
+  const requests = ['demo', ...minors];
   say();
   say(`The lab twin runs the real toolchain: scripts/toolchain install ${requests.join(' ')} (built once, cached machine-wide; progress on stderr)`);
   const code = await installToolchain(root, requests);

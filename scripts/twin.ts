@@ -42,12 +42,19 @@ export function machineTable(tenants: TwinTenant[]): string[] {
  * The `--json` document: `converged` is true only when every tenant converged as planned (its
  * machines Running and Ready with a Node, placed per pool and node as the plan says, IPs in the
  * tenant's range for the instance, cloned from the template for its version on that node, created
- * with the tenant's own token there); each tenant not converged says why (`waiting`).
+ * with the tenant's own token there); each tenant not converged says why (`waiting`);
+ * `controlPlaneVersion` is what the tenant API server answers on `/version`.
  */
 export function twinJson(tenants: TwinTenant[]): { converged: boolean; tenants: object[] } {
   return {
     converged: tenants.every((t) => t.converged),
-    tenants: tenants.map((t) => ({ name: t.name, converged: t.converged, ...(t.converged ? {} : { waiting: t.waiting }), machines: t.machines })),
+    tenants: tenants.map((t) => ({
+      name: t.name,
+      converged: t.converged,
+      ...(t.controlPlaneVersion ? { controlPlaneVersion: t.controlPlaneVersion } : {}),
+      ...(t.converged ? {} : { waiting: t.waiting }),
+      machines: t.machines,
+    })),
   };
 }
 

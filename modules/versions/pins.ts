@@ -74,7 +74,13 @@ export interface ComponentPin {
 export interface ToolchainTable {
   readonly components: Readonly<Record<string, ComponentPin | string>>;
   readonly providers: Readonly<Record<string, { readonly version: string; readonly moduleVersion?: string } & Record<string, unknown>>>;
-  readonly kubernetes: { readonly version: string } & Record<string, unknown>;
+  readonly kubernetes: {
+    readonly version: string;
+    readonly staging: readonly string[];
+    readonly godebug?: readonly string[];
+    /** The other minors a tenant control plane runs in the lab twin, each at its pinned patch (toolchain.json `kubernetes.tenantMinors`). */
+    readonly tenantMinors?: readonly { readonly version: string; readonly staging: readonly string[]; readonly godebug?: readonly string[] }[];
+  } & Record<string, unknown>;
   readonly controllers: {
     readonly modules: readonly string[];
     readonly webhooks: Readonly<Record<string, string>>;
@@ -111,6 +117,9 @@ function inModule(t: ToolchainTable, spec: string): string {
   const [name, path] = spec.split(':');
   return `${row(t, name).module}@${moduleVersionOf(t, name)}/${path}`;
 }
+
+/** `v0.<minor>.<patch>`: the staging modules' version of a k8s.io/kubernetes release. */
+const stagingOf = (version: string) => `v0.${version.split('.').slice(1).join('.')}`;
 
 const mapValues = <T, U>(o: Readonly<Record<string, T>>, f: (v: T) => U): Record<string, U> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 
@@ -173,7 +182,17 @@ export function resolveToolchain(t: ToolchainTable = table) {
     ...(capiPrevious ? { capiPrevious } : {}),
     ...(capiCore ? { capiCore } : {}),
     providers: mapValues(t.providers, (p) => ({ ...p, moduleVersion: p.moduleVersion ?? `v${p.version}` })),
-    kubernetes: { ...t.kubernetes, stagingVersion: `v0.${t.kubernetes.version.split('.').slice(1).join('.')}` },
+    kubernetes: {
+      ...t.kubernetes,
+      stagingVersion: stagingOf(t.kubernetes.version),
+      // Every minor a tenant control plane may run, keyed by its pinned patch (scripts/toolchain builds kube-<version>).
+      minors: Object.fromEntries(
+        [t.kubernetes, ...(t.kubernetes.tenantMinors ?? [])].map((m) => [
+          m.version,
+          { version: m.version, staging: m.staging, stagingVersion: stagingOf(m.version), godebug: m.godebug ?? [] },
+        ]),
+      ),
+    },
     controllers: {
       ...t.controllers,
       modules: Object.fromEntries(t.controllers.modules.map((name) => [row(t, name).module!, moduleVersionOf(t, name)])),

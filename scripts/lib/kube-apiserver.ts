@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { crdsDir } from './crd-tree';
-import { pinnedCrdDirs } from '../../modules/versions';
+import { pinnedCrdDirs, resolveToolchain } from '../../modules/versions';
 import { projectRoot as findProjectRoot } from '../../sim/toolchain';
 import { freePort } from './ports';
 
@@ -27,6 +27,55 @@ export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager'
 /** Where a Kubernetes command the test servers and the twin's tenant control planes run comes from. */
 export function kubeBinary(command: (typeof kubeBinaries)[number]): string {
   return join(toolchainBin, command);
+}
+
+/** The commands of a Kubernetes control plane the toolchain builds per minor (Kamaji's TenantControlPlane pod runs the three). */
+export type KubeCommand = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler';
+
+/**
+ * The pinned patch of `version`'s minor (toolchain.json `kubernetes.version` for the management
+ * minor, `kubernetes.tenantMinors` for the others): what a tenant of that version runs in the lab
+ * twin. Throws naming the pinned minors when its minor has none.
+ */
+export function pinnedKubernetesFor(version: string): string {
+  const minor = (v: string) => /^v?(\d+)\.(\d+)\./.exec(v)?.slice(1, 3).join('.');
+  const pinned = Object.keys(resolveToolchain().kubernetes.minors);
+  const found = pinned.find((p) => minor(p) === minor(version));
+  if (!found)
+    throw new Error(
+      `the lab twin runs no Kubernetes ${minor(version) ?? version} (${version}): it builds the minors pinned in modules/versions/toolchain.json ` +
+        `(kubernetes.version and kubernetes.tenantMinors: ${pinned.join(', ')}); pin that minor's patch there, or declare one of those`,
+    );
+  return found;
+}
+
+/**
+ * The binary of `command` a control plane of Kubernetes `version` runs: k8s.io/kubernetes at the
+ * pinned patch of its minor (pinnedKubernetesFor), linked by `scripts/toolchain install` as
+ * `.toolchain/kube/<patch>/<command>` (part `kube-<patch>`, or the management's own commands for
+ * its minor). Throws with the install command when it is not built.
+ */
+export function tenantBinary(command: KubeCommand, version: string): string {
+  const patch = pinnedKubernetesFor(version);
+  const path = join(projectRoot, '.toolchain/kube', patch, command);
+  if (!existsSync(path)) {
+    const part = patch === resolveToolchain().kubernetes.version ? command : `kube-${patch}`;
+    throw new Error(`${command} ${patch} (for Kubernetes ${version}) is not built (missing ${path}): run \`scripts/toolchain install ${part}\``);
+  }
+  return path;
+}
+
+/**
+ * The toolchain parts the tenant control planes of these Kubernetes versions need beyond the
+ * management's (`scripts/toolchain install <part>`): `kube-<patch>` for each other pinned minor,
+ * once. Throws (pinnedKubernetesFor) for a minor the toolchain does not pin.
+ */
+export function tenantKubeParts(versions: readonly string[]): string[] {
+  const management = resolveToolchain().kubernetes.version;
+  return [...new Set(versions.map(pinnedKubernetesFor))]
+    .filter((p) => p !== management)
+    .sort()
+    .map((p) => `kube-${p}`);
 }
 
 /** Throws with the fix when the server binaries are not built: the kube tier is part of the test command. */
@@ -279,6 +328,22 @@ export interface KubeServerOptions {
    * the TLS files. @default its own etcd
    */
   etcd?: { url: string; prefix: string; caFile: string; certFile: string; keyFile: string };
+  /**
+   * The Kubernetes version whose binaries run (tenantBinary: the pinned patch of its minor), e.g. a
+   * tenant control plane's. @default the management's (`.toolchain/bin`, toolchain.json `kubernetes.version`)
+   */
+  kubernetesVersion?: string;
+  /**
+   * The certificates and keys of another server's directory (its CA, serving and admin
+   * certificates, service-account keys) instead of new ones: a new control-plane pod of the same
+   * TenantControlPlane mounts the same Secrets. @default new ones
+   */
+  certificatesFrom?: string;
+  /**
+   * kube-controller-manager's `--controllers` when it runs. @default the test tier's (namespace,
+   * garbage collector, ClusterRole aggregation, ServiceAccount controllers)
+   */
+  controllers?: string[];
 }
 
 function openssl(dir: string, args: string[]): void {
@@ -321,7 +386,10 @@ function makeCertificates(dir: string): void {
   openssl(dir, ['pkey', '-in', 'service-account.key', '-pubout', '-out', 'service-account.pub']);
 }
 
-function kubeconfigFor(url: string, dir: string): string {
+/** What makeCertificates writes, which a server started with `certificatesFrom` takes from the other's directory. */
+const CERTIFICATE_FILES = ['ca.crt', 'ca.key', 'server.crt', 'server.key', 'admin.crt', 'admin.key', 'service-account.key', 'service-account.pub'];
+
+export function kubeconfigFor(url: string, dir: string): string {
   const b64 = (f: string) => readFileSync(join(dir, f)).toString('base64');
   return JSON.stringify(
     {
@@ -411,7 +479,8 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
           ...(go.memoryLimitMiB !== undefined ? { GOMEMLIMIT: `${go.memoryLimitMiB}MiB` } : {}),
         }
       : process.env;
-    const child = spawn(kubeBinary(name), args, { cwd: dir, env, stdio: ['ignore', fd, fd] });
+    const binary = options.kubernetesVersion && name !== 'etcd' ? tenantBinary(name as KubeCommand, options.kubernetesVersion) : kubeBinary(name);
+    const child = spawn(binary, args, { cwd: dir, env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     running.add(child);
     children.push(child);
@@ -445,7 +514,9 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
 
   let client: KubeClient | undefined;
   try {
-    makeCertificates(dir);
+    if (options.certificatesFrom) {
+      for (const f of CERTIFICATE_FILES) writeFileSync(join(dir, f), readFileSync(join(options.certificatesFrom, f)));
+    } else makeCertificates(dir);
     const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
 
     const shared = options.etcd;
@@ -543,8 +614,11 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         // ClusterRoles filled (CAPI core's manager role aggregates those labelled for it).
         // The ServiceAccount controller gives every namespace its `default` ServiceAccount (a pod
         // that names none, like the datastore backup CronJob's, runs as it).
-        '--controllers=namespace-controller,garbage-collector-controller,clusterrole-aggregation-controller,serviceaccount-controller',
+        `--controllers=${(options.controllers ?? ['namespace-controller', 'garbage-collector-controller', 'clusterrole-aggregation-controller', 'serviceaccount-controller']).join(',')}`,
         `--service-account-private-key-file=${join(dir, 'service-account.key')}`,
+        // 1.35 and 1.36 log a controller's start at level 1 only ("Controller starting...",
+        // cmd/kube-controller-manager/app/controllermanager.go RunControllers); 1.34 said "Started controller" at 0.
+        '--v=1',
       ]);
       pids.push(kcm.pid as number);
       startWatchdog(pids);
@@ -553,7 +627,7 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
         readyTimeout,
         async () => {
           exited(kcm, 'kube-controller-manager');
-          return readFileSync(logFiles['kube-controller-manager'], 'utf8').includes('Started controller');
+          return /Started controller|Controller starting\.\.\./.test(readFileSync(logFiles['kube-controller-manager'], 'utf8'));
         },
         logs,
       );

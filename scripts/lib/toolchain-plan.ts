@@ -23,7 +23,7 @@ import { cpus } from 'node:os';
 export interface PlanPins {
   tofu: { version: string };
   providers: Record<string, { version: string; binary: string; served?: boolean }>;
-  kubernetes: { version: string; commands: string[]; etcd: { version: string; bbolt: { version: string } } };
+  kubernetes: { version: string; commands: string[]; minors?: Record<string, { version: string }>; etcd: { version: string; bbolt: { version: string } } };
   helmCli: { helm: { version: string }; kustomize: { version: string } };
   controllers: { modules: Record<string, string> };
   twinControllers: Record<string, { component: string } | string>;
@@ -34,7 +34,7 @@ export interface PlanPins {
   charts: Record<string, unknown>;
 }
 
-export type Group = 'engine' | 'crds' | 'kube-server' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'rclone';
+export type Group = 'engine' | 'crds' | 'kube-server' | 'kube-tenant' | 'helm' | 'charts' | 'controllers' | 'twin-controllers' | 'etcd-tools' | 'rclone';
 
 /** One part the toolchain makes: its name (a binary on `.toolchain/bin`, or a tree), the version its cache is keyed by. */
 export interface Part {
@@ -50,17 +50,17 @@ export const JOBS = {
   unit: { about: 'the unit tier (npm run test:unit): the CRD tree only', groups: ['crds'] },
   engine: { about: 'OpenTofu and the provider plugins (synth validation, the simulator tests, npm run test:e2e)', groups: ['engine', 'crds'] },
   kube: {
-    about: 'the Kubernetes tier (test/kube, test/helm): the test API server, etcd and its tools, the Helm CLI, the charts, MetalLB',
-    groups: ['crds', 'kube-server', 'helm', 'charts', 'twin-controllers', 'etcd-tools'],
+    about: 'the Kubernetes tier (test/kube, test/helm): the test API server, the tenant minors, etcd and its tools, the Helm CLI, the charts, MetalLB',
+    groups: ['crds', 'kube-server', 'kube-tenant', 'helm', 'charts', 'twin-controllers', 'etcd-tools'],
   },
   demo: {
     about:
-      'npm run demo: the engine, the management API server, the Helm CLI and charts, the Cluster API controllers (the providers, the default core), MetalLB',
+      "npm run demo: the engine, the management API server, the Helm CLI and charts, the Cluster API controllers (the providers, the default core), MetalLB (plus the lab's other tenant minors, kube-<version>, which the demo asks for)",
     groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers'],
   },
   twin: {
-    about: 'the lab twin suites (npm run test:twin): the demo, the backup tools',
-    groups: ['engine', 'crds', 'kube-server', 'helm', 'charts', 'controllers', 'twin-controllers', 'etcd-tools', 'rclone'],
+    about: 'the lab twin suites (npm run test:twin): the demo, every tenant minor, the backup tools',
+    groups: ['engine', 'crds', 'kube-server', 'kube-tenant', 'helm', 'charts', 'controllers', 'twin-controllers', 'etcd-tools', 'rclone'],
   },
   all: { about: 'everything (npm test, CI)', groups: [] },
 } as const satisfies Record<string, { about: string; groups: readonly Group[] }>;
@@ -89,6 +89,10 @@ export function parts(pins: PlanPins): Part[] {
   add('crds', 'crds', digest(pins.crds));
   add('kube-server', 'etcd', pins.kubernetes.etcd.version);
   for (const command of pins.kubernetes.commands) add('kube-server', command, pins.kubernetes.version);
+  // The tenant minors other than the management's (its commands above serve its minor's tenants):
+  // one part per pinned patch, its three commands (scripts/toolchain tenant_kube).
+  for (const version of Object.keys(pins.kubernetes.minors ?? {}).sort())
+    if (version !== pins.kubernetes.version) add('kube-tenant', tenantKubePart(version), version);
   add('charts', 'kustomize', pins.helmCli.kustomize.version);
   add('helm', 'helm', pins.helmCli.helm.version);
   add('charts', 'charts', digest([pins.charts, pins.helmCli.kustomize]), ['kustomize']);
@@ -109,6 +113,9 @@ export function parts(pins: PlanPins): Part[] {
   add('rclone', 'rclone', withV(componentVersion(pins, pins.rclone.component)));
   return out;
 }
+
+/** The part of a tenant minor's commands: `kube-<pinned patch>` (its minor's tenant binaries, .toolchain/kube/<version>/). */
+export const tenantKubePart = (version: string) => `kube-${version}`;
 
 /**
  * The parts `requests` need (jobs or part names; none: `all`), with what they need, in build order.
@@ -174,7 +181,8 @@ export function expectation(part: Pick<Part, 'name' | 'version'>, table: TimesTa
     .map(([, r]) => r)
     .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
   if (others.length > 0) return { seconds: others[0].seconds, from: 'other version' };
-  const d = defaults.parts[part.name];
+  // A tenant minor's part (kube-<version>) has one version-free default: its three commands.
+  const d = defaults.parts[part.name] ?? (/^kube-v\d/.test(part.name) ? defaults.parts['kube-tenant'] : undefined);
   return d ? { seconds: d.seconds, from: 'default' } : undefined;
 }
 

@@ -112,6 +112,8 @@ export interface TwinTenant {
   name: string;
   converged: boolean;
   controlPlaneInitialized: boolean;
+  /** The version the tenant API server answers on `/version` (its gitVersion), when it answers. */
+  controlPlaneVersion?: string;
   /**
    * Why it is not converged: what it waits for (control plane, machines not Running/Ready) and every
    * difference from the placement plan (notAsPlanned).
@@ -236,6 +238,7 @@ export class LabTwin {
         const host = plane.endpoint.slice(0, plane.endpoint.lastIndexOf(':'));
         return notAnnounced(this.mgmt.client, { namespace: plane.namespace, name: plane.kcp }, host, this.metallbRelease().namespace);
       },
+      (_namespace, vm) => this.machineVersionOf(vm),
     );
     this.mirror = new MirrorPlayer(this.mgmt.client, this.mgmt.kubeconfig, root, (l) => this.log(l), this.kamaji.memo);
     if (this.options.autoscaler)
@@ -856,6 +859,19 @@ export class LabTwin {
     this.state.delete(stack);
   }
 
+  /** The `spec.version` of the Machine a VM stands for: its ProxmoxMachine (providerID, or named like the VM), then the owning Machine. */
+  private async machineVersionOf(vm: SimVmView): Promise<string | undefined> {
+    const r = await this.mgmt.client.get('/apis/infrastructure.cluster.x-k8s.io/v1alpha2/proxmoxmachines');
+    if (r.status !== 200) return undefined;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON, read by path
+    const items = r.body.items as any[];
+    const pm = items.find((p) => (vm.uuid && p.spec?.providerID === `proxmox://${vm.uuid}`) || (vm.name && p.metadata.name === vm.name));
+    const owner = ((pm?.metadata?.ownerReferences ?? []) as { kind: string; name: string }[]).find((o) => o.kind === 'Machine');
+    if (!pm || !owner) return undefined;
+    const m = await this.mgmt.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${pm.metadata.namespace}/machines/${owner.name}`);
+    return m.status === 200 ? (m.body.spec?.version as string | undefined) : undefined;
+  }
+
   /** The tenant as the controllers see it: control plane, machines, and each machine's VM. */
   async tenant(name: string): Promise<TwinTenant> {
     const ns = this.run.lab.tenants.find((t) => t.name === name) ? name : name;
@@ -871,6 +887,11 @@ export class LabTwin {
     const controlPlaneInitialized = primary?.status?.initialization?.controlPlaneInitialized === true;
     if (!primary) waiting.push('no Cluster');
     else if (!controlPlaneInitialized) waiting.push(`control plane not initialized${this.planeWaiting(ns) ? ` (${this.planeWaiting(ns)})` : ''}`);
+    const plane = [...this.kamaji.planes.values()].find((p) => p.namespace === ns && p.cluster === name);
+    // A rolling update of the control plane (kamaji.ts rollOut) is not converged until it is done; a stuck one says why.
+    if (plane?.rollout) waiting.push(`control plane ${plane.version} → ${plane.rollout.to}: ${this.planeWaiting(ns) ?? 'rolling'}`);
+    const version = plane ? await plane.server.client.get('/version').catch(() => undefined) : undefined;
+    const controlPlaneVersion = version?.status === 200 ? (version.body.gitVersion as string) : undefined;
     const machines = await list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machines`);
     const pmachines = new Map((await list(`/apis/infrastructure.cluster.x-k8s.io/v1alpha2/namespaces/${ns}/proxmoxmachines`)).map((m) => [m.metadata.name, m]));
     const mds = await list(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machinedeployments`);
@@ -931,7 +952,7 @@ export class LabTwin {
     const notAsPlanned = waiting.length === 0 ? await this.notAsPlanned(name, out) : [];
     waiting.push(...notAsPlanned);
     const converged = controlPlaneInitialized && waiting.length === 0 && out.length === desired;
-    return { name, converged, controlPlaneInitialized, waiting, notAsPlanned, machines: out };
+    return { name, converged, controlPlaneInitialized, ...(controlPlaneVersion ? { controlPlaneVersion } : {}), waiting, notAsPlanned, machines: out };
   }
 
   /** Every difference between the tenant's machines and its placement plan (as-planned.ts). */

@@ -30,15 +30,18 @@
  * CAPI, CABPK, CAPMOX and IPAM objects are only ever written by those controllers. Deviations,
  * stated: the admin kubeconfigs point at the tenant server on loopback (the VIP does not exist
  * here; MetalLB's real controller gives the LoadBalancer Service its address, metallb.ts); the
- * DataStore's finalizer is not added; the tenant kube-apiserver is the toolchain's 1.34 whatever
- * the tenant's version. The user's additions to the kube-apiserver container (issue 39): its
+ * DataStore's finalizer is not added; the tenant's kube-apiserver, kube-scheduler and
+ * kube-controller-manager are k8s.io/kubernetes at the pinned patch of the tenant version's minor
+ * (toolchain.json `kubernetes`), so a tenant declaring another patch of that minor runs the pinned
+ * one (twin --json's `controlPlaneVersion` is what its /version answers). The user's additions to the kube-apiserver container (issue 39): its
  * extra args after Kamaji's (less the flags Kamaji manages), its ConfigMap and Secret volumes as
  * files in a directory of the twin's (the kubelet's part; paths in the args pointed there), the
  * Deployment with them dry-run on the management API server; other volume sources, subPath and
  * additional containers are refused, and changed args after start are reported, not rolled.
  */
-import type { KubeClient, KubeObject, KubeServer } from '../lib/kube-apiserver';
+import type { KubeClient, KubeObject, KubeServer, KubeServerOptions } from '../lib/kube-apiserver';
 import { startKubeServer } from '../lib/kube-apiserver';
+import { TenantService } from './tenant-service';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,8 +73,16 @@ export interface TenantControlPlaneView {
   namespace: string;
   kcp: string;
   cluster: string;
-  /** The tenant API server standing in for the control-plane pods. */
-  server: KubeServer;
+  /**
+   * The tenant API server standing in for the control-plane pods, behind the Service's stable
+   * address (tenant-service.ts): during an upgrade the new version's server becomes its endpoint
+   * once Ready.
+   */
+  server: TenantService;
+  /** The Kubernetes version (the TenantControlPlane's spec.kubernetes.version) the serving pods were started for. */
+  version: string;
+  /** A rolling update of the control-plane Deployment in progress: the version its new pods run, and why they are not Ready yet. */
+  rollout?: { to: string; since: number; attempts: number; failed?: string };
   /** `host:port` the control plane announces (the VIP). */
   endpoint?: string;
   initialized: boolean;
@@ -87,6 +98,8 @@ export interface TenantControlPlaneView {
   volumesDir?: string;
   /** Its REAL kube-controller-manager, when the player runs one (option `controllerManager`, tenant-controller-manager.ts). */
   controllerManager?: TenantControllerManager;
+  /** The endpoint the cluster-info ConfigMap was written for. */
+  clusterInfo?: string;
 }
 
 /** The Kamaji and kamaji-etcd releases of the management stack, as rendered. */
@@ -106,7 +119,7 @@ export class KamajiPlayer {
   readonly planes = new Map<string, TenantControlPlaneView>();
   /** Why each KamajiControlPlane (namespace/name) is not initialized, when it is not. */
   readonly waiting = new Map<string, string>();
-  private readonly starting = new Map<string, Promise<KubeServer>>();
+  private readonly starting = new Map<string, Promise<KubeServer | TenantService>>();
   private etcdInstalled = false;
   /** The kamaji-etcd release's etcd, once installed: every tenant's objects. */
   datastore?: TwinDatastore;
@@ -118,10 +131,49 @@ export class KamajiPlayer {
     private readonly mgmt: KubeClient,
     private readonly releases: () => KamajiReleases,
     private readonly log: (line: string) => void = () => {},
-    /** Run each control plane's kube-controller-manager too, as Kamaji's pod does (tenant-controller-manager.ts). @default false */
-    private readonly options: { controllerManager?: boolean } = {},
+    /**
+     * `controllerManager`: run each control plane's full kube-controller-manager, as Kamaji's pod
+     * does (tenant-controller-manager.ts), instead of the pod's bootstrap controllers alone. @default false
+     * `startServer`: starts one control-plane pod's servers (the kubelet's part): startKubeServer. A
+     * test may start them otherwise (a new version's pod that never becomes Ready).
+     */
+    private readonly options: { controllerManager?: boolean; startServer?: (options: KubeServerOptions) => Promise<KubeServer> } = {},
   ) {
     this.memo = new ReadMemo(mgmt, ['secrets', 'services']);
+  }
+
+  /** How each control plane's pod is started at a version (its user args, volumes and datastore fixed at its first start), by KamajiControlPlane key. */
+  private readonly pods = new Map<string, (version: string) => KubeServerOptions>();
+
+  /** The new pods of each rolling update being started, by KamajiControlPlane key. */
+  private readonly rolling = new Map<string, { to: string; started: Promise<KubeServer>; result?: KubeServer | Error; next: number }>();
+
+  /** The options of the control-plane pod of `tcp` at `version` (Kamaji's Deployment, deployment.go), less the certificates. */
+  private podOptions(tcp: Obj, version: string, extra: string[], shared?: TwinDatastore): KubeServerOptions {
+    // Kamaji's kube-apiserver defaults (internal/builders/controlplane/deployment.go safeDefaults):
+    // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on. Its pod runs
+    // kube-scheduler and kube-controller-manager beside the API server (deployment.go
+    // buildScheduler, buildControllerManager), each the image of spec.kubernetes.version: the REAL
+    // ones here, of that version's minor (scripts/lib/kube-apiserver.ts tenantBinary). The
+    // controller manager runs Kamaji's bootstrapsigner and tokencleaner (its `--controllers` is
+    // `*,bootstrapsigner,tokencleaner`): the cluster-info JWS signatures a join checks are its. The
+    // others are off: the played kubelets post no leases, so the node lifecycle controller would
+    // mark every Node Unknown, and the tenants' workloads are played (caaph.ts).
+    // Kamaji's --etcd-prefix (deployment.go: "/" + status.storage.setup.schema; the schema is
+    // spec.dataStoreSchema, defaulted to the UID by the webhook, tcp_defaults.go).
+    const schema = shared ? String(tcp.spec?.dataStoreSchema ?? tcp.metadata.uid) : undefined;
+    return {
+      crds: false,
+      // With the full controller manager asked for (option controllerManager, tenant-controller-manager.ts,
+      // which runs Kamaji's own `--controllers`), that one replaces the pod's bootstrap controllers: two
+      // managers would contend for one leader lease.
+      controllerManager: !this.options.controllerManager,
+      controllers: ['bootstrapsigner', 'tokencleaner'],
+      scheduler: true,
+      kubernetesVersion: version,
+      apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true', ...extra],
+      ...(shared ? { etcd: { url: shared.url, prefix: `/${schema}`, caFile: shared.files.ca, certFile: shared.files.cert, keyFile: shared.files.key } } : {}),
+    };
   }
 
   /** What the control plane of a tenant namespace waits for, if anything. */
@@ -156,6 +208,10 @@ export class KamajiPlayer {
       if (seen.has(key)) continue;
       // The KamajiControlPlane is gone: its control plane goes with it (Kamaji deletes the TCP's pods).
       await view.controllerManager?.stop();
+      const rolling = this.rolling.get(key);
+      if (rolling) this.discard(rolling);
+      this.rolling.delete(key);
+      this.pods.delete(key);
       await view.server.stop();
       if (view.volumesDir) rmSync(view.volumesDir, { recursive: true, force: true });
       // Kamaji's DataStore cleanup (internal/datastore/etcd.go DeleteDB): the tenant's keys go.
@@ -564,28 +620,24 @@ export class KamajiPlayer {
           this.kamajiWaiting.set(key, (e as Error).message);
           return;
         }
-        // Kamaji's kube-apiserver defaults (internal/builders/controlplane/deployment.go safeDefaults):
-        // privileged pods allowed (the CNI's agent needs them), bootstrap tokens on. Its pod runs
-        // kube-scheduler beside the API server (deployment.go buildScheduler): the REAL one here.
-        // Kamaji's --etcd-prefix (deployment.go: "/" + status.storage.setup.schema; the schema is
-        // spec.dataStoreSchema, defaulted to the UID by the webhook, tcp_defaults.go).
         const shared = this.datastore && dsName === this.datastoreName ? this.datastore : undefined;
-        const schema = shared ? String(tcp.spec?.dataStoreSchema ?? tcp.metadata.uid) : undefined;
-        starting = startKubeServer({
-          crds: false,
-          controllerManager: false,
-          scheduler: true,
-          apiServerArgs: ['--allow-privileged=true', '--enable-bootstrap-token-auth=true', ...extra],
-          ...(shared
-            ? { etcd: { url: shared.url, prefix: `/${schema}`, caFile: shared.files.ca, certFile: shared.files.cert, keyFile: shared.files.key } }
-            : {}),
+        const options = this.podOptions(tcp, String(tcp.spec?.kubernetes?.version), extra, shared);
+        const pinnedExtra = extra;
+        this.pods.set(key, (version) => this.podOptions(tcp, version, pinnedExtra, shared));
+        starting = (this.options.startServer ?? startKubeServer)(options).then(async (backend) => {
+          try {
+            return await TenantService.start(backend);
+          } catch (e) {
+            await backend.stop();
+            throw e;
+          }
         });
         this.starting.set(key, starting);
         if (volumesDir) this.startingVolumes.set(key, volumesDir);
       }
-      let server: KubeServer;
+      let server: TenantService;
       try {
-        server = await starting;
+        server = (await starting) as TenantService;
       } catch (e) {
         // The pod's kube-apiserver exits (e.g. on an AuthenticationConfiguration it refuses): CrashLoopBackOff.
         this.starting.delete(key);
@@ -604,6 +656,7 @@ export class KamajiPlayer {
         kcp: name,
         cluster,
         server,
+        version: String(tcp.spec?.kubernetes?.version),
         initialized: false,
         apiServerArgs: userArgs,
         ...(schema ? { schema } : {}),
@@ -614,6 +667,7 @@ export class KamajiPlayer {
       // The pod's kube-controller-manager container (deployment.go buildControllerManager), when asked.
       if (this.options.controllerManager) view.controllerManager = startTenantControllerManager(tcp, server);
     }
+    const rolling = await this.rollOut(key, view, tcp);
     const tcpOwner = [{ apiVersion: TCP_API, kind: 'TenantControlPlane', name, uid: tcp.metadata.uid as string, controller: true, blockOwnerDeletion: true }];
     const labels = (component: string) => ({ 'kamaji.clastix.io/project': 'kamaji', 'kamaji.clastix.io/name': name, 'kamaji.clastix.io/component': component });
     const caCrt = readFileSync(join(view.server.dir, 'ca.crt'));
@@ -690,6 +744,19 @@ export class KamajiPlayer {
     const replicas = (tcp.spec?.controlPlane?.deployment?.replicas as number | undefined) ?? 2;
     const endpoint = address ? `${address}:${port}` : undefined;
     view.endpoint = endpoint;
+    // k8s_deployment_resource.go: during the rollout (maxSurge 100%, maxUnavailable 0, the CRD's
+    // default strategy) the new ReplicaSet's pods exist but are not Ready, so the Deployment counts
+    // twice the replicas, the old ones Ready and the new ones unavailable; isProgressingUpgrade holds,
+    // isUpgrading (status version set, spec version other) makes the status Upgrading, and
+    // UpdateTenantControlPlaneStatus writes status.kubernetesResources.version.version = spec's only
+    // once the status is Ready again — when the rollout is done.
+    const previousVersion = tcp.status?.kubernetesResources?.version?.version as string | undefined;
+    const deploymentStatus = rolling
+      ? { replicas: 2 * replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas, unavailableReplicas: replicas }
+      : { replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas };
+    const versionStatus = rolling
+      ? { version: previousVersion, status: 'Upgrading' }
+      : { version: tcp.spec?.kubernetes?.version, status: endpoint ? 'Ready' : 'Provisioning' };
     await this.status(`/apis/${TCP_API}/namespaces/${namespace}/tenantcontrolplanes/${name}`, {
       apiVersion: TCP_API,
       kind: 'TenantControlPlane',
@@ -700,21 +767,27 @@ export class KamajiPlayer {
         kubeconfig: { admin: { secretName: `${name}-admin-kubeconfig` } },
         ...(endpoint ? { controlPlaneEndpoint: endpoint } : {}),
         kubernetesResources: {
-          version: { version: tcp.spec?.kubernetes?.version, status: endpoint ? 'Ready' : 'Provisioning' },
-          deployment: {
-            name,
-            namespace,
-            selector: `kamaji.clastix.io/name=${name}`,
-            replicas,
-            readyReplicas: replicas,
-            availableReplicas: replicas,
-            updatedReplicas: replicas,
-          },
+          version: versionStatus,
+          deployment: { name, namespace, selector: `kamaji.clastix.io/name=${name}`, ...deploymentStatus },
         },
       },
     });
     if (!endpoint) {
       this.kamajiWaiting.set(key, 'no control-plane address (networkProfile.address): the LoadBalancer Service would wait for MetalLB');
+      return;
+    }
+    // The kubeadm phase BootstrapToken (internal/kubeadm/bootstraptoken.go BootstrapToken): the
+    // cluster-info ConfigMap a join discovers the control plane by, and its RBAC.
+    if (view.clusterInfo !== endpoint) {
+      const refused = await this.clusterInfo(view, endpoint);
+      if (refused) {
+        this.kamajiWaiting.set(key, refused);
+        return;
+      }
+      view.clusterInfo = endpoint;
+    }
+    if (rolling) {
+      this.kamajiWaiting.set(key, rolling);
       return;
     }
     // The Konnectivity addon's objects in the tenant cluster (the tenant API server admits them for real).
@@ -729,6 +802,142 @@ export class KamajiPlayer {
       view.konnectivity = true;
     }
     this.kamajiWaiting.delete(key);
+  }
+
+  /**
+   * The rolling update of the control-plane Deployment when the TenantControlPlane's version is not
+   * the one its pods run (k8s_deployment_resource.go: the Deployment's images follow
+   * spec.kubernetes.version; kubeadm_upgrade.go marks the TCP Upgrading meanwhile): a pod of the new
+   * version — its kube-apiserver, kube-scheduler and kube-controller-manager the new binaries, on the
+   * same datastore prefix and the same certificates — is started beside the serving one; once its
+   * API server answers /readyz it becomes the Service's endpoint and the old pod stops (maxSurge
+   * 100%, maxUnavailable 0: the old pods go only when the new ones are Ready). A new pod that exits
+   * or never becomes Ready is started again with the kubelet's crash-loop back-off (10 s doubling to
+   * 5 min, pkg/kubelet/kubelet.go backOffPeriod and MaxContainerBackOff), the old pod serving
+   * throughout: the rollout is stuck, and says so. Returns why it is not done, or undefined.
+   */
+  private async rollOut(key: string, view: TenantControlPlaneView, tcp: Obj): Promise<string | undefined> {
+    const wanted = String(tcp.spec?.kubernetes?.version);
+    let r = this.rolling.get(key);
+    if (view.version === wanted && !r) {
+      view.rollout = undefined;
+      return undefined;
+    }
+    if (r && r.to !== wanted) {
+      this.discard(r);
+      this.rolling.delete(key);
+      r = undefined;
+    }
+    if (view.version === wanted) {
+      view.rollout = undefined;
+      return undefined;
+    }
+    const pod = this.pods.get(key);
+    if (!pod) return `the control plane of ${tcp.metadata.name} cannot be rolled: its pod's options are unknown`;
+    const start = () => {
+      const entry = { to: wanted, started: (this.options.startServer ?? startKubeServer)({ ...pod(wanted), certificatesFrom: view.server.dir }), next: 0 } as {
+        to: string;
+        started: Promise<KubeServer>;
+        result?: KubeServer | Error;
+        next: number;
+      };
+      entry.started.then(
+        (server) => (entry.result = server),
+        (e: Error) => (entry.result = e),
+      );
+      return entry;
+    };
+    if (!r) {
+      r = start();
+      this.rolling.set(key, r);
+      view.rollout = { to: wanted, since: Date.now(), attempts: 1 };
+      this.log(`kamaji ${key}: rolling the control plane ${view.version} → ${wanted}: a ${wanted} pod starts beside the serving one`);
+    }
+    const rollout = view.rollout!;
+    if (r.result === undefined) return `upgrading ${view.version} → ${wanted}: the new control-plane pod is not Ready yet (attempt ${rollout.attempts})`;
+    if (r.result instanceof Error) {
+      if (!rollout.failed) {
+        const backoff = Math.min(10000 * 2 ** (rollout.attempts - 1), 300000);
+        r.next = Date.now() + backoff;
+        rollout.failed = r.result.message.split('\n')[0];
+        this.log(
+          `kamaji ${key}: the ${wanted} control-plane pod did not become Ready (attempt ${rollout.attempts}), the ${view.version} one keeps serving: ${rollout.failed}`,
+        );
+      }
+      if (Date.now() >= r.next) {
+        const again = start();
+        this.rolling.set(key, again);
+        rollout.attempts++;
+        rollout.failed = undefined;
+        return `upgrading ${view.version} → ${wanted}: the new control-plane pod is not Ready yet (attempt ${rollout.attempts})`;
+      }
+      return `the upgrade ${view.version} → ${wanted} is stuck: the new control-plane pod does not become Ready (CrashLoopBackOff, ${rollout.attempts} attempt(s)): ${rollout.failed}; the ${view.version} pod keeps serving`;
+    }
+    // The new pod is Ready: it becomes the endpoint, the old pod stops.
+    const old = view.server.switchTo(r.result);
+    this.rolling.delete(key);
+    const from = view.version;
+    view.version = wanted;
+    view.rollout = undefined;
+    await old.stop();
+    this.log(`kamaji ${key}: control plane rolled ${from} → ${wanted} in ${Math.round((Date.now() - rollout.since) / 1000)} s`);
+    return undefined;
+  }
+
+  /** A rolling update's new pod that is no longer wanted: stopped once it has started. */
+  private discard(r: { started: Promise<KubeServer> }): void {
+    r.started.then(
+      (s) => s.stop(),
+      () => undefined,
+    );
+  }
+
+  /**
+   * internal/kubeadm/bootstraptoken.go BootstrapToken: the `cluster-info` ConfigMap in kube-public
+   * with a kubeconfig of the control plane's endpoint and CA (clientcmd.Write of a Config with one
+   * unnamed cluster), and clusterinfo.CreateClusterInfoRBACRules (k8s.io/kubernetes
+   * cmd/kubeadm/app/phases/bootstraptoken/clusterinfo): anonymous may read it. The tenant's
+   * kube-controller-manager (bootstrapsigner) adds a `jws-kubeconfig-<token id>` signature per
+   * bootstrap token; kubelets.ts checks it as kubeadm's discovery does.
+   */
+  private async clusterInfo(view: TenantControlPlaneView, endpoint: string): Promise<string | undefined> {
+    const ca = readFileSync(join(view.server.dir, 'ca.crt')).toString('base64');
+    const kubeconfig = [
+      'apiVersion: v1',
+      'clusters:',
+      '- cluster:',
+      `    certificate-authority-data: ${ca}`,
+      `    server: https://${endpoint}`,
+      '  name: ""',
+      'contexts: null',
+      'current-context: ""',
+      'kind: Config',
+      'preferences: {}',
+      'users: null',
+      '',
+    ].join('\n');
+    const objects = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public' }, data: { kubeconfig } },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'kubeadm:bootstrap-signer-clusterinfo', namespace: 'kube-public' },
+        rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'] }],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'kubeadm:bootstrap-signer-clusterinfo', namespace: 'kube-public' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kubeadm:bootstrap-signer-clusterinfo' },
+        subjects: [{ kind: 'User', name: 'system:anonymous' }],
+      },
+    ];
+    for (const object of objects) {
+      const r = await view.server.client.apply(object as KubeObject, { fieldManager: MANAGER, force: true });
+      if (r.status !== 200 && r.status !== 201)
+        return `kubeadm phase BootstrapToken: ${object.kind} ${object.metadata.name}: HTTP ${r.status}: ${r.body?.message ?? r.text}`;
+    }
+    return undefined;
   }
 
   /** The volumes directory of a tenant API server being started, by KamajiControlPlane key. */
@@ -893,6 +1102,15 @@ export class KamajiPlayer {
         (s) => s.stop(),
         () => undefined,
       );
+    await Promise.all(
+      [...this.rolling.values()].map((r) =>
+        r.started.then(
+          (s) => s.stop(),
+          () => undefined,
+        ),
+      ),
+    );
+    this.rolling.clear();
     for (const view of this.planes.values()) {
       await view.controllerManager?.stop();
       await view.server.stop();

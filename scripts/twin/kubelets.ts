@@ -5,10 +5,24 @@
  *
  * - reads the cloud-init user-data CABPK rendered and CAPMOX delivered, and the kubeadm
  *   JoinConfiguration in it (`/run/kubeadm/kubeadm-join-config.yaml`);
- * - finds the tenant control plane by the join's `apiServerEndpoint` (the VIP), checks that the
- *   bootstrap token exists in that tenant API server (Secret `kube-system/bootstrap-token-<id>`,
- *   same secret, usable for authentication, not expired) and that one of `caCertHashes` is the
- *   SHA-256 of the tenant CA's public key;
+ * - finds the tenant control plane by the join's `apiServerEndpoint` (the VIP) and runs kubeadm's
+ *   token discovery on it (k8s.io/kubernetes cmd/kubeadm/app/discovery/token/token.go
+ *   retrieveValidatedConfigInfo, v1.36.3): the `cluster-info` ConfigMap of kube-public must carry a
+ *   `jws-kubeconfig-<token id>` signature (getClusterInfo: waited for, the tenant's real
+ *   kube-controller-manager's bootstrapsigner writes it), the signature must be the token's HS256
+ *   detached JWS over the ConfigMap's kubeconfig (validateClusterInfoToken with
+ *   k8s.io/cluster-bootstrap/token/jws DetachedTokenIsValid), one of `caCertHashes` must pin the CA
+ *   in that kubeconfig (validateClusterCA), and that CA must be the one the server serves with (the
+ *   second, TLS-validated read); then that the bootstrap token authenticates (Secret
+ *   `kube-system/bootstrap-token-<id>`, same secret, usable for authentication, not expired: the
+ *   API server's bootstrap token authenticator at the TLS bootstrap);
+ * - the kubelet's version, which is the Kubernetes version of the template the VM was cloned from
+ *   (its `vX.Y.Z` tag, or the version in its name), must equal the Machine's `spec.version` (the
+ *   contract CAPI's version field states: the machine runs that kubelet) and must not be newer than
+ *   the control plane's (the version-skew policy: "kubelet must not be newer than
+ *   kube-apiserver"). Stricter than kubeadm join here: its preflight KubeletVersionCheck compares
+ *   with the control plane only on init (cmd/kubeadm/app/preflight/checks.go JoinNodeChecks passes
+ *   no Kubernetes version to addCommonChecks); the message is that check's;
  * - registers the Node with the VM's `proxmox://<smbios uuid>` providerID and the IP of its
  *   network-config; Ready only once its cluster's CNI is installed (a HelmChartProxy in the
  *   Cluster's namespace selects the Cluster and the release deployed: caaph.ts), else NotReady with
@@ -17,7 +31,7 @@
  *
  * Wrong bootstrap data never becomes a Node: each refusal is kept with its reason.
  */
-import { createHash, X509Certificate } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { parse } from 'yaml';
@@ -76,7 +90,12 @@ export class KubeletPlayer {
     private readonly log: (line: string) => void = () => {},
     /** Why nothing answers at a control plane's address yet (MetalLB has not assigned or announced it), or undefined. */
     private readonly unreachable: (plane: TenantControlPlaneView) => Promise<string | undefined> = async () => undefined,
+    /** The `spec.version` of the Machine a VM stands for (its ProxmoxMachine is named like the VM), or undefined when there is none (yet). */
+    private readonly machineVersion: (namespace: string, vm: SimVmView) => Promise<string | undefined> = async () => undefined,
   ) {}
+
+  /** VMs whose join waits for the cluster-info signature of its token, by `instance/vmid` (kubeadm's discovery retries). */
+  readonly discovering = new Map<string, string>();
 
   /** VMs whose kubelet cannot reach the control plane's address yet, by `instance/vmid`, with the reason (they retry). */
   readonly unreachableFrom = new Map<string, string>();
@@ -129,6 +148,7 @@ export class KubeletPlayer {
     for (const key of [...this.joinedWith.keys()]) if (!live.has(key)) this.joinedWith.delete(key);
     for (const key of [...this.refused.keys()]) if (!live.has(key)) this.refused.delete(key);
     for (const key of [...this.unreachableFrom.keys()]) if (!live.has(key)) this.unreachableFrom.delete(key);
+    for (const key of [...this.discovering.keys()]) if (!live.has(key)) this.discovering.delete(key);
     for (const key of [...this.seen.keys()]) if (!live.has(key)) this.seen.delete(key);
   }
 
@@ -137,6 +157,7 @@ export class KubeletPlayer {
     this.joinedWith.delete(key);
     this.refused.delete(key);
     this.unreachableFrom.delete(key);
+    this.discovering.delete(key);
   }
 
   private async join(key: string, vm: SimVmView): Promise<void> {
@@ -155,6 +176,31 @@ export class KubeletPlayer {
     this.unreachableFrom.delete(key);
     const tenant = plane.server.client;
     const [id, secret] = token.token.split('.');
+    // kubeadm's token discovery (token.go retrieveValidatedConfigInfo).
+    const info = await tenant.get('/api/v1/namespaces/kube-public/configmaps/cluster-info');
+    const signature = info.status === 200 ? (info.body.data?.[`jws-kubeconfig-${id}`] as string | undefined) : undefined;
+    if (!signature) {
+      // getClusterInfo: "Even if the ConfigMap is available the JWS signature is patched-in a bit later": retried.
+      const why =
+        info.status === 200
+          ? `could not find a JWS signature in the cluster-info ConfigMap for token ID "${id}"`
+          : `failed to request the cluster-info ConfigMap: HTTP ${info.status}`;
+      if (this.discovering.get(key) !== why) this.log(`kubelet ${key}: [discovery] ${why} (retrying)`);
+      this.discovering.set(key, why);
+      throw new Error(`${why} (retry)`);
+    }
+    this.discovering.delete(key);
+    const insecureKubeconfig = String(info.body.data?.kubeconfig ?? '');
+    if (!insecureKubeconfig)
+      throw new Error("there is no kubeconfig key in the cluster-info ConfigMap. This API Server isn't set up for token bootstrapping, can't connect");
+    if (!detachedTokenIsValid(signature, insecureKubeconfig, id, secret ?? ''))
+      throw new Error("failed to verify JWS signature of received cluster info object, can't trust this API Server");
+    const discoveredCa = clusterCaOf(insecureKubeconfig);
+    const pinned = discoveredCa ? caCertHash(discoveredCa) : undefined;
+    if (!pinned || !(token.caCertHashes ?? []).includes(pinned))
+      throw new Error(
+        `cluster CA found in cluster-info ConfigMap is invalid: none of the public keys "${pinned ?? '(no CA)'}" are pinned (caCertHashes: ${(token.caCertHashes ?? []).join(', ') || 'none'})`,
+      );
     const found = await tenant.get(`/api/v1/namespaces/kube-system/secrets/bootstrap-token-${id}`);
     if (found.status === 404) throw new Error(`bootstrap token ${id} does not exist in the tenant API server of ${plane.cluster}`);
     if (found.status !== 200) throw new Error(`reading bootstrap token ${id}: HTTP ${found.status} (retry)`);
@@ -164,9 +210,25 @@ export class KubeletPlayer {
     if (data['token-secret'] !== secret) throw new Error(`bootstrap token ${id}: the secret does not match`);
     if (data['usage-bootstrap-authentication'] !== 'true') throw new Error(`bootstrap token ${id} is not usable for authentication`);
     if (data.expiration && Date.parse(data.expiration) < Date.now()) throw new Error(`bootstrap token ${id} expired at ${data.expiration}`);
+    // The second read, TLS validated with the discovered CA: the server must serve with that CA.
     const expected = caCertHash(readFileSync(joinPath(plane.server.dir, 'ca.crt'), 'utf8'));
-    if (!(token.caCertHashes ?? []).includes(expected))
-      throw new Error(`none of the caCertHashes (${(token.caCertHashes ?? []).join(', ') || 'none'}) is the tenant CA's ${expected}`);
+    if (pinned !== expected)
+      throw new Error(`the cluster-info CA (${pinned}) is not the CA the API server at ${token.apiServerEndpoint} serves with (${expected})`);
+    // The kubelet's version: the template's, equal to the Machine's spec.version, not newer than the control plane.
+    const kubelet = this.kubeletVersion(vm);
+    if (!kubelet)
+      throw new Error(`the kubelet's version is unknown: the template the VM was cloned from (${vm.cloneOf ?? 'none'}) names no Kubernetes version`);
+    const machine = await this.machineVersion(plane.namespace, vm);
+    if (machine === undefined) throw new Error(`no Machine stands for VM ${vm.name ?? vm.vmid} yet (retry)`);
+    if (machine !== kubelet)
+      throw new Error(
+        `the kubelet is ${kubelet} (the template the VM was cloned from) but its Machine's spec.version is ${machine}: the machine would run another Kubernetes than CAPI records`,
+      );
+    const controlPlane = plane.version;
+    if (newerMinor(kubelet, controlPlane))
+      throw new Error(
+        `the kubelet version is higher than the control plane version. This is not a supported version skew and may lead to a malfunctional cluster. Kubelet version: "${kubelet}" Control plane version: "${controlPlane}"`,
+      );
     if (!vm.uuid) throw new Error('the VM has no SMBIOS uuid, so no providerID');
     // cloud-init renders the jinja placeholders CABPK and the class leave in the join (## template: jinja).
     const meta = (parse(vm.bootstrap?.metaData ?? '') ?? {}) as Record<string, string>;
@@ -204,6 +266,12 @@ export class KubeletPlayer {
     this.joinedWith.set(key, vm.bootstrap!);
     await this.setReady(entry, this.stateOf(vm, plane.namespace, plane.cluster), address, vm);
     this.log(`kubelet ${key}: Node ${name} joined ${plane.namespace}/${plane.cluster} (proxmox://${vm.uuid}${address ? `, ${address}` : ''})`);
+  }
+
+  /** The Kubernetes version of the template a VM was cloned from: its `vX.Y.Z` tag, or the `-vX-Y-Z` of its name. */
+  private kubeletVersion(vm: SimVmView): string | undefined {
+    const template = this.vms().find((t) => t.instance === vm.instance && t.vmid === vm.cloneOf && t.template);
+    return template ? templateKubernetesVersion(template) : undefined;
   }
 
   private readonly untainted = new Set<string>();
@@ -307,6 +375,64 @@ async function untaintNotReadyOn(client: KubeClient, name: string): Promise<bool
   if (kept.length === taints.length) return true;
   // A PUT with the read resourceVersion: a conflict (CAPI changed the Node) is retried next tick.
   return (await client.request('PUT', `/api/v1/nodes/${encodeURIComponent(name)}`, { ...r.body, spec: { ...r.body.spec, taints: kept } })).status === 200;
+}
+
+/** The Kubernetes version a template VM carries: a `vX.Y.Z` tag (the instance stack's templates) or a name ending `-vX-Y-Z` (a lab's existing templates). */
+export function templateKubernetesVersion(template: Pick<SimVmView, 'tags' | 'name'>): string | undefined {
+  const tag = template.tags.find((t) => /^v\d+\.\d+\.\d+$/.test(t));
+  if (tag) return tag;
+  const named = /-v(\d+)-(\d+)-(\d+)$/.exec(template.name ?? '');
+  return named ? `v${named[1]}.${named[2]}.${named[3]}` : undefined;
+}
+
+/** Whether `a`'s major.minor is above `b`'s (checks.go KubeletVersionCheck: `Major() >` or `Minor() >`). */
+export function newerMinor(a: string, b: string): boolean {
+  const [am, an] = a.replace(/^v/, '').split('.').map(Number);
+  const [bm, bn] = b.replace(/^v/, '').split('.').map(Number);
+  return am > bm || an > bn;
+}
+
+const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+
+/**
+ * k8s.io/cluster-bootstrap token/jws (v0.36.3) DetachedTokenIsValid: `detached` is the HS256 JWS of
+ * `content` with the token secret as key and the token id as `kid` (ComputeDetachedSignature,
+ * go-jose), its payload left out (`header..signature`, RFC 7515 appendix F). Verified here as a
+ * JWS is: the protected header must say HS256 and the token id, and the signature must be the
+ * HMAC-SHA256 of `header.payload`.
+ */
+export function detachedTokenIsValid(detached: string, content: string, tokenId: string, tokenSecret: string): boolean {
+  const parts = detached.split('.');
+  if (parts.length !== 3 || parts[1] !== '') return false;
+  let header: { alg?: string; kid?: string };
+  try {
+    header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string; kid?: string };
+  } catch {
+    return false;
+  }
+  if (header.alg !== 'HS256' || header.kid !== tokenId) return false;
+  const expected = createHmac('sha256', tokenSecret)
+    .update(`${parts[0]}.${b64url(content)}`)
+    .digest();
+  const given = Buffer.from(parts[2], 'base64url');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The JWS a bootstrapsigner writes for `content` (go-jose's compact form, payload left out): what DetachedTokenIsValid recomputes. */
+export function computeDetachedSignature(content: string, tokenId: string, tokenSecret: string): string {
+  const header = b64url(JSON.stringify({ alg: 'HS256', kid: tokenId }));
+  return `${header}..${b64url(
+    createHmac('sha256', tokenSecret)
+      .update(`${header}.${b64url(content)}`)
+      .digest(),
+  )}`;
+}
+
+/** The CA certificate (PEM) of the one cluster of a cluster-info kubeconfig (clientcmd.Write's YAML), if any. */
+function clusterCaOf(kubeconfig: string): string | undefined {
+  const doc = parse(kubeconfig) as { clusters?: { cluster?: { 'certificate-authority-data'?: string } }[] } | null;
+  const data = doc?.clusters?.[0]?.cluster?.['certificate-authority-data'];
+  return data ? Buffer.from(data, 'base64').toString('utf8') : undefined;
 }
 
 /** The first static IPv4 address of a cloud-init network-config (v2), without its prefix. */

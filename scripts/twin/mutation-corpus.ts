@@ -518,4 +518,23 @@ export const MUTATIONS: Mutation[] = [
     file: 'test/twin/capi-upgrade.test.ts',
     test: 'refuses the move while a CRD still records a version',
   },
+  // Day two as Kamaji and kubeadm do it (issue 36): the played rollout and the kubelets' join checks, on real tenant control planes.
+  {
+    id: 'upgrade-never-ready',
+    mistake: "a Kamaji upgrade whose new version's API server never becomes Ready",
+    rendered: 'TenantControlPlane spec.kubernetes.version (from the Cluster topology version)',
+    caughtAs: 'the TenantControlPlane stays Upgrading at the old version, the old server serving; the upgrade reported stuck',
+    tier: 'kube',
+    file: KAMAJI,
+    test: 'leaves the old server serving and the upgrade visibly stuck when the new server never becomes Ready',
+  },
+  {
+    id: 'kubelet-newer-than-control-plane',
+    mistake: 'a kubelet template newer than the control plane (workers upgraded first)',
+    rendered: 'ProxmoxMachineTemplate template / Machine spec.version',
+    caughtAs: 'the version-skew refusal: the VM never becomes a Node',
+    tier: 'kube',
+    file: KAMAJI,
+    test: "registers a Node only when its template is the Machine's version and not newer than the control plane",
+  },
 ];

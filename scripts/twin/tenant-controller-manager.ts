@@ -30,7 +30,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kubeBinary, type KubeServer } from '../lib/kube-apiserver';
+import { tenantBinary, type KubeServer } from '../lib/kube-apiserver';
 import { selfSignedPair } from './pki';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured TenantControlPlane read by path, as Kamaji reads it
@@ -102,7 +102,7 @@ let exitHook = false;
 
 /**
  * Starts the tenant's kube-controller-manager against its API server (the binary from the same
- * place as the tenant's kube-apiserver: `kubeBinary`). It is not waited for: like the pod's
+ * minor as the tenant's kube-apiserver: `tenantBinary` of its spec.kubernetes.version). It is not waited for: like the pod's
  * container, it comes up on its own; its log is `kube-controller-manager.log` in the server's directory.
  */
 export function startTenantControllerManager(tcp: Tcp, server: KubeServer): TenantControllerManager {
@@ -135,7 +135,7 @@ export function startTenantControllerManager(tcp: Tcp, server: KubeServer): Tena
   });
   const log = join(dir, 'kube-controller-manager.log');
   const fd = openSync(log, 'a');
-  const child = spawn(kubeBinary('kube-controller-manager'), args, { cwd: dir, stdio: ['ignore', fd, fd] });
+  const child = spawn(tenantBinary('kube-controller-manager', String(tcp.spec?.kubernetes?.version)), args, { cwd: dir, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   running.add(child);
   if (!exitHook) {

@@ -52,10 +52,30 @@ describe('the parts of each job', () => {
     for (const absent of ['etcdctl', 'etcdutl', 'bbolt', 'rclone']) expect(demo).not.toContain(absent);
   });
 
-  it('adds for the twin suites the backup tools; the kube tier has no engine or controllers; unit only the CRD tree', () => {
-    expect(names(['twin'])).toEqual([...names(['demo']), 'etcdctl', 'etcdutl', 'bbolt', 'rclone']);
+  it('adds for the twin suites every tenant minor and the backup tools; the kube tier has no engine or controllers; unit only the CRD tree', () => {
+    // Every tenant minor other than the management's: its own part, after the management's commands.
+    const minors = Object.keys(pins.kubernetes.minors)
+      .filter((v) => v !== pins.kubernetes.version)
+      .sort()
+      .map((v) => `kube-${v}`);
+    expect(minors.length).toBeGreaterThan(0);
+    const demo = names(['demo']);
+    const at = demo.indexOf('kustomize');
+    expect(names(['twin'])).toEqual([...demo.slice(0, at), ...minors, ...demo.slice(at), 'etcdctl', 'etcdutl', 'bbolt', 'rclone']);
     const kube = names(['kube']);
-    expect(kube).toEqual(['crds', 'etcd', ...pins.kubernetes.commands, 'kustomize', 'helm', 'charts', 'metallb-controller', 'etcdctl', 'etcdutl', 'bbolt']);
+    expect(kube).toEqual([
+      'crds',
+      'etcd',
+      ...pins.kubernetes.commands,
+      ...minors,
+      'kustomize',
+      'helm',
+      'charts',
+      'metallb-controller',
+      'etcdctl',
+      'etcdutl',
+      'bbolt',
+    ]);
     expect(names(['unit'])).toEqual(['crds']);
     expect(names(['engine'])).toEqual(['tofu', 'terraform-provider-proxmox', 'crds']);
   });
@@ -130,7 +150,7 @@ describe('expected times', () => {
   });
 
   it('has a committed default for every part', () => {
-    const missing = planParts(pins, ['all']).filter((p) => !(defaultTimes as unknown as DefaultTimes).parts[p.name]);
+    const missing = planParts(pins, ['all']).filter((p) => !expectation(p, {}, defaultTimes as unknown as DefaultTimes));
     expect(missing.map((p) => p.name)).toEqual([]);
   });
 });
@@ -255,6 +275,10 @@ describe('scripts/toolchain asks the plan', () => {
       `etcd-${etcd}/etcdutl`,
       `bbolt-${k.etcd.bbolt.version}/bbolt`,
       ...k.commands.map((c) => `kubernetes-${k.version}/${c}`),
+      // A tenant minor's three commands, each under its own version.
+      ...Object.keys(k.minors)
+        .filter((v) => v !== k.version)
+        .flatMap((v) => k.commands.map((c) => `kubernetes-${v}/${c}`)),
       `helm-${pins.helmCli.helm.version}/helm`,
       `kustomize-${pins.helmCli.kustomize.version}/kustomize`,
       ...Object.keys(raw.controllers.binaries).map((b) => `controllers-${controllersKey}/${b}`),

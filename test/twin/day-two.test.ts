@@ -145,6 +145,8 @@ describe('day two in the twin', () => {
     // VM ids are reused once free, so a VM is told apart by its SMBIOS uuid (the providerID).
     const old = new Map<string, Set<string>>();
     for (const name of names) old.set(name, new Set((await twin.tenant(name)).machines.map((m) => m.providerID!)));
+    // Each tenant's control plane runs its own version: the real v1.35.4 server before the upgrade.
+    for (const name of names) expect({ name, version: (await twin.tenant(name)).controlPlaneVersion }).toEqual({ name, version: FROM });
     const sampler = await sampleReadyNodes(twin, requiredReady(names));
     const steps: { step: string; seconds: number }[] = [];
     let last = '';
@@ -195,6 +197,10 @@ describe('day two in the twin', () => {
     expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
+    // The tenant API servers answered every second, the old server until Kamaji's rollout switched to the new one (kamaji.ts rollOut).
+    for (const [tenant, api] of samples.api)
+      expect({ tenant, failures: api.failures, versions: api.versions }).toEqual({ tenant, failures: [], versions: [FROM, TO] });
+    for (const name of names) expect({ name, version: (await twin.tenant(name)).controlPlaneVersion }).toEqual({ name, version: TO });
 
     const vms = twin.sim.listVms();
     for (const name of names) {

@@ -96,12 +96,19 @@ export interface ReadySamples {
   events: number;
   /** Watches that could not resume (410 Gone) and were listed again: states in between were not seen. */
   lost: string[];
+  /**
+   * Node watches that could not resume and were listed again with the gap bridged: each pool's fewest
+   * in it taken as its Nodes Ready through it (same object, Ready before and after, not transitioned since).
+   */
+  bridged: string[];
   /** `tenant/pool` → the fewest Ready, schedulable Nodes seen at once, and what the pool asks for. */
   pools: Map<string, { min: number; replicas: number; at?: string }>;
   /** Every moment a Node's kubelet (its Machine's version) was newer than its control plane's status.version. */
   skew: string[];
   /** What was seen when something was wrong (for the failure message). */
   notes: string[];
+  /** Per tenant: its API server asked every second through its Service — samples, the versions it answered in order, the seconds it did not answer. */
+  api: Map<string, { samples: number; versions: string[]; failures: string[] }>;
 }
 
 /**
@@ -153,9 +160,11 @@ export async function watchReadyNodes(
       return {
         events: r.events,
         lost: r.lost,
+        bridged: r.bridged ?? [],
         pools: new Map(Object.entries(r.pools)) as ReadySamples['pools'],
         skew: r.skew,
         notes: r.notes,
+        api: new Map(Object.entries(r.api ?? {})) as ReadySamples['api'],
       };
     },
   };
@@ -164,8 +173,9 @@ export async function watchReadyNodes(
 /** The sampled minimum per pool and the step durations, as lines for the test log. */
 export function readyReport(title: string, samples: ReadySamples, steps: { step: string; seconds: number }[]): string {
   return [
-    `${title}: ${samples.events} Node events watched${samples.lost.length ? `, ${samples.lost.length} watches listed again (states unseen)` : ', none unseen'}`,
+    `${title}: ${samples.events} Node events watched${samples.lost.length ? `, ${samples.lost.length} watches listed again (states unseen)` : ', none unseen'}${samples.bridged.length ? `; ${samples.bridged.length} Node watch gap(s) bridged by the Nodes Ready through them` : ''}`,
     ...[...samples.pools].map(([pool, p]) => `  ${pool}: fewest Ready Nodes ${p.min} (asks for ${p.replicas})${p.at ? `, first seen during ${p.at}` : ''}`),
+    ...[...samples.api].map(([t, a]) => `  ${t} API server: ${a.samples} seconds asked, ${a.failures.length} unanswered, versions ${a.versions.join(' → ')}`),
     ...steps.map((s) => `  step ${s.step}: ${s.seconds.toFixed(0)} s`),
   ].join('\n');
 }
