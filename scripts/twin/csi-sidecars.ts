@@ -236,7 +236,15 @@ export class CsiPlayer {
               phase: 'Running',
               startTime: now,
               conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now })),
-              containerStatuses: p.spec.containers.map((c: Obj) => ({ name: c.name, image: c.image, imageID: '', ready: true, restartCount: 0, started: true, state: { running: { startedAt: now } } })),
+              containerStatuses: p.spec.containers.map((c: Obj) => ({
+                name: c.name,
+                image: c.image,
+                imageID: '',
+                ready: true,
+                restartCount: 0,
+                started: true,
+                state: { running: { startedAt: now } },
+              })),
             },
           },
           'application/strategic-merge-patch+json',
@@ -287,7 +295,11 @@ export class CsiPlayer {
         kind: 'PersistentVolume',
         metadata: {
           name: pvName,
-          annotations: { 'pv.kubernetes.io/provisioned-by': DRIVER, 'volume.kubernetes.io/provisioner-deletion-secret-name': '', 'volume.kubernetes.io/provisioner-deletion-secret-namespace': '' },
+          annotations: {
+            'pv.kubernetes.io/provisioned-by': DRIVER,
+            'volume.kubernetes.io/provisioner-deletion-secret-name': '',
+            'volume.kubernetes.io/provisioner-deletion-secret-namespace': '',
+          },
           finalizers: [PV_FINALIZER],
         },
         spec: {
@@ -302,13 +314,28 @@ export class CsiPlayer {
           persistentVolumeReclaimPolicy: cls.reclaimPolicy ?? 'Delete',
           storageClassName: cls.metadata.name,
           volumeMode: pvc.spec.volumeMode ?? 'Filesystem',
-          claimRef: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: pvc.metadata.namespace, name: pvc.metadata.name, uid: pvc.metadata.uid, resourceVersion: pvc.metadata.resourceVersion },
-          nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [REGION, ZONE].map((key) => ({ key, operator: 'In', values: [key === REGION ? region : zone] })) }] } },
+          claimRef: {
+            apiVersion: 'v1',
+            kind: 'PersistentVolumeClaim',
+            namespace: pvc.metadata.namespace,
+            name: pvc.metadata.name,
+            uid: pvc.metadata.uid,
+            resourceVersion: pvc.metadata.resourceVersion,
+          },
+          nodeAffinity: {
+            required: {
+              nodeSelectorTerms: [{ matchExpressions: [REGION, ZONE].map((key) => ({ key, operator: 'In', values: [key === REGION ? region : zone] })) }],
+            },
+          },
         },
       };
       const r = await t.post('/api/v1/persistentvolumes', pv);
       if (r.status !== 201 && r.status !== 409) throw new Error(`creating PV ${pvName}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-      this.note(csi.namespace, 'provisioned', `${pvc.metadata.namespace}/${pvc.metadata.name} → ${made.volumeId} (selected node ${selected}, token ${csi.tokenIds.get(region)})`);
+      this.note(
+        csi.namespace,
+        'provisioned',
+        `${pvc.metadata.namespace}/${pvc.metadata.name} → ${made.volumeId} (selected node ${selected}, token ${csi.tokenIds.get(region)})`,
+      );
     }
   }
 
@@ -322,7 +349,8 @@ export class CsiPlayer {
       const pv = (await t.get(`/api/v1/persistentvolumes/${pvName}`)).body;
       const handle = pv?.spec?.csi?.volumeHandle as string | undefined;
       const csiNode = (await t.get(`/apis/storage.k8s.io/v1/csinodes/${va.spec.nodeName}`)).body;
-      const nodeId = ((csiNode?.spec?.drivers ?? []) as Obj[]).find((d) => d.name === DRIVER)?.nodeID ?? va.metadata.annotations?.['csi.alpha.kubernetes.io/node-id'];
+      const nodeId =
+        ((csiNode?.spec?.drivers ?? []) as Obj[]).find((d) => d.name === DRIVER)?.nodeID ?? va.metadata.annotations?.['csi.alpha.kubernetes.io/node-id'];
       const vmidOf = async (region: string) => {
         const node = (await t.get(`/api/v1/nodes/${nodeId}`)).body;
         return findVmByUuid(this.client(csi, region), node?.status?.nodeInfo?.systemUUID);
@@ -345,9 +373,19 @@ export class CsiPlayer {
       }
       if (va.status?.attached || !handle || !nodeId) continue;
       if (!(pv.metadata.finalizers ?? []).includes(ATTACHER_FINALIZER))
-        await t.request('PATCH', `/api/v1/persistentvolumes/${pvName}`, { metadata: { finalizers: [...(pv.metadata.finalizers ?? []), ATTACHER_FINALIZER] } }, 'application/merge-patch+json');
+        await t.request(
+          'PATCH',
+          `/api/v1/persistentvolumes/${pvName}`,
+          { metadata: { finalizers: [...(pv.metadata.finalizers ?? []), ATTACHER_FINALIZER] } },
+          'application/merge-patch+json',
+        );
       if (!(va.metadata.finalizers ?? []).includes(ATTACHER_FINALIZER))
-        await t.request('PATCH', `/apis/storage.k8s.io/v1/volumeattachments/${name}`, { metadata: { finalizers: [...(va.metadata.finalizers ?? []), ATTACHER_FINALIZER] } }, 'application/merge-patch+json');
+        await t.request(
+          'PATCH',
+          `/apis/storage.k8s.io/v1/volumeattachments/${name}`,
+          { metadata: { finalizers: [...(va.metadata.finalizers ?? []), ATTACHER_FINALIZER] } },
+          'application/merge-patch+json',
+        );
       const region = handle.split('/')[0];
       const vmid = await vmidOf(region);
       const published = await publishVolume(this.client(csi, region), handle, vmid);
@@ -384,7 +422,12 @@ export class CsiPlayer {
       if (pv.status?.phase !== 'Released' || pv.spec.persistentVolumeReclaimPolicy !== 'Delete') continue;
       const handle = pv.spec.csi.volumeHandle as string;
       await deleteVolume(this.client(csi, handle.split('/')[0]), handle);
-      await t.request('PATCH', `/api/v1/persistentvolumes/${pv.metadata.name}`, { metadata: { finalizers: (pv.metadata.finalizers ?? []).filter((f: string) => f !== PV_FINALIZER) } }, 'application/merge-patch+json');
+      await t.request(
+        'PATCH',
+        `/api/v1/persistentvolumes/${pv.metadata.name}`,
+        { metadata: { finalizers: (pv.metadata.finalizers ?? []).filter((f: string) => f !== PV_FINALIZER) } },
+        'application/merge-patch+json',
+      );
       await t.delete(`/api/v1/persistentvolumes/${pv.metadata.name}`);
       this.note(csi.namespace, 'deleted', handle);
     }

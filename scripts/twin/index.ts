@@ -250,7 +250,12 @@ export class LabTwin {
         () => tenantAutoscalerReleases(this.run.out),
         (l) => this.log(l),
       );
-    if (this.options.csi) this.csi = new CsiPlayer(this.mgmt.client, () => this.run.sim.listVms(), (l) => this.log(l));
+    if (this.options.csi)
+      this.csi = new CsiPlayer(
+        this.mgmt.client,
+        () => this.run.sim.listVms(),
+        (l) => this.log(l),
+      );
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 

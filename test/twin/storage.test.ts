@@ -143,7 +143,11 @@ let firstNode = '';
 
 describe('tenant volumes in the lab twin', () => {
   it("puts a StatefulSet's volume on tenant-a's storage of its Node's Proxmox node, with tenant-a's token, attached to that Node's VM", async () => {
-    await eventually('the StorageClass fast in tenant-a (applied by the ClusterResourceSet)', () => get('tenant-a', '/apis/storage.k8s.io/v1/storageclasses/fast'), (c) => !!c);
+    await eventually(
+      'the StorageClass fast in tenant-a (applied by the ClusterResourceSet)',
+      () => get('tenant-a', '/apis/storage.k8s.io/v1/storageclasses/fast'),
+      (c) => !!c,
+    );
     const created = await api('tenant-a').post('/apis/apps/v1/namespaces/default/statefulsets', statefulSet);
     expect(created.status).toBe(201);
     const p = await runningPod();
@@ -176,7 +180,9 @@ describe('tenant volumes in the lab twin', () => {
     const creates = twin.sim.requests.filter((r) => r.method === 'POST' && r.path === `/nodes/${zone}/storage/tenant-a-lvm/content` && r.status === 200);
     expect(creates.map((r) => r.authid)).toEqual([(await tenantToken('tenant-a')).split('=')[0]]);
     // The real attach-detach controller's VolumeAttachment, attached by the played attacher to the Node's VM.
-    const vas = ((await get('tenant-a', '/apis/storage.k8s.io/v1/volumeattachments')).items as Obj[]).filter((v) => v.spec.source.persistentVolumeName === pv.metadata.name);
+    const vas = ((await get('tenant-a', '/apis/storage.k8s.io/v1/volumeattachments')).items as Obj[]).filter(
+      (v) => v.spec.source.persistentVolumeName === pv.metadata.name,
+    );
     expect(vas.map((v) => ({ node: v.spec.nodeName, attached: v.status?.attached }))).toEqual([{ node: firstNode, attached: true }]);
     expect(disksNaming(await vmConfig(vm.vmid, vm.node), volid)).toEqual(['scsi']);
   });
@@ -201,11 +207,19 @@ describe('tenant volumes in the lab twin', () => {
     const pv = await get('tenant-a', `/api/v1/persistentvolumes/${pvc.spec.volumeName}`);
     expect(pv.spec.csi.volumeHandle).toBe(volumeHandle);
     const vm = vmOfNode(node);
-    await eventually('the disk attached to the new Node VM', () => vmConfig(vm.vmid, vm.node), (c) => disksNaming(c, volid).includes('scsi'));
+    await eventually(
+      'the disk attached to the new Node VM',
+      () => vmConfig(vm.vmid, vm.node),
+      (c) => disksNaming(c, volid).includes('scsi'),
+    );
     if (after.spec.nodeName !== firstNode) {
       const old = vmOfNode(first);
       // Detached from the old VM: unlinked without force, the volume kept (an unusedN entry at most).
-      await eventually('the disk detached from the old VM', () => vmConfig(old.vmid, old.node), (c) => !disksNaming(c, volid).includes('scsi'));
+      await eventually(
+        'the disk detached from the old VM',
+        () => vmConfig(old.vmid, old.node),
+        (c) => !disksNaming(c, volid).includes('scsi'),
+      );
       await api('tenant-a').request('PATCH', `/api/v1/nodes/${firstNode}`, { spec: { unschedulable: false } }, 'application/merge-patch+json');
     }
     expect(volumesOf('tenant-a-lvm').map((v) => v.volid)).toEqual([volid]);
@@ -252,8 +266,18 @@ describe('tenant volumes in the lab twin', () => {
     expect((await t.request('DELETE', '/apis/apps/v1/namespaces/default/statefulsets/db')).status).toBe(200);
     await t.request('DELETE', '/api/v1/namespaces/default/pods/db-0?gracePeriodSeconds=0');
     expect((await t.request('DELETE', '/api/v1/namespaces/default/persistentvolumeclaims/data-db-0')).status).toBe(200);
-    await eventually('the disk deleted from tenant-a-lvm', async () => volumesOf('tenant-a-lvm').map((v) => v.volid), (v) => v.length === 0);
-    await eventually('the PV gone', () => get('tenant-a', '/api/v1/persistentvolumes'), (l) => l.items.length === 0);
-    expect(twin.csi!.events.filter((e) => e.namespace === 'tenant-a').map((e) => e.what)).toEqual(expect.arrayContaining(['provisioned', 'attached', 'deleted']));
+    await eventually(
+      'the disk deleted from tenant-a-lvm',
+      async () => volumesOf('tenant-a-lvm').map((v) => v.volid),
+      (v) => v.length === 0,
+    );
+    await eventually(
+      'the PV gone',
+      () => get('tenant-a', '/api/v1/persistentvolumes'),
+      (l) => l.items.length === 0,
+    );
+    expect(twin.csi!.events.filter((e) => e.namespace === 'tenant-a').map((e) => e.what)).toEqual(
+      expect.arrayContaining(['provisioned', 'attached', 'deleted']),
+    );
   });
 });
