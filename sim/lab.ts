@@ -18,6 +18,9 @@ export function instanceSpec(instance: Instance): InstanceSpec {
   add({ ...files, id: instance.storage.images });
   // Shared disks (Ceph RBD, NFS, iSCSI) let a template clone to every node; local ones only to its own (B2).
   add({ ...disks, id: instance.storage.disks, ...(instance.storage.disksShared ? { shared: true } : {}) });
+  // The tenants' volume storages (storage.volumes, docs/storage.md): LVM-thin pools that exist on
+  // every node, each one tenant's, as the lab says they already exist on the real cluster.
+  for (const id of instance.storage.volumes ?? []) add({ ...disks, id, content: ['images'] });
   // No cloud-init storage: the instance stack creates one per tenant (`<storage.cloudInit>-<tenant>`).
   const existing = 'templateID' in instance.template ? instance.template : undefined;
   return {

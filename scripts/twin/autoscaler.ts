@@ -365,7 +365,7 @@ export interface AutoscalerEvent {
 }
 
 /** A client for the first cluster and user of a kubeconfig (YAML or JSON). */
-function clientFromKubeconfig(text: string): KubeClient {
+export function clientFromKubeconfig(text: string): KubeClient {
   const kc = loadYaml(text) as Obj;
   const ctxName = kc['current-context'];
   const ctx = (kc.contexts ?? []).find((c: Obj) => c.name === ctxName)?.context ?? kc.contexts?.[0]?.context ?? {};

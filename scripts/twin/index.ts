@@ -40,6 +40,7 @@ import { AddonPlayer } from './caaph';
 import { KamajiPlayer } from './kamaji';
 import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
+import { CsiPlayer } from './csi-sidecars';
 import { metallbReleaseOf, notAnnounced, startMetallb, type MetallbRelease, type RunningMetallb } from './metallb';
 import { MirrorPlayer } from './mirror';
 import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler';
@@ -76,6 +77,8 @@ export interface TwinOptions {
    * autoscaler were written against tenants without it (docs/twin.md).
    */
   tenantControllerManager?: boolean;
+  /** Play the Proxmox CSI plugin's controller and sidecars and the kubelets' volume part (csi-sidecars.ts; test/twin/storage.test.ts). */
+  csi?: boolean;
   /** Extra environment per controller: negative controls only. */
   controllerEnv?: Partial<Record<ControllerName, Record<string, string>>>;
   /** Values of the stacks' input variables (`-var`/TF_VAR_ of `tofu apply`), e.g. the backup S3 keys. */
@@ -135,6 +138,7 @@ export class LabTwin {
   private metallb?: RunningMetallb;
   kamaji!: KamajiPlayer;
   kubelets!: KubeletPlayer;
+  csi?: CsiPlayer;
   addons!: AddonPlayer;
   mirror!: MirrorPlayer;
   /** The tenants' cluster-autoscalers, when `autoscaler` is on. */
@@ -249,6 +253,12 @@ export class LabTwin {
         () => tenantAutoscalerReleases(this.run.out),
         (l) => this.log(l),
       );
+    if (this.options.csi)
+      this.csi = new CsiPlayer(
+        this.mgmt.client,
+        () => this.run.sim.listVms(),
+        (l) => this.log(l),
+      );
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
@@ -300,6 +310,7 @@ export class LabTwin {
       await this.mirror.tick();
       await this.kubelets.tick();
       await this.autoscaler?.tick();
+      await this.csi?.tick();
     } catch (e) {
       const message = (e as Error).message;
       if (this.tickErrors[this.tickErrors.length - 1] !== message) this.tickErrors.push(message);
