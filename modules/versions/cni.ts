@@ -84,5 +84,9 @@ export const autoscalerTagEvidence: Readonly<Record<string, { verified: boolean;
   '1.33': { verified: true, source: 'release cluster-autoscaler-1.33.6 (2026-07-23), kubernetes/autoscaler releases; has #8412 (scale to 0)' },
   '1.34': { verified: true, source: 'release cluster-autoscaler-1.34.5 (2026-07-23), kubernetes/autoscaler releases' },
   '1.35': { verified: true, source: 'release cluster-autoscaler-1.35.2 (2026-07-23), kubernetes/autoscaler releases' },
-  '1.36': { verified: true, source: 'release cluster-autoscaler-1.36.1 (2026-07-23), kubernetes/autoscaler releases' },
+  '1.36': {
+    verified: true,
+    source:
+      'release cluster-autoscaler-1.36.1 (2026-07-23), kubernetes/autoscaler releases; tag read (cloudprovider/clusterapi diffed against -1.35.2: paused node groups, template taints)',
+  },
 };

@@ -1,9 +1,10 @@
 /**
  * SIMULATED in the lab twin: each tenant's cluster-autoscaler release (chart `cluster-autoscaler`
  * of kubernetes/autoscaler at the pinned version, tag `cluster-autoscaler-chart-<autoscalerChart.version>`), its clusterapi cloud
- * provider at the image the tenant stack pins for the tenant's minor: v1.35.2 for Kubernetes 1.35
- * (tag `cluster-autoscaler-1.35.2`) and v1.34.5 for 1.34 (tag `cluster-autoscaler-1.34.5`), paths
- * under `cluster-autoscaler/`. Only those images are played (a release pinning another tag is
+ * provider at the image the tenant stack pins for the tenant's minor: v1.36.1 for Kubernetes 1.36
+ * (tag `cluster-autoscaler-1.36.1`), v1.35.2 for 1.35 (tag `cluster-autoscaler-1.35.2`) and v1.34.5
+ * for 1.34 (tag `cluster-autoscaler-1.34.5`), paths under `cluster-autoscaler/`. Only those images are
+ * played (a release pinning another tag, 1.33 and older, is
  * reported, not played: the provider changed between minors, e.g. 1.30.3 updates the scale
  * subresource and cannot read a v1beta2 `infrastructureRef`). The rules below are those of both
  * unless marked; what 1.35.2 changed in `cloudprovider/clusterapi/` (git diff of the two tags) and
@@ -13,7 +14,20 @@
  * rolling out (ScaleDownNodeUpgradeProcessor). Not followed, stated: the CSI driver capacity
  * annotation `capacity.cluster-autoscaler.kubernetes.io/csi-driver` (InstanceCSINode, the
  * template's CSINode for volume limits: the fit check models no volumes) and the per-group
- * `maxnodestartuptime` option (no node start-up timeouts are modelled). The module `k8s.io/autoscaler/cluster-autoscaler` is not served by
+ * `maxnodestartuptime` option (no node start-up timeouts are modelled). What 1.36.1 changed in
+ * `cloudprovider/clusterapi/` (git diff cluster-autoscaler-1.35.2 cluster-autoscaler-1.36.1) and the
+ * player follows: a MachineDeployment/MachinePool/MachineSet annotated `cluster.x-k8s.io/paused` is
+ * no node group and its Nodes are in none (isScalableResourceAndPaused), and the template node's
+ * taints are `spec.template.spec.taints` with the taints annotation over them (Taints); the rest of
+ * that diff is renames (apiv1 → corev1), messages and the provider's builder registration. In the
+ * core paths cited below, 1.36.1's changes are behind flags off by default and not passed by the
+ * chart (`--salvo-scale-up`, `--fastpath-binpacking-enabled`, `--capacity-quotas-enabled`,
+ * `config/flags/flags.go`), the scale-down minimum-limits check rewritten onto a quota tracker
+ * (`unneeded/nodes.go`; no resource limits are set, so nothing is skipped either way), and a
+ * drainability rule for pods annotated safe-to-evict on completion (`rules/oncompletion`; not
+ * modelled, the pods of the tests carry no such annotation); `core/scaleup/orchestrator` is
+ * restructured onto that quota tracker and its skipped-group simulation is behind
+ * `--scaleup-simulation-for-skipped-node-groups-enabled` (off). The module `k8s.io/autoscaler/cluster-autoscaler` is not served by
  * the Go module proxy and there is no container runtime, so it is played from its source, each
  * rule cited below; what it reads and writes goes through the API servers for real:
  *
@@ -37,14 +51,14 @@
  * Node groups (`clusterapi_nodegroup.go` newNodeGroupFromScalableResource, `clusterapi_utils.go`
  * parseScalingBounds, `clusterapi_autodiscovery.go`; `readInfrastructureReferenceResource` reads a
  * v1beta2 `infrastructureRef` by its `apiGroup`, at the group's preferred version in 1.34.5 and at the
- * first version serving its kind in 1.35.2): a MachineDeployment (or a MachineSet without
+ * first version serving its kind in 1.35.2 and 1.36.1): a MachineDeployment (or a MachineSet without
  * one) allowed by a discovery spec (namespace, cluster name from `spec.clusterName`, labels); a
  * missing min annotation is 0, a missing max is 0 and such a group is skipped; at 0 replicas a group
  * counts only if it can scale from zero: its capacity (annotations `capacity.cluster-autoscaler.
  * kubernetes.io/{cpu,memory,ephemeral-disk,maxPods,labels,taints}`, over the infrastructure
  * template's `status.capacity`) has cpu and memory (InstanceCapacity, CanScaleFromZero). Its
  * template node (TemplateNodeInfo, buildTemplateLabels): that capacity (pods 110 when unset),
- * generic labels (`kubernetes.io/os=linux`, `kubernetes.io/arch=amd64`, hostname), in 1.35.2 over
+ * generic labels (`kubernetes.io/os=linux`, `kubernetes.io/arch=amd64`, hostname), in 1.35.2 and 1.36.1 over
  * them the template's `status.nodeInfo` architecture and operatingSystem, then the labels
  * annotation; a group with a registered Node uses that Node instead (core/utils GetNodeInfosForGroups).
  *
@@ -67,7 +81,7 @@
  * unneeded from the loop's currentTime it was first found so (`unneeded/nodes.go`). Deletion waits
  * out the cooldown (isScaleDownInCooldown: `--scale-down-delay-after-add`, default 10m, after a
  * scale-up; `--scale-down-delay-after-delete`, default 0, after a deletion) while the tracking goes
- * on; unneeded for `--scale-down-unneeded-time` (default 10m) a Node is deleted (in 1.35.2 not while its
+ * on; unneeded for `--scale-down-unneeded-time` (default 10m) a Node is deleted (in 1.35.2 and 1.36.1 not while its
  * MachineDeployment rolls out: an older MachineSet still has replicas) (DeleteNodes: the node tainted
  * `ToBeDeletedByClusterAutoscaler`, MarkMachineForDeletion, SetSize(replicas - 1)), never below min.
  *
@@ -233,7 +247,7 @@ export function chartArgs(release: AutoscalerRelease): string[] | undefined {
   return args;
 }
 
-// ---- the clusterapi provider (1.34.5, 1.35.2), played ----------------------------------------------
+// ---- the clusterapi provider (1.34.5, 1.35.2, 1.36.1), played ----------------------------------------------
 
 interface DiscoverySpec {
   clusterName: string;
@@ -395,13 +409,61 @@ interface ReleaseState {
 const DEFAULT_SCAN_MS = 10000;
 /**
  * The images whose clusterapi provider is played, by the provider release whose rules apply: the
- * tags pvekaas pins for Kubernetes 1.34 (v1.34.5) and 1.35 (v1.35.2) (`autoscalerImageTags`).
+ * tags pvekaas pins for Kubernetes 1.34 (v1.34.5), 1.35 (v1.35.2) and 1.36 (v1.36.1) (`autoscalerImageTags`).
  */
-export type PlayedProvider = '1.34.5' | '1.35.2';
+export type PlayedProvider = '1.34.5' | '1.35.2' | '1.36.1';
 export const PLAYED_PROVIDERS: ReadonlyMap<string, PlayedProvider> = new Map([
   [autoscalerImageTags['1.34'], '1.34.5'],
   [autoscalerImageTags['1.35'], '1.35.2'],
+  [autoscalerImageTags['1.36'], '1.36.1'],
 ]);
+
+/**
+ * The rules 1.35.2 brought in (kind-preferred version, `status.nodeInfo`, no scale-down while
+ * rolling out), kept by 1.36.1 (git diff of the tags: unchanged).
+ */
+export function since135(provider: PlayedProvider): boolean {
+  return provider !== '1.34.5';
+}
+
+const PAUSED = 'cluster.x-k8s.io/paused';
+
+/**
+ * 1.36.1 `clusterapi_unstructured.go` isScalableResourceAndPaused, applied by `clusterapi_controller.go`
+ * nodeGroups (a paused MachineDeployment, MachinePool or MachineSet is no node group) and
+ * nodeGroupForNode (its Nodes belong to no group, so they are never scaled down). 1.34.5 and 1.35.2
+ * have no such check: a paused group is scaled like any other.
+ */
+export function isScalableResourceAndPaused(provider: PlayedProvider, r: Obj): boolean {
+  if (provider !== '1.36.1') return false;
+  return ['MachineDeployment', 'MachinePool', 'MachineSet'].includes(r.kind) && PAUSED in ((r.metadata?.annotations ?? {}) as Record<string, string>);
+}
+
+/**
+ * The template node's taints (`clusterapi_nodegroup.go` TemplateNodeInfo: `node.Spec.Taints =
+ * scalableResource.Taints()`). 1.34.5 and 1.35.2 `clusterapi_unstructured.go` Taints: the taints
+ * capacity annotation alone. 1.36.1 Taints: first `spec.template.spec.taints` (key, value, effect),
+ * then each annotation taint replaces a spec taint of the same key and effect, or is appended.
+ */
+export function templateTaints(provider: PlayedProvider, r: Obj): { key: string; value?: string; effect: string }[] {
+  const fromAnn = parseTaints((r.metadata?.annotations ?? {})[`${CAP}/taints`]);
+  if (provider !== '1.36.1') return fromAnn;
+  const all: { key: string; value?: string; effect: string }[] = [];
+  for (const t of (r.spec?.template?.spec?.taints ?? []) as Obj[]) {
+    if (!t || typeof t !== 'object') continue;
+    all.push({
+      key: typeof t.key === 'string' ? t.key : '',
+      ...(typeof t.value === 'string' ? { value: t.value } : {}),
+      effect: typeof t.effect === 'string' ? t.effect : '',
+    });
+  }
+  for (const t of fromAnn) {
+    const i = all.findIndex((e) => e.key === t.key && e.effect === t.effect);
+    if (i >= 0) all[i] = t;
+    else all.push(t);
+  }
+  return all;
+}
 
 export class AutoscalerPlayer {
   readonly events: AutoscalerEvent[] = [];
@@ -559,6 +621,7 @@ export class AutoscalerPlayer {
     const nodeGroups: NodeGroup[] = [];
     for (const r of scalable) {
       if (!allowed(r)) continue;
+      if (isScalableResourceAndPaused(provider, r)) continue;
       const ann = (r.metadata.annotations ?? {}) as Record<string, string>;
       const min = ann[ANN_MIN] === undefined ? 0 : Number.parseInt(ann[ANN_MIN], 10);
       const max = ann[ANN_MAX] === undefined ? 0 : Number.parseInt(ann[ANN_MAX], 10);
@@ -592,7 +655,7 @@ export class AutoscalerPlayer {
         // empty nodeInfo gives empty arch and os labels), then the labels capacity annotation.
         const nsiLabels = systemInfo ? { 'kubernetes.io/arch': systemInfo.architecture, 'kubernetes.io/os': systemInfo.operatingSystem } : {};
         const labels = { 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...nsiLabels, ...parseLabels(ann[`${CAP}/labels`]) };
-        const taints = parseTaints(ann[`${CAP}/taints`]);
+        const taints = templateTaints(provider, r);
         group.template = () => ({ name: `${r.metadata.name}-template`, labels, taints, allocatable: { ...capacity! }, used: { cpu: 0, memory: 0, pods: 0 } });
       }
       nodeGroups.push(group);
@@ -682,10 +745,10 @@ export class AutoscalerPlayer {
     if (flags.get('scale-down-enabled') === 'false') return;
     const unneeded: { group: NodeGroup; node: Obj }[] = [];
     for (const g of nodeGroups) {
-      // 1.35.2 `clusterapi_processors.go` ScaleDownNodeUpgradeProcessor (registered by
+      // 1.35.2 and 1.36.1 `clusterapi_processors.go` ScaleDownNodeUpgradeProcessor (registered by
       // `clusterapi_provider.go` BuildClusterAPI): a Node of a MachineDeployment that is rolling out
       // is no scale-down candidate (`clusterapi_nodegroup.go` IsMachineDeploymentAndRollingOut).
-      if (provider === '1.35.2' && isMachineDeploymentAndRollingOut(g, machineSets)) continue;
+      if (since135(provider) && isMachineDeploymentAndRollingOut(g, machineSets)) continue;
       for (const n of groupNodes.get(g.name)!) {
         const name = n.metadata.name as string;
         const ready = (n.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
@@ -776,7 +839,7 @@ export class AutoscalerPlayer {
       const group = (ref.apiGroup as string | undefined) ?? String(ref.apiVersion ?? '').split('/')[0];
       const resource = `${String(ref.kind).toLowerCase()}s`;
       const version = ref.apiGroup
-        ? provider === '1.35.2'
+        ? since135(provider)
           ? await kindPreferredVersion(mgmt, group, String(ref.kind))
           : (await mgmt.get(`/apis/${group}`)).body?.preferredVersion?.version
         : String(ref.apiVersion ?? '').split('/')[1];
@@ -798,17 +861,16 @@ export class AutoscalerPlayer {
         memory: fromAnn.memory ?? quantity(status.memory),
         pods: fromAnn.pods ?? (quantity(status.pods) || 110),
       },
-      systemInfo:
-        provider === '1.35.2'
-          ? {
-              architecture: typeof nodeInfo.architecture === 'string' ? nodeInfo.architecture : '',
-              operatingSystem: typeof nodeInfo.operatingSystem === 'string' ? nodeInfo.operatingSystem : '',
-            }
-          : undefined,
+      systemInfo: since135(provider)
+        ? {
+            architecture: typeof nodeInfo.architecture === 'string' ? nodeInfo.architecture : '',
+            operatingSystem: typeof nodeInfo.operatingSystem === 'string' ? nodeInfo.operatingSystem : '',
+          }
+        : undefined,
     };
   }
 
-  /** SetSize (1.34.5 and 1.35.2 alike): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */
+  /** SetSize (1.34.5, 1.35.2 and 1.36.1 alike): a merge PATCH `{"spec":{"replicas":n}}` of the scale subresource (client-go scale client). */
   private async setSize(mgmt: KubeClient, g: NodeGroup, replicas: number): Promise<void> {
     if (replicas > g.max) throw new Error(`size increase too large - desired:${replicas} max:${g.max}`);
     if (replicas < g.min) throw new Error(`size decrease too large - desired:${replicas} min:${g.min}`);
@@ -924,7 +986,7 @@ function isMirrorPod(p: Obj): boolean {
 }
 
 /**
- * `simulator/utilization/info.go` Calculate (1.34.5 and 1.35.2): the larger of the cpu and memory
+ * `simulator/utilization/info.go` Calculate (1.34.5, 1.35.2 and 1.36.1: unchanged): the larger of the cpu and memory
  * requests of the Node's pods in the snapshot over its allocatable. DaemonSet and mirror pods count
  * unless `--ignore-daemonsets-utilization` / `--ignore-mirror-pods-utilization` (both false by
  * default, `config/flags/flags.go`); a skipped pod's requests leave allocatable too

@@ -537,4 +537,14 @@ export const MUTATIONS: Mutation[] = [
     file: KAMAJI,
     test: "registers a Node only when its template is the Machine's version and not newer than the control plane",
   },
+  // The tenant's cluster-autoscaler image (modules/versions/cni.ts autoscalerImageTags), played per release.
+  {
+    id: 'autoscaler-image-minor-behind',
+    mistake: "a 1.36 tenant's cluster-autoscaler rendered with the 1.35 image (v1.35.2)",
+    rendered: 'tenant cluster-autoscaler helm_release values (image.tag)',
+    caughtAs: 'the played 1.35.2 provider takes a paused MachineDeployment as a node group (1.36.1 isScalableResourceAndPaused leaves it out)',
+    tier: 'players',
+    file: 'test/players/autoscaler.test.ts',
+    test: 'catches a 1.36 tenant rendered with the 1.35 autoscaler image: its paused MachineDeployment would be scaled',
+  },
 ];

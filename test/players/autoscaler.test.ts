@@ -11,10 +11,13 @@ import {
   estimate,
   goDuration,
   isMachineDeploymentAndRollingOut,
+  isScalableResourceAndPaused,
   nodeUtilization,
   parseAutoDiscoverySpec,
   PLAYED_PROVIDERS,
   scaleDownInCooldown,
+  since135,
+  templateTaints,
   updateUnneeded,
   type AutoscalerRelease,
 } from '../../scripts/twin/autoscaler';
@@ -90,10 +93,67 @@ describe('the provider played for the rendered image', () => {
   const played = (kubernetesVersion: string) =>
     PLAYED_PROVIDERS.get((autoscalerValues({ ...tenant, kubernetesVersion } as Tenant).image as { tag: string }).tag);
 
-  it('plays 1.35.2 for the image a 1.35 tenant renders, 1.34.5 for 1.34, nothing else', () => {
+  it('plays 1.36.1 for the image a 1.36 tenant renders, 1.35.2 for 1.35, 1.34.5 for 1.34, nothing else', () => {
+    expect(played('v1.36.3')).toBe('1.36.1');
     expect(played('v1.35.4')).toBe('1.35.2');
     expect(played('v1.34.2')).toBe('1.34.5');
-    expect(played('v1.36.3')).toBeUndefined();
+    expect(played('v1.33.5')).toBeUndefined();
+  });
+
+  it('keeps the rules 1.35.2 brought in on 1.36.1, not on 1.34.5', () => {
+    expect(since135('1.34.5')).toBe(false);
+    expect(since135('1.35.2')).toBe(true);
+    expect(since135('1.36.1')).toBe(true);
+  });
+});
+
+describe('1.36.1: paused node groups, taints from the Machine template', () => {
+  const md = (annotations: Record<string, string> = {}, taints?: unknown[]) => ({
+    kind: 'MachineDeployment',
+    metadata: { name: 'elastic-edge', namespace: 'elastic', annotations },
+    spec: { template: { spec: taints === undefined ? {} : { taints } } },
+  });
+  const paused = { 'cluster.x-k8s.io/paused': '' };
+
+  it('leaves a paused MachineDeployment, MachinePool or MachineSet out of the node groups on 1.36.1 only', () => {
+    expect(isScalableResourceAndPaused('1.36.1', md(paused))).toBe(true);
+    expect(isScalableResourceAndPaused('1.36.1', { ...md(paused), kind: 'MachineSet' })).toBe(true);
+    expect(isScalableResourceAndPaused('1.36.1', { ...md(paused), kind: 'MachinePool' })).toBe(true);
+    expect(isScalableResourceAndPaused('1.36.1', md())).toBe(false);
+    expect(isScalableResourceAndPaused('1.36.1', { ...md(paused), kind: 'Machine' })).toBe(false);
+    // 1.35.2 and 1.34.5 have no such check: a paused group is scaled like any other.
+    expect(isScalableResourceAndPaused('1.35.2', md(paused))).toBe(false);
+    expect(isScalableResourceAndPaused('1.34.5', md(paused))).toBe(false);
+  });
+
+  it("builds the template node's taints from spec.template.spec.taints under the annotation on 1.36.1, from the annotation alone before", () => {
+    const r = md({ 'capacity.cluster-autoscaler.kubernetes.io/taints': 'dedicated=gpu:NoSchedule,extra=x:NoExecute' }, [
+      { key: 'dedicated', value: 'edge', effect: 'NoSchedule' },
+      { key: 'zone', effect: 'PreferNoSchedule' },
+    ]);
+    expect(templateTaints('1.36.1', r)).toEqual([
+      { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },
+      { key: 'zone', effect: 'PreferNoSchedule' },
+      { key: 'extra', value: 'x', effect: 'NoExecute' },
+    ]);
+    expect(templateTaints('1.35.2', r)).toEqual([
+      { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },
+      { key: 'extra', value: 'x', effect: 'NoExecute' },
+    ]);
+    expect(templateTaints('1.34.5', md({}, [{ key: 'zone', effect: 'NoSchedule' }]))).toEqual([]);
+    expect(templateTaints('1.36.1', md({}, [{ key: 'zone', effect: 'NoSchedule' }]))).toEqual([{ key: 'zone', effect: 'NoSchedule' }]);
+  });
+
+  // Mutation #54 (scripts/twin/mutation-corpus.ts): the 1.35 image rendered for a 1.36 tenant.
+  it('catches a 1.36 tenant rendered with the 1.35 autoscaler image: its paused MachineDeployment would be scaled', () => {
+    const rendered = autoscalerValues({ ...tenant, kubernetesVersion: 'v1.36.3' } as Tenant);
+    const leftAlone = (values: Record<string, unknown>) => {
+      const provider = PLAYED_PROVIDERS.get((values.image as { tag: string }).tag);
+      return provider !== undefined && isScalableResourceAndPaused(provider, md(paused));
+    };
+    expect(leftAlone(rendered)).toBe(true);
+    const mutated = { ...rendered, image: { ...(rendered.image as object), tag: 'v1.35.2' } };
+    expect(leftAlone(mutated)).toBe(false);
   });
 });
 
