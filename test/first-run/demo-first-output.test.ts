@@ -34,7 +34,7 @@ describe('the demo before the toolchain', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('examples/lab.yaml: valid — 2 instances, 3 tenants, 15 machines (at most) placed');
     expect(run.stderr).toMatch(
-      /not building \(PVEKAAS_TOOLCHAIN_NO_BUILD is set\): demo needs tofu terraform-provider-proxmox .*controllers capi-core metallb-controller/,
+      /not building \(PVEKAAS_TOOLCHAIN_NO_BUILD is set\): demo kube-v1\.35\.4 needs tofu terraform-provider-proxmox .*kube-scheduler kube-v1\.35\.4 .*controllers capi-core metallb-controller/,
     );
     expect(run.stderr).toContain('scripts/toolchain install demo ended with exit 1: the twin needs it');
     expect(run.stdout).not.toContain(TWIN_BANNER.slice(0, 40));
