@@ -36,7 +36,7 @@ describe('the demo before the toolchain', () => {
     expect(run.stderr).toMatch(
       /not building \(PVEKAAS_TOOLCHAIN_NO_BUILD is set\): demo kube-v1\.35\.4 needs tofu terraform-provider-proxmox .*kube-scheduler kube-v1\.35\.4 .*controllers capi-core metallb-controller/,
     );
-    expect(run.stderr).toContain('scripts/toolchain install demo ended with exit 1: the twin needs it');
+    expect(run.stderr).toContain('scripts/toolchain install demo kube-v1.35.4 ended with exit 1: the twin needs it');
     expect(run.stdout).not.toContain(TWIN_BANNER.slice(0, 40));
     // The toolchain refused before linking anything: the checkout's .toolchain is as it was.
     expect(existsSync(tofuLink) ? readlinkSync(tofuLink) : undefined).toBe(linkBefore);
