@@ -19,14 +19,13 @@
  * ClusterResourceSet applies it), a wrong audience (kube-apiserver reloads the file), the issuer CA
  * dropped (kube-apiserver refuses the reload, and after a restart refuses every login).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { parseDocument } from 'yaml';
-import { LabTwin } from '../../scripts/twin/index';
+import type { LabTwin } from '../../scripts/twin/index';
 import type { TenantControlPlaneView } from '../../scripts/twin/kamaji';
 import { accessMismatches, asPerson, LAB_ACCESS, people, startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
-import { convergedOrThrow, printTimes, projectRoot, timed } from './support';
+import { convergedOrThrow, printTimes, projectRoot, startTwin } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -57,15 +56,7 @@ let twin: LabTwin;
 beforeAll(
   async () => {
     issuer = await startTestIssuer('kubernetes');
-    twin = await LabTwin.start({
-      root: projectRoot,
-      labText: identityLab(issuer),
-      labFile: 'identity.yaml',
-      work: mkdtempSync(join(tmpdir(), 'pvekaas-twin-identity-')),
-      tenantControllerManager: true,
-      log: process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
-    });
-    timed(twin, 'identity');
+    twin = await startTwin(identityLab(issuer), 'identity', false, { tenantControllerManager: true });
     await twin.applyKubernetes();
     await convergedOrThrow(twin, TENANTS, 10 * 60 * 1000);
   },

@@ -15,17 +15,16 @@
  * tenant-b's storage and VM; no Secret or ConfigMap of any tenant API server holds a Proxmox token;
  * deleting the claim of a `Delete` class deletes the disk.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { parseDocument } from 'yaml';
-import { LabTwin } from '../../scripts/twin/index';
+import type { LabTwin } from '../../scripts/twin/index';
 import type { TenantControlPlaneView } from '../../scripts/twin/kamaji';
 import { PveClient } from '../../sim/client';
 import { CsiError, createVolume, publishVolume } from '../../scripts/twin/proxmox-csi';
 import { CSI_CONTROLLER_VMID } from '../../modules/tenants/storage';
 import { tenantCredentialsSecretName } from '../../modules/tenants/names';
-import { convergedOrThrow, printTimes, projectRoot, timed } from './support';
+import { convergedOrThrow, printTimes, projectRoot, startTwin } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -52,16 +51,7 @@ let twin: LabTwin;
 
 beforeAll(
   async () => {
-    twin = await LabTwin.start({
-      root: projectRoot,
-      labText: storageLab(),
-      labFile: 'storage.yaml',
-      work: mkdtempSync(join(tmpdir(), 'pvekaas-twin-storage-')),
-      tenantControllerManager: true,
-      csi: true,
-      log: process.env.PVEKAAS_TWIN_LOG ? (l) => process.stderr.write(`[twin] ${l}\n`) : undefined,
-    });
-    timed(twin, 'storage');
+    twin = await startTwin(storageLab(), 'storage', false, { tenantControllerManager: true, csi: true });
     await twin.applyKubernetes();
     await convergedOrThrow(twin, TENANTS, 10 * 60 * 1000);
   },

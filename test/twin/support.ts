@@ -4,15 +4,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { Worker } from 'node:worker_threads';
-import { LabTwin, type TwinMachine } from '../../scripts/twin/index';
+import { LabTwin, type TwinMachine, type TwinOptions } from '../../scripts/twin/index';
 import { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, type RetireStep } from '../../scripts/lib/retire-guard';
 
 export const projectRoot = resolve(__dirname, '../..');
 
-export async function startTwin(labText: string, name: string, log = false): Promise<LabTwin> {
+export async function startTwin(
+  labText: string,
+  name: string,
+  log = false,
+  options: Partial<Omit<TwinOptions, 'root' | 'labText' | 'labFile' | 'work' | 'log'>> = {},
+): Promise<LabTwin> {
   const work = mkdtempSync(join(tmpdir(), `pvekaas-twin-${name}-`));
   const twin = await LabTwin.start({
+    ...options,
     root: projectRoot,
     labText,
     labFile: `${name}.yaml`,
