@@ -359,9 +359,13 @@ export const tenantSchema = z.strictObject({
       'tenants whose workers may share a layer-2 network with this one (the same VLAN, or the bridge untagged, of an instance both use): each of the two must name the other; without it two tenants on one VLAN of one bridge are refused',
     ),
   quota: z
-    .strictObject({ cpu: positiveInt('quota.cpu'), memoryMiB: positiveInt('quota.memoryMiB') })
+    .strictObject({
+      cpu: positiveInt('quota.cpu'),
+      memoryMiB: positiveInt('quota.memoryMiB'),
+      diskGiB: positiveInt('quota.diskGiB').optional().describe("most GiB of machine disks (pool size.diskGiB × machines at max); volumes are bounded by the tenant's own storages"),
+    })
     .optional()
-    .describe('most vCPUs and memory the tenant may reserve, every pool at its max (checked before synth)'),
+    .describe('most vCPUs, memory and (optionally) machine disk the tenant may reserve, every pool at its max (checked before synth)'),
   previous: z
     .strictObject({
       kubernetesVersion: kubernetesVersion.optional().describe('the version the workers ran before this change (an upgrade: at most one minor older)'),

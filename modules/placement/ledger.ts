@@ -13,8 +13,12 @@ export interface LedgerEntry {
   machines: number;
   cpu: number;
   memoryMiB: number;
+  /** GiB of machine disks at max (pool size.diskGiB × machines). */
+  diskGiB: number;
+  /** The tenant's volume storages on this instance (each the tenant's alone: its size bounds the volumes). */
+  volumeStorages?: string[];
   /** The tenant's quota, when it has one (applies to the tenant as a whole, over all instances). */
-  quota?: { cpu: number; memoryMiB: number };
+  quota?: { cpu: number; memoryMiB: number; diskGiB?: number };
 }
 
 export interface NodeHeadroom {
@@ -37,6 +41,7 @@ export interface CapacityLedger {
 /** Builds the ledger from the plan (quotas come with the tenants' plans). */
 export function capacityLedger(plan: PlacementPlan): CapacityLedger {
   const quotas = new Map(plan.tenants.filter((t) => t.quota).map((t) => [t.name, t.quota!]));
+  const storages = new Map(plan.tenants.filter((t) => t.volumeStorages).map((t) => [t.name, t.volumeStorages!]));
   const entries = new Map<string, LedgerEntry>();
   for (const tenant of plan.tenants) {
     for (const pool of tenant.pools) {
@@ -44,15 +49,19 @@ export function capacityLedger(plan: PlacementPlan): CapacityLedger {
         const key = `${tenant.name}\u0000${p.instance}`;
         let entry = entries.get(key);
         if (!entry) {
-          entry = { tenant: tenant.name, instance: p.instance, machines: 0, cpu: 0, memoryMiB: 0 };
+          entry = { tenant: tenant.name, instance: p.instance, machines: 0, cpu: 0, memoryMiB: 0, diskGiB: 0 };
+          // Rule storage.unknown-storage: every instance the tenant runs on lists its storages.
+          const volumeStorages = storages.get(tenant.name);
+          if (volumeStorages) entry.volumeStorages = [...volumeStorages];
           const quota = quotas.get(tenant.name);
-          if (quota) entry.quota = { cpu: quota.cpu, memoryMiB: quota.memoryMiB };
+          if (quota) entry.quota = { ...quota };
           entries.set(key, entry);
         }
         const machines = p.max ?? p.replicas;
         entry.machines += machines;
         entry.cpu += machines * pool.size.cpu;
         entry.memoryMiB += machines * pool.size.memoryMiB;
+        entry.diskGiB += machines * pool.size.diskGiB;
       }
     }
   }

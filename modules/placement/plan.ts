@@ -167,7 +167,14 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
     pools: poolPlans,
   };
   if (ranking !== undefined) plan.ranking = ranking.map((i) => i.name);
-  if (tenant.quota) plan.quota = { cpu: tenant.quota.cpu, memoryMiB: tenant.quota.memoryMiB };
+  if (tenant.quota)
+    plan.quota = {
+      cpu: tenant.quota.cpu,
+      memoryMiB: tenant.quota.memoryMiB,
+      ...(tenant.quota.diskGiB !== undefined ? { diskGiB: tenant.quota.diskGiB } : {}),
+    };
+  const volumeStorages = [...new Set((tenant.storage?.classes ?? []).map((c) => c.storage))].sort(compareNames);
+  if (volumeStorages.length > 0) plan.volumeStorages = volumeStorages;
   return plan;
 }
 

@@ -30,6 +30,10 @@ function poolJson(pool: PoolPlan) {
   };
 }
 
+function quotaJson(q: { cpu: number; memoryMiB: number; diskGiB?: number }) {
+  return { cpu: q.cpu, memoryMiB: q.memoryMiB, ...(q.diskGiB !== undefined ? { diskGiB: q.diskGiB } : {}) };
+}
+
 function tenantJson(tenant: TenantPlan) {
   return {
     name: tenant.name,
@@ -46,7 +50,8 @@ function tenantJson(tenant: TenantPlan) {
     instances: [...tenant.instances],
     ...(tenant.ranking ? { ranking: [...tenant.ranking] } : {}),
     reason: tenant.reason,
-    ...(tenant.quota ? { quota: { cpu: tenant.quota.cpu, memoryMiB: tenant.quota.memoryMiB } } : {}),
+    ...(tenant.quota ? { quota: quotaJson(tenant.quota) } : {}),
+    ...(tenant.volumeStorages ? { volumeStorages: [...tenant.volumeStorages] } : {}),
     pools: tenant.pools.map(poolJson),
   };
 }
@@ -100,7 +105,9 @@ export function ledgerJson(plan: PlacementPlan) {
       machines: t.machines,
       cpu: t.cpu,
       memoryMiB: t.memoryMiB,
-      ...(t.quota ? { quota: { cpu: t.quota.cpu, memoryMiB: t.quota.memoryMiB } } : {}),
+      diskGiB: t.diskGiB,
+      ...(t.volumeStorages ? { volumeStorages: [...t.volumeStorages] } : {}),
+      ...(t.quota ? { quota: quotaJson(t.quota) } : {}),
     })),
     instances: ledger.instances.map((i) => ({ instance: i.instance, cpu: pair(i.cpu), memoryMiB: pair(i.memoryMiB) })),
     nodes: ledger.nodes.map((n) => ({ instance: n.instance, node: n.node, cpu: room(n.cpu), memoryMiB: room(n.memoryMiB) })),

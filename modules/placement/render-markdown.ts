@@ -149,24 +149,47 @@ function diffSection(diff: PlacementDiff): string[] {
 export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
   const ledger = capacityLedger(plan);
   const lines = [`${heading} Capacity ledger`, '', 'Reserved at max: autoscaled pools count their max, as placement reserves them.', ''];
-  const totals = new Map<string, { cpu: number; memoryMiB: number }>();
+  const totals = new Map<string, { cpu: number; memoryMiB: number; diskGiB: number }>();
   for (const t of ledger.tenants) {
-    const sum = totals.get(t.tenant) ?? { cpu: 0, memoryMiB: 0 };
+    const sum = totals.get(t.tenant) ?? { cpu: 0, memoryMiB: 0, diskGiB: 0 };
     sum.cpu += t.cpu;
     sum.memoryMiB += t.memoryMiB;
+    sum.diskGiB += t.diskGiB;
     totals.set(t.tenant, sum);
   }
   const quota = (t: (typeof ledger.tenants)[number]) => {
     if (!t.quota) return '–';
     const sum = totals.get(t.tenant)!;
-    return `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)} (tenant uses ${percent(sum.cpu, t.quota.cpu)} / ${percent(sum.memoryMiB, t.quota.memoryMiB)})`;
+    const disk = t.quota.diskGiB !== undefined ? ` / ${t.quota.diskGiB} GiB disk` : '';
+    const diskUse = t.quota.diskGiB !== undefined ? ` / ${percent(sum.diskGiB, t.quota.diskGiB)}` : '';
+    return `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)}${disk} (tenant uses ${percent(sum.cpu, t.quota.cpu)} / ${percent(sum.memoryMiB, t.quota.memoryMiB)}${diskUse})`;
   };
+  // The volume storages column only when a tenant has persistent volumes (docs/storage.md).
+  const volumes = ledger.tenants.some((t) => t.volumeStorages);
   if (ledger.tenants.length === 0) lines.push('Nothing reserved.', '');
   else {
     lines.push(
       ...table(
-        ['tenant', 'instance', 'machines at max', 'cpu reserved', 'memory reserved', 'quota (whole tenant)'],
-        ledger.tenants.map((t) => [t.tenant, t.instance, t.machines, t.cpu, formatMiB(t.memoryMiB), quota(t)]),
+        [
+          'tenant',
+          'instance',
+          'machines at max',
+          'cpu reserved',
+          'memory reserved',
+          'disk reserved',
+          ...(volumes ? ['volume storages (the tenant\'s alone)'] : []),
+          'quota (whole tenant)',
+        ],
+        ledger.tenants.map((t) => [
+          t.tenant,
+          t.instance,
+          t.machines,
+          t.cpu,
+          formatMiB(t.memoryMiB),
+          `${t.diskGiB} GiB`,
+          ...(volumes ? [t.volumeStorages?.join(', ') ?? '–'] : []),
+          quota(t),
+        ]),
       ),
       '',
     );

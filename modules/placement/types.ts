@@ -59,7 +59,12 @@ export interface TenantPlan {
   /** The tenant's Kubernetes version, as in the description (so placement.json records what was planned). */
   kubernetesVersion: string;
   /** The tenant's quota from the description, when it has one (the ledger compares with it). */
-  quota?: { cpu: number; memoryMiB: number };
+  quota?: { cpu: number; memoryMiB: number; diskGiB?: number };
+  /**
+   * The Proxmox storages the tenant's persistent volumes go on (its storage classes', sorted), when
+   * it has any: each is the tenant's alone, so its size is the tenant's volume quota.
+   */
+  volumeStorages?: string[];
   ha: { survivesNodeLoss: boolean; survivesInstanceLoss: boolean };
   /** The same verdicts as conditions, with the reason and the pools, nodes and instances behind each. */
   haConditions: HaCondition[];

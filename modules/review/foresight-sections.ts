@@ -113,14 +113,15 @@ export const capacitySection: ReviewSection = (input) => {
       'Reserved at max by the tenants this change touches, and the headroom of the nodes they use:',
       '',
       ...table(
-        ['tenant', 'instance', 'machines at max', 'cpu', 'memory', 'quota (whole tenant)'],
+        ['tenant', 'instance', 'machines at max', 'cpu', 'memory', 'disk', 'quota (whole tenant)'],
         entries.map((t) => [
           t.tenant,
           t.instance,
           t.machines,
           t.cpu,
           formatMiB(t.memoryMiB),
-          t.quota ? `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)}` : '–',
+          `${t.diskGiB} GiB`,
+          t.quota ? `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)}${t.quota.diskGiB !== undefined ? ` / ${t.quota.diskGiB} GiB disk` : ''}` : '–',
         ]),
       ),
       '',

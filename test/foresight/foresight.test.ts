@@ -206,11 +206,11 @@ describe('capacity ledger and quota', () => {
     });
     expect(shop.quota).toEqual({ cpu: 40, memoryMiB: 81920 });
     expect(json.ledger.tenants.filter((t: { tenant: string }) => t.tenant === 'shop')).toEqual([
-      { tenant: 'shop', instance: 'east', machines: 5, cpu: 20, memoryMiB: 40960, quota: { cpu: 40, memoryMiB: 81920 } },
+      { tenant: 'shop', instance: 'east', machines: 5, cpu: 20, memoryMiB: 40960, diskGiB: 100, quota: { cpu: 40, memoryMiB: 81920 } },
     ]);
     const md = renderMarkdown(plan);
     expect(md).toContain('## Capacity ledger');
-    expect(md).toContain('| shop | east | 5 | 20 | 40 GiB | 40 cpu / 80 GiB (tenant uses 50% / 50%) |');
+    expect(md).toContain('| shop | east | 5 | 20 | 40 GiB | 100 GiB | 40 cpu / 80 GiB (tenant uses 50% / 50%) |');
   });
 
   it('refuses a tenant over its quota at the pool that takes it over, with file, line, path and fix', () => {
