@@ -362,7 +362,9 @@ export const tenantSchema = z.strictObject({
     .strictObject({
       cpu: positiveInt('quota.cpu'),
       memoryMiB: positiveInt('quota.memoryMiB'),
-      diskGiB: positiveInt('quota.diskGiB').optional().describe("most GiB of machine disks (pool size.diskGiB × machines at max); volumes are bounded by the tenant's own storages"),
+      diskGiB: positiveInt('quota.diskGiB')
+        .optional()
+        .describe("most GiB of machine disks (pool size.diskGiB × machines at max); volumes are bounded by the tenant's own storages"),
     })
     .optional()
     .describe('most vCPUs, memory and (optionally) machine disk the tenant may reserve, every pool at its max (checked before synth)'),

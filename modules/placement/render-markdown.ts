@@ -177,7 +177,7 @@ export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
           'cpu reserved',
           'memory reserved',
           'disk reserved',
-          ...(volumes ? ['volume storages (the tenant\'s alone)'] : []),
+          ...(volumes ? ["volume storages (the tenant's alone)"] : []),
           'quota (whole tenant)',
         ],
         ledger.tenants.map((t) => [
