@@ -204,7 +204,7 @@ export interface StartControllersOptions {
 }
 
 /** A CA and one serving certificate for 127.0.0.1, shared by the webhook servers. */
-function webhookCertificates(dir: string): { caPem: string; certDir: string } {
+export function webhookCertificates(dir: string): { caPem: string; certDir: string } {
   const certDir = join(dir, 'webhook-certs');
   mkdirSync(certDir, { recursive: true });
   const run = (args: string[]) => execFileSync('openssl', args, { cwd: certDir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -225,7 +225,7 @@ function webhookCertificates(dir: string): { caPem: string; certDir: string } {
  * twin's CA, and each configuration is named after the controller (every provider calls its own
  * `mutating-webhook-configuration`).
  */
-export function webhookConfigurations(file: string, name: ControllerName, port: number, caPem: string): KubeObject[] {
+export function webhookConfigurations(file: string, name: string, port: number, caPem: string): KubeObject[] {
   if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/toolchain install`);
   const out: KubeObject[] = [];
   for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {

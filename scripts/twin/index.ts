@@ -31,12 +31,14 @@ import {
   controllerBuilds,
   startControllers,
   deployedProviders,
+  webhookCertificates,
   operatorChanges,
   type ControllerName,
   type RunningControllers,
 } from './controllers';
 import { withReleaseLabels } from './crd-labels';
 import { AddonPlayer } from './caaph';
+import { startCaaphWebhook, type CaaphWebhook } from './caaph-webhook';
 import { KamajiPlayer } from './kamaji';
 import { kamajiReleases } from './releases';
 import { KubeletPlayer } from './kubelets';
@@ -140,6 +142,8 @@ export class LabTwin {
   kubelets!: KubeletPlayer;
   csi?: CsiPlayer;
   addons!: AddonPlayer;
+  /** CAAPH's admission webhooks, played (caaph-webhook.ts), registered on the management API server. */
+  caaphWebhook?: CaaphWebhook;
   mirror!: MirrorPlayer;
   /** The tenants' cluster-autoscalers, when `autoscaler` is on. */
   autoscaler?: AutoscalerPlayer;
@@ -298,6 +302,10 @@ export class LabTwin {
     // with `wait`, helm gives them the release's `timeout` to become ready, or the apply fails.
     const took = (Date.now() - standInStarted) / 1000;
     if (operatorRelease.wait && took > operatorRelease.timeoutSeconds) throw helmTimeout(operatorRelease, took);
+    // CAAPH's webhooks before any stack creates a HelmChartProxy (upstream registers them with its
+    // deployment, failurePolicy Fail): their own CA and certificate beside the controllers'.
+    const certs = webhookCertificates(join(this.mgmt.dir, 'caaph'));
+    this.caaphWebhook = await startCaaphWebhook({ root, client: this.mgmt.client, ...certs });
     this.timeline.note('controllers (RBAC, processes, webhooks)', t0);
   }
 
@@ -1051,6 +1059,7 @@ export class LabTwin {
       }
     }
     await this.metallb?.stop();
+    await this.caaphWebhook?.stop();
     for (const c of this.children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await this.kamaji?.stop();
     await this.mgmt?.stop();

@@ -547,4 +547,14 @@ export const MUTATIONS: Mutation[] = [
     file: 'test/players/autoscaler.test.ts',
     test: 'catches a 1.36 tenant rendered with the 1.35 autoscaler image: its paused MachineDeployment would be scaled',
   },
+  // The CNI HelmChartProxy against CAAPH's admission webhooks (scripts/twin/caaph-webhook.ts, from v0.6.2).
+  {
+    id: 'caaph-repo-url-no-scheme',
+    mistake: "the CNI HelmChartProxy's repoURL rendered without its scheme (helm.cilium.io)",
+    rendered: 'management-config HelmChartProxy spec.repoURL',
+    caughtAs: 'CAAPH\'s validating webhook denies it: parse "helm.cilium.io": invalid URI for request (url.ParseRequestURI)',
+    tier: 'kube',
+    file: 'test/kube/caaph-webhook.test.ts',
+    test: 'refuses the rendered CNI HelmChartProxy whose repoURL lost its scheme',
+  },
 ];
