@@ -61,3 +61,22 @@ describe('the datastore memory of a synth output', () => {
     expect(managementStack(fresh)).toContain('local-path-provisioner');
   });
 });
+
+describe('validate keeps the datastore the same way', () => {
+  const out = relative(projectRoot, join(work, 'validate-out'));
+  const validate = (...args: string[]) => spawnSync(process.execPath, ['dist/scripts/validate.js', ...args], { cwd: projectRoot, encoding: 'utf8' });
+
+  it('with --out <synth output> and with --against <old lab>, and says nothing without either', () => {
+    const renamed = labWith('renamed-v.yaml', 'datastore: { size: 10Gi, storageClass: etcd-local }');
+    expect(run('--config', 'examples/lab.yaml', '--out', out).status).toBe(0);
+    for (const args of [
+      ['--out', out],
+      ['--against', 'examples/lab.yaml'],
+    ]) {
+      const r = validate('--config', renamed, ...args);
+      expect({ args, status: r.status }).toEqual({ args, status: 1 });
+      expect(r.stderr).toMatch(/management\.datastore\.storageClass: the datastore's volumes use StorageClass openebs-hostpath/);
+    }
+    expect(validate('--config', renamed).status).toBe(0);
+  });
+});
