@@ -81,7 +81,7 @@ export function managementImages(v: ManagementVersions) {
     },
     localPathProvisioner: {
       provisioner: { repository: 'docker.io/rancher/local-path-provisioner', tag: `v${v.localPathProvisioner}` },
-      // The chart's values.yaml (v0.0.33) names busybox:latest, a tag that moves; pinned here to a release instead.
+      // The chart's values.yaml at the pinned release names busybox:latest, a tag that moves; pinned here to a release instead.
       helper: { repository: 'docker.io/library/busybox', tag: '1.37.0' },
     },
     tools: {
