@@ -487,8 +487,7 @@ export const managementSchema = z.strictObject({
         .describe('StorageClass of the etcd volumes (unset: pvekaas-local-path with csi local-path, else openebs-hostpath)'),
       csi: z
         .enum(['openebs-localpv', 'local-path', 'existing'], {
-          error:
-            'datastore.csi is openebs-localpv or local-path (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)',
+          error: 'datastore.csi is openebs-localpv or local-path (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)',
         })
         .default('openebs-localpv')
         .describe(

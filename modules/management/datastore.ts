@@ -60,11 +60,7 @@ export function datastoreMemoryOfStack(stack: unknown): DatastoreMemory | undefi
     return undefined;
   }
   if (typeof storageClass !== 'string') return undefined;
-  const csi = byName.has(releaseNames.localPathProvisioner)
-    ? 'local-path'
-    : byName.has(releaseNames.localpvProvisioner)
-      ? 'openebs-localpv'
-      : 'existing';
+  const csi = byName.has(releaseNames.localPathProvisioner) ? 'local-path' : byName.has(releaseNames.localpvProvisioner) ? 'openebs-localpv' : 'existing';
   return { csi, storageClass };
 }
 

@@ -110,10 +110,10 @@ describe('the edit rules (docs/rules.md), each fired by its own fixture', () => 
       ).problems,
     // The example lab deployed on OpenEBS LocalPV, then switched to local-path (its default class changes with it).
     'datastore.memory-changed': () =>
-      datastoreMemoryProblems(
-        edited((l) => (l.management.datastore.csi = 'local-path')).management,
-        { csi: before.management.datastore.csi, storageClass: datastoreStorageClass(before.management.datastore) },
-      ),
+      datastoreMemoryProblems(edited((l) => (l.management.datastore.csi = 'local-path')).management, {
+        csi: before.management.datastore.csi,
+        storageClass: datastoreStorageClass(before.management.datastore),
+      }),
     'edit.node-range-in-use': () =>
       addressEdits(
         before,

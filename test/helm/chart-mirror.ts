@@ -246,7 +246,10 @@ export function synthWithChartMirror(work: string, mirrorUrl: string, edits: rea
     cwd: projectRoot,
     encoding: 'utf8',
   });
-  if (r.status !== 0) throw new Error(`synth of the example lab with a chart mirror${edits.length > 0 ? ` and ${edits.map(([p]) => p.join('.')).join(', ')}` : ''} failed (${r.status}):\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(
+      `synth of the example lab with a chart mirror${edits.length > 0 ? ` and ${edits.map(([p]) => p.join('.')).join(', ')}` : ''} failed (${r.status}):\n${r.stderr}`,
+    );
   return join(out, 'stacks');
 }
 

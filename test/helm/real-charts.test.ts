@@ -169,9 +169,9 @@ describe('the real upstream charts with the values pvekaas renders', () => {
     const release = releases.find((r) => r.chart === 'local-path-provisioner')!;
     const objects = objectsOf((await template(release)).stdout);
     const classes = objects.filter((o) => o.kind === 'StorageClass') as any[];
-    expect(classes.map((c) => [c.metadata.name, c.reclaimPolicy, c.volumeBindingMode, c.metadata.annotations['storageclass.kubernetes.io/is-default-class']])).toEqual([
-      [LOCAL_PATH_STORAGE_CLASS, 'Retain', 'WaitForFirstConsumer', 'false'],
-    ]);
+    expect(
+      classes.map((c) => [c.metadata.name, c.reclaimPolicy, c.volumeBindingMode, c.metadata.annotations['storageclass.kubernetes.io/is-default-class']]),
+    ).toEqual([[LOCAL_PATH_STORAGE_CLASS, 'Retain', 'WaitForFirstConsumer', 'false']]);
     const etcd = releases.find((r) => r.name === 'kamaji-etcd')!;
     expect((load(etcd.values[0]) as any).persistentVolumeClaim.storageClassName).toBe(LOCAL_PATH_STORAGE_CLASS);
     const config = objects.find((o) => o.kind === 'ConfigMap') as any;

@@ -295,7 +295,7 @@ describe('an air-gapped lab (management.mirror)', () => {
     expect(found).toEqual([]);
   });
 
-  it('sets every image the pinned inventory lists to its mirrored copy (but the other CSI\'s: this lab runs OpenEBS LocalPV)', () => {
+  it("sets every image the pinned inventory lists to its mirrored copy (but the other CSI's: this lab runs OpenEBS LocalPV)", () => {
     const text =
       releasesOf(synth)
         .map((r) => r.values[0])
