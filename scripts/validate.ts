@@ -18,6 +18,8 @@ import { ProblemError, type Problem } from '../modules/config/problems';
 import { addressEdits } from '../modules/foresight/address-edits';
 import { allocateVips, vipMemoryOf, type VipMemory } from '../modules/tenants/vip';
 import { vipMemoryOfOutput } from './lib/vip-memory';
+import { datastoreMemoryOfOutput } from './lib/datastore-memory';
+import { datastoreMemoryProblems, datastoreStorageClass } from '../modules/management/datastore';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>] [--out <synth output>]';
 
@@ -34,7 +36,7 @@ runCommand(() => {
       out: {
         type: 'string',
         value: '<synth output>',
-        help: 'keep the VIPs the last synth into this output gave (its placement.json), as synth --out there would',
+        help: 'keep the VIPs the last synth into this output gave (its placement.json) and its datastore storage, as synth --out there would',
       },
     },
     usage,
@@ -52,6 +54,11 @@ runCommand(() => {
   // Every problem at once: the edits' beside the rendering's.
   const problems: Problem[] = [];
   if (old && oldPlan) problems.push(...addressEdits(old, oldPlan, lab).problems);
+  // The datastore's CSI and class: the last synth's into --out, else the old description's (modules/management/datastore.ts).
+  const datastoreMemory =
+    (flags.out !== undefined ? datastoreMemoryOfOutput(flags.out as string) : undefined) ??
+    (old ? { csi: old.management.datastore.csi, storageClass: datastoreStorageClass(old.management.datastore) } : undefined);
+  problems.push(...datastoreMemoryProblems(lab.management, datastoreMemory));
   let renderings: ReturnType<typeof renderTenants> | undefined;
   try {
     renderings = renderTenants(lab, plan, { vipMemory });

@@ -3,7 +3,7 @@
  * the plain Kubernetes objects around them. Install order (each arrow a `dependsOn`):
  *
  *   namespaces ─┬─> cert-manager ─┬─> kamaji ─┬─> kamaji-etcd ──> etcd backup CronJob
- *               ├─> localpv (CSI) ─┼───────────┘
+ *               ├─> CSI release  ─┼───────────┘   (local-path or localpv; none with csi: existing)
  *               ├─> metallb        └─> capi-operator (+ providers) ──> providers-ready Job
  *               └─> CAPMOX credentials Secrets (one per Proxmox instance)
  *
@@ -64,6 +64,7 @@ export class ManagementStack extends TerraformStack {
       kamaji: namespace(rendering.namespaces.kamaji),
       metallb: namespace(rendering.namespaces.metallb),
       storage: rendering.namespaces.storage ? namespace(rendering.namespaces.storage) : undefined,
+      localPath: rendering.namespaces.localPath ? namespace(rendering.namespaces.localPath) : undefined,
     };
     const providerNs = Object.fromEntries(Object.entries(rendering.providerNamespaces).map(([kind, n]) => [kind, namespace(n)])) as Record<
       keyof ManagementRendering['providerNamespaces'],
@@ -92,7 +93,16 @@ export class ManagementStack extends TerraformStack {
             timeoutSeconds: 300,
             dependsOn: [ns.storage],
           })
-        : undefined;
+        : ns.localPath && values.localPathProvisioner
+          ? release(releaseNames.localPathProvisioner, {
+              chart: 'localPathProvisioner',
+              releaseName: releaseNames.localPathProvisioner,
+              namespace: managementNamespaces.localPath,
+              values: values.localPathProvisioner,
+              timeoutSeconds: 300,
+              dependsOn: [ns.localPath],
+            })
+          : undefined;
     release(releaseNames.metallb, {
       chart: 'metallb',
       releaseName: releaseNames.metallb,

@@ -130,6 +130,24 @@ export const MANAGEMENT_RULES: readonly LabRule[] = [
     },
   },
   {
+    id: 'management.local-path-without-chart-mirror',
+    refuses: 'datastore.csi local-path without mirror.charts (Rancher publishes no Helm repository for its chart)',
+    fix: 'push the chart of the pinned release to your chart mirror and set mirror.charts, or choose csi: openebs-localpv or existing',
+    check: (lab) => {
+      const m = lab.management;
+      if (m.datastore.csi !== 'local-path' || m.mirror?.charts) return [];
+      return [
+        {
+          path: ['management', 'datastore', 'csi'],
+          message:
+            'local-path-provisioner has no Helm repository upstream (its chart ships in the release, deploy/chart/local-path-provisioner): Helm would have nowhere to install it from',
+          value: m.datastore.csi,
+          fix: 'package that chart at the pinned release and push it to your chart mirror, then set management.mirror.charts (docs/management.md, "Datastore storage"); or choose csi: openebs-localpv or existing',
+        },
+      ];
+    },
+  },
+  {
     id: 'management.datastore-too-small',
     refuses: 'a datastore volume smaller than 1Gi',
     fix: 'use at least 1Gi (8Gi or more for real use)',

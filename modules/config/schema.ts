@@ -489,14 +489,16 @@ export const managementSchema = z.strictObject({
       storageClass: z
         .string()
         .regex(DNS_SUBDOMAIN, { error: 'storageClass is a Kubernetes object name: lowercase letters, digits, - and .' })
-        .default('openebs-hostpath')
-        .describe('StorageClass of the etcd volumes'),
+        .optional()
+        .describe('StorageClass of the etcd volumes (unset: pvekaas-local-path with csi local-path, else openebs-hostpath)'),
       csi: z
-        .enum(['openebs-localpv', 'existing'], {
-          error: 'datastore.csi is openebs-localpv (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)',
+        .enum(['openebs-localpv', 'local-path', 'existing'], {
+          error: 'datastore.csi is openebs-localpv or local-path (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)',
         })
         .default('openebs-localpv')
-        .describe('openebs-localpv: pvekaas installs OpenEBS LocalPV and creates storageClass; existing: the cluster already has storageClass'),
+        .describe(
+          'openebs-localpv, local-path (Rancher local-path-provisioner, chart from mirror.charts): pvekaas installs it and creates storageClass; existing: the cluster has it',
+        ),
       backup: z
         .strictObject({
           schedule: z.string().regex(CRON, { error: 'schedule is a cron expression such as "0 */6 * * *"' }).default('0 */6 * * *'),
@@ -524,7 +526,7 @@ export const managementSchema = z.strictObject({
         .optional()
         .describe('scheduled etcd snapshots of the shared datastore to S3; access keys come from sensitive variables'),
     })
-    .default({ replicas: 3, size: '8Gi', storageClass: 'openebs-hostpath', csi: 'openebs-localpv' }),
+    .default({ replicas: 3, size: '8Gi', csi: 'openebs-localpv' }),
   versions: z
     .strictObject({
       clusterApi: versionPin('CAPI core and kubeadm bootstrap provider', pinnedVersions.clusterApi),
@@ -541,6 +543,7 @@ export const managementSchema = z.strictObject({
       etcd: versionPin('etcd image', pinnedVersions.etcd),
       metallb: versionPin('MetalLB chart', pinnedVersions.metallb),
       localpvProvisioner: versionPin('OpenEBS LocalPV chart', pinnedVersions.localpvProvisioner),
+      localPathProvisioner: versionPin('local-path-provisioner chart (and its image, v<version>)', pinnedVersions.localPathProvisioner),
       kubectl: versionPin('kubectl image of the provider readiness Job', pinnedVersions.kubectl),
       rclone: versionPin('rclone image of the datastore backup', pinnedVersions.rclone),
     })

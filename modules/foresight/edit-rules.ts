@@ -34,6 +34,17 @@ export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[]
     ],
   },
   {
+    home: 'modules/management/datastore.ts',
+    rules: [
+      {
+        id: 'datastore.memory-changed',
+        refuses:
+          "management.datastore's csi or storageClass changed from what the last synth into the output deployed (kamaji-etcd's volumeClaimTemplates cannot change)",
+        fix: 'keep the csi and storageClass it has; to move the datastore, back it up, deploy a new one and restore it',
+      },
+    ],
+  },
+  {
     home: 'modules/foresight/address-edits.ts',
     rules: [
       {

@@ -16,6 +16,7 @@ import {
   releaseNames,
 } from '../versions/layout';
 import { mirroredImage, mirroredRepository, providerComponentsArtifact, type Mirror } from '../versions/mirror';
+import { LOCAL_PATH_NODE_PATH, datastoreStorageClass } from './datastore';
 
 /** What every builder needs: the lab's `management:` and its effective versions. */
 export interface ManagementSettings {
@@ -190,7 +191,7 @@ export function kamajiEtcdValues(s: ManagementSettings): Record<string, unknown>
     clusterDomain: s.management.clusterDomain,
     image: { ...image(images.etcd, mirror), pullPolicy: 'IfNotPresent' },
     quotaBackendBytes: String(etcdQuotaBytes(datastore.size)),
-    persistentVolumeClaim: { size: datastore.size, storageClassName: datastore.storageClass, accessModes: ['ReadWriteOnce'] },
+    persistentVolumeClaim: { size: datastore.size, storageClassName: datastoreStorageClass(datastore), accessModes: ['ReadWriteOnce'] },
     // One member per node: with node-local volumes, two members on one node lose quorum together.
     affinity: {
       podAntiAffinity: {
@@ -240,12 +241,39 @@ export function localpvValues(s: ManagementSettings): Record<string, unknown> {
     helperPod: { image: { ...splitRegistry(images.helper, mirror), pullPolicy: 'IfNotPresent' } },
     hostpathClass: {
       enabled: true,
-      name: s.management.datastore.storageClass,
+      name: datastoreStorageClass(s.management.datastore),
       isDefaultClass: false,
       // The datastore holds every tenant: a deleted claim must not delete the data with it.
       reclaimPolicy: 'Retain',
     },
     analytics: { enabled: false },
+  };
+}
+
+/**
+ * Rancher local-path-provisioner (`datastore.csi: local-path`), keys of its chart's values.yaml at the
+ * pinned release (deploy/chart/local-path-provisioner; test/helm/real-charts.test.ts renders it with
+ * these). The provisioner name stays the chart's (`cluster.local/<release>`, templates/_helpers.tpl
+ * `local-path-provisioner.provisionerName`), not k3s's `rancher.io/local-path`: a k3s management
+ * cluster keeps its own provisioner and class beside this one.
+ */
+export function localPathValues(s: ManagementSettings): Record<string, unknown> {
+  const mirror = mirrorOf(s);
+  const images = managementImages(s.versions).localPathProvisioner;
+  return {
+    // The chart's templates use image.pullPolicy for the helper pod too (templates/configmap.yaml).
+    image: { ...image(images.provisioner, mirror), pullPolicy: 'IfNotPresent' },
+    helperImage: image(images.helper, mirror),
+    storageClass: {
+      create: true,
+      name: datastoreStorageClass(s.management.datastore),
+      defaultClass: false,
+      // The datastore holds every tenant: a deleted claim must not delete the data with it.
+      reclaimPolicy: 'Retain',
+      // A node-local volume is made on the node the etcd member is scheduled to (anti-affinity: one per node).
+      volumeBindingMode: 'WaitForFirstConsumer',
+    },
+    nodePathMap: [{ node: 'DEFAULT_PATH_FOR_NON_LISTED_NODES', paths: [LOCAL_PATH_NODE_PATH] }],
   };
 }
 

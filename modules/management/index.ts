@@ -33,12 +33,13 @@ import {
   certManagerValues,
   kamajiEtcdValues,
   kamajiValues,
+  localPathValues,
   localpvValues,
   metallbValues,
   type ManagementSettings,
 } from './chart-values';
 
-/** Pod Security admission labels for namespaces whose pods need host access (MetalLB speaker, LocalPV helper). */
+/** Pod Security admission labels for namespaces whose pods need host access (MetalLB speaker, the LocalPV and local-path helper pods' hostPath). */
 const PRIVILEGED = {
   'pod-security.kubernetes.io/enforce': 'privileged',
   'pod-security.kubernetes.io/audit': 'privileged',
@@ -166,20 +167,22 @@ export interface ManagementRendering {
   /** How Terraform reaches the management cluster. */
   readonly access: Management['kubernetes'];
   readonly mirror?: Mirror;
-  /** The namespaces of the management components; `storage` only with the OpenEBS LocalPV CSI. */
+  /** The namespaces of the management components; `storage` only with the OpenEBS LocalPV CSI, `localPath` only with local-path. */
   readonly namespaces: {
     readonly certManager: NamespaceRendering;
     readonly capiOperator: NamespaceRendering;
     readonly kamaji: NamespaceRendering;
     readonly metallb: NamespaceRendering;
     readonly storage?: NamespaceRendering;
+    readonly localPath?: NamespaceRendering;
   };
   /** One namespace per Cluster API provider, by provider kind. */
   readonly providerNamespaces: Record<keyof typeof providerNamespaces, NamespaceRendering>;
-  /** The values of each Helm release; `localpvProvisioner` only with the OpenEBS LocalPV CSI. */
+  /** The values of each Helm release; `localpvProvisioner` only with the OpenEBS LocalPV CSI, `localPathProvisioner` only with local-path. */
   readonly values: {
     readonly certManager: Record<string, unknown>;
     readonly localpvProvisioner?: Record<string, unknown>;
+    readonly localPathProvisioner?: Record<string, unknown>;
     readonly metallb: Record<string, unknown>;
     readonly kamaji: Record<string, unknown>;
     readonly kamajiEtcd: Record<string, unknown>;
@@ -231,6 +234,7 @@ export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): Manag
     );
   }
   const localpv = management.datastore.csi === 'openebs-localpv';
+  const localPath = management.datastore.csi === 'local-path';
   const images = managementImages(versions);
   const backup = management.datastore.backup;
   return {
@@ -244,6 +248,7 @@ export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): Manag
       kamaji: namespace(managementNamespaces.kamaji),
       metallb: namespace(managementNamespaces.metallb, PRIVILEGED),
       ...(localpv ? { storage: namespace(managementNamespaces.storage, PRIVILEGED) } : {}),
+      ...(localPath ? { localPath: namespace(managementNamespaces.localPath, PRIVILEGED) } : {}),
     },
     providerNamespaces: Object.fromEntries(Object.entries(providerNamespaces).map(([kind, name]) => [kind, namespace(name)])) as Record<
       keyof typeof providerNamespaces,
@@ -252,6 +257,7 @@ export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): Manag
     values: {
       certManager: certManagerValues(settings),
       ...(localpv ? { localpvProvisioner: localpvValues(settings) } : {}),
+      ...(localPath ? { localPathProvisioner: localPathValues(settings) } : {}),
       metallb: metallbValues(settings),
       kamaji: kamajiValues(settings),
       kamajiEtcd: kamajiEtcdValues(settings),

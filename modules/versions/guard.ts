@@ -59,6 +59,7 @@ const formats: Record<VersionKey, { pattern: RegExp; example: string }> = {
   etcd: { pattern: /^v3\.\d+\.\d+$/, example: pinnedVersions.etcd },
   metallb: { pattern: SEMVER, example: pinnedVersions.metallb },
   localpvProvisioner: { pattern: SEMVER, example: pinnedVersions.localpvProvisioner },
+  localPathProvisioner: { pattern: SEMVER, example: pinnedVersions.localPathProvisioner },
   kubectl: { pattern: SEMVER_V, example: pinnedVersions.kubectl },
   rclone: { pattern: SEMVER, example: pinnedVersions.rclone },
 };

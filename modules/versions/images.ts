@@ -8,7 +8,8 @@ import { capiProviders, type CapiProvider } from './providers';
 /** A Helm chart pvekaas installs, and where it comes from upstream. */
 export interface HelmChartPin {
   readonly chart: string;
-  readonly repository: string;
+  /** Its upstream Helm repository; none: the chart is installed from the lab's `mirror.charts` only. */
+  readonly repository?: string;
   readonly versionKey: VersionKey;
 }
 
@@ -19,6 +20,9 @@ export const helmCharts = {
   kamajiEtcd: { chart: 'kamaji-etcd', repository: 'https://clastix.github.io/charts', versionKey: 'kamajiEtcd' },
   metallb: { chart: 'metallb', repository: 'https://metallb.github.io/metallb', versionKey: 'metallb' },
   localpvProvisioner: { chart: 'localpv-provisioner', repository: 'https://openebs.github.io/dynamic-localpv-provisioner', versionKey: 'localpvProvisioner' },
+  // Rancher publishes no Helm repository for it (rancher/local-path-provisioner issue 89, open): the chart ships in
+  // the release's deploy/chart, and a lab serves it from mirror.charts (rule management.local-path-without-chart-mirror).
+  localPathProvisioner: { chart: 'local-path-provisioner', versionKey: 'localPathProvisioner' },
 } as const satisfies Record<string, HelmChartPin>;
 export type ChartId = keyof typeof helmCharts;
 
@@ -74,6 +78,11 @@ export function managementImages(v: ManagementVersions) {
     localpvProvisioner: {
       provisioner: { repository: 'docker.io/openebs/provisioner-localpv', tag: v.localpvProvisioner },
       helper: { repository: 'docker.io/openebs/linux-utils', tag: '4.1.0' },
+    },
+    localPathProvisioner: {
+      provisioner: { repository: 'docker.io/rancher/local-path-provisioner', tag: `v${v.localPathProvisioner}` },
+      // The chart's values.yaml at the pinned release names busybox:latest, a tag that moves; pinned here to a release instead.
+      helper: { repository: 'docker.io/library/busybox', tag: '1.37.0' },
     },
     tools: {
       kubectl: { repository: 'registry.k8s.io/kubectl', tag: v.kubectl },

@@ -12,6 +12,8 @@ export const managementNamespaces = {
   kamaji: 'kamaji-system',
   metallb: 'metallb-system',
   storage: 'openebs',
+  /** The local-path-provisioner's namespace (its upstream manifest's name); its helper pods mount the node path. */
+  localPath: 'local-path-storage',
 } as const;
 
 /** One namespace per Cluster API provider (the operator installs each provider's components there). */
@@ -32,6 +34,7 @@ export const releaseNames = {
   kamajiEtcd: 'kamaji-etcd',
   metallb: 'metallb',
   localpvProvisioner: 'localpv-provisioner',
+  localPathProvisioner: 'local-path-provisioner',
 } as const;
 
 /** The DataStore every tenant control plane uses unless it names another (Kamaji `--datastore`). */

@@ -40,7 +40,10 @@ export function mirroredImage(image: ImagePin, mirror?: Mirror): ImagePin {
 
 /** The repository and chart name a Helm release installs from. */
 export function chartSource(chart: HelmChartPin, mirror?: Mirror): { repository: string; chart: string } {
-  return { repository: mirror?.charts ? trimSlash(mirror.charts) : chart.repository, chart: chart.chart };
+  const repository = mirror?.charts ? trimSlash(mirror.charts) : chart.repository;
+  // The lab rules refuse such a lab first (management.local-path-without-chart-mirror).
+  if (repository === undefined) throw new Error(`the ${chart.chart} chart has no upstream Helm repository: it is installed from management.mirror.charts only`);
+  return { repository, chart: chart.chart };
 }
 
 /** The OCI artifact the CAPI operator fetches a provider's components from, when mirrored. */

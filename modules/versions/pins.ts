@@ -29,7 +29,11 @@
  * - kamajiEtcd (with its etcd image): the newest kamaji-etcd chart, installed as its own release so it
  *   is pinned independently of whatever the Kamaji chart bundles.
  * - metallb: the release whose CRDs come from its Go module (L2 only, FRR off).
- * - localpvProvisioner: OpenEBS LocalPV hostpath, the CSI for the datastore volumes (docs/management.md).
+ * - localPathProvisioner: Rancher local-path-provisioner, the default CSI for the datastore volumes
+ *   (`datastore.csi: local-path`): the newest release the Go module proxy serves (v0.0.34 and v0.0.35
+ *   are refused), whose module carries its chart (toolchain.json `charts`), rendered in the kube tier.
+ * - localpvProvisioner: OpenEBS LocalPV hostpath (`datastore.csi: openebs-localpv`), kept for labs
+ *   deployed with it; its chart's module is not served, so the kube tier does not render it (docs/management.md).
  * - kubectl (provider readiness Job), rclone (datastore backup upload).
  */
 import toolchain from './toolchain.json';
@@ -50,6 +54,7 @@ export const versionKeys = [
   'etcd',
   'metallb',
   'localpvProvisioner',
+  'localPathProvisioner',
   'kubectl',
   'rclone',
 ] as const;

@@ -28,7 +28,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { atLabFile, parseLab, readLabText } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
-import { formatWarning, type Problem } from '../../modules/config/problems';
+import { ProblemError, formatWarning, type Problem } from '../../modules/config/problems';
 import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
@@ -45,6 +45,8 @@ import { MACHINE_DEPLOYMENTS_FILE, machineDeploymentsDocument } from '../../modu
 import { previousTenant } from '../../modules/placement/surge';
 import { vipsJson, type TenantVip, type VipMemory } from '../../modules/tenants/vip';
 import { vipMemoryOfOutput } from './vip-memory';
+import { datastoreMemoryOfOutput } from './datastore-memory';
+import { datastoreMemoryProblems } from '../../modules/management/datastore';
 
 export interface SynthOptions {
   config: string;
@@ -333,6 +335,12 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
   // What the last synth into this output gave each tenant as its VIP: kept (modules/tenants/vip.ts).
   const vipMemory = options.vipMemory ?? vipMemoryOfOutput(options.out);
+  // What the last synth into this output gave the datastore's volumes: a StatefulSet cannot change it (modules/management/datastore.ts).
+  const datastoreProblems = datastoreMemoryProblems(lab.management, datastoreMemoryOfOutput(options.out));
+  if (datastoreProblems.length > 0)
+    atLabFile(options.config, () => {
+      throw new ProblemError(datastoreProblems, { title: "management: the datastore's storage cannot change under a deployed datastore" });
+    });
   const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan, { vipMemory }));
   const renderings = rendering.tenants;
   const vips = [...renderings.values()].map((t) => t.vip);

@@ -91,6 +91,7 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'management.vlan-without-interfaces': (d) => delete d.management.loadBalancer.interfaces,
   'management.mirror-providers-without-images': (d) => (d.management.mirror = { providers: 'registry.lab.example/capi' }),
   'management.datastore-too-small': (d) => (d.management.datastore.size = '512Mi'),
+  'management.local-path-without-chart-mirror': (d) => (d.management.datastore.csi = 'local-path'),
   // modules/config/server-rules.ts
   'node.name-not-label-value': (d) => (d.proxmox.instances[0].nodes[1].name = 'pmox-txl-2_'),
   'template.match-tag-twice': (d) => d.proxmox.instances[1].template.templateSelector.matchTags.push('capi'),

@@ -15,6 +15,7 @@ import { addressEdits } from '../../modules/foresight/address-edits';
 import { EDIT_HOMES } from '../../modules/foresight/edit-rules';
 import { planPlacement } from '../../modules/placement';
 import { allocateVips, vipMemoryOf } from '../../modules/tenants/vip';
+import { datastoreMemoryProblems, datastoreStorageClass } from '../../modules/management/datastore';
 import { compileProject, projectRoot } from '../support/toolchain';
 import { exampleLab } from '../tenants/fixtures';
 
@@ -107,6 +108,12 @@ describe('the edit rules (docs/rules.md), each fired by its own fixture', () => 
         edited((l) => l.tenants.push({ ...l.tenants[2], name: 'tenant-d', vip: a })),
         memory,
       ).problems,
+    // The example lab deployed on OpenEBS LocalPV, then switched to local-path (its default class changes with it).
+    'datastore.memory-changed': () =>
+      datastoreMemoryProblems(edited((l) => (l.management.datastore.csi = 'local-path')).management, {
+        csi: before.management.datastore.csi,
+        storageClass: datastoreStorageClass(before.management.datastore),
+      }),
     'edit.node-range-in-use': () =>
       addressEdits(
         before,

@@ -234,10 +234,11 @@ export function parseRecord(data: Record<string, string>): ReceivedRecord {
   return { release: data.release, namespace: data.namespace, chart: data.chart, chartVersion: data.chartVersion, values: load(data.values) };
 }
 
-/** Synthesizes the example lab with `management.mirror.charts` set to `mirrorUrl`; returns the stacks directory. */
-export function synthWithChartMirror(work: string, mirrorUrl: string): string {
+/** Synthesizes the example lab with `management.mirror.charts` set to `mirrorUrl` (and `edits`, each a path and its value); returns the stacks directory. */
+export function synthWithChartMirror(work: string, mirrorUrl: string, edits: readonly [path: string[], value: unknown][] = []): string {
   const document = parseDocument(readFileSync(join(projectRoot, 'examples/lab.yaml'), 'utf8'));
   document.setIn(['management', 'mirror', 'charts'], mirrorUrl);
+  for (const [path, value] of edits) document.setIn(path, value);
   const labFile = join(work, 'lab.yaml');
   writeFileSync(labFile, String(document));
   const out = join(work, 'out');
@@ -245,7 +246,10 @@ export function synthWithChartMirror(work: string, mirrorUrl: string): string {
     cwd: projectRoot,
     encoding: 'utf8',
   });
-  if (r.status !== 0) throw new Error(`synth of the example lab with a chart mirror failed (${r.status}):\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(
+      `synth of the example lab with a chart mirror${edits.length > 0 ? ` and ${edits.map(([p]) => p.join('.')).join(', ')}` : ''} failed (${r.status}):\n${r.stderr}`,
+    );
   return join(out, 'stacks');
 }
 

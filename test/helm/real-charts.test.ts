@@ -1,17 +1,22 @@
 /**
  * The management releases whose real upstream chart ships inside a served Go module (metallb,
- * cert-manager: `charts` in modules/versions/toolchain.json, laid out by `scripts/toolchain install
- * charts` as each release publishes them) rendered with exactly the values pvekaas synthesized:
- * `helm template` enforces each chart's values.schema.json (and its subcharts'), at the management
- * cluster's Kubernetes version (the test server's); then every rendered object goes to a real API
- * server by server-side apply — the CRDs for real, everything else as a dry run (no controller
- * runs here, and nothing may be left behind). A value the chart's schema refuses fails helm, and
- * so this suite (the last case shows it).
+ * cert-manager, cluster-api-operator, local-path-provisioner: `charts` in
+ * modules/versions/toolchain.json, laid out by `scripts/toolchain install charts` as each release
+ * publishes them) rendered with exactly the values pvekaas synthesized for the example lab with
+ * `datastore.csi: local-path` (so the local-path-provisioner release is there; the other releases'
+ * values do not depend on the CSI): `helm template` enforces each chart's values.schema.json (and
+ * its subcharts'), at the management cluster's Kubernetes version (the test server's); then every
+ * rendered object goes to a real API server by server-side apply — the CRDs for real, everything
+ * else as a dry run (no controller runs here, and nothing may be left behind). A value the chart's
+ * schema refuses fails helm, and so this suite; local-path-provisioner's chart has no schema, so a
+ * wrong value of it is refused by the API server instead (the last cases show both).
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
+import { load, loadAll } from 'js-yaml';
+import { imageRef, managementImages, pinnedVersions } from '../../modules/versions';
+import { LOCAL_PATH_NODE_PATH, LOCAL_PATH_STORAGE_CLASS } from '../../modules/management/datastore';
 import toolchain from '../../modules/versions/toolchain.json';
 import { requireKubeBinaries, startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { compileProject, projectRoot } from '../support/toolchain';
@@ -23,6 +28,8 @@ import { HelmCli, readStackReleases, requireHelm, synthWithChartMirror, type Sta
 const charts = (Object.entries(toolchain.charts) as [string, unknown][]).filter(
   (e): e is [string, { component: string }] => e[0] !== '//' && typeof e[1] === 'object' && e[1] !== null && 'component' in e[1],
 );
+/** Charts that ship no values.schema.json at the pinned release, and what catches a wrong value of theirs instead. */
+const WITHOUT_SCHEMA: Record<string, string> = { 'local-path-provisioner': "the API server's validation of the objects it renders (last case)" };
 const chartDir = (release: StackRelease) => join(projectRoot, '.toolchain/charts', release.chart, release.version);
 /** The management cluster the charts are rendered for: the test server's Kubernetes version. */
 const kubeVersion = toolchain.kubernetes.version;
@@ -39,7 +46,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'pvekaas-real-charts-'));
   // The chart repository address only decides where helm would fetch from; here the charts come
   // from the toolchain's layout, so any mirror address will do.
-  const stacks = synthWithChartMirror(work, 'http://127.0.0.1:9/charts/');
+  const stacks = synthWithChartMirror(work, 'http://127.0.0.1:9/charts/', [[['management', 'datastore', 'csi'], 'local-path']]);
   releases = readStackReleases(stacks, 'management');
   server = await startKubeServer({ crds: false, controllerManager: false });
   helm = new HelmCli(join(work, 'helm'), started(server).kubeconfig);
@@ -118,7 +125,7 @@ describe('the real upstream charts with the values pvekaas renders', () => {
       const release = releases.find((r) => r.chart === name);
       expect(release).toBeDefined();
       expect(existsSync(join(chartDir(release!), 'Chart.yaml'))).toBe(true);
-      expect(existsSync(join(chartDir(release!), 'values.schema.json'))).toBe(true);
+      expect({ name, schema: existsSync(join(chartDir(release!), 'values.schema.json')) }).toEqual({ name, schema: !(name in WITHOUT_SCHEMA) });
     }
   });
 
@@ -156,5 +163,37 @@ describe('the real upstream charts with the values pvekaas renders', () => {
     const r = await template(release, bad);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/values don't meet the specifications of the schema|logLevel/);
+  });
+
+  it('local-path-provisioner: the datastore class is made as pvekaas asks (Retain, WaitForFirstConsumer, the node path, the pinned images)', async () => {
+    const release = releases.find((r) => r.chart === 'local-path-provisioner')!;
+    const objects = objectsOf((await template(release)).stdout);
+    const classes = objects.filter((o) => o.kind === 'StorageClass') as any[];
+    expect(
+      classes.map((c) => [c.metadata.name, c.reclaimPolicy, c.volumeBindingMode, c.metadata.annotations['storageclass.kubernetes.io/is-default-class']]),
+    ).toEqual([[LOCAL_PATH_STORAGE_CLASS, 'Retain', 'WaitForFirstConsumer', 'false']]);
+    const etcd = releases.find((r) => r.name === 'kamaji-etcd')!;
+    expect((load(etcd.values[0]) as any).persistentVolumeClaim.storageClassName).toBe(LOCAL_PATH_STORAGE_CLASS);
+    const config = objects.find((o) => o.kind === 'ConfigMap') as any;
+    expect(JSON.parse(config.data['config.json'])).toEqual({ nodePathMap: [{ node: 'DEFAULT_PATH_FOR_NON_LISTED_NODES', paths: [LOCAL_PATH_NODE_PATH] }] });
+    const deployment = objects.find((o) => o.kind === 'Deployment') as any;
+    const container = deployment.spec.template.spec.containers[0];
+    const pinned = managementImages(pinnedVersions).localPathProvisioner;
+    expect(container.image).toBe(imageRef(pinned.provisioner));
+    expect(pinned.provisioner.tag).toBe(`v${toolchain.components.localPathProvisioner.version}`);
+    // The helper image the provisioner starts its helper pods with (--helper-image) is the pinned one, not the chart's busybox:latest.
+    expect(container.command[container.command.indexOf('--helper-image') + 1]).toBe(imageRef(pinned.helper));
+    expect(pinned.helper.tag).not.toBe('latest');
+    expect(config.data['helperPod.yaml']).toContain(`image: ${imageRef(pinned.helper)}`);
+  });
+
+  it('local-path-provisioner has no schema: a wrong value renders, and the API server refuses the object it lands in', async () => {
+    const release = releases.find((r) => r.chart === 'local-path-provisioner')!;
+    const r = await template(release, [...release.values, 'storageClass:\n  reclaimPolicy: Keep\n']);
+    expect(r.status).toBe(0);
+    const storageClass = objectsOf(r.stdout).find((o) => o.kind === 'StorageClass')!;
+    const res = await started(server).client.apply(storageClass, { fieldManager: 'helm', dryRun: true });
+    expect(res.status).toBe(422);
+    expect(res.body?.message ?? res.text).toMatch(/reclaimPolicy: Unsupported value: "Keep"/);
   });
 });

@@ -80,9 +80,19 @@ beforeAll(async () => {
 afterAll(() => tearDown(work, server, repository), 60000);
 
 describe('the management stack Helm releases, installed by helm from a local chart mirror', () => {
-  it('renders one release per pinned chart, each at its pinned version, all from the mirror', () => {
-    const versions = resolveVersions(loadLabFile(exampleLab).management.versions ?? {});
-    const expected = Object.values(helmCharts)
+  it("renders one release per pinned chart (of the CSIs, the lab's only), each at its pinned version, all from the mirror", () => {
+    const management = loadLabFile(exampleLab).management;
+    const versions = resolveVersions(management.versions ?? {});
+    const csiCharts: Record<string, keyof typeof helmCharts> = { 'openebs-localpv': 'localpvProvisioner', 'local-path': 'localPathProvisioner' };
+    const otherCsis = new Set(
+      Object.entries(csiCharts)
+        .filter(([csi]) => csi !== management.datastore.csi)
+        .map(([, chart]) => chart),
+    );
+    expect(otherCsis.size).toBe(1);
+    const expected = (Object.entries(helmCharts) as [keyof typeof helmCharts, (typeof helmCharts)[keyof typeof helmCharts]][])
+      .filter(([id]) => !otherCsis.has(id))
+      .map(([, pin]) => pin)
       .map((pin) => ({ chart: pin.chart, version: versions[pin.versionKey] as string, repository: mirrorUrl }))
       .sort((a, b) => a.chart.localeCompare(b.chart));
     const rendered = releases.map((r) => ({ chart: r.chart, version: r.version, repository: r.repository })).sort((a, b) => a.chart.localeCompare(b.chart));

@@ -14,7 +14,17 @@ import { ManagementStack } from '../../stacks/management-stack';
 import { loadPinnedCrds, validateManifest } from '../support/crds';
 import { checkManagement } from '../../modules/config/management-rules';
 import { CAPI_1_12_TUNING, CORE_SYNC_ARGS, capiProviderResources, kamajiValues, tenantVipPoolManifests } from '../../modules/management/chart-values';
-import { capiPreviousLane, capiProviders, imageInventory, imageRef, KAMAJI_CHART_LATEST, pinnedVersions, resolveVersions } from '../../modules/versions';
+import {
+  capiPreviousLane,
+  capiProviders,
+  imageInventory,
+  imageRef,
+  KAMAJI_CHART_LATEST,
+  managementImages,
+  pinnedVersions,
+  resolveVersions,
+} from '../../modules/versions';
+import { LOCAL_PATH_NODE_PATH, LOCAL_PATH_STORAGE_CLASS, OPENEBS_STORAGE_CLASS, datastoreMemoryOfStack } from '../../modules/management/datastore';
 import { CAPMOX_CREDENTIALS_NAMESPACE, capmoxTenantCredentialsSecretName } from '../../modules/versions/layout';
 import { exampleLab, exampleLabSchemaOnly, projectRoot, synthesize, type Synthesized } from './synth';
 
@@ -285,12 +295,13 @@ describe('an air-gapped lab (management.mirror)', () => {
     expect(found).toEqual([]);
   });
 
-  it('sets every image the pinned inventory lists to its mirrored copy', () => {
+  it("sets every image the pinned inventory lists to its mirrored copy (but the other CSI's: this lab runs OpenEBS LocalPV)", () => {
     const text =
       releasesOf(synth)
         .map((r) => r.values[0])
         .join('\n') + JSON.stringify(synth.stack('management').resource);
-    for (const image of imageInventory(pinnedVersions)) {
+    const otherCsi = new Set(Object.values(managementImages(pinnedVersions).localPathProvisioner).map(imageRef));
+    for (const image of imageInventory(pinnedVersions).filter((i) => !otherCsi.has(imageRef(i)))) {
       const [host, ...rest] = image.repository.split('/');
       const whole = text.includes(`${MIRROR.images}/${image.repository}`);
       // OpenEBS LocalPV takes registry and repository separately.
@@ -406,12 +417,61 @@ describe('other descriptions', () => {
     }
   });
 
+  it('installs Rancher local-path-provisioner from the chart mirror with csi: local-path, its class Retain, kamaji-etcd after it', () => {
+    const synth = synthesize(
+      exampleLab((raw) => {
+        raw.management.datastore = { size: '10Gi', csi: 'local-path' };
+        raw.management.mirror = MIRROR;
+      }),
+    );
+    try {
+      const releases = releasesOf(synth);
+      expect(releases.map((r) => r.name)).not.toContain('localpv-provisioner');
+      const lp = releaseNamed(synth, 'local-path-provisioner');
+      expect([lp.namespace, lp.chart, lp.version, lp.repository]).toEqual([
+        'local-path-storage',
+        'local-path-provisioner',
+        pinnedVersions.localPathProvisioner,
+        MIRROR.charts,
+      ]);
+      const images = managementImages(pinnedVersions).localPathProvisioner;
+      expect(valuesOf(lp)).toEqual({
+        image: { repository: `${MIRROR.images}/${images.provisioner.repository}`, tag: images.provisioner.tag, pullPolicy: 'IfNotPresent' },
+        helperImage: { repository: `${MIRROR.images}/${images.helper.repository}`, tag: images.helper.tag },
+        storageClass: { create: true, name: LOCAL_PATH_STORAGE_CLASS, defaultClass: false, reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' },
+        nodePathMap: [{ node: 'DEFAULT_PATH_FOR_NON_LISTED_NODES', paths: [LOCAL_PATH_NODE_PATH] }],
+      });
+      const etcd = releaseNamed(synth, 'kamaji-etcd');
+      expect(valuesOf(etcd).persistentVolumeClaim.storageClassName).toBe(LOCAL_PATH_STORAGE_CLASS);
+      const stack = synth.stack('management');
+      const [lpKey] = Object.entries(stack.resource.helm_release).find(([, r]: [string, any]) => r.name === 'local-path-provisioner')!;
+      expect(etcd.depends_on).toContain(`helm_release.${lpKey}`);
+      // Its helper pods mount the node path (hostPath): the namespace admits privileged pods.
+      const ns = Object.values(stack.resource.kubernetes_namespace_v1 as Record<string, any>).find((n) => n.metadata.name === 'local-path-storage');
+      expect(ns.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('privileged');
+      expect(Object.values(stack.resource.kubernetes_namespace_v1 as Record<string, any>).map((n) => n.metadata.name)).not.toContain('openebs');
+      // What the next synth remembers of it (modules/management/datastore.ts, "Memory").
+      expect(datastoreMemoryOfStack(stack)).toEqual({ csi: 'local-path', storageClass: LOCAL_PATH_STORAGE_CLASS });
+    } finally {
+      synth.cleanup();
+    }
+  });
+
+  it('remembers the datastore of the example lab from its management stack, and of a stack with no CSI release as existing', () => {
+    const stack = example.stack('management');
+    expect(datastoreMemoryOfStack(stack)).toEqual({ csi: 'openebs-localpv', storageClass: OPENEBS_STORAGE_CLASS });
+    const releases = Object.fromEntries(Object.entries(stack.resource.helm_release as Record<string, any>).filter(([, r]) => r.name !== 'localpv-provisioner'));
+    expect(datastoreMemoryOfStack({ resource: { helm_release: releases } })).toEqual({ csi: 'existing', storageClass: OPENEBS_STORAGE_CLASS });
+    expect(datastoreMemoryOfStack({ resource: {} })).toBeUndefined();
+  });
+
   it('installs no CSI when the cluster already has the StorageClass', () => {
     const synth = synthesize(exampleLab((raw) => (raw.management.datastore = { storageClass: 'local-path', csi: 'existing', replicas: 1 })));
     try {
       expect(releasesOf(synth).map((r) => r.name)).not.toContain('localpv-provisioner');
+      expect(releasesOf(synth).map((r) => r.name)).not.toContain('local-path-provisioner');
       const etcd = releaseNamed(synth, 'kamaji-etcd');
-      expect(etcd.depends_on.some((d: string) => d.includes('localpv'))).toBe(false);
+      expect(etcd.depends_on.some((d: string) => d.includes('localpv') || d.includes('local-path'))).toBe(false);
       expect(valuesOf(etcd).replicas).toBe(1);
     } finally {
       synth.cleanup();
