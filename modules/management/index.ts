@@ -23,6 +23,7 @@ import {
 } from '../versions';
 import { pinnedVersions } from '../versions/pins';
 import { versionGuard } from '../versions/lab-guard';
+import { outsideTenantRange, tenantKubernetesRange } from '../versions/tenant-range';
 import { KAMAJI_ETCD_FULLNAME, managementNamespaces, providerNamespaces } from '../versions/layout';
 import { autoscalerImageTags, autoscalerWithoutScaleToZero } from '../versions/cni';
 import { mirroredImage, type Mirror } from '../versions/mirror';
@@ -54,7 +55,9 @@ const PRIVILEGED = {
  */
 export function supportWarnings(lab: Pick<Lab, 'management' | 'tenants'>, today: string): Problem[] {
   const warnings: Problem[] = [];
-  const supported = supportedKubernetesMinors(today);
+  // Supported on the day and runnable by the lab's Kamaji and CAPI (a newer minor is refused, not a fix).
+  const range = tenantKubernetesRange(resolveVersions((lab.management.versions ?? {}) as Partial<Record<VersionKey, string>>));
+  const supported = supportedKubernetesMinors(today).filter((minor) => outsideTenantRange(range, `v${minor}.0`) === undefined);
   lab.tenants.forEach((tenant, i) => {
     const finding = supportOf(kubernetesSupport, tenant.kubernetesVersion, today);
     if (finding === undefined) return;
