@@ -88,7 +88,15 @@ export function labReferenceMarkdown(): string {
   for (const section of Object.keys(schema.properties ?? {})) {
     const rows = unique.filter((x) => x.path === section || x.path.startsWith(`${section}.`) || x.path.startsWith(`${section}[`));
     // A long meaning (or default) goes under the table as a numbered note, so the table reads in an editor.
-    lines.push('', `## \`${section}\``, '', ...tableWithNotes(['field', 'type', 'presence', 'meaning'], rows.map((r) => [`\`${r.path}\``, r.type, r.presence, r.description])));
+    lines.push(
+      '',
+      `## \`${section}\``,
+      '',
+      ...tableWithNotes(
+        ['field', 'type', 'presence', 'meaning'],
+        rows.map((r) => [`\`${r.path}\``, r.type, r.presence, r.description]),
+      ),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -17,14 +17,17 @@ describe('wrapItem', () => {
 describe('tableWithNotes', () => {
   it('keeps short cells, and moves a long one to a numbered note naming its row', () => {
     const long = `${'word '.repeat(30)}end`;
-    expect(tableWithNotes(['key', 'meaning'], [['`a`', 'short | piped'], ['`b`', long]], 120, 200)).toEqual([
-      '| key | meaning |',
-      '|---|---|',
-      '| `a` | short \\| piped |',
-      '| `b` | see note 1 |',
-      '',
-      `1. **\`b\`**: ${long}`,
-    ]);
+    expect(
+      tableWithNotes(
+        ['key', 'meaning'],
+        [
+          ['`a`', 'short | piped'],
+          ['`b`', long],
+        ],
+        120,
+        200,
+      ),
+    ).toEqual(['| key | meaning |', '|---|---|', '| `a` | short \\| piped |', '| `b` | see note 1 |', '', `1. **\`b\`**: ${long}`]);
   });
 
   it('names the column in a note when several columns have notes', () => {
