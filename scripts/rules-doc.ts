@@ -8,9 +8,16 @@ import type { LabRule } from '../modules/config/rule';
 import { RULE_HOMES } from '../modules/config/rule-table';
 import { WARNING_HOMES } from '../modules/config/warning-rules';
 import { EDIT_HOMES, type EditRule } from '../modules/foresight/edit-rules';
+import { wrapItem } from '../modules/config/markdown-text';
 
-/** A table cell: no line breaks, no unescaped pipes. */
-const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+/**
+ * One rule as a list item, wrapped at 120 (a table of these would hold cells of hundreds of
+ * characters): the id, what it refuses (or warns about), and its fix as a sub-item.
+ */
+const ruleItem = (rule: { id: string; refuses: string; fix: string }, verb: string) => [
+  ...wrapItem('- ', `\`${rule.id}\` ${verb} ${rule.refuses}`, 120),
+  ...wrapItem('  - ', `fix: ${rule.fix}`, 120),
+];
 
 /** The page, from the table's homes and rules. */
 export function rulesDoc(
@@ -37,8 +44,8 @@ export function rulesDoc(
     '',
   ];
   for (const { home, rules } of homes) {
-    lines.push(`## ${home}`, '', '| id | refuses | fix |', '| --- | --- | --- |');
-    for (const rule of rules) lines.push(`| \`${rule.id}\` | ${cell(rule.refuses)} | ${cell(rule.fix)} |`);
+    lines.push(`## ${home}`, '');
+    for (const rule of rules) lines.push(...ruleItem(rule, 'refuses'));
     lines.push('');
   }
   if (warningHomes.length > 0) {
@@ -53,8 +60,8 @@ export function rulesDoc(
       '',
     );
     for (const { home, rules } of warningHomes) {
-      lines.push(`## ${home}`, '', '| id | warns about | fix |', '| --- | --- | --- |');
-      for (const rule of rules) lines.push(`| \`${rule.id}\` | ${cell(rule.refuses)} | ${cell(rule.fix)} |`);
+      lines.push(`## ${home}`, '');
+      for (const rule of rules) lines.push(...ruleItem(rule, 'warns about'));
       lines.push('');
     }
   }
@@ -73,8 +80,8 @@ export function rulesDoc(
       '',
     );
     for (const { home, rules } of editHomes) {
-      lines.push(`## ${home}`, '', '| id | refuses | fix |', '| --- | --- | --- |');
-      for (const rule of rules) lines.push(`| \`${rule.id}\` | ${cell(rule.refuses)} | ${cell(rule.fix)} |`);
+      lines.push(`## ${home}`, '');
+      for (const rule of rules) lines.push(...ruleItem(rule, 'refuses'));
       lines.push('');
     }
   }

@@ -6,6 +6,7 @@
  * loader. Pure.
  */
 import { labJsonSchema } from './json-schema';
+import { tableWithNotes } from './markdown-text';
 
 interface JsonSchema {
   type?: string | string[];
@@ -40,11 +41,6 @@ function typeOf(node: JsonSchema): string {
   if (type === 'object' && !node.properties && typeof node.additionalProperties === 'object') return `map of ${typeOf(node.additionalProperties)}`;
   if (type === 'string' && node.format) return `string (${node.format})`;
   return type ?? 'any';
-}
-
-/** A cell of a markdown table: no pipes or line breaks from the text itself. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
 /**
@@ -90,10 +86,17 @@ export function labReferenceMarkdown(): string {
     'of a list, `<key>` a key of a map.',
   ];
   for (const section of Object.keys(schema.properties ?? {})) {
-    lines.push('', `## \`${section}\``, '', '| field | type | presence | meaning |', '|---|---|---|---|');
-    for (const r of unique.filter((x) => x.path === section || x.path.startsWith(`${section}.`) || x.path.startsWith(`${section}[`))) {
-      lines.push(`| \`${cell(r.path)}\` | ${cell(r.type)} | ${cell(r.presence)} | ${cell(r.description)} |`);
-    }
+    const rows = unique.filter((x) => x.path === section || x.path.startsWith(`${section}.`) || x.path.startsWith(`${section}[`));
+    // A long meaning (or default) goes under the table as a numbered note, so the table reads in an editor.
+    lines.push(
+      '',
+      `## \`${section}\``,
+      '',
+      ...tableWithNotes(
+        ['field', 'type', 'presence', 'meaning'],
+        rows.map((r) => [`\`${r.path}\``, r.type, r.presence, r.description]),
+      ),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
