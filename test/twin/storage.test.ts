@@ -26,6 +26,7 @@ import { PveClient } from '../../sim/client';
 import { CsiError, createVolume, publishVolume } from '../../scripts/twin/proxmox-csi';
 import { CSI_CONTROLLER_VMID } from '../../modules/tenants/storage';
 import { tenantCredentialsSecretName } from '../../modules/tenants/names';
+import { retainedLines } from '../../scripts/lib/tenant-volumes';
 import { convergedOrThrow, printTimes, projectRoot, startTwin } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
@@ -341,12 +342,7 @@ describe('tenant volumes in the lab twin', () => {
     ).toEqual([scratch.volid, archive.volid].sort());
 
     const release = await twin.deleteTenant('tenant-a');
-    // The step ran before the destroy: the Delete claim deleted with its Pod, the Retain one listed.
-    expect(release?.claims).toEqual([{ namespace: 'default', name: 'scratch-app-0', pv: scratch.pv }]);
-    expect(release?.pods).toEqual([{ namespace: 'default', name: 'app-0' }]);
-    expect(release?.retained).toEqual([
-      { pv: archive.pv, claim: 'default/archive-app-0', volid: archive.volid, storage: 'tenant-a-lvm', node: archive.node, instance: INSTANCE },
-    ]);
+    process.stderr.write(`${retainedLines('tenant-a', release?.retained ?? []).join('\n')}\n`);
     // In Proxmox: the Delete disk gone (deleted by the controller, with tenant-a's token), the Retain disk kept.
     expect(volumesOf('tenant-a-lvm').map((v) => v.volid)).toEqual([archive.volid]);
     const deletes = twin.sim.requests.filter((r) => r.method === 'DELETE' && r.path.endsWith(`/storage/tenant-a-lvm/content/${scratch.volid.split(':')[1]}`));
@@ -354,6 +350,12 @@ describe('tenant volumes in the lab twin', () => {
     expect(twin.csi!.events.filter((e) => e.namespace === 'tenant-a' && e.what === 'deleted').map((e) => e.detail)).toContain(
       `${INSTANCE}/${scratch.node}/tenant-a-lvm/${scratch.volid.split(':')[1]}`,
     );
+    // The step before the destroy: the Delete claim deleted with its Pod, the Retain volume listed (volid, storage, node).
+    expect(release?.claims).toEqual([{ namespace: 'default', name: 'scratch-app-0', pv: scratch.pv }]);
+    expect(release?.pods).toEqual([{ namespace: 'default', name: 'app-0' }]);
+    expect(release?.retained).toEqual([
+      { pv: archive.pv, claim: 'default/archive-app-0', volid: archive.volid, storage: 'tenant-a-lvm', node: archive.node, instance: INSTANCE },
+    ]);
     // tenant-a is gone from the management cluster (its control plane with it); tenant-b's volume is untouched.
     expect((await twin.management.client.get('/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-a/clusters/tenant-a')).status).toBe(404);
     expect(volumesOf('tenant-b-lvm').map((v) => v.volid)).toEqual(expect.arrayContaining([bData.volid]));
