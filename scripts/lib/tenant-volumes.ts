@@ -10,7 +10,10 @@
  * keeps its `kubernetes.io/pvc-protection` finalizer until no Pod uses it (pkg/controller/volume/
  * pvcprotection), so the Pods mounting those claims are deleted too (with no grace period: the
  * tenant's VMs go next; the attach-detach controller still detaches only once the kubelet reports
- * the volume unmounted, `volumesInUse`). The claim gone, the PV controller marks the PV Released and
+ * the volume unmounted, `volumesInUse`). A StatefulSet that owns such a Pod is deleted first
+ * (orphaning its Pods, which are deleted next): its controller would otherwise recreate the Pod and,
+ * once the claim is gone, the claim from its volumeClaimTemplates (pkg/controller/statefulset
+ * stateful_pod_control.go createMissingPersistentVolumeClaims) — a new volume the destroy leaves. The claim gone, the PV controller marks the PV Released and
  * csi-provisioner calls DeleteVolume for a `Delete` PV, then deletes the PV.
  */
 import type { KubeClient } from './kube-apiserver';
@@ -37,6 +40,8 @@ export interface VolumeRelease {
   claims: { namespace: string; name: string; pv: string }[];
   /** Pods that use those claims (`namespace/name`). */
   pods: { namespace: string; name: string }[];
+  /** The StatefulSets that own those Pods (they would recreate the Pods and the claims). */
+  statefulSets: { namespace: string; name: string }[];
   retained: RetainedVolume[];
 }
 
@@ -66,11 +71,22 @@ export function planVolumeRelease(pvs: readonly Obj[], pvcs: readonly Obj[], pod
     .filter((p) => !['Succeeded', 'Failed'].includes(p.status?.phase))
     .filter((p) =>
       (p.spec?.volumes ?? []).some((v: Obj) => v.persistentVolumeClaim && deleting.has(`${p.metadata.namespace}/${v.persistentVolumeClaim.claimName}`)),
-    )
-    .map((p) => ({ namespace: p.metadata.namespace as string, name: p.metadata.name as string }));
+    );
+  const sets = new Map<string, { namespace: string; name: string }>();
+  for (const p of users) {
+    const owner = ((p.metadata.ownerReferences ?? []) as Obj[]).find(
+      (o) => o.controller && o.kind === 'StatefulSet' && String(o.apiVersion).startsWith('apps/'),
+    );
+    if (owner) sets.set(`${p.metadata.namespace}/${owner.name}`, { namespace: p.metadata.namespace, name: owner.name });
+  }
   const byKey = <T extends { namespace?: string; name?: string; pv?: string }>(a: T, b: T) =>
     `${a.namespace ?? ''}/${a.name ?? a.pv}`.localeCompare(`${b.namespace ?? ''}/${b.name ?? b.pv}`);
-  return { claims: claims.sort(byKey), pods: users.sort(byKey), retained: retained.sort((a, b) => a.pv.localeCompare(b.pv)) };
+  return {
+    claims: claims.sort(byKey),
+    pods: users.map((p) => ({ namespace: p.metadata.namespace as string, name: p.metadata.name as string })).sort(byKey),
+    statefulSets: [...sets.values()].sort(byKey),
+    retained: retained.sort((a, b) => a.pv.localeCompare(b.pv)),
+  };
 }
 
 /** The listing of the kept volumes, one line each (what the step prints). */
@@ -104,6 +120,16 @@ export async function releaseTenantVolumes(
     await list(client, '/api/v1/persistentvolumeclaims'),
     await list(client, '/api/v1/pods'),
   );
+  for (const set of plan.statefulSets) {
+    const r = await client.request('DELETE', `/apis/apps/v1/namespaces/${encodeURIComponent(set.namespace)}/statefulsets/${encodeURIComponent(set.name)}`, {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Orphan',
+    });
+    if (r.status !== 200 && r.status !== 202 && r.status !== 404)
+      throw new Error(`deleting statefulset ${set.namespace}/${set.name}: HTTP ${r.status} (${r.body?.message ?? r.text})`);
+    log(`tenant ${tenant}: deleted statefulset ${set.namespace}/${set.name} (its Pods use claims being deleted; it would recreate them)`);
+  }
   for (const c of plan.claims) {
     const r = await client.request('DELETE', `/api/v1/namespaces/${encodeURIComponent(c.namespace)}/persistentvolumeclaims/${encodeURIComponent(c.name)}`);
     if (r.status !== 200 && r.status !== 202 && r.status !== 404)

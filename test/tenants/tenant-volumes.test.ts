@@ -23,8 +23,8 @@ const pv = (
   },
 });
 const pvc = (key: string): Obj => ({ metadata: { namespace: key.split('/')[0], name: key.split('/')[1] } });
-const pod = (key: string, claims: string[], phase = 'Running'): Obj => ({
-  metadata: { namespace: key.split('/')[0], name: key.split('/')[1] },
+const pod = (key: string, claims: string[], phase = 'Running', owner?: Obj): Obj => ({
+  metadata: { namespace: key.split('/')[0], name: key.split('/')[1], ...(owner ? { ownerReferences: [owner] } : {}) },
   spec: { volumes: [{ name: 'cfg', configMap: { name: 'x' } }, ...claims.map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } }))] },
   status: { phase },
 });
@@ -40,7 +40,8 @@ describe('the volumes of a tenant before its destroy', () => {
   ];
   const claims = ['db/data-db-0', 'default/scratch', 'default/archive', 'default/other'].map(pvc);
   const pods = [
-    pod('db/db-0', ['data-db-0']),
+    pod('db/db-0', ['data-db-0'], 'Running', { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', controller: true }),
+    pod('default/archiver-0', ['archive'], 'Running', { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'archiver', controller: true }), // Retain only: its set stays
     pod('default/reader', ['scratch', 'archive']),
     pod('default/archiver', ['archive']), // uses only the Retain claim: left running until the destroy
     pod('default/done', ['scratch'], 'Succeeded'), // finished: holds no claim (pvc-protection ignores it)
@@ -57,6 +58,8 @@ describe('the volumes of a tenant before its destroy', () => {
       { namespace: 'db', name: 'db-0' },
       { namespace: 'default', name: 'reader' },
     ]);
+    // The StatefulSet of a deleted Pod goes first: it would recreate the Pod and, the claim gone, a new claim and volume.
+    expect(plan.statefulSets).toEqual([{ namespace: 'db', name: 'db' }]);
     expect(plan.retained).toEqual([
       { pv: 'pvc-3', claim: 'default/archive', volid: 'tenant-a-lvm:vm-999999999-pvc-3', storage: 'tenant-a-lvm', node: 'pmox-txl-1', instance: 'pmox-txl' },
       { pv: 'pvc-6', claim: undefined, volid: 'tenant-a-lvm:vm-999999999-pvc-6', storage: 'tenant-a-lvm', node: 'pmox-txl-2', instance: 'pmox-txl' },
@@ -69,7 +72,7 @@ describe('the volumes of a tenant before its destroy', () => {
   });
 
   it('does nothing without volumes of the driver', () => {
-    expect(planVolumeRelease([pvs[3]], claims, pods)).toEqual({ claims: [], pods: [], retained: [] });
+    expect(planVolumeRelease([pvs[3]], claims, pods)).toEqual({ claims: [], pods: [], statefulSets: [], retained: [] });
   });
 
   it('lists each kept volume with its volume id, storage and node', () => {

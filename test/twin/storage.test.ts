@@ -353,6 +353,7 @@ describe('tenant volumes in the lab twin', () => {
     // The step before the destroy: the Delete claim deleted with its Pod, the Retain volume listed (volid, storage, node).
     expect(release?.claims).toEqual([{ namespace: 'default', name: 'scratch-app-0', pv: scratch.pv }]);
     expect(release?.pods).toEqual([{ namespace: 'default', name: 'app-0' }]);
+    expect(release?.statefulSets).toEqual([{ namespace: 'default', name: 'app' }]);
     expect(release?.retained).toEqual([
       { pv: archive.pv, claim: 'default/archive-app-0', volid: archive.volid, storage: 'tenant-a-lvm', node: archive.node, instance: INSTANCE },
     ]);
