@@ -17,7 +17,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
-import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
+import { kubeconfigSecretName, tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
+import { releaseTenantVolumes, type VolumeRelease } from '../lib/tenant-volumes';
 import { asPlannedProblems } from './as-planned';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { capiCoreBuild, capiPreviousLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
@@ -45,7 +46,7 @@ import { KubeletPlayer } from './kubelets';
 import { CsiPlayer } from './csi-sidecars';
 import { metallbReleaseOf, notAnnounced, startMetallb, type MetallbRelease, type RunningMetallb } from './metallb';
 import { MirrorPlayer } from './mirror';
-import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler';
+import { AutoscalerPlayer, clientFromKubeconfig, readCa, tenantAutoscalerReleases } from './autoscaler';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
 import { renderedOperatorValues } from './operator-chart';
 import { playOperatorProviders, runProvidersReady, twinProviders } from './providers-ready';
@@ -850,8 +851,9 @@ export class LabTwin {
    * `tofu destroy` of a tenant stack: its resources in reverse dependency order, each gone before the
    * next (a kubernetes_manifest within its `timeouts.delete`, as the provider waits).
    */
-  async deleteTenant(name: string): Promise<void> {
+  async deleteTenant(name: string): Promise<VolumeRelease | undefined> {
     const stack = `tenant-${name}`;
+    const release = await this.releaseVolumes(name);
     let state = this.state.get(stack);
     if (!state) {
       // Never applied by this twin: what the stack holds, as created objects.
@@ -876,6 +878,27 @@ export class LabTwin {
     for (const address of state.keys()) if (!failed.has(address)) state.delete(address);
     if (failed.size > 0) throw new Error(`tofu destroy of ${stack} failed:\n${[...failed.values()].join('\n\n')}`);
     this.state.delete(stack);
+    return release;
+  }
+
+  /**
+   * The step before a tenant's destroy when its lab has storage classes (scripts/lib/tenant-volumes.ts):
+   * its `Delete` volumes deleted with their claims while the CSI controller still runs, `Retain`
+   * ones listed. The tenant API server is reached with the tenant's kubeconfig Secret in its
+   * management namespace, as the CSI sidecars and the autoscaler reach it.
+   */
+  private async releaseVolumes(name: string): Promise<VolumeRelease | undefined> {
+    const tenant = this.run.lab.tenants.find((t) => t.name === name);
+    if (!tenant?.storage?.classes?.length) return undefined;
+    const ns = tenantNamespace(tenant);
+    const s = await this.mgmt.client.get(`/api/v1/namespaces/${ns}/secrets/${kubeconfigSecretName(tenant)}`);
+    if (s.status !== 200) throw new Error(`tenant ${name}: its kubeconfig Secret ${ns}/${kubeconfigSecretName(tenant)}: HTTP ${s.status}`);
+    const client = clientFromKubeconfig(Buffer.from(s.body.data.value, 'base64').toString('utf8'));
+    try {
+      return await releaseTenantVolumes(client, name, { log: (l) => this.log(l) });
+    } finally {
+      client.close();
+    }
   }
 
   /** The `spec.version` of the Machine a VM stands for: its ProxmoxMachine (providerID, or named like the VM), then the owning Machine. */

@@ -13,7 +13,9 @@
  * scheduler picked, with tenant-a's token, attached to that Node's VM; after the Pod is deleted
  * the new Pod lands by the PV's node affinity and gets the same disk; tenant-a's token is refused on
  * tenant-b's storage and VM; no Secret or ConfigMap of any tenant API server holds a Proxmox token;
- * deleting the claim of a `Delete` class deletes the disk.
+ * deleting the claim of a `Delete` class deletes the disk. Deleting tenant-a (the twin's `tofu destroy`
+ * of its stack, with pvekaas's step before it, scripts/lib/tenant-volumes.ts) deletes its `Delete`
+ * disk and keeps and lists its `Retain` one; tenant-b's volume is untouched.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,7 @@ import { PveClient } from '../../sim/client';
 import { CsiError, createVolume, publishVolume } from '../../scripts/twin/proxmox-csi';
 import { CSI_CONTROLLER_VMID } from '../../modules/tenants/storage';
 import { tenantCredentialsSecretName } from '../../modules/tenants/names';
+import { retainedLines } from '../../scripts/lib/tenant-volumes';
 import { convergedOrThrow, printTimes, projectRoot, startTwin } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
@@ -33,13 +36,19 @@ const INSTANCE = 'pmox-txl';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kubernetes objects read by path
 type Obj = any;
 
-/** examples/lab-storage.yaml cut to pmox-txl, tenant-a (two workers) and tenant-b (one). */
+/**
+ * examples/lab-storage.yaml cut to pmox-txl, tenant-a (two workers) and tenant-b (one). pmox-txl-2
+ * is left 2 plannable cpu (4 minus the reserve of 2), so no 4-cpu worker fits there and placement
+ * puts both of tenant-a's workers on pmox-txl-1: two Nodes on one Proxmox node, between which a
+ * node-local volume can move.
+ */
 function storageLab(): string {
   const doc = parseDocument(readFileSync(join(projectRoot, 'examples/lab-storage.yaml'), 'utf8'));
   const instances = doc.getIn(['proxmox', 'instances']) as { items: { get(k: string): unknown }[] };
   instances.items = instances.items.filter((x) => x.get('name') === INSTANCE);
   const tenants = doc.get('tenants') as { items: { get(k: string): unknown }[] };
   tenants.items = tenants.items.filter((t) => TENANTS.includes(t.get('name') as string));
+  doc.setIn(['proxmox', 'instances', 0, 'nodes', 1, 'cpu'], 4);
   doc.setIn(['tenants', 0, 'pools', 0, 'replicas'], 2);
   doc.setIn(['tenants', 1, 'pools'], doc.createNode([{ name: 'workers', replicas: 1, size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 } }]));
   doc.deleteIn(['tenants', 1, 'placement']);
@@ -177,42 +186,55 @@ describe('tenant volumes in the lab twin', () => {
     expect(disksNaming(await vmConfig(vm.vmid, vm.node), volid)).toEqual(['scsi']);
   });
 
-  it('survives a reschedule: the new Pod lands by the PV node affinity and gets the same disk', async () => {
+  it('moves the volume between two VMs of one Proxmox node: the Node cordoned, the Pod deleted, detached from one VM and attached to the other', async () => {
     const before = await pod();
     const first = await get('tenant-a', `/api/v1/nodes/${firstNode}`);
     const zone = first.metadata.labels['topology.kubernetes.io/zone'];
     const nodes = (await get('tenant-a', '/api/v1/nodes')).items as Obj[];
     const sameZone = nodes.filter((n) => n.metadata.name !== firstNode && n.metadata.labels['topology.kubernetes.io/zone'] === zone);
-    // Another Node on the same Proxmox node: cordon the first, so the Pod must move (the disk is local to that node's storage).
-    if (sameZone.length > 0)
-      await api('tenant-a').request('PATCH', `/api/v1/nodes/${firstNode}`, { spec: { unschedulable: true } }, 'application/merge-patch+json');
+    // The cut lab puts both of tenant-a's workers on one Proxmox node (storageLab).
+    expect(sameZone.map((n) => n.metadata.name)).toHaveLength(1);
+    const old = vmOfNode(first);
+    const target = vmOfNode(sameZone[0]);
+    expect([old.node, target.node]).toEqual([zone, zone]);
+    expect(target.vmid).not.toBe(old.vmid);
+    // kubectl cordon: spec.unschedulable, so the real scheduler must pick the other Node.
+    const cordon = await api('tenant-a').request('PATCH', `/api/v1/nodes/${firstNode}`, { spec: { unschedulable: true } }, 'application/merge-patch+json');
+    expect(cordon.status).toBe(200);
     // No kubelet stops the container here: the Pod is deleted at once (kubectl delete --force).
     const del = await api('tenant-a').request('DELETE', '/api/v1/namespaces/default/pods/db-0?gracePeriodSeconds=0');
     expect(del.status).toBe(200);
     const after = await runningPod(before.metadata.uid);
-    const node = await get('tenant-a', `/api/v1/nodes/${after.spec.nodeName}`);
-    expect(node.metadata.labels['topology.kubernetes.io/zone']).toBe(zone);
-    if (sameZone.length > 0) expect(after.spec.nodeName).not.toBe(firstNode);
+    // Scheduled by the real kube-scheduler on the other Node of the same Proxmox node (the PV's node affinity allows it).
+    expect(after.spec.nodeName).toBe(sameZone[0].metadata.name);
     const pvc = await get('tenant-a', '/api/v1/namespaces/default/persistentvolumeclaims/data-db-0');
     const pv = await get('tenant-a', `/api/v1/persistentvolumes/${pvc.spec.volumeName}`);
     expect(pv.spec.csi.volumeHandle).toBe(volumeHandle);
-    const vm = vmOfNode(node);
-    await eventually(
-      'the disk attached to the new Node VM',
-      () => vmConfig(vm.vmid, vm.node),
-      (c) => disksNaming(c, volid).includes('scsi'),
+    // The real attach-detach controller: the old VolumeAttachment gone (detached), a new one for the new Node attached.
+    const vas = await eventually(
+      'one VolumeAttachment, for the new Node, attached',
+      async () =>
+        ((await get('tenant-a', '/apis/storage.k8s.io/v1/volumeattachments')).items as Obj[])
+          .filter((v) => v.spec.source.persistentVolumeName === pv.metadata.name)
+          .map((v) => ({ node: v.spec.nodeName, attached: v.status?.attached ?? false })),
+      (l) => l.length === 1 && l[0].node === after.spec.nodeName && l[0].attached,
     );
-    if (after.spec.nodeName !== firstNode) {
-      const old = vmOfNode(first);
-      // Detached from the old VM: unlinked without force, the volume kept (an unusedN entry at most).
-      await eventually(
-        'the disk detached from the old VM',
-        () => vmConfig(old.vmid, old.node),
-        (c) => !disksNaming(c, volid).includes('scsi'),
-      );
-      await api('tenant-a').request('PATCH', `/api/v1/nodes/${firstNode}`, { spec: { unschedulable: false } }, 'application/merge-patch+json');
-    }
+    expect(vas).toEqual([{ node: after.spec.nodeName, attached: true }]);
+    // In Proxmox: the first VM's config lost the drive (unlinked without force: an unusedN entry at most),
+    // the second VM's config has the same volume id as a scsi drive.
+    expect(disksNaming(await vmConfig(old.vmid, old.node), volid)).not.toContain('scsi');
+    expect(disksNaming(await vmConfig(target.vmid, target.node), volid)).toEqual(['scsi']);
+    // Its data identity kept: the one volume, the same volid, never recreated.
     expect(volumesOf('tenant-a-lvm').map((v) => v.volid)).toEqual([volid]);
+    const ops = twin.csi!.events.filter((e) => e.namespace === 'tenant-a' && e.detail.startsWith(volumeHandle)).map((e) => `${e.what} ${e.detail}`);
+    expect(ops).toEqual(
+      expect.arrayContaining([
+        `detached ${volumeHandle} from ${firstNode}`,
+        expect.stringMatching(new RegExp(`^attached ${volumeHandle} to ${after.spec.nodeName} \\(VM ${target.vmid},`)),
+      ]),
+    );
+    const uncordon = await api('tenant-a').request('PATCH', `/api/v1/nodes/${firstNode}`, { spec: { unschedulable: false } }, 'application/merge-patch+json');
+    expect(uncordon.status).toBe(200);
   });
 
   it("refuses tenant-a's token on tenant-b's storage and VM, and no tenant API server holds a Proxmox token", async () => {
@@ -269,5 +291,76 @@ describe('tenant volumes in the lab twin', () => {
     expect(twin.csi!.events.filter((e) => e.namespace === 'tenant-a').map((e) => e.what)).toEqual(
       expect.arrayContaining(['provisioned', 'attached', 'deleted']),
     );
+  });
+
+  it('deleting tenant-a deletes its Delete volumes first, keeps and lists its Retain ones, and leaves tenant-b alone', async () => {
+    const claims = (name: string, cls: string) => ({
+      metadata: { name },
+      spec: { accessModes: ['ReadWriteOnce'], storageClassName: cls, resources: { requests: { storage: '1Gi' } } },
+    });
+    const set = (name: string, templates: Obj[]) => ({
+      ...statefulSet,
+      metadata: { name, namespace: 'default' },
+      spec: {
+        ...statefulSet.spec,
+        serviceName: name,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: statefulSet.spec.template.spec },
+        volumeClaimTemplates: templates,
+      },
+    });
+    const a = await api('tenant-a').post('/apis/apps/v1/namespaces/default/statefulsets', set('app', [claims('scratch', 'fast'), claims('archive', 'keep')]));
+    expect(a.status).toBe(201);
+    await eventually(
+      'tenant-b StorageClass standard',
+      () => get('tenant-b', '/apis/storage.k8s.io/v1/storageclasses/standard'),
+      (c) => !!c,
+    );
+    const b = await api('tenant-b').post('/apis/apps/v1/namespaces/default/statefulsets', set('bdb', [claims('data', 'standard')]));
+    expect(b.status).toBe(201);
+    const running = (t: string, name: string) =>
+      eventually(
+        `${t} ${name} Running`,
+        () => get(t, `/api/v1/namespaces/default/pods/${name}`),
+        (p) => p?.status?.phase === 'Running',
+      );
+    await running('tenant-a', 'app-0');
+    await running('tenant-b', 'bdb-0');
+    const volidOf = async (t: string, claim: string) => {
+      const pvc = await get(t, `/api/v1/namespaces/default/persistentvolumeclaims/${claim}`);
+      const pv = await get(t, `/api/v1/persistentvolumes/${pvc.spec.volumeName}`);
+      const [, node, storage, disk] = String(pv.spec.csi.volumeHandle).split('/');
+      return { volid: `${storage}:${disk}`, node, storage, pv: pv.metadata.name as string };
+    };
+    const scratch = await volidOf('tenant-a', 'scratch-app-0');
+    const archive = await volidOf('tenant-a', 'archive-app-0');
+    const bData = await volidOf('tenant-b', 'data-bdb-0');
+    expect(
+      volumesOf('tenant-a-lvm')
+        .map((v) => v.volid)
+        .sort(),
+    ).toEqual([scratch.volid, archive.volid].sort());
+
+    const release = await twin.deleteTenant('tenant-a');
+    process.stderr.write(`${retainedLines('tenant-a', release?.retained ?? []).join('\n')}\n`);
+    // In Proxmox: the Delete disk gone (deleted by the controller, with tenant-a's token), the Retain disk kept.
+    expect(volumesOf('tenant-a-lvm').map((v) => v.volid)).toEqual([archive.volid]);
+    const deletes = twin.sim.requests.filter((r) => r.method === 'DELETE' && r.path.endsWith(`/storage/tenant-a-lvm/content/${scratch.volid.split(':')[1]}`));
+    expect(deletes.map((r) => r.status)).toContain(200);
+    expect(twin.csi!.events.filter((e) => e.namespace === 'tenant-a' && e.what === 'deleted').map((e) => e.detail)).toContain(
+      `${INSTANCE}/${scratch.node}/tenant-a-lvm/${scratch.volid.split(':')[1]}`,
+    );
+    // The step before the destroy: the Delete claim deleted with its Pod, the Retain volume listed (volid, storage, node).
+    expect(release?.claims).toEqual([{ namespace: 'default', name: 'scratch-app-0', pv: scratch.pv }]);
+    expect(release?.pods).toEqual([{ namespace: 'default', name: 'app-0' }]);
+    expect(release?.statefulSets).toEqual([{ namespace: 'default', name: 'app' }]);
+    expect(release?.retained).toEqual([
+      { pv: archive.pv, claim: 'default/archive-app-0', volid: archive.volid, storage: 'tenant-a-lvm', node: archive.node, instance: INSTANCE },
+    ]);
+    // tenant-a is gone from the management cluster (its control plane with it); tenant-b's volume is untouched.
+    expect((await twin.management.client.get('/apis/cluster.x-k8s.io/v1beta2/namespaces/tenant-a/clusters/tenant-a')).status).toBe(404);
+    expect(volumesOf('tenant-b-lvm').map((v) => v.volid)).toEqual(expect.arrayContaining([bData.volid]));
+    const bPv = await get('tenant-b', `/api/v1/persistentvolumes/${bData.pv}`);
+    expect(bPv.status.phase).toBe('Bound');
   });
 });
