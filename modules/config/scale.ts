@@ -9,7 +9,7 @@
  * re-exports it as `NodeGroupScale`, `modules/placement` these helpers); it lives here, below
  * placement, because the description's own rules (the tenant quota) count machines the same way.
  * The helpers below are the one place that reads a scale's numbers by kind:
- * test/placement/scale.test.ts fails on a `max ?? replicas` written anywhere else.
+ * test/lint/one-scale.test.ts fails on a `max ?? replicas` written anywhere else.
  */
 import type { Pool } from './schema';
 
