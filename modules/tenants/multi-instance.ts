@@ -15,7 +15,8 @@ function machinesPerInstance(plan: TenantPlan): Map<string, string[]> {
   for (const pool of plan.pools) {
     const counts = new Map<string, number>();
     for (const p of pool.placements) counts.set(p.instance, (counts.get(p.instance) ?? 0) + machinesAtMost(p.scale));
-    for (const [instance, n] of counts) per.set(instance, [...(per.get(instance) ?? []), `${n} of pool ${pool.name}${pool.scale.kind === 'autoscaled' ? ' (at max)' : ''}`]);
+    for (const [instance, n] of counts)
+      per.set(instance, [...(per.get(instance) ?? []), `${n} of pool ${pool.name}${pool.scale.kind === 'autoscaled' ? ' (at max)' : ''}`]);
   }
   return per;
 }

@@ -106,7 +106,8 @@ export function poolOf(plan: PlacementPlan, tenant: string, pool: string): PoolP
 /** Machines of a pool per instance: `replicas` its machines (autoscaled: min), `max` the reserved capacity of autoscaled pools. */
 export function perInstance(pool: PoolPlan, field: 'replicas' | 'max' = 'replicas'): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const p of pool.placements) counts.set(p.instance, (counts.get(p.instance) ?? 0) + (field === 'max' ? machinesAtMost(p.scale) : machinesAtLeast(p.scale)));
+  for (const p of pool.placements)
+    counts.set(p.instance, (counts.get(p.instance) ?? 0) + (field === 'max' ? machinesAtMost(p.scale) : machinesAtLeast(p.scale)));
   return counts;
 }
 
