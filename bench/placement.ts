@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { labSchema, type Lab, type LabInput } from '../modules/config/schema';
-import { planPlacement } from '../modules/placement';
+import { machinesAtMost, planPlacement } from '../modules/placement';
 
 const INSTANCES = 10;
 const NODES = 10;
@@ -60,7 +60,7 @@ function bestOf(lab: Lab): { ms: number; machines: number } {
     const start = performance.now();
     const plan = planPlacement(lab);
     best = Math.min(best, performance.now() - start);
-    machines = plan.tenants.reduce((n, t) => n + t.pools.reduce((m, p) => m + (p.autoscaling?.max ?? p.replicas), 0), 0);
+    machines = plan.tenants.reduce((n, t) => n + t.pools.reduce((m, p) => m + machinesAtMost(p.scale), 0), 0);
   }
   return { ms: best, machines };
 }

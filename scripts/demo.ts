@@ -17,7 +17,7 @@ import { parseLab, readLabText } from '../modules/config/load';
 import type { Lab } from '../modules/config/schema';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { planPlacement, renderMarkdown, renderSvg, type PlacementPlan } from '../modules/placement';
+import { machinesAtLeast, machinesAtMost, planPlacement, renderMarkdown, renderSvg, type PlacementPlan } from '../modules/placement';
 import { atLabFile } from '../modules/config/load';
 import type { InstanceSnapshot } from '../sim';
 import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
@@ -114,7 +114,7 @@ runCommand(async () => {
     for (const t of tenants) {
       const planned = twin.plan.tenants.find((p) => p.name === t.name);
       const where = planned?.pools
-        .flatMap((p) => p.placements.filter((x) => x.replicas > 0).map((x) => `${p.name} ${x.instance}/${x.node} ×${x.replicas}`))
+        .flatMap((p) => p.placements.filter((x) => machinesAtLeast(x.scale) > 0).map((x) => `${p.name} ${x.instance}/${x.node} ×${machinesAtLeast(x.scale)}`))
         .join(', ');
       say(`${t.converged ? 'converged' : 'NOT converged'}: ${t.name} — plan: ${where}${t.converged ? '' : `; waiting for ${t.waiting.join('; ')}`}`);
     }
@@ -146,7 +146,7 @@ runCommand(async () => {
 function showProduct(say: (line?: string) => void, config: string, dir: string, lab: Lab): void {
   const plan: PlacementPlan = atLabFile(config, () => planPlacement(lab));
   let machines = 0;
-  for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;
+  for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += machinesAtMost(p.scale);
   const shown = relative(process.cwd(), config) || config;
   say(`${shown}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed`);
   say();
@@ -179,8 +179,8 @@ function whereOf(plan: PlacementPlan, tenant: string): string {
     planned?.pools
       .flatMap((p) =>
         p.placements
-          .filter((x) => (x.max ?? x.replicas) > 0)
-          .map((x) => `${p.name} ${x.instance}/${x.node} ×${x.max !== undefined ? `${x.min ?? x.replicas}..${x.max}` : x.replicas}`),
+          .filter((x) => machinesAtMost(x.scale) > 0)
+          .map((x) => `${p.name} ${x.instance}/${x.node} ×${x.scale.kind === 'autoscaled' ? `${x.scale.min}..${x.scale.max}` : x.scale.replicas}`),
       )
       .join(', ') ?? ''
   );

@@ -7,7 +7,7 @@
  */
 import { atLabFile, configErrorAt, loadLabFile } from '../modules/config/load';
 import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
-import { planPlacement } from '../modules/placement';
+import { machinesAtMost, planPlacement } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
 import { renderTenants } from '../modules/tenants';
 import { replacementProblems, topologyMachineDeployments } from '../modules/tenants/replaced';
@@ -74,7 +74,7 @@ runCommand(() => {
   }
   if (problems.length > 0) throw configErrorAt(config, problems);
   let machines = 0;
-  for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += p.max ?? p.replicas;
+  for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += machinesAtMost(p.scale);
   process.stdout.write(`${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`);
   printWarnings(process.stdout, config, [...labWarnings(lab), ...versionGuard(lab).warnings, ...supportWarnings(lab, todayUtc())], plan.warnings);
 });

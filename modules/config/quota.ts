@@ -6,6 +6,7 @@
  * gets one problem at the pool that takes it over (the first, in description order), listing
  * every pool's share so the fix can be chosen.
  */
+import { machinesAtMost, poolScale } from './scale';
 import type { Lab } from './schema';
 import type { Problem } from './problems';
 import type { LabRule } from './rule';
@@ -24,7 +25,7 @@ function checkQuotas(lab: Lab): Problem[] {
     let over: number | undefined;
     const shares: string[] = [];
     tenant.pools.forEach((pool, p) => {
-      const machines = pool.autoscaling?.max ?? pool.replicas ?? 0;
+      const machines = machinesAtMost(poolScale(pool));
       cpu += machines * pool.size.cpu;
       memoryMiB += machines * pool.size.memoryMiB;
       diskGiB += machines * pool.size.diskGiB;

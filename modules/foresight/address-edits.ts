@@ -29,6 +29,7 @@
 import { parseRange, numberToIp, ipToNumber } from '../config/ip';
 import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
+import { machinesAtMost } from '../placement/scale';
 import type { PlacementPlan, TenantPlan } from '../placement/types';
 
 type Network = NonNullable<Tenant['network']>;
@@ -77,7 +78,7 @@ function contains(network: Network, address: number): boolean {
 /** Machines at once at most on the given instances: every placement at its maximum, plus one surge machine each (CAPI's default MaxSurge 1). */
 function machinesOn(plan: TenantPlan | undefined, instances: (instance: string) => boolean): number {
   let n = 0;
-  for (const pool of plan?.pools ?? []) for (const p of pool.placements) if (instances(p.instance)) n += (p.max ?? p.replicas) + 1;
+  for (const pool of plan?.pools ?? []) for (const p of pool.placements) if (instances(p.instance)) n += machinesAtMost(p.scale) + 1;
   return n;
 }
 

@@ -1,5 +1,5 @@
 /** The what-if as markdown (a section after the placement report), as JSON, and as the picture. */
-import { formatMiB, renderSvg, type PlacementPlan } from '../placement';
+import { formatMiB, machinesAtMost, renderSvg, type PlacementPlan } from '../placement';
 import type { UnfitTenant } from '../placement/render-svg';
 import { table } from '../placement/render-markdown';
 import type { Loss, WhatIfResult } from './what-if';
@@ -165,7 +165,7 @@ export function unfitTenants(result: WhatIfResult): UnfitTenant[] {
   const out: UnfitTenant[] = [];
   for (const t of result.tenants) {
     const after = result.replan.tenants.find((x) => x.name === t.tenant);
-    const planned = (after?.pools ?? []).reduce((n, p) => n + p.placements.reduce((m, x) => m + (x.max ?? x.replicas), 0), 0);
+    const planned = (after?.pools ?? []).reduce((n, p) => n + p.placements.reduce((m, x) => m + machinesAtMost(x.scale), 0), 0);
     if (t.unplaceable.length === 0 && after !== undefined) continue;
     const lostPools = t.pools.filter((p) => !(after?.pools ?? []).some((q) => q.name === p.pool));
     const was = t.pools.reduce((n, p) => n + p.machines, 0);

@@ -36,6 +36,7 @@
  * listed as in progress, not as differences).
  */
 import type { Lab } from '../config/schema';
+import { machinesAtLeast, machinesAtMost } from '../placement/scale';
 import type { PlacementPlan } from '../placement/types';
 import type { TenantRendering } from '../tenants';
 import { topologyMachineDeployments } from '../tenants/replaced';
@@ -210,8 +211,8 @@ export function expectedTenant(lab: Lab, plan: PlacementPlan, rendering: TenantR
         pool: p.name,
         instance: x.instance,
         node: x.node,
-        replicas: x.replicas,
-        ...(p.autoscaling ? { autoscaling: { min: x.min ?? x.replicas, max: x.max ?? x.replicas } } : {}),
+        replicas: machinesAtLeast(x.scale),
+        ...(p.scale.kind === 'autoscaled' ? { autoscaling: { min: machinesAtLeast(x.scale), max: machinesAtMost(x.scale) } } : {}),
       })),
     ),
     machineDeployments: mds,

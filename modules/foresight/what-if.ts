@@ -17,6 +17,7 @@ import type { Lab } from '../config/schema';
 import { capacityLedger, type NodeHeadroom } from '../placement/ledger';
 import { haConditions, haVerdict, planPlacementPartial, compareNames } from '../placement/plan';
 import { diffPlacement } from '../placement/diff';
+import { machinesAtLeast } from '../placement/scale';
 import type { HaCondition, NodeRef, PlacementDiff, PlacementPlan, TenantPlan } from '../placement/types';
 import { tenantMachineDeployments } from './machine-deployments';
 
@@ -162,7 +163,7 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
     const mds = allMds.get(tenant.name) ?? [];
     const pools: PoolImpact[] = [];
     for (const pool of tenant.pools) {
-      const machines = pool.placements.reduce((n, p) => n + p.replicas, 0);
+      const machines = pool.placements.reduce((n, p) => n + machinesAtLeast(p.scale), 0);
       const on: LostMachines[] = [];
       for (const p of pool.placements) {
         if (!lost.has(key(p.instance, p.node))) continue;
@@ -172,8 +173,8 @@ export function whatIf(lab: Lab, plan: PlacementPlan, losses: readonly Loss[]): 
           machineDeployment: md?.name ?? `${pool.name}-${p.node}`,
           instance: p.instance,
           node: p.node,
-          replicas: p.replicas,
-          ...(p.max !== undefined ? { max: p.max } : {}),
+          replicas: machinesAtLeast(p.scale),
+          ...(p.scale.kind === 'autoscaled' ? { max: p.scale.max } : {}),
           stranded,
         });
       }

@@ -1,4 +1,5 @@
 /** What changes between two placement plans, per tenant, pool, instance and node. */
+import { machinesAtLeast, machinesAtMost } from '../config/scale';
 import { compareNames } from './plan';
 import type { BoundsChange, MachineChange, MachineMove, PlacementDiff, PlacementPlan, PoolPlan, TenantChange, TenantPlan } from './types';
 
@@ -18,7 +19,8 @@ function countsByNode(before: PoolPlan | undefined, after: PoolPlan | undefined)
       const key = `${p.instance}\u0000${p.node}`;
       let entry = byNode.get(key);
       if (!entry) byNode.set(key, (entry = { instance: p.instance, node: p.node, before: none(), after: none() }));
-      entry[side] = { replicas: p.replicas, min: p.min ?? p.replicas, max: p.max ?? p.replicas };
+      // `replicas`: what the diff counts (autoscaled: min); `min`/`max`: the bounds (fixed: both its replicas).
+      entry[side] = { replicas: machinesAtLeast(p.scale), min: machinesAtLeast(p.scale), max: machinesAtMost(p.scale) };
     }
   };
   add(before, 'before');
@@ -61,7 +63,7 @@ function diffTenant(tenant: string, was: TenantPlan | undefined, is: TenantPlan 
       diff.resized.push({ tenant, pool, before: { ...b.size }, after: { ...a.size } });
     }
     const nodes = countsByNode(b, a);
-    if (b && a && (b.autoscaling || a.autoscaling)) {
+    if (b && a && (b.scale.kind === 'autoscaled' || a.scale.kind === 'autoscaled')) {
       for (const n of nodes) {
         if (n.before.min !== n.after.min || n.before.max !== n.after.max) {
           const bounds: BoundsChange = {

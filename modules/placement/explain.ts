@@ -1,11 +1,12 @@
 /** Sentences a reviewer can check against the plan: why these instances, why this HA verdict. */
+import { machinesAtLeast, machinesAtMost } from '../config/scale';
 import { compareNames } from './plan';
 import type { PoolPlan, TenantPlan } from './types';
 
 const machines = (n: number) => `${n} machine${n === 1 ? '' : 's'}`;
 
 function machinesOf(pool: PoolPlan): number {
-  return pool.placements.reduce((n, p) => n + p.replicas, 0);
+  return pool.placements.reduce((n, p) => n + machinesAtLeast(p.scale), 0);
 }
 
 /** Machines of a pool per instance (sorted by instance name): replicas, and max when autoscaled. */
@@ -13,8 +14,8 @@ function perInstance(pool: PoolPlan): { instance: string; replicas: number; max:
   const totals = new Map<string, { instance: string; replicas: number; max: number; nodes: number }>();
   for (const p of pool.placements) {
     const entry = totals.get(p.instance) ?? { instance: p.instance, replicas: 0, max: 0, nodes: 0 };
-    entry.replicas += p.replicas;
-    entry.max += p.max ?? p.replicas;
+    entry.replicas += machinesAtLeast(p.scale);
+    entry.max += machinesAtMost(p.scale);
     entry.nodes += 1;
     totals.set(p.instance, entry);
   }
@@ -33,7 +34,7 @@ export function explainHa(tenant: TenantPlan): { node: string; instance: string 
   for (const pool of withMachines) {
     const total = machinesOf(pool);
     const all = total === 1 ? 'its only machine' : `all ${machines(total)}`;
-    const onOneNode = pool.placements.find((p) => p.replicas === total);
+    const onOneNode = pool.placements.find((p) => machinesAtLeast(p.scale) === total);
     if (node === undefined && onOneNode) node = `no: pool ${pool.name} has ${all} on ${onOneNode.node} (${onOneNode.instance})`;
     const onOneInstance = perInstance(pool).find((i) => i.replicas === total);
     if (instance === undefined && onOneInstance) instance = `no: pool ${pool.name} has ${all} on ${onOneInstance.instance}`;
@@ -52,13 +53,14 @@ export function explainTenant(tenant: TenantPlan): string {
   const sentences = [tenant.reason];
   for (const pool of tenant.pools) {
     const split = perInstance(pool);
-    const autoscaled = pool.autoscaling !== undefined;
+    const scale = pool.scale;
+    const autoscaled = scale.kind === 'autoscaled';
     const parts = split.map((i) =>
       autoscaled
         ? `${i.replicas}..${i.max} on ${i.instance} (${i.nodes} node${i.nodes === 1 ? '' : 's'})`
         : `${i.replicas} on ${i.instance} (${i.nodes} node${i.nodes === 1 ? '' : 's'})`,
     );
-    const total = autoscaled ? `autoscaled ${pool.autoscaling!.min}..${pool.autoscaling!.max} machines` : machines(pool.replicas);
+    const total = scale.kind === 'autoscaled' ? `autoscaled ${scale.min}..${scale.max} machines` : machines(scale.replicas);
     sentences.push(`Pool ${pool.name}: ${total}, ${parts.length > 0 ? parts.join(' and ') : 'nowhere'}.`);
   }
   return sentences.join(' ');

@@ -2,10 +2,14 @@
  * The HA verdicts of a tenant's placement: whether it survives the loss of a node or an instance,
  * as booleans (`haVerdict`) and as conditions naming the pools that do not (`haConditions`).
  */
+import { machinesAtLeast, machinesAtMost } from '../config/scale';
 import type { HaCause, HaCondition, NodePlacement, PoolPlan, TenantPlan } from './types';
 
 /** The machines a placement holds at most (the autoscaling max, else its replicas). */
-export const capacityOf = (p: NodePlacement) => p.max ?? p.replicas;
+export const capacityOf = (p: NodePlacement) => machinesAtMost(p.scale);
+
+/** The machines a placement holds whatever the autoscaler does (the autoscaling min, else its replicas). */
+const floorOf = (p: NodePlacement) => machinesAtLeast(p.scale);
 
 /**
  * A tenant survives the loss of a node (an instance) when every pool that has machines keeps at
@@ -16,12 +20,12 @@ export function haVerdict(pools: PoolPlan[]): TenantPlan['ha'] {
   let survivesNodeLoss = true;
   let survivesInstanceLoss = true;
   for (const pool of pools) {
-    const total = pool.placements.reduce((n, p) => n + p.replicas, 0);
+    const total = pool.placements.reduce((n, p) => n + floorOf(p), 0);
     if (total === 0) continue;
     const perInstance = new Map<string, number>();
     for (const p of pool.placements) {
-      if (p.replicas === total) survivesNodeLoss = false;
-      perInstance.set(p.instance, (perInstance.get(p.instance) ?? 0) + p.replicas);
+      if (floorOf(p) === total) survivesNodeLoss = false;
+      perInstance.set(p.instance, (perInstance.get(p.instance) ?? 0) + floorOf(p));
     }
     for (const machines of perInstance.values()) if (machines === total) survivesInstanceLoss = false;
   }
@@ -37,13 +41,13 @@ export function haConditions(pools: PoolPlan[]): HaCondition[] {
   const onOneInstance: HaCause[] = [];
   let withMachines = 0;
   for (const pool of pools) {
-    const total = pool.placements.reduce((n, p) => n + p.replicas, 0);
+    const total = pool.placements.reduce((n, p) => n + floorOf(p), 0);
     if (total === 0) continue;
     withMachines++;
-    const node = pool.placements.find((p) => p.replicas === total);
+    const node = pool.placements.find((p) => floorOf(p) === total);
     if (node) onOneNode.push({ pool: pool.name, instance: node.instance, node: node.node, machines: total });
     const perInstance = new Map<string, number>();
-    for (const p of pool.placements) perInstance.set(p.instance, (perInstance.get(p.instance) ?? 0) + p.replicas);
+    for (const p of pool.placements) perInstance.set(p.instance, (perInstance.get(p.instance) ?? 0) + floorOf(p));
     for (const [instance, machines] of perInstance) if (machines === total) onOneInstance.push({ pool: pool.name, instance, machines });
   }
   const what = (c: HaCause) => `pool ${c.pool} has ${c.machines === 1 ? 'its only machine' : `all ${c.machines} machines`}`;

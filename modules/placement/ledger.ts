@@ -3,6 +3,7 @@
  * reserve (autoscaled pools at their max, as placement reserves them), per instance the totals,
  * and per node the headroom left. Derived from the plan only, so it always adds up to it.
  */
+import { machinesAtMost } from '../config/scale';
 import { compareNames } from './plan';
 import type { PlacementPlan } from './types';
 
@@ -57,7 +58,7 @@ export function capacityLedger(plan: PlacementPlan): CapacityLedger {
           if (quota) entry.quota = { ...quota };
           entries.set(key, entry);
         }
-        const machines = p.max ?? p.replicas;
+        const machines = machinesAtMost(p.scale);
         entry.machines += machines;
         entry.cpu += machines * pool.size.cpu;
         entry.memoryMiB += machines * pool.size.memoryMiB;

@@ -5,6 +5,7 @@
  * one instance (pinned pools, Default mode), SingleInstance and MultiInstance.
  */
 import type { Problem } from '../config/problems';
+import { machinesAtLeast, machinesAtMost, poolScale, type Scale } from '../config/scale';
 import type { Lab, Pool, Tenant } from '../config/schema';
 import { fnv1a, rendezvousWeight } from './hash';
 import { fairShare, spreadCount } from './spread';
@@ -25,11 +26,13 @@ export interface InstanceModel {
   end: number;
 }
 
-/** One pool of one tenant, as demand: `count` machines reserve capacity (max for autoscaled). */
+/** One pool of one tenant, as demand: `count` machines reserve capacity (max for autoscaled), `min` of them always there. */
 export interface PoolDemand {
   tenant: string;
   pool: Pool;
   key: number;
+  /** The pool's scale, as the description asks. */
+  scale: Scale;
   count: number;
   min: number;
   autoscaled: boolean;
@@ -193,8 +196,8 @@ export class Placer {
       draft.nodes.push(node);
       draft.placements.push(
         demand.autoscaled
-          ? { instance: instance.name, node: this.nodeName[node], replicas: slotMin[i], min: slotMin[i], max: placed }
-          : { instance: instance.name, node: this.nodeName[node], replicas: placed },
+          ? { instance: instance.name, node: this.nodeName[node], scale: { kind: 'autoscaled', min: slotMin[i], max: placed } }
+          : { instance: instance.name, node: this.nodeName[node], scale: { kind: 'fixed', replicas: placed } },
       );
     }
     this.warnUneven(instance, demand, nodes, most);
@@ -274,7 +277,7 @@ export class Placer {
       const { cpu, memoryMiB } = draft.demand.pool.size;
       draft.placements.forEach((placement, p) => {
         const node = draft.nodes[p];
-        const machines = placement.max ?? placement.replicas;
+        const machines = machinesAtMost(placement.scale);
         if (this.tenantCpu[node] === 0 && this.tenantMem[node] === 0) touched.push(node);
         this.tenantCpu[node] += machines * cpu;
         this.tenantMem[node] += machines * memoryMiB;
@@ -312,9 +315,16 @@ export class Placer {
 }
 
 export function demandOf(tenant: Tenant, pool: Pool): PoolDemand {
-  const autoscaled = pool.autoscaling !== undefined;
-  const count = pool.autoscaling?.max ?? pool.replicas ?? 0;
-  return { tenant: tenant.name, pool, key: fnv1a(`${tenant.name}/${pool.name}`), count, min: pool.autoscaling?.min ?? count, autoscaled };
+  const scale = poolScale(pool);
+  return {
+    tenant: tenant.name,
+    pool,
+    key: fnv1a(`${tenant.name}/${pool.name}`),
+    scale,
+    count: machinesAtMost(scale),
+    min: machinesAtLeast(scale),
+    autoscaled: scale.kind === 'autoscaled',
+  };
 }
 
 function newDraft(demand: PoolDemand): PoolDraft {
@@ -457,14 +467,13 @@ function placeMultiInstance(
 }
 
 export function toPoolPlan(draft: PoolDraft): PoolPlan {
-  const { pool, autoscaled, min } = draft.demand;
+  const { pool, scale } = draft.demand;
   const plan: PoolPlan = {
     name: pool.name,
-    replicas: autoscaled ? min : draft.demand.count,
+    scale,
     size: { cpu: pool.size.cpu, memoryMiB: pool.size.memoryMiB, diskGiB: pool.size.diskGiB },
     placements: draft.placements,
   };
-  if (pool.autoscaling) plan.autoscaling = { min: pool.autoscaling.min, max: pool.autoscaling.max };
   if (pool.instance !== undefined) plan.pinned = pool.instance;
   return plan;
 }

@@ -3,18 +3,26 @@
  * rebuilt with a fixed key order so the bytes depend only on the plan's content, never on how
  * its objects were built.
  */
+import { machinesAtLeast, type Scale } from '../config/scale';
 import { capacityLedger } from './ledger';
 import type { NodePlacement, NodeUsage, PlacementDiff, PlacementPlan, PoolPlan, TenantPlan } from './types';
 
+/** A node group's scale as placement.json has always written it: `replicas` (autoscaled: its min), then `min` and `max` when autoscaled. */
 function placementJson(p: NodePlacement) {
-  return { instance: p.instance, node: p.node, replicas: p.replicas, ...(p.max !== undefined ? { min: p.min, max: p.max } : {}) };
+  const scale = p.scale;
+  return {
+    instance: p.instance,
+    node: p.node,
+    replicas: machinesAtLeast(scale),
+    ...(scale.kind === 'autoscaled' ? { min: scale.min, max: scale.max } : {}),
+  };
 }
 
 function poolJson(pool: PoolPlan) {
   return {
     name: pool.name,
-    replicas: pool.replicas,
-    ...(pool.autoscaling ? { autoscaling: { min: pool.autoscaling.min, max: pool.autoscaling.max } } : {}),
+    replicas: machinesAtLeast(pool.scale),
+    ...(pool.scale.kind === 'autoscaled' ? { autoscaling: { min: pool.scale.min, max: pool.scale.max } } : {}),
     size: { cpu: pool.size.cpu, memoryMiB: pool.size.memoryMiB, diskGiB: pool.size.diskGiB },
     ...(pool.pinned !== undefined ? { pinned: pool.pinned } : {}),
     placements: pool.placements.map(placementJson),
@@ -144,4 +152,45 @@ export function renderJson(plan: PlacementPlan, diff?: PlacementDiff, extra: { v
     ...(extra.vips ? { vips: extra.vips } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** A node group as placement.json writes it. */
+interface NodeGroupJson {
+  instance: string;
+  node: string;
+  replicas: number;
+  min?: number;
+  max?: number;
+}
+
+/** A pool as placement.json writes it. */
+type PoolJson = Omit<PoolPlan, 'scale' | 'placements'> & { replicas: number; autoscaling?: { min: number; max: number }; placements: NodeGroupJson[] };
+
+type PlanJson = Omit<PlacementPlan, 'tenants'> & { tenants: (Omit<TenantPlan, 'pools'> & { pools: PoolJson[] })[] };
+
+function nodeGroupFromJson({ replicas, min, max, ...p }: NodeGroupJson, pool: PoolJson): NodePlacement {
+  if (!pool.autoscaling) return { ...p, scale: { kind: 'fixed', replicas } };
+  if (min === undefined || max === undefined) throw new Error(`placement.json: pool ${pool.name} is autoscaled, its node group on ${p.node} has no min or max`);
+  return { ...p, scale: { kind: 'autoscaled', min, max } };
+}
+
+/**
+ * The plan back from `placement.json` (what `renderJson` wrote): every pool's and node group's
+ * scale typed again (a pool with `autoscaling` is autoscaled, and so is each of its node groups);
+ * every other field as written. The document's extra keys (`ledger`, `diff`, `vips`) stay on the
+ * object, untyped.
+ */
+export function planFromJson(text: string): PlacementPlan {
+  const document = JSON.parse(text) as PlanJson;
+  return {
+    ...document,
+    tenants: document.tenants.map((tenant) => ({
+      ...tenant,
+      pools: tenant.pools.map((pool) => {
+        const { replicas, autoscaling, placements, ...rest } = pool;
+        const scale: Scale = autoscaling ? { kind: 'autoscaled', min: autoscaling.min, max: autoscaling.max } : { kind: 'fixed', replicas };
+        return { ...rest, scale, placements: placements.map((p) => nodeGroupFromJson(p, pool)) };
+      }),
+    })),
+  };
 }

@@ -1,4 +1,5 @@
 /** The plan as a report a reviewer reads in a pull request. */
+import { machinesAtLeast, machinesAtMost } from '../config/scale';
 import { isEmptyDiff } from './diff';
 import { explainHa, explainTenant } from './explain';
 import { capacityLedger } from './ledger';
@@ -26,8 +27,8 @@ export function table(header: string[], rows: (string | number)[][]): string[] {
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
 function tenantMachines(tenant: TenantPlan): string {
-  const min = tenant.pools.reduce((n, p) => n + (p.autoscaling?.min ?? p.replicas), 0);
-  const max = tenant.pools.reduce((n, p) => n + (p.autoscaling?.max ?? p.replicas), 0);
+  const min = tenant.pools.reduce((n, p) => n + machinesAtLeast(p.scale), 0);
+  const max = tenant.pools.reduce((n, p) => n + machinesAtMost(p.scale), 0);
   return min === max ? String(min) : `${min}..${max}`;
 }
 
@@ -38,7 +39,7 @@ function tenantSection(tenant: TenantPlan): string[] {
     const size = `${pool.size.cpu} cpu, ${formatMiB(pool.size.memoryMiB)}, ${pool.size.diskGiB} GiB disk`;
     const label = pool.pinned !== undefined ? `${pool.name} (pinned to ${pool.pinned})` : pool.name;
     for (const p of pool.placements) {
-      rows.push([label, size, p.instance, p.node, p.max !== undefined ? `${p.min}..${p.max}` : p.replicas]);
+      rows.push([label, size, p.instance, p.node, p.scale.kind === 'autoscaled' ? `${p.scale.min}..${p.scale.max}` : p.scale.replicas]);
     }
   }
   return [
@@ -60,11 +61,11 @@ function failoverSection(tenant: TenantPlan): string[] {
   if (pools.length === 0) return [];
   const rows = pools.flatMap((pool) =>
     pool.placements
-      .filter((p) => (p.max ?? p.replicas) > 0)
+      .filter((p) => machinesAtMost(p.scale) > 0)
       .map((p) => {
         const f = pool.failover!.find((x) => x.lost.instance === p.instance && x.lost.node === p.node);
         const to = f ? f.to.map((t) => `${t.node} (${t.instance}) +${t.replicas}`).join(', ') || '–' : 'no room (see the warnings)';
-        return [pool.name, `${p.node} (${p.instance})`, p.max ?? p.replicas, to];
+        return [pool.name, `${p.node} (${p.instance})`, machinesAtMost(p.scale), to];
       }),
   );
   return [

@@ -5,8 +5,9 @@
  * a tenant or pool that no longer fits (the what-if's) is drawn as such: a red banner naming it,
  * and its legend entry marked in red (DOES NOT FIT).
  */
+import { machinesAtLeast, machinesAtMost } from '../config/scale';
 import { formatMiB } from './render-markdown';
-import type { NodeUsage, PlacementPlan } from './types';
+import type { NodePlacement, NodeUsage, PlacementPlan } from './types';
 
 /** Tableau 10: distinguishable, and readable with the most common colour-vision deficiencies. */
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
@@ -70,15 +71,15 @@ function bar(
 const range = (min: number, max: number) => (min === max ? String(min) : `${min}..${max}`);
 
 /** Machines of a set of placements: at least (fixed + autoscaled min) and at most (fixed + autoscaled max). */
-function machineRange(placements: readonly { replicas: number; max?: number }[]): { min: number; max: number } {
-  return placements.reduce((r, p) => ({ min: r.min + p.replicas, max: r.max + (p.max ?? p.replicas) }), { min: 0, max: 0 });
+function machineRange(placements: readonly NodePlacement[]): { min: number; max: number } {
+  return placements.reduce((r, p) => ({ min: r.min + machinesAtLeast(p.scale), max: r.max + machinesAtMost(p.scale) }), { min: 0, max: 0 });
 }
 
 /** Per node (`instance\0node`), each tenant's machines there, in plan order. */
 function machinesPerNode(plan: PlacementPlan): Map<string, { tenant: string; min: number; max: number }[]> {
   const out = new Map<string, { tenant: string; min: number; max: number }[]>();
   for (const tenant of plan.tenants) {
-    const here = new Map<string, { replicas: number; max?: number }[]>();
+    const here = new Map<string, NodePlacement[]>();
     for (const pool of tenant.pools)
       for (const p of pool.placements) here.set(`${p.instance}\u0000${p.node}`, [...(here.get(`${p.instance}\u0000${p.node}`) ?? []), p]);
     for (const [node, placements] of here) {

@@ -18,6 +18,7 @@
  * little). test/tenants/surge.test.ts checks that this list and the rendering's agree.
  */
 import type { Problem } from '../config/problems';
+import { machinesAtMost } from '../config/scale';
 import type { Instance, Lab, PreviousInstance, Tenant } from '../config/schema';
 import type { PlacementPlan, SurgeReservation, TenantPlan } from './types';
 import { flowYaml } from '../config/flow-yaml';
@@ -127,7 +128,7 @@ export function retiringGroups(
   for (const pool of before.pools) {
     const now = after?.pools.find((p) => p.name === pool.name);
     for (const p of pool.placements) {
-      const machines = p.max ?? p.replicas;
+      const machines = machinesAtMost(p.scale);
       if (machines === 0) continue;
       const stays = now !== undefined && now.placements.some((q) => q.instance === p.instance && q.node === p.node);
       const kept = stays && (rollsInPlace(p.instance) || (!versionChanged && !templateChanged(p.instance) && sameSize(now.size, pool.size)));
@@ -170,7 +171,7 @@ function newLoad(after: TenantPlan | undefined, g: { pool: string; instance: str
   const pool = after?.pools.find((p) => p.name === g.pool);
   const p = pool?.placements.find((x) => x.instance === g.instance && x.node === g.node);
   if (!pool || !p) return ZERO;
-  const machines = p.max ?? p.replicas;
+  const machines = machinesAtMost(p.scale);
   return { cpu: machines * pool.size.cpu, memoryMiB: machines * pool.size.memoryMiB };
 }
 
@@ -222,17 +223,20 @@ export function poolShortfalls(ts: TenantSurge, stateOf: (id: string) => 'surge'
   const replacing = new Set(ts.all.map(nodeGroupId));
   for (const pool of ts.after?.pools ?? []) {
     const was = ts.before?.pools.find((p) => p.name === pool.name);
-    if (!was || pool.autoscaling || was.autoscaling) continue;
+    if (!was || pool.scale.kind !== 'fixed' || was.scale.kind !== 'fixed') continue;
+    // Fixed pools: each node group's machines are its replicas (at most is exactly).
     const where = [...new Set([...was.placements, ...pool.placements].map((p) => key(p.instance, p.node)))];
     let machines = 0;
     for (const nk of where) {
       const [instance, node] = nk.split('\u0000');
-      const oldN = was.placements.find((p) => p.instance === instance && p.node === node)?.replicas ?? 0;
-      const newN = pool.placements.find((p) => p.instance === instance && p.node === node)?.replicas ?? 0;
+      const oldP = was.placements.find((p) => p.instance === instance && p.node === node);
+      const newP = pool.placements.find((p) => p.instance === instance && p.node === node);
+      const oldN = oldP ? machinesAtMost(oldP.scale) : 0;
+      const newN = newP ? machinesAtMost(newP.scale) : 0;
       const id = nodeGroupId({ pool: pool.name, instance, node });
       machines += replacing.has(id) && stateOf(id) !== 'done' ? oldN : newN;
     }
-    const asks = Math.min(was.replicas, pool.replicas);
+    const asks = Math.min(was.scale.replicas, pool.scale.replicas);
     if (machines < asks) out.push(`pool ${pool.name} would have ${machines} machine${machines === 1 ? '' : 's'} serving, fewer than the ${asks} it asks for`);
   }
   return out;

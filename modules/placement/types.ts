@@ -1,27 +1,32 @@
 /**
  * The placement plan: for every tenant and pool, which instance and node each machine goes to.
  * This is the contract between the placement module, the stacks that render it and the tools
- * that read `placement.json`. Add fields freely; never rename one.
+ * that read `placement.json`. `placement.json` is its JSON form (render-json.ts, whose field names
+ * stay: a scale is written as `replicas`, `min`, `max`, `autoscaling` as always). Add fields
+ * freely; never rename one.
  */
+import type { Scale } from '../config/scale';
 import type { PlacementMode } from '../config/schema';
 
-/** Machines of one pool on one node of one instance. */
+/**
+ * How many machines a pool or one of its node groups has: fixed (`replicas`) or autoscaled (`min`,
+ * `max`), never one number that means something else by kind. Read it with `machinesAtMost`,
+ * `machinesAtLeast` and `fixedReplicas` (modules/placement): the one place that does.
+ */
+export type NodeGroupScale = Scale;
+
+/** Machines of one pool on one node of one instance: a node group. */
 export interface NodePlacement {
   instance: string;
   node: string;
-  /** Fixed pools: the machine count. Autoscaled pools: equals `min`. */
-  replicas: number;
-  /** Autoscaled pools only: the autoscaler's lower bound for this node group. */
-  min?: number;
-  /** Autoscaled pools only: the autoscaler's upper bound (capacity is reserved for it). */
-  max?: number;
+  /** Fixed pools: its machines. Autoscaled pools: the autoscaler's bounds for this node group (capacity is reserved for `max`). */
+  scale: NodeGroupScale;
 }
 
 export interface PoolPlan {
   name: string;
-  /** Fixed pools: total machines. Autoscaled pools: total min. */
-  replicas: number;
-  autoscaling?: { min: number; max: number };
+  /** Fixed pools: total machines. Autoscaled pools: the pool's autoscaling bounds. */
+  scale: NodeGroupScale;
   size: { cpu: number; memoryMiB: number; diskGiB: number };
   /** Set when the pool is pinned to an instance. */
   pinned?: string;

@@ -7,6 +7,7 @@ import type { Problem } from '../config/problems';
 import { nodeTemplateFor, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
 import { cloneSourceNodes, planPlacementPartial } from '../placement/plan';
+import { machinesAtMost } from '../placement/scale';
 import { hasSurge, previousLab, previousLabOf, previousTenant } from '../placement/surge';
 import type { PlacementPlan } from '../placement/types';
 import { AUTOSCALER_IMAGE_REPOSITORY, autoscalerChart, type TenantChartPin } from '../versions/cni';
@@ -380,7 +381,7 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
   const problems: Problem[] = [];
   for (const pool of tenantPlan.pools) {
     const byInstance = new Map<string, string[]>();
-    for (const p of pool.placements) if (p.replicas > 0 || (p.max ?? 0) > 0) byInstance.set(p.instance, [...(byInstance.get(p.instance) ?? []), p.node]);
+    for (const p of pool.placements) if (machinesAtMost(p.scale) > 0) byInstance.set(p.instance, [...(byInstance.get(p.instance) ?? []), p.node]);
     // Where placement's failover re-plans put the pool's machines, beyond the nodes it uses today.
     const targets = new Map<string, string[]>();
     for (const t of (pool.failover ?? []).flatMap((f) => f.to)) {

@@ -5,7 +5,8 @@
  * capacity it reserved for an autoscaled pool's maximum on that node really is there).
  */
 import type { PoolPlan, TenantPlan } from '../placement/types';
-import { maxOf, nodeGroups, type NodeGroupScale } from './node-groups';
+import { machinesAtMost } from '../placement/scale';
+import { nodeGroups, type NodeGroupScale } from './node-groups';
 import { ProblemError } from '../config/problems';
 import { renderTitle } from './problems';
 import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_REGION, LABEL_ZONE, machineDeploymentNames } from './names';
@@ -90,5 +91,5 @@ export function autoscalerAnnotations(md: MachineDeploymentPlan): Record<string,
 
 /** The most machines the tenant can have at once: every pool at its maximum. */
 export function maxMachines(mds: readonly MachineDeploymentPlan[]): number {
-  return mds.reduce((n, md) => n + maxOf(md.scale), 0);
+  return mds.reduce((n, md) => n + machinesAtMost(md.scale), 0);
 }

@@ -6,6 +6,7 @@
  */
 import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
+import { machinesAtMost } from '../placement/scale';
 import type { TenantPlan } from '../placement/types';
 
 /** Instances that hold machines (or reserved autoscaling capacity) of the tenant, with what each holds. */
@@ -13,8 +14,9 @@ function machinesPerInstance(plan: TenantPlan): Map<string, string[]> {
   const per = new Map<string, string[]>();
   for (const pool of plan.pools) {
     const counts = new Map<string, number>();
-    for (const p of pool.placements) counts.set(p.instance, (counts.get(p.instance) ?? 0) + (pool.autoscaling ? (p.max ?? p.replicas) : p.replicas));
-    for (const [instance, n] of counts) per.set(instance, [...(per.get(instance) ?? []), `${n} of pool ${pool.name}${pool.autoscaling ? ' (at max)' : ''}`]);
+    for (const p of pool.placements) counts.set(p.instance, (counts.get(p.instance) ?? 0) + machinesAtMost(p.scale));
+    for (const [instance, n] of counts)
+      per.set(instance, [...(per.get(instance) ?? []), `${n} of pool ${pool.name}${pool.scale.kind === 'autoscaled' ? ' (at max)' : ''}`]);
   }
   return per;
 }

@@ -6,6 +6,7 @@
 import { fixedTemplateFor, nodeTemplateFor, type Instance, type Tenant } from '../../modules/config/schema';
 import { tenantTokenName } from '../../modules/config/proxmox-access';
 import { templateVmIds } from '../../modules/config/template-ids';
+import { machinesAtLeast, machinesAtMost } from '../../modules/placement/scale';
 import type { TenantPlan } from '../../modules/placement/types';
 
 /** What the check reads of a machine (scripts/twin/index.ts TwinMachine). */
@@ -45,7 +46,7 @@ export function asPlannedProblems(input: AsPlannedInput): string[] {
     const mine = machines.filter((m) => m.pool === pool.name);
     for (const p of pool.placements) {
       const n = mine.filter((m) => m.instance === p.instance && m.node === p.node).length;
-      const [lo, hi] = pool.autoscaling ? [p.min ?? 0, p.max ?? p.replicas] : [p.replicas, p.replicas];
+      const [lo, hi] = [machinesAtLeast(p.scale), machinesAtMost(p.scale)];
       if (n < lo || n > hi) problems.push(`pool ${pool.name} on ${p.instance}/${p.node}: ${n} machine(s), the plan says ${lo === hi ? lo : `${lo}..${hi}`}`);
     }
     for (const m of mine) {

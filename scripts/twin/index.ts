@@ -20,6 +20,7 @@ import type { Lab } from '../../modules/config/schema';
 import { kubeconfigSecretName, tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
 import { releaseTenantVolumes, type VolumeRelease } from '../lib/tenant-volumes';
 import { asPlannedProblems } from './as-planned';
+import { planFromJson } from '../../modules/placement/render-json';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { capiCoreBuild, capiPreviousLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
 import { resolveVersions } from '../../modules/versions/guard';
@@ -209,7 +210,7 @@ export class LabTwin {
     this.run = await startSimulatedLab({ labText, labFile, work, root });
     this.timeline.mark('bring-up: simulator + synth');
     this.lab = this.run.lab;
-    this.plan = JSON.parse(readFileSync(join(this.run.out, 'placement.json'), 'utf8')) as PlacementPlan;
+    this.plan = planFromJson(readFileSync(join(this.run.out, 'placement.json'), 'utf8'));
     // Two independent halves side by side: the proxmox stacks (tofu init and apply against the
     // simulator) and the management cluster (API server, the CAPI core role aggregation, the
     // controllers). Neither reads the other (the management stack's aggregated ClusterRole reads
@@ -695,7 +696,7 @@ export class LabTwin {
     const previous = this.plan;
     this.run.lab = lab;
     this.lab = lab;
-    this.plan = JSON.parse(readFileSync(join(this.run.out, 'placement.json'), 'utf8')) as PlacementPlan;
+    this.plan = planFromJson(readFileSync(join(this.run.out, 'placement.json'), 'utf8'));
     const leaving = instancesLeft(
       previous,
       this.plan,

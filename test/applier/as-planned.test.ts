@@ -10,6 +10,7 @@ import { parseLab } from '../../modules/config/load';
 import { fixedTemplateFor, nodeTemplateFor } from '../../modules/config/schema';
 import { templateVmIds } from '../../modules/config/template-ids';
 import { planPlacement } from '../../modules/placement/plan';
+import { machinesAtLeast } from '../../modules/placement/scale';
 import { asPlannedProblems, inRanges, type PlannedMachineView } from '../../scripts/twin/as-planned';
 
 const root = resolve(__dirname, '../..');
@@ -36,7 +37,7 @@ function asPlanned(name: string): PlannedMachineView[] {
             v,
           ),
         ) ?? fixedTemplateFor(instance, tp.kubernetesVersion);
-      for (let i = 0; i < p.replicas; i++) {
+      for (let i = 0; i < machinesAtLeast(p.scale); i++) {
         const octets = first.split('.').map(Number);
         octets[3] += host++;
         out.push({

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
-import { planPlacement, renderSvg } from '../../modules/placement';
+import { machinesAtLeast, planPlacement, renderSvg } from '../../modules/placement';
 import { TWIN_BANNER } from '../../scripts/twin';
 import { compileProject, projectRoot } from '../support/toolchain';
 
@@ -49,7 +49,7 @@ describe('the demo before the toolchain', () => {
     for (const t of plan.tenants) {
       expect(run.stdout).toMatch(new RegExp(`^\\| ${t.name} \\| ${t.mode} \\| ${t.instances.join(', ')} \\|`, 'm'));
       for (const pool of t.pools)
-        for (const p of pool.placements.filter((x) => x.replicas > 0)) expect(run.stdout).toContain(`${pool.name} ${p.instance}/${p.node} ×`);
+        for (const p of pool.placements.filter((x) => machinesAtLeast(x.scale) > 0)) expect(run.stdout).toContain(`${pool.name} ${p.instance}/${p.node} ×`);
     }
     const svg = join(dir, 'keep/lab/placement.svg');
     expect(run.stdout).toContain(`placement drawn in ${svg}`);

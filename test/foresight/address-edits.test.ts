@@ -13,7 +13,7 @@ import { formatPath } from '../../modules/config/problems';
 import type { Lab } from '../../modules/config/schema';
 import { addressEdits } from '../../modules/foresight/address-edits';
 import { EDIT_HOMES } from '../../modules/foresight/edit-rules';
-import { planPlacement } from '../../modules/placement';
+import { machinesAtMost, planPlacement } from '../../modules/placement';
 import { allocateVips, vipMemoryOf } from '../../modules/tenants/vip';
 import { datastoreMemoryProblems, datastoreStorageClass } from '../../modules/management/datastore';
 import { compileProject, projectRoot } from '../support/toolchain';
@@ -22,7 +22,7 @@ import { exampleLab } from '../tenants/fixtures';
 /** tenant-a of the example lab: 3 workers, so 3 + one surge machine per placement at most. */
 function machinesOfTenantA(lab: Lab): number {
   const plan = planPlacement(lab).tenants.find((t) => t.name === 'tenant-a')!;
-  return plan.pools.flatMap((p) => p.placements).reduce((n, p) => n + (p.max ?? p.replicas) + 1, 0);
+  return plan.pools.flatMap((p) => p.placements).reduce((n, p) => n + machinesAtMost(p.scale) + 1, 0);
 }
 
 function edited(edit: (lab: Lab) => void): Lab {

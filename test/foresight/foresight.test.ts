@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import { ProblemError } from '../../modules/config/problems';
 import type { Lab } from '../../modules/config/schema';
-import { planPlacement, renderJson, renderMarkdown } from '../../modules/placement';
+import { machinesAtLeast, planPlacement, renderJson, renderMarkdown } from '../../modules/placement';
 import { parseLosses, whatIf } from '../../modules/foresight/what-if';
 import { renderWhatIfMarkdown, renderWhatIfSvg, whatIfJson } from '../../modules/foresight/render-what-if';
 import { MAX_UPGRADE_MINORS, planUpgrades, upgradeProblems, upgradeStepLabs, versionsOfLab, versionsOfPlanJson } from '../../modules/foresight/upgrade';
@@ -31,7 +31,7 @@ describe('failure what-if', () => {
     const shop = result.tenants.find((t) => t.tenant === 'shop')!;
     const onE1 = plan.tenants
       .find((t) => t.name === 'shop')!
-      .pools.flatMap((p) => p.placements.filter((x) => x.node === 'e1').map((x) => [p.name, x.replicas]));
+      .pools.flatMap((p) => p.placements.filter((x) => x.node === 'e1').map((x) => [p.name, machinesAtLeast(x.scale)]));
     expect(shop.pools.map((p) => [p.pool, p.lost])).toEqual(onE1);
     for (const p of shop.pools)
       for (const m of p.on)

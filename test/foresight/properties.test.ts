@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Lab } from '../../modules/config/schema';
 import { hasTemplateFor } from '../../modules/config/rules';
 import { ProblemError } from '../../modules/config/problems';
-import { capacityLedger, planPlacement, type PlacementPlan } from '../../modules/placement';
+import { capacityLedger, machinesAtLeast, machinesAtMost, planPlacement, type PlacementPlan } from '../../modules/placement';
 import { whatIf, type Loss } from '../../modules/foresight/what-if';
 import { planTenantUpgrade } from '../../modules/foresight/upgrade';
 import { labOf, labSpecArb, roomy, tight } from '../placement/support';
@@ -53,7 +53,7 @@ describe('foresight properties', () => {
         // Machines lost per tenant: exactly those the plan had on lost nodes.
         for (const tenant of plan!.tenants) {
           const had = tenant.pools
-            .flatMap((pool) => pool.placements.filter((p) => lost.has(`${p.instance}/${p.node}`)).map((p) => p.replicas))
+            .flatMap((pool) => pool.placements.filter((p) => lost.has(`${p.instance}/${p.node}`)).map((p) => machinesAtLeast(p.scale)))
             .reduce((a, b) => a + b, 0);
           const impact = result.tenants.find((t) => t.tenant === tenant.name);
           expect(impact?.pools.reduce((n, p) => n + p.lost, 0) ?? 0).toBe(had);
@@ -124,7 +124,7 @@ describe('foresight properties', () => {
           expect(instance.cpu.reserved).toBe(nodes.reduce((s, n) => s + n.cpu.planned, 0));
           expect(instance.cpu.capacity).toBe(nodes.reduce((s, n) => s + n.cpu.capacity, 0));
         }
-        const machines = plan!.tenants.flatMap((t) => t.pools.flatMap((p) => p.placements.map((x) => x.max ?? x.replicas))).reduce((a, b) => a + b, 0);
+        const machines = plan!.tenants.flatMap((t) => t.pools.flatMap((p) => p.placements.map((x) => machinesAtMost(x.scale)))).reduce((a, b) => a + b, 0);
         expect(ledger.tenants.reduce((s, t) => s + t.machines, 0)).toBe(machines);
         for (const n of ledger.nodes) {
           expect(n.cpu.free).toBeGreaterThanOrEqual(0);

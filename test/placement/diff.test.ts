@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { parseLab } from '../../modules/config/load';
-import { diffPlacement, isEmptyDiff, planPlacement, type NodePlacement, type PlacementPlan, type PoolPlan } from '../../modules/placement';
+import { diffPlacement, isEmptyDiff, machinesAtLeast, planPlacement, type NodePlacement, type PlacementPlan, type PoolPlan } from '../../modules/placement';
 import { poolOf } from './support';
 
 const size = { cpu: 4, memoryMiB: 8192, diskGiB: 40 };
 
-function planWith(pools: Record<string, Partial<PoolPlan> & { placements: NodePlacement[] }>, tenant = 'shop'): PlacementPlan {
+type PoolSpec = Partial<Omit<PoolPlan, 'scale'>> & { autoscaling?: { min: number; max: number }; placements: NodePlacement[] };
+
+function planWith(pools: Record<string, PoolSpec>, tenant = 'shop'): PlacementPlan {
   return {
     tenants: [
       {
@@ -19,7 +21,14 @@ function planWith(pools: Record<string, Partial<PoolPlan> & { placements: NodePl
         reason: '',
         ha: { survivesNodeLoss: true, survivesInstanceLoss: true },
         haConditions: [],
-        pools: Object.entries(pools).map(([name, p]) => ({ name, replicas: p.placements.reduce((n, x) => n + x.replicas, 0), size, ...p })),
+        pools: Object.entries(pools).map(([name, { autoscaling, ...p }]) => ({
+          name,
+          scale: autoscaling
+            ? { kind: 'autoscaled' as const, ...autoscaling }
+            : { kind: 'fixed' as const, replicas: p.placements.reduce((n, x) => n + machinesAtLeast(x.scale), 0) },
+          size,
+          ...p,
+        })),
       },
     ],
     nodes: [],
@@ -28,7 +37,7 @@ function planWith(pools: Record<string, Partial<PoolPlan> & { placements: NodePl
 }
 
 const at = (instance: string, node: string, replicas: number, bounds?: { min: number; max: number }): NodePlacement =>
-  bounds ? { instance, node, replicas: bounds.min, min: bounds.min, max: bounds.max } : { instance, node, replicas };
+  bounds ? { instance, node, scale: { kind: 'autoscaled', min: bounds.min, max: bounds.max } } : { instance, node, scale: { kind: 'fixed', replicas } };
 
 describe('diffPlacement', () => {
   it('pairs machines that leave a node with those that arrive elsewhere, first within the instance', () => {
@@ -104,7 +113,7 @@ describe('diffPlacement', () => {
     expect(diff.tenants).toEqual([{ name: 'tenant-b', before: ['pmox-txl'], after: ['pmox-fra'] }]);
     // tenant-b: its gpu machine and its one guaranteed worker leave pmox-txl-1 for pmox-fra.
     const gpuTo = poolOf(after, 'tenant-b', 'gpu').placements[0];
-    const workerTo = poolOf(after, 'tenant-b', 'workers').placements.find((p) => p.replicas === 1)!;
+    const workerTo = poolOf(after, 'tenant-b', 'workers').placements.find((p) => machinesAtLeast(p.scale) === 1)!;
     expect(diff.moved).toEqual(
       expect.arrayContaining([
         { tenant: 'tenant-b', pool: 'gpu', from: { instance: 'pmox-txl', node: 'pmox-txl-1' }, to: { instance: 'pmox-fra', node: gpuTo.node }, replicas: 1 },

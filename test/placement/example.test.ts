@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { loadLabFile } from '../../modules/config/load';
-import { planPlacement } from '../../modules/placement';
+import { machinesAtLeast, machinesAtMost, planPlacement } from '../../modules/placement';
 import { labOf, perInstance, perNode, poolOf, proposalInstances, tenantOf, type PoolSpec } from './support';
 
 const workers = (replicas: number, instance?: string): PoolSpec => ({ name: 'workers', replicas, size: { cpu: 4, memoryMiB: 8192 }, instance });
@@ -75,7 +75,7 @@ describe('the proposal example: pmox-txl (2 nodes) and pmox-fra (3 nodes)', () =
   it('autoscaled workers 1..6 over both instances: max split 3 + 3, min 1 on the best-ranked instance', () => {
     const plan = planPlacement(lab('MultiInstance', [{ name: 'workers', autoscaling: { min: 1, max: 6 }, size: { cpu: 4, memoryMiB: 16384 } }]));
     const pool = poolOf(plan, 'test', 'workers');
-    expect(pool.replicas).toBe(1);
+    expect(pool.scale).toEqual({ kind: 'autoscaled', min: 1, max: 6 });
     expect(Object.fromEntries(perInstance(pool, 'max'))).toEqual({ 'pmox-fra': 3, 'pmox-txl': 3 });
     expect(Object.fromEntries(perInstance(pool, 'replicas'))).toEqual({ 'pmox-fra': 1, 'pmox-txl': 0 });
     // Capacity is reserved for max: 3 machines of 4 cpu on pmox-fra's nodes, 1 each.
@@ -99,9 +99,9 @@ describe('the example lab (examples/lab.yaml)', () => {
     expect(tenant.ranking).toEqual(['pmox-txl', 'pmox-fra']);
     expect(tenant.instances).toEqual(['pmox-txl']);
     const workersPool = poolOf(plan, 'tenant-b', 'workers');
-    expect(workersPool.autoscaling).toEqual({ min: 1, max: 6 });
-    expect(workersPool.placements.reduce((n, p) => n + p.max!, 0)).toBe(6);
-    expect(workersPool.placements.reduce((n, p) => n + p.min!, 0)).toBe(1);
+    expect(workersPool.scale).toEqual({ kind: 'autoscaled', min: 1, max: 6 });
+    expect(workersPool.placements.reduce((n, p) => n + machinesAtMost(p.scale), 0)).toBe(6);
+    expect(workersPool.placements.reduce((n, p) => n + machinesAtLeast(p.scale), 0)).toBe(1);
     expect(tenant.ha.survivesNodeLoss).toBe(false); // the single gpu machine
   });
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import { whatIf } from '../../modules/foresight/what-if';
-import { planPlacement, planPlacementPartial, renderJson, renderMarkdown } from '../../modules/placement';
+import { machinesAtLeast, machinesAtMost, planPlacement, planPlacementPartial, renderJson, renderMarkdown, type NodePlacement } from '../../modules/placement';
 import { labOf, labSpecArb, poolOf, tight, type LabSpec } from './support';
 
 const node = (name: string, cpu = 8) => ({ name, cpu, memoryMiB: 65536 });
@@ -28,7 +28,8 @@ function withDown(lab: Lab, instance: string, nodeName: string): Lab {
   };
 }
 
-const total = (placements: { replicas: number; max?: number }[]) => placements.reduce((n, p) => n + (p.max ?? p.replicas), 0);
+const total = (placements: NodePlacement[]) => placements.reduce((n, p) => n + machinesAtMost(p.scale), 0);
+const replicasOf = (p: NodePlacement | undefined) => (p ? machinesAtLeast(p.scale) : undefined);
 
 describe('failover pools', () => {
   const spec = (failover: boolean, nodeCpu = 8): LabSpec => ({
@@ -39,7 +40,7 @@ describe('failover pools', () => {
   it('records, for each node of the pool, where re-synth with that node down puts its machines', () => {
     const lab = labOf(spec(true));
     const pool = poolOf(planPlacement(lab), 't', 'w');
-    expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([
+    expect(pool.placements.map((p) => [p.node, replicasOf(p)])).toEqual([
       ['a1', 2],
       ['a2', 2],
       ['a3', 2],
@@ -52,8 +53,8 @@ describe('failover pools', () => {
       const after = poolOf(planPlacement(withDown(lab, 'a', f.lost.node)), 't', 'w');
       expect(total(after.placements)).toBe(6);
       for (const t of f.to) {
-        const before = pool.placements.find((p) => p.node === t.node)?.replicas ?? 0;
-        expect(after.placements.find((p) => p.node === t.node)?.replicas).toBe(before + t.replicas);
+        const before = replicasOf(pool.placements.find((p) => p.node === t.node)) ?? 0;
+        expect(replicasOf(after.placements.find((p) => p.node === t.node))).toBe(before + t.replicas);
       }
       expect(f.to.reduce((n, t) => n + t.replicas, 0)).toBe(f.machines);
     }
@@ -83,7 +84,7 @@ describe('failover pools', () => {
     const lab = withDown(labOf(spec(true, 6)), 'a', 'a2');
     const plan = planPlacement(lab);
     const pool = poolOf(plan, 't', 'w');
-    expect(pool.placements.map((p) => [p.node, p.replicas])).toEqual([
+    expect(pool.placements.map((p) => [p.node, replicasOf(p)])).toEqual([
       ['a1', 3],
       ['a3', 3],
     ]);
@@ -131,7 +132,9 @@ describe('failover pools', () => {
     });
     const pool = poolOf(planPlacement(lab), 't', 'w');
     const onA = pool.failover?.find((f) => f.lost.node === 'a1');
-    expect(onA?.machines).toBe(pool.placements.find((p) => p.node === 'a1')?.max);
+    const a1 = pool.placements.find((p) => p.node === 'a1');
+    expect(a1?.scale.kind).toBe('autoscaled');
+    expect(onA?.machines).toBe(a1 && machinesAtMost(a1.scale));
     expect(onA?.to.every((t) => t.instance === 'b')).toBe(true);
   });
 
@@ -149,7 +152,7 @@ describe('failover pools', () => {
         planned++;
         for (const tenant of plan.tenants) {
           for (const pool of tenant.pools) {
-            for (const p of pool.placements.filter((x) => (x.max ?? x.replicas) > 0)) {
+            for (const p of pool.placements.filter((x) => machinesAtMost(x.scale) > 0)) {
               const after = planPlacementPartial(withDown(lab, p.instance, p.node)).plan;
               const again = after.tenants.find((t) => t.name === tenant.name)?.pools.find((x) => x.name === pool.name);
               expect(again && total(again.placements)).toBe(total(pool.placements));

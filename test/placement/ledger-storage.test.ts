@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
-import { capacityLedger, planPlacement, renderJson, renderMarkdown } from '../../modules/placement';
+import { capacityLedger, machinesAtMost, planPlacement, renderJson, renderMarkdown } from '../../modules/placement';
 
 const examples = join(__dirname, '../../examples');
 const read = (name: string) => readFileSync(join(examples, name), 'utf8');
@@ -28,7 +28,7 @@ describe('the ledger counts storage', () => {
     for (const entry of ledger.tenants) {
       const tenant = plan.tenants.find((t) => t.name === entry.tenant)!;
       const expected = tenant.pools.reduce(
-        (sum, pool) => sum + pool.placements.filter((p) => p.instance === entry.instance).reduce((s, p) => s + (p.max ?? p.replicas), 0) * pool.size.diskGiB,
+        (sum, pool) => sum + pool.placements.filter((p) => p.instance === entry.instance).reduce((s, p) => s + machinesAtMost(p.scale), 0) * pool.size.diskGiB,
         0,
       );
       expect(entry.diskGiB).toBe(expected);

@@ -1,7 +1,16 @@
 /** The three renderings of a plan: JSON (the contract), markdown (the review report) and SVG (the picture). */
 import { join } from 'node:path';
 import { loadLabFile } from '../../modules/config/load';
-import { diffPlacement, planPlacement, renderJson, renderMarkdown, renderSvg, type PlacementPlan } from '../../modules/placement';
+import {
+  diffPlacement,
+  machinesAtLeast,
+  machinesAtMost,
+  planPlacement,
+  renderJson,
+  renderMarkdown,
+  renderSvg,
+  type PlacementPlan,
+} from '../../modules/placement';
 import { labOf, proposalInstances } from './support';
 
 const example = planPlacement(loadLabFile(join(__dirname, '../../examples/lab.yaml')));
@@ -189,8 +198,8 @@ describe('renderSvg', () => {
     for (const node of example.nodes) {
       const words = example.tenants.flatMap((t) => {
         const here = t.pools.flatMap((p) => p.placements).filter((p) => p.instance === node.instance && p.node === node.node);
-        const min = here.reduce((n, p) => n + p.replicas, 0);
-        const max = here.reduce((n, p) => n + (p.max ?? p.replicas), 0);
+        const min = here.reduce((n, p) => n + machinesAtLeast(p.scale), 0);
+        const max = here.reduce((n, p) => n + machinesAtMost(p.scale), 0);
         return max === 0 ? [] : [`${t.name} ${min === max ? min : `${min}..${max}`}`];
       });
       expect(words.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Lab } from '../../modules/config/schema';
 import { fnv1a, rendezvousWeight } from '../../modules/placement/hash';
 import { ProblemError } from '../../modules/config/problems';
-import { planPlacement, renderJson, type PlacementPlan, type PoolPlan } from '../../modules/placement';
+import { fixedReplicas, machinesAtLeast, machinesAtMost, planPlacement, renderJson, type PlacementPlan, type PoolPlan } from '../../modules/placement';
 import { labOf, labSpecArb, perInstance, perNode, roomy, shuffledArb, tight, type LabSpec } from './support';
 
 const RUNS = { numRuns: 150 };
@@ -101,8 +101,8 @@ describe('placement rules (property-based)', () => {
             for (const { poolPlan } of pools(spec, plan)) {
               for (const p of poolPlan.placements) {
                 if (p.instance !== instance.name || p.node !== node.name) continue;
-                cpu += (p.max ?? p.replicas) * poolPlan.size.cpu;
-                memory += (p.max ?? p.replicas) * poolPlan.size.memoryMiB;
+                cpu += machinesAtMost(p.scale) * poolPlan.size.cpu;
+                memory += machinesAtMost(p.scale) * poolPlan.size.memoryMiB;
               }
             }
             expect(usage.cpu.planned).toBe(cpu);
@@ -116,17 +116,20 @@ describe('placement rules (property-based)', () => {
         for (const { pool, poolPlan } of pools(spec, plan)) {
           const sum = (f: (p: PoolPlan['placements'][number]) => number) => poolPlan.placements.reduce((n, p) => n + f(p), 0);
           if (pool.autoscaling) {
-            expect(sum((p) => p.max!)).toBe(pool.autoscaling.max);
-            expect(sum((p) => p.min!)).toBe(pool.autoscaling.min);
-            expect(poolPlan.replicas).toBe(pool.autoscaling.min);
+            expect(poolPlan.scale).toEqual({ kind: 'autoscaled', min: pool.autoscaling.min, max: pool.autoscaling.max });
+            expect(sum((p) => machinesAtMost(p.scale))).toBe(pool.autoscaling.max);
+            expect(sum((p) => machinesAtLeast(p.scale))).toBe(pool.autoscaling.min);
             for (const p of poolPlan.placements) {
-              expect(p.replicas).toBe(p.min);
-              expect(p.min!).toBeLessThanOrEqual(p.max!);
-              expect(p.max!).toBeGreaterThan(0);
+              // An autoscaled pool's node groups have bounds and no replicas of their own ("not set").
+              expect(p.scale.kind).toBe('autoscaled');
+              expect(fixedReplicas(p.scale)).toBeUndefined();
+              expect(machinesAtLeast(p.scale)).toBeLessThanOrEqual(machinesAtMost(p.scale));
+              expect(machinesAtMost(p.scale)).toBeGreaterThan(0);
             }
           } else {
-            expect(sum((p) => p.replicas)).toBe(pool.replicas);
-            for (const p of poolPlan.placements) expect(p.replicas).toBeGreaterThan(0);
+            expect(poolPlan.scale).toEqual({ kind: 'fixed', replicas: pool.replicas });
+            expect(sum((p) => fixedReplicas(p.scale) ?? Number.NaN)).toBe(pool.replicas);
+            for (const p of poolPlan.placements) expect(fixedReplicas(p.scale)).toBeGreaterThan(0);
           }
         }
       }),
@@ -258,7 +261,7 @@ describe('placement rules (property-based)', () => {
         for (const tenant of plan.tenants.filter((t) => t.mode === 'MultiInstance')) {
           const ranking = tenant.ranking!;
           for (const pool of tenant.pools.filter((p) => p.pinned === undefined)) {
-            const total = pool.autoscaling?.max ?? pool.replicas;
+            const total = machinesAtMost(pool.scale);
             const counts = perInstance(pool, 'max');
             const base = Math.floor(total / ranking.length);
             ranking.forEach((instance, rank) => {
@@ -303,8 +306,8 @@ describe('placement rules (property-based)', () => {
         for (const tenant of plan.tenants) {
           const survives = (lost: (p: { instance: string; node: string }) => boolean) =>
             tenant.pools.every((pool) => {
-              const total = pool.placements.reduce((n, p) => n + p.replicas, 0);
-              return total === 0 || pool.placements.some((p) => p.replicas > 0 && !lost(p));
+              const total = pool.placements.reduce((n, p) => n + machinesAtLeast(p.scale), 0);
+              return total === 0 || pool.placements.some((p) => machinesAtLeast(p.scale) > 0 && !lost(p));
             });
           const nodeLoss = allNodes.every((dead) => survives((p) => p.instance === dead.instance && p.node === dead.node));
           const instanceLoss = spec.instances.every((dead) => survives((p) => p.instance === dead.name));

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { labSchema, type Lab, type LabInput, type PlacementMode } from '../../modules/config/schema';
-import type { PlacementPlan, PoolPlan, TenantPlan } from '../../modules/placement';
+import { machinesAtLeast, machinesAtMost, type PlacementPlan, type PoolPlan, type TenantPlan } from '../../modules/placement';
 
 export interface NodeSpec {
   name: string;
@@ -103,16 +103,17 @@ export function poolOf(plan: PlacementPlan, tenant: string, pool: string): PoolP
   return found;
 }
 
-/** Machines of a pool per instance; `max` counts the reserved capacity of autoscaled pools. */
+/** Machines of a pool per instance: `replicas` its machines (autoscaled: min), `max` the reserved capacity of autoscaled pools. */
 export function perInstance(pool: PoolPlan, field: 'replicas' | 'max' = 'replicas'): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const p of pool.placements) counts.set(p.instance, (counts.get(p.instance) ?? 0) + (field === 'max' ? (p.max ?? p.replicas) : p.replicas));
+  for (const p of pool.placements)
+    counts.set(p.instance, (counts.get(p.instance) ?? 0) + (field === 'max' ? machinesAtMost(p.scale) : machinesAtLeast(p.scale)));
   return counts;
 }
 
 export function perNode(pool: PoolPlan, instance: string, field: 'replicas' | 'max' = 'replicas'): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const p of pool.placements) if (p.instance === instance) counts.set(p.node, field === 'max' ? (p.max ?? p.replicas) : p.replicas);
+  for (const p of pool.placements) if (p.instance === instance) counts.set(p.node, field === 'max' ? machinesAtMost(p.scale) : machinesAtLeast(p.scale));
   return counts;
 }
 

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { loadCrds, validateManifest, type CrdSet } from '../support/crds';
 import type { Lab } from '../../modules/config/schema';
+import { fixedReplicas } from '../../modules/placement/scale';
 import { ProblemError } from '../../modules/config/problems';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { renderTenant, renderTenants } from '../../modules/tenants';
@@ -59,7 +60,7 @@ describe('secondary Clusters (capmox.multiInstance: secondary-clusters)', () => 
       sc.machineDeployments
         .map((m) => ({ node: m.plan.nodes[0], replicas: (m.machineDeployment.spec as any).replicas }))
         .sort((a, b) => a.node.localeCompare(b.node)),
-    ).toEqual(onFra.map((x) => ({ node: x.node, replicas: x.replicas })).sort((a, b) => a.node.localeCompare(b.node)));
+    ).toEqual(onFra.map((x) => ({ node: x.node, replicas: fixedReplicas(x.scale) })).sort((a, b) => a.node.localeCompare(b.node)));
 
     const spec = sc.proxmoxCluster.spec as any;
     expect(spec.credentialsRef).toEqual({ name: 'capmox-pmox-fra-credentials' });
@@ -347,7 +348,7 @@ describe('property: every planned machine sits in exactly one Cluster, on its in
       const planned = plan.tenants.find((t) => t.name === 'tenant-c')!;
       const expected = new Map<string, { instance: string; count: number }>();
       for (const pool of planned.pools)
-        for (const p of pool.placements) expected.set(`${pool.name}/${p.node}`, { instance: p.instance, count: pool.autoscaling ? -1 : p.replicas });
+        for (const p of pool.placements) expected.set(`${pool.name}/${p.node}`, { instance: p.instance, count: fixedReplicas(p.scale) ?? -1 });
       expect(new Map([...inCluster].map(([k, v]) => [k, { instance: v.instance, count: v.count }]))).toEqual(expected);
       expect(r.placement.map((p) => p.cluster).sort()).toEqual(
         r.machineDeployments.map((md) => (md.instance === primaryInstance ? 'tenant-c' : secondaryClusterName({ name: 'tenant-c' }, md.instance))).sort(),

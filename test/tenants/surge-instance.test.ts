@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { parseLab } from '../../modules/config/load';
-import { capacityLedger, planPlacement } from '../../modules/placement';
+import { capacityLedger, machinesAtMost, planPlacement } from '../../modules/placement';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { renderTenants } from '../../modules/tenants';
 import { renderInstances } from '../../modules/rendering/instance';
@@ -141,7 +141,7 @@ describe('surge, then retire: an instance-level edit', () => {
     const plan = planPlacement(surge);
     const b = plan.tenants.find((t) => t.name === 'tenant-b')!.pools.find((p) => p.name === 'workers')!;
     for (const s of plan.surge!.filter((x) => x.tenant === 'tenant-b' && x.pool === 'workers'))
-      expect(s.machines).toBe(b.placements.find((p) => p.node === s.node)!.max);
+      expect(s.machines).toBe(machinesAtMost(b.placements.find((p) => p.node === s.node)!.scale));
   });
 
   it('control: the same edit with previous as it is now keeps nothing (the old names go)', () => {

@@ -14,6 +14,7 @@ import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { capacityLedger, planPlacement, planPlacementPartial } from '../../modules/placement';
 import { poolShortfalls, previousLab, retiringGroups, stagedSurges } from '../../modules/placement/surge';
+import type { PoolPlan } from '../../modules/placement/types';
 import { flowYaml } from '../../modules/config/flow-yaml';
 import { clusterClass, clusterClassTemplates } from '../../modules/tenants/cluster-class';
 import { DEFER_UPGRADE } from '../../modules/tenants/cluster';
@@ -309,11 +310,11 @@ describe('staged surge: a resize', () => {
 
 describe('staged surge: every step keeps each pool', () => {
   // A pool whose machines move between nodes (3 replicas: 2 + 1 before, 1 + 2 after), as a change of size can make placement do.
-  const pool = (placements: [string, number][]) => ({
+  const pool = (placements: [string, number][]): PoolPlan => ({
     name: 'workers',
-    replicas: 3,
+    scale: { kind: 'fixed', replicas: 3 },
     size: { cpu: 4, memoryMiB: 8192, diskGiB: 40 },
-    placements: placements.map(([node, replicas]) => ({ instance: 'pmox-txl', node, replicas })),
+    placements: placements.map(([node, replicas]) => ({ instance: 'pmox-txl', node, scale: { kind: 'fixed', replicas } })),
   });
   const before = {
     name: 'tenant-a',

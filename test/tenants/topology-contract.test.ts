@@ -107,13 +107,14 @@ export function contractViolations(lab: Lab, plan: PlacementPlan, rendered = ren
           out.push(`${tenant.name}: no machine deployment for node group ${k}`);
           continue;
         }
-        if (pool.autoscaling) {
+        if (p.scale.kind === 'autoscaled') {
           if (g.replicas !== undefined) out.push(`${tenant.name}: autoscaled node group ${k} sets replicas ${g.replicas}`);
-          if (g.min !== p.min || g.max !== p.max) out.push(`${tenant.name}: node group ${k} autoscales ${g.min}..${g.max}, the plan says ${p.min}..${p.max}`);
+          if (g.min !== p.scale.min || g.max !== p.scale.max)
+            out.push(`${tenant.name}: node group ${k} autoscales ${g.min}..${g.max}, the plan says ${p.scale.min}..${p.scale.max}`);
           min += g.min ?? 0;
           max += g.max ?? 0;
         } else {
-          if (g.replicas !== p.replicas) out.push(`${tenant.name}: node group ${k} has ${g.replicas} replicas, the plan says ${p.replicas}`);
+          if (g.replicas !== p.scale.replicas) out.push(`${tenant.name}: node group ${k} has ${g.replicas} replicas, the plan says ${p.scale.replicas}`);
           if (g.min !== undefined || g.max !== undefined) out.push(`${tenant.name}: fixed node group ${k} has autoscaler bounds`);
           replicas += g.replicas ?? 0;
         }

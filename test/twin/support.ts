@@ -2,6 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { machinesAtLeast } from '../../modules/placement/scale';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { Worker } from 'node:worker_threads';
 import { LabTwin, type TwinMachine, type TwinOptions } from '../../scripts/twin/index';
@@ -81,9 +82,11 @@ export function plannedCounts(plan: PlacementPlan, tenant: string): Map<string, 
   const t = plan.tenants.find((x) => x.name === tenant);
   if (!t) throw new Error(`the plan has no tenant ${tenant}`);
   const out = new Map<string, number>();
-  for (const pool of t.pools as { name: string; placements: { instance: string; node: string; replicas: number }[] }[]) {
-    for (const p of pool.placements)
-      if (p.replicas > 0) out.set(`${pool.name} ${p.instance}/${p.node}`, (out.get(`${pool.name} ${p.instance}/${p.node}`) ?? 0) + p.replicas);
+  for (const pool of t.pools) {
+    for (const p of pool.placements) {
+      const replicas = machinesAtLeast(p.scale);
+      if (replicas > 0) out.set(`${pool.name} ${p.instance}/${p.node}`, (out.get(`${pool.name} ${p.instance}/${p.node}`) ?? 0) + replicas);
+    }
   }
   return out;
 }
