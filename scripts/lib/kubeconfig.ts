@@ -41,8 +41,11 @@ export function kubeconfigSource(
   );
 }
 
-/** A client for the management cluster through the kubeconfig `file`, context `context` (default: its current-context). */
-export function managementAccess(source: { file: string; context?: string; from: string }): ManagementAccess {
+/**
+ * A client for the management cluster through the kubeconfig `file` (or its `text`, e.g. read from
+ * a Secret; `file` then names where it came from), context `context` (default: its current-context).
+ */
+export function managementAccess(source: { file: string; context?: string; from: string; text?: string }): ManagementAccess {
   const fail = (why: string) =>
     new UserError(
       `the kubeconfig ${source.file} (${source.from}) ${why}\n  fix: give a kubeconfig of the management cluster (--kubeconfig <file>, --context <name>)`,
@@ -50,7 +53,7 @@ export function managementAccess(source: { file: string; context?: string; from:
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a kubeconfig read by path (clusters, contexts, users), each step checked below
   let config: any;
   try {
-    config = parse(readFileSync(expand(source.file), 'utf8'));
+    config = parse(source.text ?? readFileSync(expand(source.file), 'utf8'));
   } catch (e) {
     throw fail(`cannot be read (${(e as Error).message.split('\n')[0]})`);
   }

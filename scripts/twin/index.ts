@@ -17,8 +17,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseLab } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
-import { kubeconfigSecretName, tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
+import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
 import { releaseTenantVolumes, type VolumeRelease } from '../lib/tenant-volumes';
+import { tenantClientFromSecret } from '../lib/release-volumes-run';
 import { asPlannedProblems } from './as-planned';
 import { planFromJson } from '../../modules/placement/render-json';
 import type { PlacementPlan } from '../../modules/placement/types';
@@ -47,7 +48,7 @@ import { KubeletPlayer } from './kubelets';
 import { CsiPlayer } from './csi-sidecars';
 import { metallbReleaseOf, notAnnounced, startMetallb, type MetallbRelease, type RunningMetallb } from './metallb';
 import { MirrorPlayer } from './mirror';
-import { AutoscalerPlayer, clientFromKubeconfig, readCa, tenantAutoscalerReleases } from './autoscaler';
+import { AutoscalerPlayer, readCa, tenantAutoscalerReleases } from './autoscaler';
 import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from './manifest-applier';
 import { renderedOperatorValues } from './operator-chart';
 import { playOperatorProviders, runProvidersReady, twinProviders } from './providers-ready';
@@ -891,10 +892,8 @@ export class LabTwin {
   private async releaseVolumes(name: string): Promise<VolumeRelease | undefined> {
     const tenant = this.run.lab.tenants.find((t) => t.name === name);
     if (!tenant?.storage?.classes?.length) return undefined;
-    const ns = tenantNamespace(tenant);
-    const s = await this.mgmt.client.get(`/api/v1/namespaces/${ns}/secrets/${kubeconfigSecretName(tenant)}`);
-    if (s.status !== 200) throw new Error(`tenant ${name}: its kubeconfig Secret ${ns}/${kubeconfigSecretName(tenant)}: HTTP ${s.status}`);
-    const client = clientFromKubeconfig(Buffer.from(s.body.data.value, 'base64').toString('utf8'));
+    // The road of `pvekaas release-volumes` (scripts/lib/release-volumes-run.ts): the tenant's kubeconfig Secret, then the step.
+    const { client } = await tenantClientFromSecret(this.mgmt.client, this.run.lab, name);
     try {
       return await releaseTenantVolumes(client, name, { log: (l) => this.log(l) });
     } finally {
