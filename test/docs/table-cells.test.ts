@@ -11,7 +11,7 @@ import { docFiles } from './doc-commands';
 const ROOT = resolve(__dirname, '../..');
 
 /** Pages not yet done: each still has longer cells. Remove a page once its tables are; the test fails on a page listed that no longer needs it. */
-const NOT_YET = ['docs/kube-tier.md', 'docs/management.md', 'docs/storage.md', 'docs/twin.md'];
+const NOT_YET: string[] = [];
 
 /** The cells of a table row: split on unescaped pipes, the outer ones dropped, trimmed. */
 export function rowCells(line: string): string[] {
@@ -56,8 +56,10 @@ describe(`docs tables: no cell over ${TABLE_CELL_MAX} characters`, () => {
     expect(longCells(readFileSync(join(ROOT, file), 'utf8')).map((c) => `${file}:${c.line} (${c.length})`)).toEqual([]);
   });
 
-  test.each(NOT_YET)('%s is still to do (remove it from NOT_YET once it is done)', (file) => {
-    expect(files).toContain(file);
-    expect(longCells(readFileSync(join(ROOT, file), 'utf8')).length).toBeGreaterThan(0);
-  });
+  // jest refuses test.each of an empty list: the check runs once per listed page, when there is one.
+  if (NOT_YET.length > 0)
+    test.each(NOT_YET)('%s is still to do (remove it from NOT_YET once it is done)', (file) => {
+      expect(files).toContain(file);
+      expect(longCells(readFileSync(join(ROOT, file), 'utf8')).length).toBeGreaterThan(0);
+    });
 });
