@@ -2,7 +2,7 @@
 import { machinesAtLeast, machinesAtMost } from '../config/scale';
 import { isEmptyDiff } from './diff';
 import { explainHa, explainTenant } from './explain';
-import { capacityLedger } from './ledger';
+import { capacityLedger, type LedgerEntry } from './ledger';
 import type { NodeUsage, PlacementDiff, PlacementPlan, TenantPlan } from './types';
 
 /** Memory for people: GiB, with one decimal only when it is not whole. */
@@ -146,6 +146,16 @@ function diffSection(diff: PlacementDiff): string[] {
   return lines;
 }
 
+/** A ledger entry's first cells (tenant, instance, machines, cpu, memory, disk), as both ledgers show them. */
+export function ledgerReservedCells(t: LedgerEntry): (string | number)[] {
+  return [t.tenant, t.instance, t.machines, t.cpu, formatMiB(t.memoryMiB), `${t.diskGiB} GiB`];
+}
+
+/** A tenant quota in words: `24 cpu / 96 GiB`, with ` / 400 GiB disk` when it names one. */
+export function quotaText(q: NonNullable<LedgerEntry['quota']>): string {
+  return `${q.cpu} cpu / ${formatMiB(q.memoryMiB)}${q.diskGiB !== undefined ? ` / ${q.diskGiB} GiB disk` : ''}`;
+}
+
 /** The capacity ledger as markdown: per tenant and instance what is reserved, per node the headroom. */
 export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
   const ledger = capacityLedger(plan);
@@ -161,9 +171,8 @@ export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
   const quota = (t: (typeof ledger.tenants)[number]) => {
     if (!t.quota) return '–';
     const sum = totals.get(t.tenant)!;
-    const disk = t.quota.diskGiB !== undefined ? ` / ${t.quota.diskGiB} GiB disk` : '';
     const diskUse = t.quota.diskGiB !== undefined ? ` / ${percent(sum.diskGiB, t.quota.diskGiB)}` : '';
-    return `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)}${disk} (tenant uses ${percent(sum.cpu, t.quota.cpu)} / ${percent(sum.memoryMiB, t.quota.memoryMiB)}${diskUse})`;
+    return `${quotaText(t.quota)} (tenant uses ${percent(sum.cpu, t.quota.cpu)} / ${percent(sum.memoryMiB, t.quota.memoryMiB)}${diskUse})`;
   };
   // The volume storages column only when a tenant has persistent volumes (docs/storage.md).
   const volumes = ledger.tenants.some((t) => t.volumeStorages);
@@ -181,16 +190,7 @@ export function ledgerSection(plan: PlacementPlan, heading = '##'): string[] {
           ...(volumes ? ["volume storages (the tenant's alone)"] : []),
           'quota (whole tenant)',
         ],
-        ledger.tenants.map((t) => [
-          t.tenant,
-          t.instance,
-          t.machines,
-          t.cpu,
-          formatMiB(t.memoryMiB),
-          `${t.diskGiB} GiB`,
-          ...(volumes ? [t.volumeStorages?.join(', ') ?? '–'] : []),
-          quota(t),
-        ]),
+        ledger.tenants.map((t) => [...ledgerReservedCells(t), ...(volumes ? [t.volumeStorages?.join(', ') ?? '–'] : []), quota(t)]),
       ),
       '',
     );

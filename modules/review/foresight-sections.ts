@@ -4,7 +4,7 @@
  * miss"), and their capacity ledger. Each returns undefined when no tenant is concerned.
  */
 import { diffPlacement, capacityLedger, formatMiB } from '../placement';
-import { table } from '../placement/render-markdown';
+import { ledgerReservedCells, quotaText, table } from '../placement/render-markdown';
 import type { NodeRef } from '../placement/types';
 import { whatIf, type WhatIfResult } from '../foresight/what-if';
 import { planUpgrades, upgradeProblems, versionsOfLab } from '../foresight/upgrade';
@@ -114,15 +114,7 @@ export const capacitySection: ReviewSection = (input) => {
       '',
       ...table(
         ['tenant', 'instance', 'machines at max', 'cpu', 'memory', 'disk', 'quota (whole tenant)'],
-        entries.map((t) => [
-          t.tenant,
-          t.instance,
-          t.machines,
-          t.cpu,
-          formatMiB(t.memoryMiB),
-          `${t.diskGiB} GiB`,
-          t.quota ? `${t.quota.cpu} cpu / ${formatMiB(t.quota.memoryMiB)}${t.quota.diskGiB !== undefined ? ` / ${t.quota.diskGiB} GiB disk` : ''}` : '–',
-        ]),
+        entries.map((t) => [...ledgerReservedCells(t), t.quota ? quotaText(t.quota) : '–']),
       ),
       '',
       ...table(
