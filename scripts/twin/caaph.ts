@@ -12,7 +12,8 @@
  *   value_substitutions.go ParseValues) — here by helm's own `tpl` (the same text/template and sprig,
  *   in the toolchain's helm); one HelmReleaseProxy per Cluster and proxy, named
  *   `<chartName>-<cluster>-<random>`, labelled with the cluster and proxy names, owned by the proxy
- *   (constructHelmReleaseProxy).
+ *   (constructHelmReleaseProxy); a change of its chart, repository, release name or namespace
+ *   deletes it and installs anew (reconcileForCluster, shouldReinstallHelmRelease).
  * - HelmReleaseProxy controller (controllers/helmreleaseproxy/helmreleaseproxy_controller.go): nothing
  *   until the Cluster's control plane is initialized and its `<cluster>-kubeconfig` Secret exists;
  *   then the release: the REAL chart where a served Go module carries it (Cilium, laid out by
@@ -191,6 +192,20 @@ export class AddonPlayer {
       tlsConfig: hcp.spec?.tlsConfig,
     };
     const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
+    // helmchartproxy_controller_phases.go reconcileForCluster / shouldReinstallHelmRelease: a change of an
+    // immutable field (chart, repository, release name, release namespace; immutable by the
+    // HelmReleaseProxy webhook, caaph-webhook.ts) deletes the HelmReleaseProxy; the next round creates
+    // it anew and installs again. (pvekaas names its releases: no generated-name case.)
+    if (hrp && hcp.spec?.reconcileStrategy !== 'InstallOnce') {
+      const changed = (['chartName', 'repoURL', 'releaseName', 'namespace'] as const).find((f) => (hrp.spec?.[f] ?? '') !== (spec[f] ?? ''));
+      if (changed) {
+        const deleted = await this.mgmt.request('DELETE', `/apis/${ADDONS}/namespaces/${ns}/helmreleaseproxies/${hrp.metadata.name}`);
+        if (deleted.status !== 200 && deleted.status !== 202 && deleted.status !== 404)
+          throw new Error(`failed to delete HelmReleaseProxy '${hrp.metadata.name}': ${deleted.body?.message ?? deleted.text}`);
+        this.rendered.delete(`${ns}/${name}/${hcp.metadata.name}`);
+        return state('pending', `HelmReleaseProxy on cluster '${name}' successfully deleted, preparing to reinstall (${changed} changed)`);
+      }
+    }
     if (!hrp) {
       const created = await this.mgmt.post(`/apis/${ADDONS}/namespaces/${ns}/helmreleaseproxies`, {
         apiVersion: ADDONS,

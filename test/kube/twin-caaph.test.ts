@@ -130,6 +130,25 @@ describe("CAAPH's selection and the Cilium chart, as the twin plays them", () =>
     expect(player.cniReady(ns, cluster)).toBe(true);
   }, 180000);
 
+  it('reinstalls from the new repository when the HelmChartProxy repoURL changes (a mirror set on a running lab)', async () => {
+    const { client } = started(mgmt);
+    const rendered = cniHelmChartProxy('cilium', ns) as any;
+    const player = await withProxy(client, rendered);
+    expect(player.cniReady(ns, cluster)).toBe(true);
+    const list = async () => (await client.get(`/apis/addons.cluster.x-k8s.io/v1alpha1/namespaces/${ns}/helmreleaseproxies`)).body.items;
+    const before = (await list())[0];
+    await client.applyOrThrow({ ...rendered, spec: { ...rendered.spec, repoURL: 'https://charts.mirror.lab/cilium' } }, { force: true });
+    await player.tick();
+    expect(player.cniWaiting(ns, cluster)).toMatch(/preparing to reinstall \(repoURL changed\)/);
+    // The old one deleted (no finalizer here), a new one on the next round, installed again.
+    await player.tick();
+    const after = await list();
+    expect(after).toHaveLength(1);
+    expect(after[0].metadata.uid).not.toBe(before.metadata.uid);
+    expect(after[0].spec.repoURL).toBe('https://charts.mirror.lab/cilium');
+    expect(player.cniReady(ns, cluster)).toBe(true);
+  }, 180000);
+
   const mutations: [string, (p: any) => void, RegExp][] = [
     ['a HelmChartProxy in namespace default', (p) => (p.metadata.namespace = 'default'), /no HelmChartProxy in namespace tenant-x selects Cluster tenant-x/],
     [
