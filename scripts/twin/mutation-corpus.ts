@@ -547,7 +547,7 @@ export const MUTATIONS: Mutation[] = [
     file: 'test/players/autoscaler.test.ts',
     test: 'catches a 1.36 tenant rendered with the 1.35 autoscaler image: its paused MachineDeployment would be scaled',
   },
-  // The CNI HelmChartProxy against CAAPH's admission webhooks (scripts/twin/caaph-webhook.ts, from v0.6.2).
+  // The CNI HelmChartProxy against CAAPH's admission webhooks (scripts/twin/caaph-webhook.ts, from its pinned release).
   {
     id: 'caaph-repo-url-no-scheme',
     mistake: "the CNI HelmChartProxy's repoURL rendered without its scheme (helm.cilium.io)",

@@ -1,5 +1,5 @@
 /**
- * CAAPH v0.6.2's admission webhooks as the twin plays them (scripts/twin/caaph-webhook.ts), on a
+ * CAAPH's admission webhooks (the pinned release) as the twin plays them (scripts/twin/caaph-webhook.ts), on a
  * real API server that calls them (upstream's own webhook configurations, failurePolicy Fail):
  * defaulting, the repoURL check and the immutable fields; and the repoURL check against Go's own
  * net/url ParseRequestURI on a corpus (the toolchain's Go runs the comparison).
@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cniHelmChartProxy } from '../../modules/tenants/cni';
+import { cniCharts } from '../../modules/versions/cni';
 import { parseRequestUriError, startCaaphWebhook, type CaaphWebhook } from '../../scripts/twin/caaph-webhook';
 import { webhookCertificates } from '../../scripts/twin/controllers';
 import { withReleaseLabels } from '../../scripts/twin/crd-labels';
@@ -168,14 +169,21 @@ describe("CAAPH's webhooks on the management API server", () => {
       apiVersion: 'addons.cluster.x-k8s.io/v1alpha1',
       kind: 'HelmReleaseProxy',
       metadata: { name: 'cilium-x', namespace: ns },
-      spec: { clusterRef: { kind: 'Cluster', name: 'x', namespace: ns }, chartName: 'cilium', repoURL: 'https://helm.cilium.io', version: '1.18.4' },
+      spec: {
+        clusterRef: { kind: 'Cluster', name: 'x', namespace: ns },
+        chartName: 'cilium',
+        repoURL: 'https://helm.cilium.io',
+        version: cniCharts.cilium.version,
+      },
     } as any;
     const stored: any = await client.applyOrThrow(hrp);
     expect(stored.spec.namespace).toBe('default');
     const r = await client.apply({ ...hrp, spec: { ...hrp.spec, repoURL: 'https://mirror.lab/charts' } } as KubeObject, { force: true });
     expect(r.status).toBe(422);
     expect(r.body.message).toContain('spec.RepoURL: Invalid value: "https://mirror.lab/charts": field is immutable');
-    const ok = await client.apply({ ...hrp, spec: { ...hrp.spec, version: '1.18.5', namespace: 'default' } } as KubeObject, { force: true });
+    const ok = await client.apply({ ...hrp, spec: { ...hrp.spec, version: `${cniCharts.cilium.version}-next`, namespace: 'default' } } as KubeObject, {
+      force: true,
+    });
     expect(ok.status).toBe(200);
   });
 });

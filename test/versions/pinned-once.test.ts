@@ -140,6 +140,11 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
     why: 'the Kamaji, provider and kamaji-etcd sources each rule is read from',
   },
   { file: 'scripts/twin/caaph.ts', pins: ['helmAddon'], why: 'the CAAPH source the twin plays, read from that release' },
+  {
+    file: 'scripts/twin/caaph-webhook.ts',
+    pins: ['helmAddon'],
+    why: 'the CAAPH webhooks the twin plays, read from that release, and its committed webhook manifests',
+  },
   { file: 'test/sim/capmox.test.ts', pins: ['proxmoxProvider'], why: 'the calls that CAPMOX release makes' },
   { file: 'test/sim/fixtures/make-iso/main.go', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
   { file: 'test/sim/iso9660.test.ts', pins: ['proxmoxProvider'], why: 'the ISO that CAPMOX release builds' },
