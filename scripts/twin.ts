@@ -43,7 +43,8 @@ export function machineTable(tenants: TwinTenant[]): string[] {
  * machines Running and Ready with a Node, placed per pool and node as the plan says, IPs in the
  * tenant's range for the instance, cloned from the template for its version on that node, created
  * with the tenant's own token there); each tenant not converged says why (`waiting`);
- * `controlPlaneVersion` is what the tenant API server answers on `/version`.
+ * `controlPlaneVersion` is what the tenant API server answers on `/version`; `cni` the CNI release,
+ * with `notRendered` where its chart was not rendered (Calico: no served module carries it).
  */
 export function twinJson(tenants: TwinTenant[]): { converged: boolean; tenants: object[] } {
   return {
@@ -52,6 +53,7 @@ export function twinJson(tenants: TwinTenant[]): { converged: boolean; tenants: 
       name: t.name,
       converged: t.converged,
       ...(t.controlPlaneVersion ? { controlPlaneVersion: t.controlPlaneVersion } : {}),
+      ...(t.cni ? { cni: t.cni } : {}),
       ...(t.converged ? {} : { waiting: t.waiting }),
       machines: t.machines,
     })),

@@ -84,7 +84,14 @@ export interface ReleaseState {
   chart: string;
   status: 'pending' | 'deployed' | 'failed';
   message?: string;
+  /** Deployed without its chart rendered (no served module carries it): why, for `twin --json`. */
+  notRendered?: string;
 }
+
+/** Why a CNI chart is not rendered in the twin (undefined: it is, from its Go module). */
+export const CNI_NOT_RENDERED: Readonly<Partial<Record<keyof typeof cniCharts, string>>> = {
+  calico: 'tigera-operator is in no module the Go proxy serves (github.com/projectcalico/calico): counted deployed without a render',
+};
 
 export class AddonPlayer {
   /** The HelmReleaseProxies' state per Cluster (`namespace/cluster`), by proxy name. */
@@ -113,6 +120,13 @@ export class AddonPlayer {
   cniReady(namespace: string, cluster: string): boolean {
     const cniChartNames = new Set(Object.values(cniCharts).map((c) => c.chart));
     return [...(this.releases.get(`${namespace}/${cluster}`)?.values() ?? [])].some((r) => cniChartNames.has(r.chart) && r.status === 'deployed');
+  }
+
+  /** The Cluster's CNI release: chart, status and, when it was not rendered, why (`twin --json`). */
+  cniRelease(namespace: string, cluster: string): { chart: string; status: string; notRendered?: string } | undefined {
+    const cniChartNames = new Set(Object.values(cniCharts).map((c) => c.chart));
+    const r = [...(this.releases.get(`${namespace}/${cluster}`)?.values() ?? [])].find((x) => cniChartNames.has(x.chart));
+    return r ? { chart: r.chart, status: r.status, ...(r.notRendered ? { notRendered: r.notRendered } : {}) } : undefined;
   }
 
   /** Why a Cluster's CNI is not ready, for the twin's diagnostics. */
@@ -245,7 +259,9 @@ export class AddonPlayer {
       'application/merge-patch+json',
     );
     if (!installed) this.rendered.set(`${ns}/${name}/${hcp.metadata.name}`, `${spec.version}\n${values}`);
-    return state(status, installed);
+    const flavour = (Object.keys(cniCharts) as (keyof typeof cniCharts)[]).find((f) => cniCharts[f].chart === hcp.spec?.chartName);
+    const notRendered = !installed && flavour ? CNI_NOT_RENDERED[flavour] : undefined;
+    return { ...state(status, installed), ...(notRendered ? { notRendered } : {}) };
   }
 
   /** ParseValues: the values template over the Cluster, its control plane and infrastructure cluster. */
@@ -317,7 +333,7 @@ export class AddonPlayer {
     if (!pinned) return `chart ${hcp.spec?.chartName} is not one the lab twin can install`;
     if (hcp.spec?.version !== pinned.version) return `chart ${pinned.chart} version ${hcp.spec?.version} is not the pinned ${pinned.version}`;
     const chartDir = join(this.root, '.toolchain/charts', pinned.chart, pinned.version);
-    if (flavour === 'calico') return undefined; // no served module carries the chart (see the header)
+    if (CNI_NOT_RENDERED[flavour!]) return undefined; // no served module carries the chart (see the header)
     if (!existsSync(chartDir)) return `chart ${pinned.chart} ${pinned.version} is not laid out in ${chartDir}: run scripts/toolchain install`;
     const plane = [...this.kamaji.planes.values()].find((p) => p.namespace === cluster.metadata.namespace && p.cluster === cluster.metadata.name);
     if (!plane) return `no tenant control plane for Cluster ${cluster.metadata.namespace}/${cluster.metadata.name}`;

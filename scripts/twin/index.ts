@@ -122,6 +122,8 @@ export interface TwinTenant {
   controlPlaneInitialized: boolean;
   /** The version the tenant API server answers on `/version` (its gitVersion), when it answers. */
   controlPlaneVersion?: string;
+  /** Its CNI release as the played CAAPH has it; `notRendered` says why a chart was not rendered (Calico). */
+  cni?: { chart: string; status: string; notRendered?: string };
   /**
    * Why it is not converged: what it waits for (control plane, machines not Running/Ready) and every
    * difference from the placement plan (notAsPlanned).
@@ -994,7 +996,17 @@ export class LabTwin {
     const notAsPlanned = waiting.length === 0 ? await this.notAsPlanned(name, out) : [];
     waiting.push(...notAsPlanned);
     const converged = controlPlaneInitialized && waiting.length === 0 && out.length === desired;
-    return { name, converged, controlPlaneInitialized, ...(controlPlaneVersion ? { controlPlaneVersion } : {}), waiting, notAsPlanned, machines: out };
+    const cni = this.addons.cniRelease(ns, name);
+    return {
+      name,
+      converged,
+      controlPlaneInitialized,
+      ...(controlPlaneVersion ? { controlPlaneVersion } : {}),
+      ...(cni ? { cni } : {}),
+      waiting,
+      notAsPlanned,
+      machines: out,
+    };
   }
 
   /** Every difference between the tenant's machines and its placement plan (as-planned.ts). */

@@ -101,6 +101,30 @@ describe("CAAPH's selection and the Cilium chart, as the twin plays them", () =>
     expect((await t.get('/apis/apps/v1/namespaces/kube-system/deployments/cilium-operator')).status).toBe(200);
   }, 180000);
 
+  it('counts a Calico release deployed without a render, and says so (no served module carries its chart)', async () => {
+    const { client } = started(mgmt);
+    const label = async (cni: string) =>
+      client.request(
+        'PATCH',
+        `/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters/${cluster}`,
+        { metadata: { labels: { [LABEL_CNI]: cni } } },
+        'application/merge-patch+json',
+      );
+    await label('calico');
+    try {
+      const player = await withProxy(client, cniHelmChartProxy('calico', ns) as KubeObject);
+      expect(player.cniRelease(ns, cluster)).toEqual({
+        chart: 'tigera-operator',
+        status: 'deployed',
+        notRendered: expect.stringContaining('in no module the Go proxy serves'),
+      });
+    } finally {
+      await label('cilium');
+    }
+    const cilium = await withProxy(client, cniHelmChartProxy('cilium', ns) as KubeObject);
+    expect(cilium.cniRelease(ns, cluster)).toEqual({ chart: 'cilium', status: 'deployed' });
+  }, 180000);
+
   it('never creates a second HelmReleaseProxy when listing them fails (the API server restarting)', async () => {
     const { client } = started(mgmt);
     const player = await withProxy(client, cniHelmChartProxy('cilium', ns) as KubeObject);
