@@ -1,5 +1,5 @@
 /**
- * The lab twin's Kamaji and provider rules (scripts/twin/kamaji-rules.ts), on what pvekaas renders:
+ * The lab twin's Kamaji and provider rules (twin/kamaji-rules.ts), on what pvekaas renders:
  * the KamajiControlPlaneTemplate of the class, the kamaji-etcd values of the example lab. Each
  * refusal is the message Kamaji's webhook or DataStore controller gives (kamaji-rules.ts cites them).
  */
@@ -16,7 +16,7 @@ import {
   tenantControlPlaneFor,
   validateDataStore,
   validateTenantControlPlane,
-} from '../../scripts/twin/kamaji-rules';
+} from '../../twin/kamaji-rules';
 
 const root = join(__dirname, '../..');
 const lab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'), 'examples/lab.yaml');

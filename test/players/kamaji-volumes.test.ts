@@ -17,7 +17,7 @@ import {
   tenantControlPlaneFor,
   validateTenantControlPlane,
   volumeFiles,
-} from '../../scripts/twin/kamaji-rules';
+} from '../../twin/kamaji-rules';
 
 /** The KamajiControlPlane CAPI's topology makes for a tenant of a lab with identity. */
 function kcp() {

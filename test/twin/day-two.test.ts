@@ -19,7 +19,7 @@ import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { planUpgrades, upgradeProblems, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { planPlacement } from '../../modules/placement';
-import type { LabTwin } from '../../scripts/twin/index';
+import type { LabTwin } from '../../twin/index';
 import { renderTenants } from '../../modules/tenants';
 import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { retireSteps } from '../../scripts/lib/retire-guard';

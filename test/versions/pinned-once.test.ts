@@ -104,18 +104,18 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   },
   { file: 'modules/tenants/vip.ts', pins: ['clusterApi'], why: "the Cluster controller's copy of controlPlaneEndpoint only while unset, read at that release" },
   {
-    file: 'scripts/twin/index.ts',
+    file: 'twin/index.ts',
     pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm', 'capiPrevious', 'clusterApiOperator'],
     why: "which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow; the operator release whose provider upgrade it plays, and the clusterctl of the operator's go.mod (the previous lane's version by coincidence)",
   },
   // The twin's kubernetes_manifest applier: the provider's and OpenTofu's rules, read from those releases' source.
   {
-    file: 'scripts/twin/manifest-applier.ts',
+    file: 'twin/manifest-applier.ts',
     pins: ['provider.kubernetes', 'tofu'],
     why: 'the provider release and OpenTofu release whose apply/wait/delete and consistency check it follows',
   },
   {
-    file: 'scripts/twin/manifest-types.ts',
+    file: 'twin/manifest-types.ts',
     pins: ['provider.kubernetes', 'tofu'],
     why: 'the provider release and OpenTofu release whose plan and type rules it follows',
   },
@@ -128,20 +128,20 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   },
   { file: 'test/applier/helm-stand-in.test.ts', pins: ['provider.helm'], why: "that helm provider release's defaults" },
   { file: 'test/twin/multi-instance.test.ts', pins: ['provider.kubernetes'], why: 'the provider rules the second plan follows' },
-  { file: 'scripts/twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'what the twin plays for Kamaji, release by release' },
   {
-    file: 'scripts/twin/tenant-controller-manager.ts',
+    file: 'twin/tenant-controller-manager.ts',
     pins: ['kamajiImage'],
     why: "the controller-manager arguments of that Kamaji release's control-plane pod, read from its source",
   },
   {
-    file: 'scripts/twin/kamaji-rules.ts',
+    file: 'twin/kamaji-rules.ts',
     pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'],
     why: 'the Kamaji, provider and kamaji-etcd sources each rule is read from',
   },
-  { file: 'scripts/twin/caaph.ts', pins: ['helmAddon'], why: 'the CAAPH source the twin plays, read from that release' },
+  { file: 'twin/caaph.ts', pins: ['helmAddon'], why: 'the CAAPH source the twin plays, read from that release' },
   {
-    file: 'scripts/twin/caaph-webhook.ts',
+    file: 'twin/caaph-webhook.ts',
     pins: ['helmAddon'],
     why: 'the CAAPH webhooks the twin plays, read from that release, and its committed webhook manifests',
   },

@@ -12,7 +12,7 @@
  * qemu-server's, sim/api/storage.ts and sim/api/qemu.ts): this file decides nothing about who may
  * do what.
  */
-import type { PveClient } from '../../sim/client';
+import type { PveClient } from '../sim/client';
 
 /** pkg/csi/driver.go: DefaultVolumeSizeBytes (10 GiB) and MinChunkSizeBytes (512 MiB). */
 export const DEFAULT_VOLUME_BYTES = 10 * 1024 ** 3;

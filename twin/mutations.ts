@@ -20,7 +20,7 @@ interface JestJson {
 
 type Outcome = 'caught' | 'test failed' | 'not run';
 
-const root = resolve(__dirname, '../../..');
+const root = resolve(__dirname, '../..');
 const args = process.argv.slice(2);
 const withTwin = args.includes('--twin');
 const asJson = args.includes('--json');

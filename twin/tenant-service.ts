@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeClient, kubeconfigFor, type KubeServer } from '../lib/kube-apiserver';
+import { KubeClient, kubeconfigFor, type KubeServer } from '../scripts/lib/kube-apiserver';
 
 export class TenantService implements KubeServer {
   readonly url: string;

@@ -9,7 +9,7 @@
  */
 import { loadAll } from 'js-yaml';
 import { helmTemplate, type ChartRelease } from './helm-template';
-import { capiProviders } from '../../modules/versions/providers';
+import { capiProviders } from '../modules/versions/providers';
 
 const OPERATOR_API = 'operator.cluster.x-k8s.io/v1alpha2';
 

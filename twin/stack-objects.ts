@@ -170,7 +170,7 @@ type Expr =
 function parse(text: string, stack: string): Expr {
   let i = 0;
   const fail = (what: string): never => {
-    throw new Error(`${stack}: the twin cannot evaluate \${${text}} (${what} at ${i}); teach scripts/twin/stack-objects.ts this form`);
+    throw new Error(`${stack}: the twin cannot evaluate \${${text}} (${what} at ${i}); teach twin/stack-objects.ts this form`);
   };
   const ws = () => {
     while (i < text.length && /\s/.test(text[i])) i++;

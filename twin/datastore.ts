@@ -19,10 +19,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolchainBin } from '../lib/kube-apiserver';
-import { etcdRequest } from '../lib/etcd';
+import { toolchainBin } from '../scripts/lib/kube-apiserver';
+import { etcdRequest } from '../scripts/lib/etcd';
 import { selfSignedPair, type CertPair } from './pki';
-import { freePort, stopChild } from '../lib/ports';
+import { freePort, stopChild } from '../scripts/lib/ports';
 
 export interface DatastoreTls {
   ca: string;

@@ -38,8 +38,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
-import { cniCharts } from '../../modules/versions/cni';
-import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+import { cniCharts } from '../modules/versions/cni';
+import type { KubeClient, KubeObject } from '../scripts/lib/kube-apiserver';
 import type { KamajiPlayer } from './kamaji';
 
 const run = promisify(execFile);

@@ -12,8 +12,8 @@
  * Clusters, the ServiceAccount, Role and RoleBinding) and retries a failed run every 15 s, as
  * the Job's backoff would.
  */
-import { MIRROR_NAME } from '../../modules/tenants/secondary-mirror';
-import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+import { MIRROR_NAME } from '../modules/tenants/secondary-mirror';
+import type { KubeClient, KubeObject } from '../scripts/lib/kube-apiserver';
 import { runPod, type PodRun } from './jobs';
 import { ReadMemo } from './read-memo';
 

@@ -15,20 +15,20 @@
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseLab } from '../../modules/config/load';
-import type { Lab } from '../../modules/config/schema';
-import { tenantCredentialsSecretName, tenantNamespace } from '../../modules/tenants/names';
-import { releaseTenantVolumes, type VolumeRelease } from '../lib/tenant-volumes';
-import { tenantClientFromSecret } from '../lib/release-volumes-run';
+import { parseLab } from '../modules/config/load';
+import type { Lab } from '../modules/config/schema';
+import { tenantCredentialsSecretName, tenantNamespace } from '../modules/tenants/names';
+import { releaseTenantVolumes, type VolumeRelease } from '../scripts/lib/tenant-volumes';
+import { tenantClientFromSecret } from '../scripts/lib/release-volumes-run';
 import { asPlannedProblems } from './as-planned';
-import { planFromJson } from '../../modules/placement/render-json';
-import type { PlacementPlan } from '../../modules/placement/types';
-import { capiCoreBuild, capiPreviousLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../../modules/versions/pins';
-import { resolveVersions } from '../../modules/versions/guard';
-import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../lib/lab-run';
-import type { SimVmView } from '../../sim/simulator';
-import { crdRoot, loadPinnedCrds, startKubeServer, type KubeObject, type KubeServer } from '../lib/kube-apiserver';
-import { synthesizeLab } from '../lib/synthesize';
+import { planFromJson } from '../modules/placement/render-json';
+import type { PlacementPlan } from '../modules/placement/types';
+import { capiCoreBuild, capiPreviousLane, controllerModules, crdDirOf, crdDirsFor, resolveToolchain, type VersionKey } from '../modules/versions/pins';
+import { resolveVersions } from '../modules/versions/guard';
+import { pointLabAt, startSimulatedLab, type SimulatedLab } from '../scripts/lib/lab-run';
+import type { SimVmView } from '../sim/simulator';
+import { crdRoot, loadPinnedCrds, startKubeServer, type KubeObject, type KubeServer } from '../scripts/lib/kube-apiserver';
+import { synthesizeLab } from '../scripts/lib/synthesize';
 import {
   CONTROLLERS,
   controllerBuilds,
@@ -71,13 +71,13 @@ export interface TwinOptions {
   work: string;
   log?: (line: string) => void;
   /**
-   * Play each tenant's cluster-autoscaler release (scripts/twin/autoscaler.ts). Off by default:
+   * Play each tenant's cluster-autoscaler release (twin/autoscaler.ts). Off by default:
    * the other suites scale autoscaled pools by hand, which a running autoscaler would undo.
    */
   autoscaler?: boolean;
   /**
    * Run each tenant control plane's kube-controller-manager, as Kamaji's pod does
-   * (scripts/twin/tenant-controller-manager.ts): the aggregated ClusterRoles filled, ServiceAccounts,
+   * (twin/tenant-controller-manager.ts): the aggregated ClusterRoles filled, ServiceAccounts,
    * Deployments' ReplicaSets and Pods... Off by default: the other suites' played kubelets and
    * autoscaler were written against tenants without it (docs/twin.md).
    */

@@ -36,7 +36,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { KubeClient } from '../lib/kube-apiserver';
+import type { KubeClient } from '../scripts/lib/kube-apiserver';
 
 export interface ContainerRun {
   container: string;
@@ -103,7 +103,7 @@ export async function runPod(
     const bin = join(dir, 'bin');
     mkdirSync(bin);
     // `kubectl` on the PATH (and for /bin/kubectl): the lab twin's, run by this node.
-    const kubectl = reachable(join(root, 'scripts/twin/kubectl.cjs'), bin);
+    const kubectl = reachable(join(root, 'twin/kubectl.cjs'), bin);
     writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nexec '${process.execPath}' '${kubectl}' "$@"\n`, { mode: 0o755 });
     for (const tool of options.tools ?? []) {
       const target = join(root, '.toolchain/bin', tool);

@@ -39,8 +39,8 @@
  * Deployment with them dry-run on the management API server; other volume sources, subPath and
  * additional containers are refused, and changed args after start are reported, not rolled.
  */
-import type { KubeClient, KubeObject, KubeServer, KubeServerOptions } from '../lib/kube-apiserver';
-import { startKubeServer } from '../lib/kube-apiserver';
+import type { KubeClient, KubeObject, KubeServer, KubeServerOptions } from '../scripts/lib/kube-apiserver';
+import { startKubeServer } from '../scripts/lib/kube-apiserver';
 import { TenantService } from './tenant-service';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,7 +63,7 @@ import {
 } from './kamaji-rules';
 import { selfSignedPair } from './pki';
 import { TwinDatastore } from './datastore';
-import { etcdRequest, prefixEnd } from '../lib/etcd';
+import { etcdRequest, prefixEnd } from '../scripts/lib/etcd';
 import { applyUnchanged, jsonEqual, mergePatchUnchanged, ReadMemo } from './read-memo';
 import { startTenantControllerManager, type TenantControllerManager } from './tenant-controller-manager';
 
@@ -124,7 +124,7 @@ export class KamajiPlayer {
   /** The kamaji-etcd release's etcd, once installed: every tenant's objects. */
   datastore?: TwinDatastore;
   private datastoreName?: string;
-  /** One pass's reads (scripts/twin/read-memo.ts): each object read once, a Secret or Service namespace listed once. */
+  /** One pass's reads (twin/read-memo.ts): each object read once, a Secret or Service namespace listed once. */
   readonly memo: ReadMemo;
 
   constructor(

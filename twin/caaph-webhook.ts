@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { KubeClient } from '../lib/kube-apiserver';
+import type { KubeClient } from '../scripts/lib/kube-apiserver';
 import { webhookConfigurations } from './controllers';
 
 /** The committed upstream webhook configurations (relative to the project root). */

@@ -93,8 +93,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load as loadYaml } from 'js-yaml';
-import { KubeClient } from '../lib/kube-apiserver';
-import { autoscalerImageTags } from '../../modules/versions/cni';
+import { KubeClient } from '../scripts/lib/kube-apiserver';
+import { autoscalerImageTags } from '../modules/versions/cni';
 import { readStack } from './stack-objects';
 
 /** A tenant's cluster-autoscaler release as its stack renders it. */

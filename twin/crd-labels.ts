@@ -9,9 +9,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { crdsDir } from '../lib/crd-tree';
-import { pinnedCrdDirs } from '../../modules/versions';
-import type { KubeObject } from '../lib/kube-apiserver';
+import { crdsDir } from '../scripts/lib/crd-tree';
+import { pinnedCrdDirs } from '../modules/versions';
+import type { KubeObject } from '../scripts/lib/kube-apiserver';
 
 /** CRD name → labels its release adds (of the pinned CRD directories, or of `dirs`). */
 export function releaseCrdLabels(root: string, dirs: readonly string[] = pinnedCrdDirs()): Map<string, Record<string, string>> {

@@ -15,8 +15,8 @@
  * and the real management kube-apiserver enforces them, so they are not repeated here.
  */
 
-import { pinnedVersions } from '../../modules/versions/pins';
-import { kamajiKubeadmVersions } from '../../modules/versions/tenant-range';
+import { pinnedVersions } from '../modules/versions/pins';
+import { kamajiKubeadmVersions } from '../modules/versions/tenant-range';
 
 export const TCP_API = 'kamaji.clastix.io/v1alpha1';
 export const KCP_API = 'controlplane.cluster.x-k8s.io/v1alpha2';

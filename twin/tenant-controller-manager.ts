@@ -30,7 +30,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tenantBinary, type KubeServer } from '../lib/kube-apiserver';
+import { tenantBinary, type KubeServer } from '../scripts/lib/kube-apiserver';
 import { selfSignedPair } from './pki';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an unstructured TenantControlPlane read by path, as Kamaji reads it

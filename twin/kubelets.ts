@@ -35,8 +35,8 @@ import { createHash, createHmac, timingSafeEqual, X509Certificate } from 'node:c
 import { readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { parse } from 'yaml';
-import type { SimVmView } from '../../sim/simulator';
-import type { KubeClient } from '../lib/kube-apiserver';
+import type { SimVmView } from '../sim/simulator';
+import type { KubeClient } from '../scripts/lib/kube-apiserver';
 import type { KamajiPlayer, TenantControlPlaneView } from './kamaji';
 
 export interface JoinAttempt {

@@ -14,9 +14,9 @@
  *   ServiceAccount, so the ClusterRole decides. A failed run fails the management apply, as the
  *   Job resource (`wait_for_completion`) fails `tofu apply`.
  */
-import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
-import { capiProviders } from '../../modules/versions/providers';
-import { pinnedVersions } from '../../modules/versions/pins';
+import type { KubeClient, KubeObject } from '../scripts/lib/kube-apiserver';
+import { capiProviders } from '../modules/versions/providers';
+import { pinnedVersions } from '../modules/versions/pins';
 import { runPod, type PodRun } from './jobs';
 import type { StackContents } from './stack-objects';
 

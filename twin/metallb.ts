@@ -24,8 +24,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
-import { freePort, stopChild } from '../lib/ports';
+import type { KubeClient, KubeObject } from '../scripts/lib/kube-apiserver';
+import { freePort, stopChild } from '../scripts/lib/ports';
 import { helmTemplate, type ChartRelease } from './helm-template';
 
 /** An unstructured object (what the twin reads by path); one reasoned `any`, kept on its own line so formatting cannot move it. */

@@ -5,7 +5,7 @@
  * Kamaji, CAAPH or Job; the kubernetes_manifest applier with the provider's semantics; the strict
  * Proxmox simulator; synth). Each entry names the test that applies the mistake and must fail the
  * way the real part would; `npm run test:mutations` runs those tests and reports, per mistake,
- * whether it was caught (scripts/twin/mutations.ts). A mistake whose test passes without catching
+ * whether it was caught (twin/mutations.ts). A mistake whose test passes without catching
  * it would be a hole in the twin.
  */
 
@@ -547,7 +547,7 @@ export const MUTATIONS: Mutation[] = [
     file: 'test/players/autoscaler.test.ts',
     test: 'catches a 1.36 tenant rendered with the 1.35 autoscaler image: its paused MachineDeployment would be scaled',
   },
-  // The CNI HelmChartProxy against CAAPH's admission webhooks (scripts/twin/caaph-webhook.ts, from its pinned release).
+  // The CNI HelmChartProxy against CAAPH's admission webhooks (twin/caaph-webhook.ts, from its pinned release).
   {
     id: 'caaph-repo-url-no-scheme',
     mistake: "the CNI HelmChartProxy's repoURL rendered without its scheme (helm.cilium.io)",

@@ -17,12 +17,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, relative } from 'node:path';
-import type { KubeClient } from '../lib/kube-apiserver';
+import type { KubeClient } from '../scripts/lib/kube-apiserver';
 import type { TwinDatastore } from './datastore';
 import { runPod, type PodRun } from './jobs';
 import { fromBlock, resolveRefs } from './providers-ready';
 import type { StackContents } from './stack-objects';
-import { freePort, stopChild } from '../lib/ports';
+import { freePort, stopChild } from '../scripts/lib/ports';
 
 export interface BackupCronJob {
   name: string;

@@ -3,13 +3,13 @@
  * the twin sees them and the placement plan. Pure: the twin passes the machines and the token of
  * each instance's credentials Secret.
  */
-import { fixedTemplateFor, nodeTemplateFor, type Instance, type Tenant } from '../../modules/config/schema';
-import { tenantTokenName } from '../../modules/config/proxmox-access';
-import { templateVmIds } from '../../modules/config/template-ids';
-import { machinesAtLeast, machinesAtMost } from '../../modules/placement/scale';
-import type { TenantPlan } from '../../modules/placement/types';
+import { fixedTemplateFor, nodeTemplateFor, type Instance, type Tenant } from '../modules/config/schema';
+import { tenantTokenName } from '../modules/config/proxmox-access';
+import { templateVmIds } from '../modules/config/template-ids';
+import { machinesAtLeast, machinesAtMost } from '../modules/placement/scale';
+import type { TenantPlan } from '../modules/placement/types';
 
-/** What the check reads of a machine (scripts/twin/index.ts TwinMachine). */
+/** What the check reads of a machine (twin/index.ts TwinMachine). */
 export interface PlannedMachineView {
   name: string;
   pool: string;

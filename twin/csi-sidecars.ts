@@ -42,10 +42,10 @@
  *   Proxmox: not played), then the Pod is Running and Ready. A Pod gone from the Node: its volumes
  *   leave `volumesInUse`.
  */
-import type { PveClient as PveClientT } from '../../sim/client';
-import { PveClient } from '../../sim/client';
-import type { SimVmView } from '../../sim/simulator';
-import type { KubeClient } from '../lib/kube-apiserver';
+import type { PveClient as PveClientT } from '../sim/client';
+import { PveClient } from '../sim/client';
+import type { SimVmView } from '../sim/simulator';
+import type { KubeClient } from '../scripts/lib/kube-apiserver';
 import { clientFromKubeconfig } from './autoscaler';
 import { createVolume, deleteVolume, publishVolume, unpublishVolume } from './proxmox-csi';
 import { parse } from 'yaml';

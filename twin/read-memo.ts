@@ -13,7 +13,7 @@
  * informer's cache it can be a moment behind other writers; the next pass reads again. The pure
  * helpers say whether a write would change anything, with the semantics of the write it stands for.
  */
-import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
+import type { KubeClient, KubeObject } from '../scripts/lib/kube-apiserver';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- unstructured objects read by path
 type Obj = KubeObject & { spec?: any; status?: any; data?: Record<string, string> };

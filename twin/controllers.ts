@@ -14,9 +14,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { KubeClient, KubeObject } from '../lib/kube-apiserver';
-import type { CapiCoreBuild } from '../../modules/versions/pins';
-import { freePort, portOpen, stopChild } from '../lib/ports';
+import type { KubeClient, KubeObject } from '../scripts/lib/kube-apiserver';
+import type { CapiCoreBuild } from '../modules/versions/pins';
+import { freePort, portOpen, stopChild } from '../scripts/lib/ports';
 
 export type ControllerName = 'capi-manager' | 'kubeadm-bootstrap-manager' | 'capmox-manager' | 'ipam-manager';
 
