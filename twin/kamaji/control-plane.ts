@@ -10,7 +10,9 @@ import { TenantService } from '../tenant-service';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiServerMounts, apiServerUserArgs, controlPlaneDeployment, hostArgs, volumeFiles, konnectivityAgentObjects, TCP_API } from '../kamaji-rules';
+import { apiServerMounts, apiServerUserArgs, controlPlaneDeployment, hostArgs, volumeFiles } from './api-server-rules';
+import { konnectivityAgentObjects } from './konnectivity-rules';
+import { TCP_API } from '../kamaji-rules';
 import { startTenantControllerManager } from '../tenant-controller-manager';
 import { KamajiBase, MANAGER, checksum, type Obj, type TenantControlPlaneView } from './base';
 

@@ -41,7 +41,8 @@
  */
 import type { KubeObject } from '../../scripts/lib/kube-apiserver';
 import { rmSync } from 'node:fs';
-import { kamajiEtcdDataStore, KCP_API, TCP_API, validateDataStore } from '../kamaji-rules';
+import { kamajiEtcdDataStore, validateDataStore } from './datastore-rules';
+import { KCP_API, TCP_API } from '../kamaji-rules';
 import { selfSignedPair } from '../pki';
 import { TwinDatastore } from '../datastore';
 import { etcdRequest, prefixEnd } from '../../scripts/lib/etcd';
