@@ -9,7 +9,7 @@ import { templateVmIds } from '../modules/config/template-ids';
 import { machinesAtLeast, machinesAtMost } from '../modules/placement/scale';
 import type { TenantPlan } from '../modules/placement/types';
 
-/** What the check reads of a machine (twin/index.ts TwinMachine). */
+/** What the check reads of a machine (twin/harness/types.ts TwinMachine). */
 export interface PlannedMachineView {
   name: string;
   pool: string;

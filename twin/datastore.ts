@@ -2,7 +2,7 @@
  * The lab twin's shared datastore: the REAL etcd (the toolchain's) that the kamaji-etcd release's
  * DataStore points to, holding every tenant, as in the Kamaji design. TLS with client-certificate
  * authentication, its server certificate signed by the chart's CA (the one the twin issues where
- * cert-manager would, kamaji.ts), so the chart's `<etcd>-client-certs` (CN root) is what reaches it.
+ * cert-manager would, kamaji/index.ts), so the chart's `<etcd>-client-certs` (CN root) is what reaches it.
  *
  * Each tenant API server keeps its objects under Kamaji's prefix for it: `--etcd-prefix=/<schema>`
  * (clastix/kamaji ddbabd87 internal/builders/controlplane/deployment.go: `managed["--etcd-prefix"] =

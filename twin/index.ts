@@ -5,7 +5,7 @@
  * kube-controller-manager (the management cluster and each tenant's API server), and the Cluster
  * API controllers — CAPI core (topology on), kubeadm bootstrap, CAPMOX v0.9.0, in-cluster IPAM —
  * with their webhooks. Simulated, and only that: Proxmox VE (sim/, strict), Kamaji and its CAPI
- * provider (kamaji.ts), kubelets (kubelets.ts).
+ * provider (kamaji/), kubelets (kubelets.ts).
  *
  * What is applied is exactly what the synthesized stacks hold (stack-objects.ts): the proxmox
  * stacks with tofu, then the Namespaces/Secrets of `management`, then every manifest of

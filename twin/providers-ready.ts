@@ -117,7 +117,7 @@ export function twinProviders(deployed: Record<string, { version: string }>): Re
   };
   const out: Record<string, string> = {};
   for (const [controller, d] of Object.entries(deployed)) if (keys[controller]) out[keys[controller]] = d.version;
-  // Played (kamaji.ts, caaph.ts), from their source at these versions.
+  // Played (kamaji/, caaph.ts), from their source at these versions.
   out['controlPlane/kamaji'] = pinnedVersions.kamajiProvider;
   out['addon/helm'] = pinnedVersions.helmAddon;
   return out;

@@ -3,7 +3,7 @@
  * address (`https://127.0.0.1:<port>`, the URL in Kamaji's admin kubeconfigs) that forwards each TCP
  * connection to the kube-apiserver of the pod that is Ready — what kube-proxy does for a Service
  * whose endpoints are the Ready pods of Kamaji's Deployment (EndpointSlices list Ready pods only).
- * During a rolling update (kamaji.ts: the new version's server started beside the old one) the new
+ * During a rolling update (kamaji/control-plane.ts: the new version's server started beside the old one) the new
  * server becomes the endpoint only once it answers /readyz; connections already open to the old one
  * stay on it until it stops, as a terminating pod's do.
  *

@@ -1,7 +1,7 @@
 /**
  * Tenant login through the lab's identity provider (issue 39), proven with the real API servers:
  * the tenant control planes of two tenants, as the class renders them for a lab with `identity`,
- * are brought up by the twin's played Kamaji (twin/kamaji.ts) on a real management API
+ * are brought up by the twin's played Kamaji (twin/kamaji/) on a real management API
  * server — REAL tenant kube-apiservers, started with the arguments and the ConfigMap volume Kamaji
  * would give its kube-apiserver container — and people log in with ID tokens of the tests' own OIDC
  * issuer (test/support/oidc-issuer.ts: TLS on loopback, discovery, JWKS, RS256).

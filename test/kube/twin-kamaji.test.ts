@@ -1,5 +1,5 @@
 /**
- * The lab twin's Kamaji and provider (twin/kamaji.ts) on a real management API server, with
+ * The lab twin's Kamaji and provider (twin/kamaji/) on a real management API server, with
  * what CAPI would do played by hand (owner reference, endpoint copy, infrastructure provisioned): a
  * KamajiControlPlane as the class renders it gets its TenantControlPlane, Kamaji's Secrets in
  * Kamaji's layout, a tenant API server and `initialized`; a wrong DataStore, a DataStore that is not

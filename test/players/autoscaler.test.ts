@@ -1,5 +1,5 @@
 /**
- * The played cluster-autoscaler's pure rules (twin/autoscaler.ts) against pvekaas's
+ * The played cluster-autoscaler's pure rules (twin/autoscaler/) against pvekaas's
  * rendering: the chart's flags and Role for the values the tenant stack renders, the discovery spec
  * parser, the binpacking estimator, and the scale-down's utilization, unneeded times and cooldown. The twin suite test/twin/autoscaling.test.ts runs them
  * against the real API servers.

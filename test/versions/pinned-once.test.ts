@@ -103,10 +103,17 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
     why: "what the topology controller, CAPMOX's bootstrap and the IPAM webhook do with an address edit, read from those releases' source",
   },
   { file: 'modules/tenants/vip.ts', pins: ['clusterApi'], why: "the Cluster controller's copy of controlPlaneEndpoint only while unset, read at that release" },
+  { file: 'twin/index.ts', pins: ['proxmoxProvider'], why: 'which controllers the twin runs, in its header' },
+  { file: 'twin/harness/stacks.ts', pins: ['provider.kubernetes'], why: 'the provider release whose kubernetes_manifest rules the applier follows' },
   {
-    file: 'twin/index.ts',
-    pins: ['proxmoxProvider', 'provider.kubernetes', 'provider.helm', 'capiPrevious', 'clusterApiOperator'],
-    why: "which controllers the twin runs, in its header; the provider releases whose rules the applier and the helm stand-in follow; the operator release whose provider upgrade it plays, and the clusterctl of the operator's go.mod (the previous lane's version by coincidence)",
+    file: 'twin/harness/helm-release.ts',
+    pins: ['provider.helm'],
+    why: 'the helm provider release whose helm_release defaults and timeout error the stand-in follows',
+  },
+  {
+    file: 'twin/harness/upgrades.ts',
+    pins: ['capiPrevious', 'clusterApiOperator'],
+    why: "the operator release whose provider upgrade it plays, and the clusterctl of the operator's go.mod (the previous lane's version by coincidence)",
   },
   // The twin's kubernetes_manifest applier: the provider's and OpenTofu's rules, read from those releases' source.
   {
@@ -128,7 +135,8 @@ const EXCEPTIONS: { file: string; pins: string[]; why: string }[] = [
   },
   { file: 'test/applier/helm-stand-in.test.ts', pins: ['provider.helm'], why: "that helm provider release's defaults" },
   { file: 'test/twin/multi-instance.test.ts', pins: ['provider.kubernetes'], why: 'the provider rules the second plan follows' },
-  { file: 'twin/kamaji.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'twin/kamaji/index.ts', pins: ['kamajiProvider', 'kamajiImage', 'kamajiEtcd'], why: 'what the twin plays for Kamaji, release by release' },
+  { file: 'twin/kamaji/datastore-rules.ts', pins: ['kamajiEtcd'], why: 'the kamaji-etcd chart release its DataStore rule is read from' },
   {
     file: 'twin/tenant-controller-manager.ts',
     pins: ['kamajiImage'],

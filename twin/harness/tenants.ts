@@ -64,7 +64,7 @@ export abstract class TwinTenants extends TwinUpgrades {
     if (!primary) waiting.push('no Cluster');
     else if (!controlPlaneInitialized) waiting.push(`control plane not initialized${this.planeWaiting(ns) ? ` (${this.planeWaiting(ns)})` : ''}`);
     const plane = [...this.kamaji.planes.values()].find((p) => p.namespace === ns && p.cluster === name);
-    // A rolling update of the control plane (kamaji.ts rollOut) is not converged until it is done; a stuck one says why.
+    // A rolling update of the control plane (kamaji/control-plane.ts rollOut) is not converged until it is done; a stuck one says why.
     if (plane?.rollout) waiting.push(`control plane ${plane.version} → ${plane.rollout.to}: ${this.planeWaiting(ns) ?? 'rolling'}`);
     const version = plane ? await plane.server.client.get('/version').catch(() => undefined) : undefined;
     const controlPlaneVersion = version?.status === 200 ? (version.body.gitVersion as string) : undefined;

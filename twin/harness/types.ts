@@ -9,7 +9,7 @@ export interface TwinOptions {
   work: string;
   log?: (line: string) => void;
   /**
-   * Play each tenant's cluster-autoscaler release (twin/autoscaler.ts). Off by default:
+   * Play each tenant's cluster-autoscaler release (twin/autoscaler/). Off by default:
    * the other suites scale autoscaled pools by hand, which a running autoscaler would undo.
    */
   autoscaler?: boolean;

@@ -2,8 +2,7 @@
  * The kube-apiserver container of Kamaji's control-plane Deployment, played from source (pure
  * functions; the player dry-runs the Deployment and writes the volumes' files): Kamaji's own volumes
  * and mounts, the flags it manages, the user's args and volumes, and the Deployment itself.
- * Sources: Kamaji 26.8.2-edge (github.com/clastix/kamaji at ddbabd87ed0e8d7c319414383e153c46f21733a9),
- * as twin/kamaji-rules.ts records; every rule below names its file.
+ * Sources: the pinned Kamaji, at the commit twin/kamaji-rules.ts records; every rule below names its file.
  */
 import type { Obj } from '../kamaji-rules';
 

@@ -1,9 +1,8 @@
 /**
  * Kamaji's DataStore rules, played from source (pure functions; the player, twin/kamaji/index.ts,
  * does the I/O): the DataStore controller's validation of the referenced Secrets, and the DataStore
- * the kamaji-etcd chart 0.17.0 renders (github.com/clastix/kamaji-etcd at 92f31f0, charts/kamaji-etcd).
- * Sources: Kamaji 26.8.2-edge (github.com/clastix/kamaji at ddbabd87ed0e8d7c319414383e153c46f21733a9),
- * as twin/kamaji-rules.ts records; every rule below names its file.
+ * the pinned kamaji-etcd chart renders (charts/kamaji-etcd, at the revision twin/kamaji-rules.ts records).
+ * Sources: the pinned Kamaji, at the commit twin/kamaji-rules.ts records; every rule below names its file.
  */
 import { TCP_API, type Obj } from '../kamaji-rules';
 

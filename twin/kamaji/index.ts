@@ -2,7 +2,7 @@
  * SIMULATED in the lab twin: Kamaji 26.8.2-edge and its Cluster API control-plane provider v0.20.0
  * (no container runtime for Kamaji's control-plane pods; the provider's module needs a Kamaji
  * pseudo-version the Go module proxy refuses). Their rules are played from their source
- * (kamaji-rules.ts names each file), in the order the two reconcile:
+ * (kamaji-rules.ts and kamaji/*-rules.ts name each file), in the order the two reconcile:
  *
  * - the kamaji-etcd release (chart 0.17.0, the management stack's values): its DataStore and the
  *   CA and client certificate Secrets cert-manager would issue for it (played: no cert-manager);

@@ -1,8 +1,7 @@
 /**
  * Kamaji's Konnectivity addon, played from source (a pure function; the player writes what it
  * returns into the tenant cluster).
- * Sources: Kamaji 26.8.2-edge (github.com/clastix/kamaji at ddbabd87ed0e8d7c319414383e153c46f21733a9),
- * as twin/kamaji-rules.ts records; every rule below names its file.
+ * Sources: the pinned Kamaji, at the commit twin/kamaji-rules.ts records; every rule below names its file.
  */
 import { parseVersion, type Obj } from '../kamaji-rules';
 

@@ -1,6 +1,6 @@
 /**
  * Kamaji's Cluster API control-plane provider, played (controllers/kamajicontrolplane_controller.go
- * at the pinned v0.20.0): each KamajiControlPlane's TenantControlPlane (written only when Kamaji's
+ * at the pinned release): each KamajiControlPlane's TenantControlPlane (written only when Kamaji's
  * webhooks admit it), its endpoints, `initialized`, the CAPI contract's Secrets and status fields.
  * The third layer of KamajiPlayer.
  */
