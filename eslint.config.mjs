@@ -144,7 +144,8 @@ export default [
     rules: restrict([
       {
         regex: topLevel(['scripts', 'stacks', 'constructs', 'twin']),
-        message: 'sim/ is the simulator alone: it never imports scripts, stacks, constructs or the twin; harness code that drives it belongs in scripts/ or twin/.',
+        message:
+          'sim/ is the simulator alone: it never imports scripts, stacks, constructs or the twin; harness code that drives it belongs in scripts/ or twin/.',
       },
     ]),
   },
