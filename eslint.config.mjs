@@ -5,7 +5,11 @@
 //   constructs/ never stacks, scripts or the simulator; never the file system or the environment; never the stock
 //               bindings constructs/providers/ patches (Manifest, Release, HelmProvider)
 //   stacks/     never scripts or the simulator; never the file system or the environment
-//   sim/        the simulator: never scripts (the harness that synthesizes and runs tofu lives there)
+//   sim/        the simulator: never scripts (the harness that synthesizes and runs tofu lives there), never the twin
+//   twin/       the lab twin (played controllers, harness, kubelets, applier): never constructs, stacks or
+//               modules/rendering: it acts on the synthesized output as the real parts would (`twinPatterns`)
+// Nothing in modules/, constructs/ or stacks/ imports twin/ (Cluster API's `.import-restrictions` are the model;
+// test/lint/twin-imports.test.ts plants each violation and checks the whole tree).
 import tsParser from '@typescript-eslint/parser';
 import tsPlugin from '@typescript-eslint/eslint-plugin';
 
@@ -26,8 +30,8 @@ const patchedBindings = [
 
 const constructPatterns = [
   {
-    regex: topLevel(['stacks', 'scripts', 'sim']),
-    message: 'constructs/ never imports stacks, scripts or the simulator: pass what the construct needs as props.',
+    regex: topLevel(['stacks', 'scripts', 'sim', 'twin']),
+    message: 'constructs/ never imports stacks, scripts, the simulator or the twin: pass what the construct needs as props.',
   },
   { regex: '^(node:)?fs(/promises)?$', message: 'constructs never read files: the CLI reads them and passes the content as props.' },
 ];
@@ -46,8 +50,8 @@ const modulePurity = [
     message: 'modules/ is pure: no cdktf or constructs (build constructs in constructs/ or stacks/ from what the module returns).',
   },
   {
-    regex: topLevel(['constructs', 'stacks', 'scripts', 'sim']),
-    message: 'modules/ is pure: it never imports constructs, stacks, scripts or the simulator; move the shared code into modules/.',
+    regex: topLevel(['constructs', 'stacks', 'scripts', 'sim', 'twin']),
+    message: 'modules/ is pure: it never imports constructs, stacks, scripts, the simulator or the twin; move the shared code into modules/.',
   },
 ];
 
@@ -63,6 +67,19 @@ const moduleLayerConfigs = moduleLayers.map((folder, i) => {
   }
   return { files: [`modules/${folder}/**/*.ts`], rules: restrict(patterns) };
 });
+
+/**
+ * twin/ acts on the synthesized output (the stacks' JSON, the plan) as the real controllers would: it
+ * never builds or renders them itself. The harness synthesizes through scripts/lib/synthesize.ts, the
+ * CLI's own road.
+ */
+export const twinPatterns = [
+  {
+    regex: `${topLevel(['constructs', 'stacks'])}|^(\\.\\./)+modules/rendering(/|$)`,
+    message:
+      'twin/ never imports constructs, stacks or modules/rendering: it acts on the synthesized output as the real parts would; read the stacks, or take a pure module outside the rendering.',
+  },
+];
 
 export default [
   { ignores: ['dist/**', 'node_modules/**', '.gen/**', '.toolchain/**', 'cdktf.out/**', 'crds/**', '**/*.js'] },
@@ -80,7 +97,10 @@ export default [
     rules: {
       ...restrict(
         [
-          { regex: topLevel(['scripts', 'sim']), message: 'stacks/ never imports scripts or the simulator: the CLI passes what a stack renders.' },
+          {
+            regex: topLevel(['scripts', 'sim', 'twin']),
+            message: 'stacks/ never imports scripts, the simulator or the twin: the CLI passes what a stack renders.',
+          },
           { regex: '^(node:)?fs(/promises)?$', message: 'stacks never read files: the CLI reads them and passes the content.' },
         ],
         patchedBindings,
@@ -105,7 +125,7 @@ export default [
   { files: ['constructs/providers/**/*.ts'], rules: restrict(constructPatterns) },
   // Test support stays out of what ships: strict CRD validation (ajv) lives in test/support/crds.ts.
   {
-    files: ['modules/**/*.ts', 'constructs/**/*.ts', 'stacks/**/*.ts', 'scripts/**/*.ts'],
+    files: ['modules/**/*.ts', 'constructs/**/*.ts', 'stacks/**/*.ts', 'scripts/**/*.ts', 'twin/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -116,18 +136,20 @@ export default [
   // No `any` in what ships without a reason: type it, or `// eslint-disable-next-line
   // @typescript-eslint/no-explicit-any -- why` (test/lint/no-explicit-any.test.ts shows the rule fire).
   {
-    files: ['modules/**/*.ts', 'constructs/**/*.ts', 'stacks/**/*.ts', 'scripts/**/*.ts', 'sim/**/*.ts'],
+    files: ['modules/**/*.ts', 'constructs/**/*.ts', 'stacks/**/*.ts', 'scripts/**/*.ts', 'twin/**/*.ts', 'sim/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
     files: ['sim/**/*.ts'],
     rules: restrict([
       {
-        regex: topLevel(['scripts', 'stacks', 'constructs']),
-        message: 'sim/ is the simulator alone: it never imports scripts, stacks or constructs; harness code that drives it belongs in scripts/.',
+        regex: topLevel(['scripts', 'stacks', 'constructs', 'twin']),
+        message:
+          'sim/ is the simulator alone: it never imports scripts, stacks, constructs or the twin; harness code that drives it belongs in scripts/ or twin/.',
       },
     ]),
   },
+  { files: ['twin/**/*.ts'], rules: restrict(twinPatterns) },
   // Lines within Prettier's printWidth (160): what Prettier cannot break (strings, template
   // literals, regular expressions, URLs) is left to it.
   {

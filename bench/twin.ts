@@ -2,7 +2,7 @@
  * `npm run --silent bench:twin -- [--json] [--tenants 30] [--timeout 30]` (minutes to wait for convergence)
  *
  * A generated lab of 30 tenants over 3 Proxmox instances (SingleInstance, Default and MultiInstance
- * tenants, every fourth with an autoscaled pool) brought up through the lab twin (scripts/twin):
+ * tenants, every fourth with an autoscaled pool) brought up through the lab twin (twin/):
  * the real CAPI core, kubeadm bootstrap, CAPMOX and IPAM controllers with the flags the management
  * stack renders. Per tenant, the seconds from its stack applied to converged as planned (twin
  * `converged`: placements, IPs, templates, tokens); p50/p95/max; whether all converged. Per
@@ -16,8 +16,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { CONTROLLERS } from '../scripts/twin/controllers';
-import { LabTwin } from '../scripts/twin/index';
+import { CONTROLLERS } from '../twin/controllers';
+import { LabTwin } from '../twin/index';
 
 const INSTANCES = ['pve-a', 'pve-b', 'pve-c'];
 

@@ -27,7 +27,7 @@ function newestSource() {
       else if (/\.(ts|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
-  for (const dir of ['stacks', 'constructs', 'modules', 'scripts', 'sim', '.gen', 'bench']) walk(join(root, dir));
+  for (const dir of ['stacks', 'constructs', 'modules', 'scripts', 'twin', 'sim', '.gen', 'bench']) walk(join(root, dir));
   for (const file of ['tsconfig.json', 'package-lock.json', 'main.ts'])
     if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   return newest;

@@ -26,7 +26,7 @@ import { tenantKubeParts } from './lib/kube-apiserver';
 import { checkKeptDir, markKeptDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
 import { machineTable, TWIN_BANNER } from './twin';
-import { LabTwin } from './twin/index';
+import { LabTwin } from '../twin/index';
 
 const usage = 'node dist/scripts/demo.js [--config examples/lab.yaml] [--keep <dir>] [--timeout <seconds>]';
 

@@ -1,6 +1,6 @@
 /**
  * `npm run --silent twin -- --config <lab.yaml> [--json] [--timeout <seconds>] [--keep <dir>]`:
- * brings a lab up in the lab twin (scripts/twin/index.ts): the proxmox stacks applied with OpenTofu
+ * brings a lab up in the lab twin (twin/index.ts): the proxmox stacks applied with OpenTofu
  * to the Proxmox VE simulator, the management-config and tenant stacks applied to a real
  * kube-apiserver where the real CAPI, kubeadm bootstrap, CAPMOX and IPAM controllers reconcile
  * them; waits until every tenant converged (bounded), prints each machine beside the plan, tears
@@ -14,7 +14,7 @@ import { readLabText } from '../modules/config/load';
 import { missingToolchain, projectRoot } from '../sim/toolchain';
 import { parseFlags, runCommand, UserError } from './lib/cli';
 import { checkKeptDir, markKeptDir } from './lib/output-dir';
-import { LabTwin, type TwinTenant } from './twin/index';
+import { LabTwin, type TwinTenant } from '../twin/index';
 
 const usage = 'npm run --silent twin -- --config <lab.yaml> [--json] [--timeout <seconds>] [--keep <dir>] [--hold]';
 

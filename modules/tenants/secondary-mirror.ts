@@ -33,7 +33,7 @@ export interface SecretMirror {
  * One Secret the mirror writes: `<secondary>-ca` (keys `tls.crt` and `tls.key`) or
  * `<secondary>-kubeconfig` (key `value`), owned by the secondary Cluster. The mirror's script prints
  * exactly this object (with the run-time values filled in); the lab twin runs that script as the
- * CronJob's pod would, with the rendered ServiceAccount's token (scripts/twin/mirror.ts).
+ * CronJob's pod would, with the rendered ServiceAccount's token (twin/mirror.ts).
  *
  * The CA copy carries the key too: CABPK v1.12's worker join refuses a cluster CA Secret without
  * one (`util/secret/certificates.go` EnsureAllExist: "for certificate: ca: missing key data"; only

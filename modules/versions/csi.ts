@@ -8,7 +8,7 @@
  * proxy here (403 for v0.19.1, and for its client github.com/sergelogvinov/go-proxmox v0.2.0), so
  * the chart is not rendered by Helm here: pvekaas writes the objects its templates would, split
  * between the management cluster (the controller) and the tenant cluster (the node plugin), and
- * the lab twin plays the controller from that source (scripts/twin/proxmox-csi.ts).
+ * the lab twin plays the controller from that source (twin/proxmox-csi.ts).
  */
 
 export const PROXMOX_CSI = {

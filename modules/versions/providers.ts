@@ -176,7 +176,7 @@ export const capiProviders: readonly CapiProvider[] = [
       'v0.6.2': {
         '1.13':
           'contract-compatible, not run for real: CAAPH v0.6.2 is built on CAPI 1.12 while the core is 1.13; both implement contract v1beta2. ' +
-          'The lab twin plays CAAPH (scripts/twin/caaph.ts), so this pair is not one a real CAAPH ran here; CAAPH v0.6.3 and later are built on 1.13',
+          'The lab twin plays CAAPH (twin/caaph.ts), so this pair is not one a real CAAPH ran here; CAAPH v0.6.3 and later are built on 1.13',
       },
     },
     crdDir: crdDirOf('helmAddon'),

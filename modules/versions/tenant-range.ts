@@ -9,7 +9,7 @@
  *   TenantControlPlane webhook (`internal/webhook/handlers/tcp_version.go`) refuses a control plane
  *   of a newer minor, on create and on upgrade. 26.8.2-edge: github.com/clastix/kamaji at
  *   ddbabd87ed0e8d7c319414383e153c46f21733a9 (crds/README.md), `KubeadmVersion = "v1.36.0"`; the
- *   lab twin plays the same webhook (scripts/twin/kamaji-rules.ts reads this table).
+ *   lab twin plays the same webhook (twin/kamaji-rules.ts reads this table).
  * - Cluster API: the "Core provider" support table of `docs/book/src/reference/versions.md`
  *   ("Kubernetes versions support"; workload cluster column), read in sigs.k8s.io/cluster-api
  *   v1.13.6 (the newest table: v1.12.10's own stops at 1.35, since 1.36 came out after it): CAPI

@@ -169,7 +169,7 @@ export class KubeClient {
 
   /**
    * Requests sent by every client of this process, by server and `METHOD path` (namespace and name
-   * segments kept, query dropped): where the twin's own polling goes (scripts/twin/timeline.ts).
+   * segments kept, query dropped): where the twin's own polling goes (twin/timeline.ts).
    */
   static readonly sent = new Map<string, number>();
 

@@ -2,7 +2,7 @@
  * A lab pointed at the simulator: starts one simulated instance per Proxmox instance of a lab
  * description, rewrites the description's endpoints to the simulator's ports, synthesizes it the
  * way `npm run synth` does, and runs the real OpenTofu with the real bpg/proxmox plugin on the
- * `proxmox-<instance>` stacks. Used by the demo and the twin (scripts/twin/) and the end-to-end
+ * `proxmox-<instance>` stacks. Used by the demo and the twin (twin/) and the end-to-end
  * tests. Harness code, so it lives with the scripts: sim/ is the simulator alone and never imports
  * upward.
  */

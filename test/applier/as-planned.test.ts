@@ -1,5 +1,5 @@
 /**
- * "Converged as planned" (scripts/twin/as-planned.ts), the check behind `twin --json`'s
+ * "Converged as planned" (twin/as-planned.ts), the check behind `twin --json`'s
  * `converged`: machines exactly as the example lab's placement plan puts them pass; each
  * realistic deviation — a machine on another node, one too few, an IP outside the tenant's range
  * for the instance, the wrong template, an old version, another tenant's token — is named.
@@ -11,7 +11,7 @@ import { fixedTemplateFor, nodeTemplateFor } from '../../modules/config/schema';
 import { templateVmIds } from '../../modules/config/template-ids';
 import { planPlacement } from '../../modules/placement/plan';
 import { machinesAtLeast } from '../../modules/placement/scale';
-import { asPlannedProblems, inRanges, type PlannedMachineView } from '../../scripts/twin/as-planned';
+import { asPlannedProblems, inRanges, type PlannedMachineView } from '../../twin/as-planned';
 
 const root = resolve(__dirname, '../..');
 const lab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'), 'examples/lab.yaml');

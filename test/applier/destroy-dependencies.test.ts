@@ -1,5 +1,5 @@
 /**
- * What the twin records as a resource's dependencies for its destroy walk (scripts/twin/stack-objects.ts
+ * What the twin records as a resource's dependencies for its destroy walk (twin/stack-objects.ts
  * `resourceDependencies`), as OpenTofu records them in state: `depends_on` and every managed resource a
  * `${...}` expression references; never a data source, a variable or the resource itself. Read from
  * a synthesized tenant stack of the example lab, so the shapes are the ones pvekaas renders.
@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStack, resourceDependencies, type StackContents } from '../../scripts/twin/stack-objects';
+import { readStack, resourceDependencies, type StackContents } from '../../twin/stack-objects';
 import { synthesizeLab } from '../../scripts/lib/synthesize';
 
 let out: string;

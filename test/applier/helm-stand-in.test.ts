@@ -3,8 +3,8 @@
  * it starts: they must be ready within the release's `timeout` when it waits (hashicorp/helm 3.1.1
  * defaults: wait true, timeout 300 s), or the twin fails as the provider would.
  */
-import { helmRelease, helmTimeout } from '../../scripts/twin/index';
-import type { StackContents } from '../../scripts/twin/stack-objects';
+import { helmRelease, helmTimeout } from '../../twin/index';
+import type { StackContents } from '../../twin/stack-objects';
 
 const stack = (releases: Record<string, unknown>): StackContents => ({
   stack: 'management',

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { SimVmView } from '../../sim/simulator';
-import { caCertHash, computeDetachedSignature, KubeletPlayer } from '../../scripts/twin/kubelets';
+import { caCertHash, computeDetachedSignature, KubeletPlayer } from '../../twin/kubelets';
 
 const dir = mkdtempSync(join(tmpdir(), 'pvekaas-kubelet-reuse-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

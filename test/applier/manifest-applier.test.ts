@@ -1,5 +1,5 @@
 /**
- * The twin's `kubernetes_manifest` applier (scripts/twin/manifest-applier.ts, manifest-types.ts):
+ * The twin's `kubernetes_manifest` applier (twin/manifest-applier.ts, manifest-types.ts):
  * hashicorp/kubernetes 2.38.0's plan, apply, wait and delete, and OpenTofu's consistency check, on
  * a fake API server whose "webhooks" change what is applied and a fake clock (no toolchain needed).
  * The types are the ones the provider builds from a CRD schema: the MachineDeployment schema below
@@ -16,7 +16,7 @@ import {
   type KubeClientLike,
   type KubeResponseLike,
   type ManifestResource,
-} from '../../scripts/twin/manifest-applier';
+} from '../../twin/manifest-applier';
 import {
   assertCompatible,
   computedPaths,
@@ -27,7 +27,7 @@ import {
   resourceType,
   type OpenApiSchema,
   type TfType,
-} from '../../scripts/twin/manifest-types';
+} from '../../twin/manifest-types';
 import { autoscaledSecondaryLab, renderedManifests } from './secondary-fixture';
 
 const str: OpenApiSchema = { type: 'string' };

@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reachable } from '../../scripts/twin/jobs';
+import { reachable } from '../../twin/jobs';
 
 const work = mkdtempSync(join(tmpdir(), 'pvekaas-pod-programs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /** `twin --json`: the top-level `converged` is every tenant converged as planned; a tenant not converged says why. */
 import { twinJson } from '../../scripts/twin';
-import type { TwinTenant } from '../../scripts/twin/index';
+import type { TwinTenant } from '../../twin/index';
 
 const tenant = (name: string, notAsPlanned: string[]): TwinTenant => ({
   name,

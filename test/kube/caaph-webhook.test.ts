@@ -1,5 +1,5 @@
 /**
- * CAAPH's admission webhooks (the pinned release) as the twin plays them (scripts/twin/caaph-webhook.ts), on a
+ * CAAPH's admission webhooks (the pinned release) as the twin plays them (twin/caaph-webhook.ts), on a
  * real API server that calls them (upstream's own webhook configurations, failurePolicy Fail):
  * defaulting, the repoURL check and the immutable fields; and the repoURL check against Go's own
  * net/url ParseRequestURI on a corpus (the toolchain's Go runs the comparison).
@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cniHelmChartProxy } from '../../modules/tenants/cni';
 import { cniCharts } from '../../modules/versions/cni';
-import { parseRequestUriError, startCaaphWebhook, type CaaphWebhook } from '../../scripts/twin/caaph-webhook';
-import { webhookCertificates } from '../../scripts/twin/controllers';
-import { withReleaseLabels } from '../../scripts/twin/crd-labels';
+import { parseRequestUriError, startCaaphWebhook, type CaaphWebhook } from '../../twin/caaph-webhook';
+import { webhookCertificates } from '../../twin/controllers';
+import { withReleaseLabels } from '../../twin/crd-labels';
 import { startKubeServer, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';
 

@@ -2,7 +2,7 @@
  * The controllers' concurrency and client rate limits the management stack renders
  * (modules/management/chart-values.ts `CAPI_1_12_TUNING`): on Cluster API 1.12 the defaults 1.13
  * ships, on 1.13 nothing. The real operator chart passes the provider's `deployment` through, the
- * operator turns its container args into manager flags (scripts/twin/controllers.ts `managerArgs`),
+ * operator turns its container args into manager flags (twin/controllers.ts `managerArgs`),
  * and the REAL controller binaries of the toolchain (the default core's build, and the previous minor's in the providers' graph)
  * must know every flag: an unknown one stops the manager at start, so the provider would never come up.
  */
@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CAPI_1_12_TUNING, CORE_SYNC_ARGS, capiOperatorValues, capiProviderResources } from '../../modules/management/chart-values';
 import { capiCoreBuild, capiPreviousLane, controllerModules, pinnedVersions } from '../../modules/versions';
-import { controllerBuilds, deployedProviders, managerArgs, operatorChanges, type ControllerName } from '../../scripts/twin/controllers';
-import { renderedOperatorValues } from '../../scripts/twin/operator-chart';
+import { controllerBuilds, deployedProviders, managerArgs, operatorChanges, type ControllerName } from '../../twin/controllers';
+import { renderedOperatorValues } from '../../twin/operator-chart';
 import toolchain from '../../modules/versions/toolchain.json';
 import { stringify } from 'yaml';
 import { exampleLab } from '../management/synth';

@@ -1,10 +1,10 @@
 /**
- * The twin's kubernetes_manifest applier (scripts/twin/manifest-applier.ts) against the real
+ * The twin's kubernetes_manifest applier (twin/manifest-applier.ts) against the real
  * kube-apiserver of the toolchain: types as the provider reads them (the cluster's OpenAPI v2 for
  * built-in kinds, a CRD's schema for custom ones), the consistency check on what the real server
  * returns, `wait` and delete with short timeouts on the real clock.
  */
-import { ApplyError, ManifestApplier, manifestResource, type ManifestResource } from '../../scripts/twin/manifest-applier';
+import { ApplyError, ManifestApplier, manifestResource, type ManifestResource } from '../../twin/manifest-applier';
 import { startKubeServer, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';
 

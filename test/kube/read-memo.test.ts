@@ -1,5 +1,5 @@
 /**
- * The players' pass memo and write checks (scripts/twin/read-memo.ts) against a real API server: a
+ * The players' pass memo and write checks (twin/read-memo.ts) against a real API server: a
  * write is left out only when the API server would have stored nothing for it. Each case sends the
  * write anyway and compares the resourceVersion the server answers with the one before (the server
  * keeps it when the stored object did not change), so the helpers' verdict is checked against
@@ -7,7 +7,7 @@
  */
 import { KubeClient, type KubeObject } from '../support/kube-apiserver';
 import { kubeServerWithNamespace } from '../support/lifecycle';
-import { applyUnchanged, itemPath, mergePatchUnchanged, ReadMemo } from '../../scripts/twin/read-memo';
+import { applyUnchanged, itemPath, mergePatchUnchanged, ReadMemo } from '../../twin/read-memo';
 
 const NS = 'memo';
 const DS = '/apis/kamaji.clastix.io/v1alpha1/datastores';

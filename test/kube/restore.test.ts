@@ -12,8 +12,8 @@ import { join, resolve } from 'node:path';
 import { etcdRequest, rangePrefix } from '../../scripts/lib/etcd';
 import { toolchainBin } from '../../scripts/lib/kube-apiserver';
 import { restoreTenant, restoreWhole } from '../../scripts/restore';
-import { TwinDatastore } from '../../scripts/twin/datastore';
-import { selfSignedPair } from '../../scripts/twin/pki';
+import { TwinDatastore } from '../../twin/datastore';
+import { selfSignedPair } from '../../twin/pki';
 
 const root = resolve(__dirname, '../..');
 const have = ['etcd', 'etcdctl', 'etcdutl', 'bbolt'].every((b) => existsSync(join(toolchainBin, b)));
@@ -139,7 +139,7 @@ d('restore (real etcd)', () => {
   });
 
   test("one tenant of large values: transactions by bytes, each under etcd's request limit (the finding: a later batch refused)", async () => {
-    // The twin's datastore takes requests of up to 10 MiB (--max-request-bytes, scripts/twin/datastore.ts); 128 operations per
+    // The twin's datastore takes requests of up to 10 MiB (--max-request-bytes, twin/datastore.ts); 128 operations per
     // transaction whatever their size put nine 1.4 MiB values in the second one (12.6 MiB), which it refuses. By bytes (the default
     // limit, 1.5 MiB), each large value goes in a transaction of its own.
     const big = (c: string) => c.repeat(1400 * 1024);

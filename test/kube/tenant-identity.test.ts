@@ -1,7 +1,7 @@
 /**
  * Tenant login through the lab's identity provider (issue 39), proven with the real API servers:
  * the tenant control planes of two tenants, as the class renders them for a lab with `identity`,
- * are brought up by the twin's played Kamaji (scripts/twin/kamaji.ts) on a real management API
+ * are brought up by the twin's played Kamaji (twin/kamaji/) on a real management API
  * server — REAL tenant kube-apiservers, started with the arguments and the ConfigMap volume Kamaji
  * would give its kube-apiserver container — and people log in with ID tokens of the tests' own OIDC
  * issuer (test/support/oidc-issuer.ts: TLS on loopback, discovery, JWKS, RS256).
@@ -13,7 +13,7 @@
  * kid) is fetched and followed. A KamajiControlPlane whose ConfigMap is missing never starts.
  *
  * Each tenant control plane runs its REAL kube-controller-manager with Kamaji's arguments
- * (scripts/twin/tenant-controller-manager.ts): its clusterrole-aggregation controller fills `view`,
+ * (twin/tenant-controller-manager.ts): its clusterrole-aggregation controller fills `view`,
  * `edit` and `admin`, which the bindings name.
  *
  * Played by hand, as in test/kube/twin-kamaji.test.ts: what CAPI does (the topology's
@@ -32,7 +32,7 @@ import { applyClassPatches } from '../../modules/tenants/class-patches';
 import { classTemplates } from '../../modules/tenants/cluster-class';
 import { classPatches } from '../../modules/tenants/cluster-class-patches';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
-import { KamajiPlayer, type KamajiReleases, type TenantControlPlaneView } from '../../scripts/twin/kamaji';
+import { KamajiPlayer, type KamajiReleases, type TenantControlPlaneView } from '../../twin/kamaji';
 import { accessMismatches, asPerson, LAB_ACCESS, people, startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
 import { startKubeServer, type KubeClient, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';
@@ -308,7 +308,7 @@ describe('tenant login through the identity provider, on real tenant API servers
     expect(issuer!.keyFetches()).toBeGreaterThan(before);
   }, 90000);
 
-  // The mutation corpus (scripts/twin/mutation-corpus.ts): each mistake, applied to a copy of what
+  // The mutation corpus (twin/mutation-corpus.ts): each mistake, applied to a copy of what
   // pvekaas renders, is caught by the real tenant API server.
   it('lets a tenant-a admin write in tenant-b with a group bound in the wrong tenant', async () => {
     const b = plane('tenant-b');

@@ -1,5 +1,5 @@
 /**
- * The lab twin's CAAPH (scripts/twin/caaph.ts) on real API servers: the HelmChartProxy pvekaas renders
+ * The lab twin's CAAPH (twin/caaph.ts) on real API servers: the HelmChartProxy pvekaas renders
  * for a Cilium tenant selects its Cluster (the API server's own label selection, in the proxy's own
  * namespace), its values template is executed over the Cluster, the REAL Cilium chart (from its Go
  * module, .toolchain/charts) is rendered by helm with the schema enforced and applied to the tenant
@@ -10,9 +10,9 @@ import { clusterClassTemplates } from '../../modules/tenants/cluster-class-templ
 import { cniHelmChartProxy } from '../../modules/tenants/cni';
 import { LABEL_CNI } from '../../modules/tenants/names';
 import { cniCharts } from '../../modules/versions/cni';
-import { AddonPlayer } from '../../scripts/twin/caaph';
-import { withReleaseLabels } from '../../scripts/twin/crd-labels';
-import type { KamajiPlayer } from '../../scripts/twin/kamaji';
+import { AddonPlayer } from '../../twin/caaph';
+import { withReleaseLabels } from '../../twin/crd-labels';
+import type { KamajiPlayer } from '../../twin/kamaji';
 import { startKubeServer, type KubeClient, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The lab twin's Kamaji and provider (scripts/twin/kamaji.ts) on a real management API server, with
+ * The lab twin's Kamaji and provider (twin/kamaji/) on a real management API server, with
  * what CAPI would do played by hand (owner reference, endpoint copy, infrastructure provisioned): a
  * KamajiControlPlane as the class renders it gets its TenantControlPlane, Kamaji's Secrets in
  * Kamaji's layout, a tenant API server and `initialized`; a wrong DataStore, a DataStore that is not
@@ -11,8 +11,8 @@ import { parseLab } from '../../modules/config/load';
 import { renderManagement } from '../../modules/management';
 import { clusterClassTemplates } from '../../modules/tenants/cluster-class-templates';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
-import { KamajiPlayer, type KamajiReleases, type TenantControlPlaneView } from '../../scripts/twin/kamaji';
-import { caCertHash, computeDetachedSignature, detachedTokenIsValid, KubeletPlayer } from '../../scripts/twin/kubelets';
+import { KamajiPlayer, type KamajiReleases, type TenantControlPlaneView } from '../../twin/kamaji';
+import { caCertHash, computeDetachedSignature, detachedTokenIsValid, KubeletPlayer } from '../../twin/kubelets';
 import type { SimVmView } from '../../sim/simulator';
 import { stringify } from 'yaml';
 import { startKubeServer, type KubeClient, type KubeObject, type KubeServer, type KubeServerOptions } from '../support/kube-apiserver';

@@ -1,6 +1,6 @@
 /**
  * MetalLB's real controller (go.universe.tf/metallb `controller`, the pinned component version,
- * built by scripts/toolchain) as the lab twin runs it (scripts/twin/metallb.ts): the example lab's
+ * built by scripts/toolchain) as the lab twin runs it (twin/metallb.ts): the example lab's
  * management stack's `metallb` release rendered from the real chart with its values, the
  * controller's ServiceAccount and roles applied, the binary running with that ServiceAccount's
  * token; the tenant VIP pool and advertisement of the management-config stack applied as rendered.
@@ -19,8 +19,8 @@ import type { ChildProcess } from 'node:child_process';
 import { parseLab } from '../../modules/config/load';
 import { allocateVips } from '../../modules/tenants/vip';
 import { readFileSync } from 'node:fs';
-import { metallbReleaseOf, notAnnounced, startMetallb, type RunningMetallb } from '../../scripts/twin/metallb';
-import { readStack } from '../../scripts/twin/stack-objects';
+import { metallbReleaseOf, notAnnounced, startMetallb, type RunningMetallb } from '../../twin/metallb';
+import { readStack } from '../../twin/stack-objects';
 import { synthesizeLab } from '../../scripts/lib/synthesize';
 import { resolveToolchain } from '../../modules/versions/pins';
 import { startKubeServer, type KubeClient, type KubeObject, type KubeServer } from '../support/kube-apiserver';

@@ -1,5 +1,5 @@
 /**
- * The lab twin's run of the secondary-clusters Secret mirror (scripts/twin/mirror.ts, jobs.ts) on a
+ * The lab twin's run of the secondary-clusters Secret mirror (twin/mirror.ts, jobs.ts) on a
  * real API server: the CronJob's script as rendered, with a token of the rendered ServiceAccount, so
  * the rendered Role decides. As rendered it copies the primary's CA and kubeconfig to the secondary;
  * each rendering mistake below (a verb, a resourceName, the binding, the ServiceAccount) fails the
@@ -16,7 +16,7 @@ import {
   STATIC_CONTROL_PLANE_VERSION,
   staticControlPlaneCrd,
 } from '../../modules/tenants/static-control-plane';
-import { MirrorPlayer } from '../../scripts/twin/mirror';
+import { MirrorPlayer } from '../../twin/mirror';
 import { startKubeServer, type KubeClient, type KubeObject, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';
 

@@ -1,14 +1,14 @@
 /**
- * The lab twin's run of the management stack's providers-ready Job (scripts/twin/providers-ready.ts)
+ * The lab twin's run of the management stack's providers-ready Job (twin/providers-ready.ts)
  * on a real API server: its ServiceAccount, ClusterRole and binding as the stack renders them, its
  * `kubectl wait` containers with that ServiceAccount's token, against provider objects reported
  * installed only at the versions the twin runs. A ClusterRole missing a resource, or a provider
  * version the twin does not run, fails the Job.
  */
 import { load } from 'js-yaml';
-import { deployedProviders } from '../../scripts/twin/controllers';
-import { runProvidersReady, twinProviders } from '../../scripts/twin/providers-ready';
-import { readStack, type StackContents } from '../../scripts/twin/stack-objects';
+import { deployedProviders } from '../../twin/controllers';
+import { runProvidersReady, twinProviders } from '../../twin/providers-ready';
+import { readStack, type StackContents } from '../../twin/stack-objects';
 import { exampleLab, synthesize, type Synthesized } from '../management/synth';
 import { startKubeServer, type KubeServer } from '../support/kube-apiserver';
 import { started, tearDown } from '../support/lifecycle';

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const root = join(__dirname, '../..');
-const FOLDERS = ['modules', 'constructs', 'stacks', 'scripts', 'sim'];
+const FOLDERS = ['modules', 'constructs', 'stacks', 'scripts', 'twin', 'sim'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -44,7 +44,7 @@ describe('one reading of a scale', () => {
   it(`no source outside ${HELPERS} reads a scale by hand`, () => {
     const found: string[] = [];
     let files = 0;
-    for (const dir of ['modules', 'constructs', 'stacks', 'scripts', 'sim', 'bench', 'test']) {
+    for (const dir of ['modules', 'constructs', 'stacks', 'scripts', 'twin', 'sim', 'bench', 'test']) {
       for (const file of sourceFiles(join(root, dir))) {
         const path = relative(root, file);
         if (path === relative(root, __filename)) continue;

@@ -22,7 +22,7 @@ const STARTS_TOFU = /\b(spawn|spawnSync|exec|execSync|execFile|execFileSync|fork
 describe('one tofu runner', () => {
   it(`only ${RUNNER} starts tofu`, () => {
     const starts: string[] = [];
-    for (const dir of ['scripts', 'sim', 'bench', 'test', 'modules', 'constructs', 'stacks']) {
+    for (const dir of ['scripts', 'twin', 'sim', 'bench', 'test', 'modules', 'constructs', 'stacks']) {
       for (const file of tsFiles(join(root, dir))) {
         const path = relative(root, file);
         readFileSync(file, 'utf8')

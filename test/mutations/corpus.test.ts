@@ -1,11 +1,11 @@
 /**
- * The mutation corpus (scripts/twin/mutation-corpus.ts) stays true: at least 25 mistakes, each
+ * The mutation corpus (twin/mutation-corpus.ts) stays true: at least 25 mistakes, each
  * naming a test that exists in the file it names, and every one in docs/twin.md's table. Running
  * the tests themselves is `npm run test:mutations` (and `npm test`, which runs every file).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MUTATIONS } from '../../scripts/twin/mutation-corpus';
+import { MUTATIONS } from '../../twin/mutation-corpus';
 import { projectRoot } from '../support/toolchain';
 
 const source = (file: string) => readFileSync(join(projectRoot, file), 'utf8').replace(/\\'/g, "'");

@@ -1,5 +1,5 @@
 /**
- * The played cluster-autoscaler's pure rules (scripts/twin/autoscaler.ts) against pvekaas's
+ * The played cluster-autoscaler's pure rules (twin/autoscaler/) against pvekaas's
  * rendering: the chart's flags and Role for the values the tenant stack renders, the discovery spec
  * parser, the binpacking estimator, and the scale-down's utilization, unneeded times and cooldown. The twin suite test/twin/autoscaling.test.ts runs them
  * against the real API servers.
@@ -20,7 +20,7 @@ import {
   templateTaints,
   updateUnneeded,
   type AutoscalerRelease,
-} from '../../scripts/twin/autoscaler';
+} from '../../twin/autoscaler';
 import type { Tenant } from '../../modules/config/schema';
 
 const tenant = { name: 'elastic', kubernetesVersion: 'v1.35.4' } as unknown as Tenant;
@@ -144,7 +144,7 @@ describe('1.36.1: paused node groups, taints from the Machine template', () => {
     expect(templateTaints('1.36.1', md({}, [{ key: 'zone', effect: 'NoSchedule' }]))).toEqual([{ key: 'zone', effect: 'NoSchedule' }]);
   });
 
-  // Mutation #54 (scripts/twin/mutation-corpus.ts): the 1.35 image rendered for a 1.36 tenant.
+  // Mutation #54 (twin/mutation-corpus.ts): the 1.35 image rendered for a 1.36 tenant.
   it('catches a 1.36 tenant rendered with the 1.35 autoscaler image: its paused MachineDeployment would be scaled', () => {
     const rendered = autoscalerValues({ ...tenant, kubernetesVersion: 'v1.36.3' } as Tenant);
     const leftAlone = (values: Record<string, unknown>) => {

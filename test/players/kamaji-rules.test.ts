@@ -1,5 +1,5 @@
 /**
- * The lab twin's Kamaji and provider rules (scripts/twin/kamaji-rules.ts), on what pvekaas renders:
+ * The lab twin's Kamaji and provider rules (twin/kamaji-rules.ts), on what pvekaas renders:
  * the KamajiControlPlaneTemplate of the class, the kamaji-etcd values of the example lab. Each
  * refusal is the message Kamaji's webhook or DataStore controller gives (kamaji-rules.ts cites them).
  */
@@ -9,14 +9,9 @@ import { parseLab } from '../../modules/config/load';
 import { renderManagement } from '../../modules/management';
 import { clusterClassTemplates } from '../../modules/tenants/cluster-class-templates';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
-import {
-  defaultTenantControlPlane,
-  kamajiEtcdDataStore,
-  konnectivityAgentObjects,
-  tenantControlPlaneFor,
-  validateDataStore,
-  validateTenantControlPlane,
-} from '../../scripts/twin/kamaji-rules';
+import { defaultTenantControlPlane, tenantControlPlaneFor, validateTenantControlPlane } from '../../twin/kamaji-rules';
+import { kamajiEtcdDataStore, validateDataStore } from '../../twin/kamaji/datastore-rules';
+import { konnectivityAgentObjects } from '../../twin/kamaji/konnectivity-rules';
 
 const root = join(__dirname, '../..');
 const lab = parseLab(readFileSync(join(root, 'examples/lab.yaml'), 'utf8'), 'examples/lab.yaml');

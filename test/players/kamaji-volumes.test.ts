@@ -9,15 +9,8 @@ import { applyClassPatches } from '../../modules/tenants/class-patches';
 import { classTemplates } from '../../modules/tenants/cluster-class';
 import { classPatches } from '../../modules/tenants/cluster-class-patches';
 import { KAMAJI_DATASTORE_NAME } from '../../modules/versions/layout';
-import {
-  apiServerMounts,
-  apiServerUserArgs,
-  controlPlaneDeployment,
-  hostArgs,
-  tenantControlPlaneFor,
-  validateTenantControlPlane,
-  volumeFiles,
-} from '../../scripts/twin/kamaji-rules';
+import { apiServerMounts, apiServerUserArgs, controlPlaneDeployment, hostArgs, volumeFiles } from '../../twin/kamaji/api-server-rules';
+import { tenantControlPlaneFor, validateTenantControlPlane } from '../../twin/kamaji-rules';
 
 /** The KamajiControlPlane CAPI's topology makes for a tenant of a lab with identity. */
 function kcp() {

@@ -1,10 +1,10 @@
 /**
- * The tenant kube-controller-manager's arguments (scripts/twin/tenant-controller-manager.ts): the
+ * The tenant kube-controller-manager's arguments (twin/tenant-controller-manager.ts): the
  * pinned Kamaji's buildControllerManager map, the TenantControlPlane's extraArgs merged over it, the
  * twin's stated deviations last. The process itself runs in test/kube/tenant-identity.test.ts and
  * test/twin/identity.test.ts.
  */
-import { controllerManagerArgs } from '../../scripts/twin/tenant-controller-manager';
+import { controllerManagerArgs } from '../../twin/tenant-controller-manager';
 
 const files = { kubeconfig: '/t/controller-manager.conf', caCert: '/t/ca.crt', caKey: '/t/ca.key', serviceAccountKey: '/t/service-account.key' };
 const tcp = (spec: Record<string, unknown>) => ({ metadata: { name: 'tenant-a' }, spec });

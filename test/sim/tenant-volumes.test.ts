@@ -1,7 +1,7 @@
 /**
  * Issue 38: tenant volumes with exactly the grants the instance stack renders (renderInstances of
  * a lab whose tenant-a and tenant-b each have a volume storage of their own on pmox-txl), driven by
- * the played Proxmox CSI controller (scripts/twin/proxmox-csi.ts) against the Proxmox simulator,
+ * the played Proxmox CSI controller (twin/proxmox-csi.ts) against the Proxmox simulator,
  * whose permission checks are pve-storage's and qemu-server's (sim/api/storage.ts, sim/api/qemu.ts).
  *
  * tenant-a's token creates, attaches, detaches and deletes its own volumes, and is refused on
@@ -15,7 +15,7 @@ import { PveClient } from '../../sim/client';
 import { planPlacement } from '../../modules/placement';
 import { VOLUMES_ROLE, renderInstances, type CapmoxGrant, type InstanceRendering } from '../../modules/rendering/instance';
 import { CSI_CONTROLLER_VMID } from '../../modules/tenants/storage';
-import { CsiError, createVolume, deleteVolume, publishVolume, unpublishVolume } from '../../scripts/twin/proxmox-csi';
+import { CsiError, createVolume, deleteVolume, publishVolume, unpublishVolume } from '../../twin/proxmox-csi';
 import { exampleLab } from '../management/synth';
 
 const lab = exampleLab((d) => {

@@ -1,6 +1,6 @@
 /**
  * A small OIDC issuer of the tests' own (issue 39), never a product part: https on loopback with a
- * CA it makes (openssl, scripts/twin/pki.ts), its discovery document
+ * CA it makes (openssl, twin/pki.ts), its discovery document
  * (`/.well-known/openid-configuration`) and its JWKS (`/keys`), RSA signing keys it makes with
  * node:crypto, and ID tokens (RS256 JWTs) it mints for the claims a test asks for. `rotate()`
  * replaces the signing key with a new one under a new `kid`; `keyFetches` counts JWKS reads, so a
@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:https';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { selfSignedPair } from '../../scripts/twin/pki';
+import { selfSignedPair } from '../../twin/pki';
 
 export interface MintOptions {
   /** Seconds from now until `exp` (negative: already expired). @default 600 */

@@ -10,10 +10,10 @@
  *   - a simulated state: the instance stacks' token outputs given distinct values (as tofu would
  *     store them: `<user>!<name>` and `<user>!<name>=<secret>`), the management stack's Secrets
  *     resolved from them, and each tenant stack's data sources and resources resolved from those
- *     Secrets with the lab twin's expression evaluator (scripts/twin/stack-objects.ts) — the
+ *     Secrets with the lab twin's expression evaluator (twin/stack-objects.ts) — the
  *     state's content — then grepped for every other tenant's token id and secret.
  */
-import { readStack, resolveExpressions, type ExpressionSources, type StackContents } from '../../scripts/twin/stack-objects';
+import { readStack, resolveExpressions, type ExpressionSources, type StackContents } from '../../twin/stack-objects';
 import { exampleLab, synthesize, type Synthesized } from '../management/synth';
 
 let synth: Synthesized;

@@ -1,6 +1,6 @@
 /**
  * Autoscaling 0 → N → 0 in the lab twin (issue 24): each tenant's cluster-autoscaler release played
- * from its source (scripts/twin/autoscaler.ts: the pinned chart, clusterapi provider 1.35.2, the image pvekaas pins for the fixture's Kubernetes 1.35) with the
+ * from its source (twin/autoscaler/: the pinned chart, clusterapi provider 1.35.2, the image pvekaas pins for the fixture's Kubernetes 1.35) with the
  * token of the chart's ServiceAccount against the management API server and the rendered
  * `<tenant>-kubeconfig` Secret for the workload cluster; the tenant API server has a REAL
  * kube-scheduler (k8s.io/kubernetes, the kube-apiserver's version), which marks the Pods that fit no Node unschedulable.
@@ -16,7 +16,7 @@ import { parseLab } from '../../modules/config/load';
 import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
 import { topologyMachineDeployments } from '../../modules/tenants/replaced';
-import { LabTwin, type TwinTenant } from '../../scripts/twin/index';
+import { LabTwin, type TwinTenant } from '../../twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
 import { ensureDefaultServiceAccount, printTimes, projectRoot, readyReport, sampleReadyNodes, timed, waitForRetireGuard, workerVmUuids } from './support';

@@ -1,8 +1,8 @@
 /**
  * Backups that restore (issue 24, items 2 and 3), in the lab twin: the tenants' API servers keep
  * their objects in the twin's REAL shared datastore (one etcd, each tenant under Kamaji's prefix
- * `/<schema>/`, scripts/twin/datastore.ts). The management stack's backup CronJob is run as its
- * Job's pod would run (scripts/twin/etcd-backup.ts): real etcdctl/etcdutl/rclone, its Secrets, as
+ * `/<schema>/`, twin/datastore.ts). The management stack's backup CronJob is run as its
+ * Job's pod would run (twin/etcd-backup.ts): real etcdctl/etcdutl/rclone, its Secrets, as
  * its runAsUser, to a real S3 endpoint (`rclone serve s3` checking signatures). Then, with the
  * snapshot fetched back from the bucket:
  *
@@ -24,11 +24,11 @@ import { parseDocument } from 'yaml';
 import { BACKUP_ACCESS_KEY_VARIABLE, BACKUP_SECRET_KEY_VARIABLE, SNAPSHOT_NAME_PATTERN } from '../../constructs/etcd-backup-cron-job';
 import { snapshotKeys } from '../../scripts/lib/etcd';
 import { restoreTenant, restoreWhole } from '../../scripts/restore';
-import { backupCronJob, runBackupJob, TwinS3, type BackupCronJob, type BackupTargets } from '../../scripts/twin/etcd-backup';
+import { backupCronJob, runBackupJob, TwinS3, type BackupCronJob, type BackupTargets } from '../../twin/etcd-backup';
 import { AUTOSCALER_MAX } from '../../modules/tenants/machine-deployments';
-import { LabTwin } from '../../scripts/twin/index';
-import { kamajiReleases } from '../../scripts/twin/releases';
-import { readStack } from '../../scripts/twin/stack-objects';
+import { LabTwin } from '../../twin/index';
+import { kamajiReleases } from '../../twin/releases';
+import { readStack } from '../../twin/stack-objects';
 import { projectRoot, printTimes, timed } from './support';
 
 jest.setTimeout(20 * 60 * 1000);

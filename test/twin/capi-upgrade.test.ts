@@ -5,7 +5,7 @@
  * core and kubeadm bootstrap managers) and converges as planned; then the move's one edit — the
  * override removed, so the lab takes pvekaas's default — is applied as a deploy would, management
  * stack first, and the twin plays what the cluster-api-operator does for it
- * (scripts/twin/index.ts `playOperatorUpgrades`): core and kubeadm bootstrap scaled down, the 1.13
+ * (twin/harness/upgrades.ts `playOperatorUpgrades`): core and kubeadm bootstrap scaled down, the 1.13
  * CRDs replace the 1.12 ones, roles and webhook configurations swapped, the managers started on the
  * 1.13 binaries. Every tenant survives: no Machine replaced, every pool's Ready Nodes (sampled in the
  * tenants' own API servers) never below what it asks for, every Cluster Available throughout but for
@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capiPreviousLane, pinnedVersions } from '../../modules/versions';
-import type { LabTwin } from '../../scripts/twin/index';
+import type { LabTwin } from '../../twin/index';
 import {
   clusterAvailability,
   convergedOrThrow,

@@ -19,7 +19,7 @@ import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { planUpgrades, upgradeProblems, versionsOfPlanJson } from '../../modules/foresight/upgrade';
 import { planPlacement } from '../../modules/placement';
-import type { LabTwin } from '../../scripts/twin/index';
+import type { LabTwin } from '../../twin/index';
 import { renderTenants } from '../../modules/tenants';
 import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { retireSteps } from '../../scripts/lib/retire-guard';
@@ -197,7 +197,7 @@ describe('day two in the twin', () => {
     expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     for (const [pool, p] of samples.pools) expect({ pool, atLeast: p.min >= p.replicas }).toEqual({ pool, atLeast: true });
-    // The tenant API servers answered every second, the old server until Kamaji's rollout switched to the new one (kamaji.ts rollOut).
+    // The tenant API servers answered every second, the old server until Kamaji's rollout switched to the new one (twin/kamaji/control-plane.ts rollOut).
     for (const [tenant, api] of samples.api)
       expect({ tenant, failures: api.failures, versions: api.versions }).toEqual({ tenant, failures: [], versions: [FROM, TO] });
     for (const name of names) expect({ name, version: (await twin.tenant(name)).controlPlaneVersion }).toEqual({ name, version: TO });

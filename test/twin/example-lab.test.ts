@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { tenantProxmoxPool } from '../../modules/config/proxmox-access';
-import type { LabTwin, TwinTenant } from '../../scripts/twin/index';
+import type { LabTwin, TwinTenant } from '../../twin/index';
 import { runStatus } from '../../scripts/lib/status-run';
 import { actualCounts, inRanges, plannedCounts, projectRoot, startTwin, printTimes } from './support';
 
@@ -225,7 +225,7 @@ describe('the example lab in the twin', () => {
   });
 
   it('never turns wrong bootstrap data into a Node: a VM whose join token is unknown is refused', async () => {
-    const { KubeletPlayer } = await import('../../scripts/twin/kubelets');
+    const { KubeletPlayer } = await import('../../twin/kubelets');
     // A VM that did join, with the bootstrap data it joined with (CAPMOX removes the ISO once the machine is up).
     const [key, bootstrap] = [...twin.kubelets.joinedWith.entries()].find(([, b]) => b.userData?.includes('kubeadm-join-config')) ?? [];
     expect(key).toBeDefined();

@@ -6,7 +6,7 @@
  *
  * What acts is real: the tenant kube-apiservers (started by the played Kamaji with the rendered
  * `--authentication-config` and its ConfigMap volume), each tenant's kube-controller-manager with
- * Kamaji's arguments (scripts/twin/tenant-controller-manager.ts: its clusterrole-aggregation
+ * Kamaji's arguments (twin/tenant-controller-manager.ts: its clusterrole-aggregation
  * controller fills `view`, `edit` and `admin`), and CAPI core's ClusterResourceSet controller, which
  * applies the rendered ClusterRoleBindings into each tenant cluster — the test never writes them.
  *
@@ -22,8 +22,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import type { LabTwin } from '../../scripts/twin/index';
-import type { TenantControlPlaneView } from '../../scripts/twin/kamaji';
+import type { LabTwin } from '../../twin/index';
+import type { TenantControlPlaneView } from '../../twin/kamaji';
 import { accessMismatches, asPerson, LAB_ACCESS, people, startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
 import { convergedOrThrow, printTimes, projectRoot, startTwin } from './support';
 
@@ -270,7 +270,7 @@ describe('tenant login through the identity provider, in the lab twin', () => {
     expect(issuer.keyFetches()).toBeGreaterThan(before);
   });
 
-  // The mutation corpus (scripts/twin/mutation-corpus.ts): each mistake made to the rendered object
+  // The mutation corpus (twin/mutation-corpus.ts): each mistake made to the rendered object
   // in the management cluster, caught by the real part that acts on it, then undone.
   it('lets a tenant-a admin write in tenant-b when the ClusterResourceSet applies a group bound in the wrong tenant', async () => {
     expect(await mismatches()).toEqual([]);

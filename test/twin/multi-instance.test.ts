@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import type { LabTwin, TwinMachine, TwinTenant } from '../../scripts/twin/index';
+import type { LabTwin, TwinMachine, TwinTenant } from '../../twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { ensureDefaultServiceAccount, projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes } from './support';
 
@@ -131,7 +131,7 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
   });
 
   it("would have failed with the old secondary rendering: CAPI's MachineDeployment webhook breaks an MD without cluster-name in its selector, and CAPI's revision annotation breaks [spec.replicas] alone as computed_fields", async () => {
-    const { ManifestApplier, manifestResource, ApplyError } = await import('../../scripts/twin/manifest-applier');
+    const { ManifestApplier, manifestResource, ApplyError } = await import('../../twin/manifest-applier');
     const applier = new ManifestApplier(mgmt());
     const stack = JSON.parse(readFileSync(join(twin.out, 'stacks', `tenant-${TENANT}`, 'cdk.tf.json'), 'utf8'));
     const [address, rendered] = Object.entries(stack.resource.kubernetes_manifest as Record<string, any>).find(

@@ -6,7 +6,7 @@
  * and attach-detach controllers), CAPI core (its ClusterResourceSet applies the tenant-side CSI
  * objects; it copies the topology labels to the Nodes). Played, each rule cited there: the Proxmox
  * CSI controller and its csi-provisioner and csi-attacher, reading what the rendered Deployment in
- * the tenant's management namespace mounts (scripts/twin/csi-sidecars.ts, proxmox-csi.ts), and the
+ * the tenant's management namespace mounts (twin/csi-sidecars.ts, proxmox-csi.ts), and the
  * kubelets' volume part. Simulated: Proxmox, with its permission checks.
  *
  * A StatefulSet's volume is created on tenant-a's storage of the Proxmox node of the Node the real
@@ -20,10 +20,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import type { LabTwin } from '../../scripts/twin/index';
-import type { TenantControlPlaneView } from '../../scripts/twin/kamaji';
+import type { LabTwin } from '../../twin/index';
+import type { TenantControlPlaneView } from '../../twin/kamaji';
 import { PveClient } from '../../sim/client';
-import { CsiError, createVolume, publishVolume } from '../../scripts/twin/proxmox-csi';
+import { CsiError, createVolume, publishVolume } from '../../twin/proxmox-csi';
 import { CSI_CONTROLLER_VMID } from '../../modules/tenants/storage';
 import { tenantCredentialsSecretName } from '../../modules/tenants/names';
 import { retainedLines } from '../../scripts/lib/tenant-volumes';

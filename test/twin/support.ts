@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { machinesAtLeast } from '../../modules/placement/scale';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { Worker } from 'node:worker_threads';
-import { LabTwin, type TwinMachine, type TwinOptions } from '../../scripts/twin/index';
+import { LabTwin, type TwinMachine, type TwinOptions } from '../../twin/index';
 import { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, type RetireStep } from '../../scripts/lib/retire-guard';
 
@@ -36,7 +36,7 @@ export function timed(twin: LabTwin, name: string): LabTwin {
 }
 
 /**
- * Where each running twin's time goes (scripts/twin/timeline.ts): the bring-up parts LabTwin marks,
+ * Where each running twin's time goes (twin/timeline.ts): the bring-up parts LabTwin marks,
  * the rest of `beforeAll` (to converged), then each case; printed when the file's cases are done.
  */
 const running = new Map<LabTwin, { name: string; cases: number }>();
@@ -98,7 +98,7 @@ export function actualCounts(machines: TwinMachine[]): Map<string, number> {
 }
 
 /** Whether an IPv4 address lies in one of the lab's ranges (`a.b.c.d-a.b.c.e` or CIDR): the twin's own check. */
-export { inRanges } from '../../scripts/twin/as-planned';
+export { inRanges } from '../../twin/as-planned';
 
 export interface ReadySamples {
   /** Node events the watcher took the fewest Ready Nodes after (each tenant's list counts as one). */

@@ -11,7 +11,7 @@ import { parseLab } from '../../modules/config/load';
 import { ProblemError, type Problem } from '../../modules/config/problems';
 import { capiPreviousLane, pinnedVersions } from '../../modules/versions';
 import { capiWorkloadRanges, kamajiKubeadmVersions, outsideTenantRange, tenantKubernetesRange } from '../../modules/versions/tenant-range';
-import { KAMAJI_KUBEADM_VERSION } from '../../scripts/twin/kamaji-rules';
+import { KAMAJI_KUBEADM_VERSION } from '../../twin/kamaji-rules';
 
 const example = readFileSync(join(__dirname, '../../examples/lab.yaml'), 'utf8');
 
