@@ -45,6 +45,32 @@ export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[]
     ],
   },
   {
+    home: 'modules/tenants/replaced.ts',
+    rules: [
+      {
+        id: 'replace.no-surge',
+        refuses:
+          'a change that replaces node groups of a tenant (a new template, network or instance field) with no surge: CAPI deletes the old machine deployments at once and the pool has fewer Ready Nodes',
+        fix: 'surge, then retire (docs/tenants.md): set the tenant\'s previous as the problem gives it, deploy, and remove previous once the new Nodes are Ready',
+      },
+    ],
+  },
+  {
+    home: 'modules/foresight/upgrade.ts',
+    rules: [
+      {
+        id: 'upgrade.minor-jump',
+        refuses: "a tenant's kubernetesVersion more than one minor away from the version it runs (the control plane moves one minor at a time)",
+        fix: 'deploy the steps one at a time (npm run upgrade-plan shows each)',
+      },
+      {
+        id: 'upgrade.cannot-roll',
+        refuses: 'an upgrade whose rollout cannot run: a missing template of the new version, or no room for the surge machines',
+        fix: 'add the missing templates, make room on the nodes named (or make those pools smaller), or surge with previous',
+      },
+    ],
+  },
+  {
     home: 'modules/foresight/address-edits.ts',
     rules: [
       {

@@ -222,7 +222,11 @@ function namespace(name: string, labels: Record<string, string> = {}): Namespace
 export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): ManagementRendering {
   const management = lab.management;
   const guard = versionGuard(lab);
-  if (guard.problems.length > 0) throw new ProblemError(guard.problems, { title: 'management: the version guard refuses this combination' });
+  if (guard.problems.length > 0)
+    throw new ProblemError(
+      guard.problems.map((p) => ({ ...p, rule: 'versions.guard' })),
+      { title: 'management: the version guard refuses this combination' },
+    );
   const { versions } = guard;
   const settings: ManagementSettings = { management, versions };
   const mirror = management.mirror;
@@ -232,7 +236,12 @@ export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): Manag
   const globalCredentials = capmoxGlobalCredentials(providers);
   if (globalCredentials.length > 0) {
     throw new ProblemError(
-      globalCredentials.map((message) => ({ path: ['management'], message, fix: 'give CAPMOX no configSecret and no PROXMOX_* variables' })),
+      globalCredentials.map((message) => ({
+        path: ['management'],
+        message,
+        fix: 'give CAPMOX no configSecret and no PROXMOX_* variables',
+        rule: 'management.capmox-global-credentials',
+      })),
       { title: 'management: CAPMOX must run without global credentials' },
     );
   }
