@@ -81,4 +81,19 @@ export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[]
       },
     ],
   },
+  {
+    home: 'scripts/lib/output-dir.ts',
+    rules: [
+      {
+        id: 'output.state-inside',
+        refuses: 'a delivery.local.stateDir inside the output directory a command replaces (synth --out, review, deploy): the state would go with it',
+        fix: 'keep state outside every generated directory (e.g. stateDir: state), or choose another output directory',
+      },
+      {
+        id: 'output.kubeconfig-inside',
+        refuses: 'a management.kubernetes.configPath inside the output directory a command replaces: the kubeconfig would be copied or deleted with it',
+        fix: 'keep the kubeconfig outside every generated directory (e.g. ~/.kube/lab-mgmt.yaml), or choose another output directory',
+      },
+    ],
+  },
 ];

@@ -222,11 +222,7 @@ function namespace(name: string, labels: Record<string, string> = {}): Namespace
 export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): ManagementRendering {
   const management = lab.management;
   const guard = versionGuard(lab);
-  if (guard.problems.length > 0)
-    throw new ProblemError(
-      guard.problems.map((p) => ({ ...p, rule: 'versions.guard' })),
-      { title: 'management: the version guard refuses this combination' },
-    );
+  if (guard.problems.length > 0) throw new ProblemError(guard.problems, { title: 'management: the version guard refuses this combination' });
   const { versions } = guard;
   const settings: ManagementSettings = { management, versions };
   const mirror = management.mirror;
