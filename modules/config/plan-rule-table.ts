@@ -97,11 +97,6 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
         fix: 'rename the tenant',
       },
       {
-        id: 'tenant.no-autoscaler-image',
-        refuses: 'autoscaled pools on a Kubernetes minor pvekaas pins no cluster-autoscaler image for',
-        fix: 'use a Kubernetes minor pvekaas pins a cluster-autoscaler for, or give the autoscaled pools a fixed replicas count',
-      },
-      {
         id: 'tenant.nothing-placed',
         refuses: 'a tenant of which the placement plan puts no machine anywhere',
         fix: 'see the placement report (npm run placement)',
@@ -127,8 +122,9 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
         fix: 'name an instance of proxmox.instances, or remove the entry',
       },
       {
-        id: 'surge.retiring-too-large',
-        refuses: 'a surge whose retiring machines cannot be rendered beside the new ones',
+        id: 'surge.retiring-cannot-stay',
+        refuses:
+          'a surge whose retiring machine deployments cannot stay as they were: one moves between the primary Cluster and a secondary one, or the Cluster gained a variable their worker template lacks',
         fix: 'surge in smaller steps (docs/tenants.md, "Surge, then retire"), or remove previous to replace the node groups without a surge',
       },
     ],
