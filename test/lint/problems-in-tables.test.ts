@@ -30,8 +30,8 @@ export const BEFORE_THE_RULES: Record<string, string> = {
   'modules/config/safety.ts': 'the string checks every value passes before the rules run',
 };
 
-/** Homes whose checks are run by `runRules` (each problem tagged with the id of the rule that found it). */
-const ruleHomes = new Set([...RULE_HOMES, ...WARNING_HOMES].map((h) => h.home));
+/** Homes whose checks are run by `runRules` (each problem tagged with the id of the rule that found it), and the helpers they share. */
+const ruleHomes = new Set([...RULE_HOMES, ...WARNING_HOMES].map((h) => h.home).concat('modules/config/rule-helpers.ts'));
 /** Every id, with the home that may raise it (lab and warning ids: any helper of their check, since runRules tags them too). */
 const labIds = new Set([...RULE_HOMES, ...WARNING_HOMES].flatMap((h) => h.rules.map((r) => r.id)));
 const homeOf = new Map<string, string>([...PLAN_RULE_HOMES, ...EDIT_HOMES].flatMap((h) => h.rules.map((r) => [r.id, h.home] as [string, string])));
