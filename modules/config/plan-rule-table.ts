@@ -93,7 +93,7 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
     rules: [
       {
         id: 'tenant.reserved-namespace',
-        refuses: "a tenant whose namespace belongs to Kubernetes or the management plane (deleting the tenant would delete it)",
+        refuses: 'a tenant whose namespace belongs to Kubernetes or the management plane (deleting the tenant would delete it)',
         fix: 'rename the tenant',
       },
       {
@@ -159,7 +159,8 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
       },
       {
         id: 'network.too-few-addresses',
-        refuses: 'node ranges with fewer addresses than the tenant can have workers at once (every pool at its maximum, one surge machine per machine deployment)',
+        refuses:
+          'node ranges with fewer addresses than the tenant can have workers at once (every pool at its maximum, one surge machine per machine deployment)',
         fix: 'widen the node ranges, or surge one pool at a time',
       },
     ],
@@ -169,7 +170,8 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
     rules: [
       {
         id: 'tenant.multi-instance-refused',
-        refuses: 'a tenant with machines on several Proxmox instances while capmox.multiInstance is refuse (released CAPMOX binds a Cluster to one Proxmox API)',
+        refuses:
+          'a tenant with machines on several Proxmox instances while capmox.multiInstance is refuse (released CAPMOX binds a Cluster to one Proxmox API)',
         fix: 'keep the tenant on one instance, or set capmox.multiInstance: secondary-clusters (or proposal)',
       },
     ],
@@ -179,7 +181,8 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
     rules: [
       {
         id: 'node.names-collide',
-        refuses: 'two Proxmox nodes whose names differ only in case or punctuation, so that the machine deployments of one pool on them get one Kubernetes name',
+        refuses:
+          'two Proxmox nodes whose names differ only in case or punctuation, so that the machine deployments of one pool on them get one Kubernetes name',
         fix: 'rename one of the nodes in the description',
       },
     ],
@@ -209,7 +212,7 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
     rules: [
       {
         id: 'management.capmox-global-credentials',
-        refuses: 'a CAPMOX installed with global credentials (a configSecret or PROXMOX_* variables), which override every tenant\'s credentialsRef',
+        refuses: "a CAPMOX installed with global credentials (a configSecret or PROXMOX_* variables), which override every tenant's credentialsRef",
         fix: 'give CAPMOX no configSecret and no PROXMOX_* variables',
       },
     ],

@@ -10,7 +10,6 @@ import type { LabRule } from './rule';
 import { duplicates, perPool, perTenant, unknownRef, type Instance, type Tenant } from './rule-helpers';
 import { possibleInstances } from './tenant-instances';
 
-
 /**
  * The boot disk of the template a pool on `instance` is cloned from for a version, where it is known:
  * a template the instance stack builds from an image (IMAGE_TEMPLATE_DISK_GIB), or an existing one
@@ -359,7 +358,6 @@ function checkPrevious(tenant: Tenant, base: (string | number)[]): { kind: 'newe
   }
   return [];
 }
-
 
 /** Whether an instance can provide a template for a Kubernetes version. */
 export function hasTemplateFor(instance: Lab['proxmox']['instances'][number], version: string): boolean {

@@ -121,7 +121,8 @@ export function renderLab(lab: Lab, plan: PlacementPlan, options: LabRenderOptio
   }
   const tenants = part(() => renderTenants(lab, plan, options.vipMemory !== undefined ? { vipMemory: options.vipMemory } : {}));
   const management = part(() => renderManagementPlane(lab));
-  if (problems.length > 0 || !tenants || !management) throw new ProblemError(problems, { title: titles.length === 1 ? titles[0] : renderTitle(problems.length) });
+  if (problems.length > 0 || !tenants || !management)
+    throw new ProblemError(problems, { title: titles.length === 1 ? titles[0] : renderTitle(problems.length) });
   return { instances: renderInstances(lab, plan), management, managementConfig: renderManagementConfig(lab), tenants };
 }
 

@@ -74,8 +74,9 @@ export const PLAN_RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
  * for one of them fails the test until it is taken off.
  */
 export const WITHOUT_FIXTURE: Record<string, string> = {
-  'surge.stage-pool-shortfall': "fired by test/tenants/surge-staged.test.ts on its own lab; no edit of the example lab found yet",
+  'surge.stage-pool-shortfall': 'fired by test/tenants/surge-staged.test.ts on its own lab; no edit of the example lab found yet',
   'tenant.nothing-placed': 'a guard: placement refuses a pool it cannot place, and the schema refuses a pool of no machines',
   'surge.retiring-cannot-stay': 'needs a secondary-clusters tenant whose first instance changes in a surge; not written yet',
-  'management.capmox-global-credentials': "a guard over pvekaas's own provider resources: no field of the description gives CAPMOX a configSecret or PROXMOX_* variables",
+  'management.capmox-global-credentials':
+    "a guard over pvekaas's own provider resources: no field of the description gives CAPMOX a configSecret or PROXMOX_* variables",
 };

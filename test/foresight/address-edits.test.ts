@@ -157,8 +157,7 @@ describe('the edit rules (docs/rules.md), each fired by its own fixture', () => 
     },
     // tenant-a ran 1.34 on pmox-txl, whose one template is 1.35's: the surge machines clone it, so the roll needs previous.
     'upgrade.cannot-roll': () => upgradeProblems(before, planPlacement(before), new Map([['tenant-a', 'v1.34.3']])),
-    'output.state-inside': () =>
-      outputProblems(edited((l) => (l.delivery = { backend: 'local', local: { stateDir: 'generated/state' } }))),
+    'output.state-inside': () => outputProblems(edited((l) => (l.delivery = { backend: 'local', local: { stateDir: 'generated/state' } }))),
     'output.kubeconfig-inside': () =>
       outputProblems(edited((l) => (l.management.kubernetes = { configPath: join(projectRoot, 'generated/mgmt.yaml'), context: 'lab-mgmt' }))),
   };

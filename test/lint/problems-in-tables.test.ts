@@ -71,7 +71,12 @@ export function untabledRaises(file: string, text: string): Raise[] {
         } else if (!(file === 'modules/placement/placer.ts' && ts.isShorthandPropertyAssignment(rule))) at(node, 'a rule id that is not written out');
       }
     }
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'problem' && file.startsWith('modules/placement/')) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'problem' &&
+      file.startsWith('modules/placement/')
+    ) {
       const first = node.arguments[0];
       if (!first || !ts.isStringLiteral(first)) at(node, 'placer.problem without a written rule id');
       else {

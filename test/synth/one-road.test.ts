@@ -39,26 +39,23 @@ describe('validate and synth: one road', () => {
     let run = 0;
     const seen = { accepted: 0, refused: 0 };
     fc.assert(
-      fc.property(
-        fc.subarray(Object.keys(fixtures).sort(), { maxLength: 2 }),
-        fc.array(edit, { maxLength: 2 }),
-        (picked, edits) => {
-          run++;
-          const doc = parse(exampleText);
-          for (const id of picked) fixtures[id](doc);
-          for (const e of edits) apply(doc, e);
-          const config = join(work, `lab-${run}.yaml`);
-          writeFileSync(config, stringify(doc));
-          const validated = refusal(() => validateLab({ config }));
-          const synthesized = refusal(() => synthesizeLab({ config, out: join(work, `out-${run}`), cache: false }));
-          expect({ picked, edits, synthesized }).toEqual({ picked, edits, synthesized: validated });
-          if (validated === 'accepted') seen.accepted++;
-          else {
-            seen.refused++;
-            for (const p of validated.problems) expect({ picked, problem: p, listed: rulesPage.includes(`\`${p.rule}\``) }).toEqual({ picked, problem: p, listed: true });
-          }
-        },
-      ),
+      fc.property(fc.subarray(Object.keys(fixtures).sort(), { maxLength: 2 }), fc.array(edit, { maxLength: 2 }), (picked, edits) => {
+        run++;
+        const doc = parse(exampleText);
+        for (const id of picked) fixtures[id](doc);
+        for (const e of edits) apply(doc, e);
+        const config = join(work, `lab-${run}.yaml`);
+        writeFileSync(config, stringify(doc));
+        const validated = refusal(() => validateLab({ config }));
+        const synthesized = refusal(() => synthesizeLab({ config, out: join(work, `out-${run}`), cache: false }));
+        expect({ picked, edits, synthesized }).toEqual({ picked, edits, synthesized: validated });
+        if (validated === 'accepted') seen.accepted++;
+        else {
+          seen.refused++;
+          for (const p of validated.problems)
+            expect({ picked, problem: p, listed: rulesPage.includes(`\`${p.rule}\``) }).toEqual({ picked, problem: p, listed: true });
+        }
+      }),
       { numRuns: 14, seed: 40 },
     );
     // Both sides drawn: a property over refusals only (or acceptances only) would prove half of it.
