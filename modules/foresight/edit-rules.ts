@@ -51,7 +51,7 @@ export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[]
         id: 'replace.no-surge',
         refuses:
           'a change that replaces node groups of a tenant (a new template, network or instance field) with no surge: CAPI deletes the old machine deployments at once and the pool has fewer Ready Nodes',
-        fix: 'surge, then retire (docs/tenants.md): set the tenant\'s previous as the problem gives it, deploy, and remove previous once the new Nodes are Ready',
+        fix: "surge, then retire (docs/tenants.md): set the tenant's previous as the problem gives it, deploy, and remove previous once the new Nodes are Ready",
       },
     ],
   },
