@@ -14,7 +14,8 @@ import { upgradeProblems, versionsOfLab } from '../../modules/foresight/upgrade'
 import { datastoreStorageClass } from '../../modules/management/datastore';
 import { planPlacement } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { planAndRenderLab, renderLab, type LabRendering } from '../../modules/rendering';
+import { planAndRenderLab, type LabRendering } from '../../modules/rendering';
+import { renderTenants } from '../../modules/tenants';
 import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { allocateVips, vipMemoryOf, type VipMemory } from '../../modules/tenants/vip';
 import { datastoreMemoryOfOutput } from './datastore-memory';
@@ -60,10 +61,11 @@ export function validateLab(options: ValidateOptions): Validated {
   }
   if (old && oldPlan && road) {
     const { plan, rendering } = road;
-    const oldRendering = atLabFile(against as string, () => renderLab(old, oldPlan, vipMemory ? { vipMemory } : {}));
-    const mds = (r: LabRendering) => [...r.tenants.values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+    // The old description's node groups only (its tenants: what runs), to compare with the new ones.
+    const oldTenants = atLabFile(against as string, () => renderTenants(old, oldPlan, vipMemory ? { vipMemory } : {}));
+    const mds = (r: LabRendering['tenants']) => [...r.values()].flatMap((t) => topologyMachineDeployments(t.cluster));
     // Every node group the change replaces must surge: upgrades (their steps) and every other template change.
-    problems.push(...upgradeProblems(lab, plan, versionsOfLab(old)), ...replacementProblems(lab, mds(oldRendering), mds(rendering), old));
+    problems.push(...upgradeProblems(lab, plan, versionsOfLab(old)), ...replacementProblems(lab, mds(oldTenants), mds(rendering.tenants), old));
   }
   if (problems.length > 0 || !road) throw configErrorAt(config, problems);
   return { lab, ...road };
