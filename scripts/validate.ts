@@ -4,22 +4,16 @@
  * it makes can roll and every address edit keeps the running machines (modules/foresight/address-edits.ts);
  * the VIPs the old description (or, with --out, the last synth into that output) gave are kept
  * (modules/tenants/vip.ts, "Memory"), as synth keeps them.
+ *
+ * It takes synth's road (scripts/lib/validate-lab.ts: `planAndRenderLab`, modules/rendering, the
+ * pure rendering, no cdktf), so it refuses what synth refuses, with the same problems, and reports
+ * every one at once.
  */
-import { atLabFile, configErrorAt, loadLabFile } from '../modules/config/load';
-import { upgradeProblems, versionsOfLab } from '../modules/foresight/upgrade';
-import { machinesAtMost, planPlacement } from '../modules/placement';
+import { machinesAtMost } from '../modules/placement';
 import { labWarnings } from '../modules/config/safety';
-import { renderTenants } from '../modules/tenants';
-import { replacementProblems, topologyMachineDeployments } from '../modules/tenants/replaced';
 import { supportWarnings } from '../modules/management';
-import { versionGuard } from '../modules/versions/lab-guard';
 import { parseFlags, printWarnings, runCommand, todayUtc } from './lib/cli';
-import { ProblemError, type Problem } from '../modules/config/problems';
-import { addressEdits } from '../modules/foresight/address-edits';
-import { allocateVips, vipMemoryOf, type VipMemory } from '../modules/tenants/vip';
-import { vipMemoryOfOutput } from './lib/vip-memory';
-import { datastoreMemoryOfOutput } from './lib/datastore-memory';
-import { datastoreMemoryProblems, datastoreStorageClass } from '../modules/management/datastore';
+import { validateLab } from './lib/validate-lab';
 
 const usage = 'npm run --silent validate -- --config <lab.yaml> [--against <old lab.yaml>] [--out <synth output>]';
 
@@ -43,38 +37,13 @@ runCommand(() => {
     { about: 'Checks a lab description (schema, rules, placement, rendering) without synthesizing; every problem with its file, line, path and fix.' },
   );
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
-  const lab = loadLabFile(config);
-  const plan = atLabFile(config, () => planPlacement(lab));
-  const against = flags.against as string | undefined;
-  const old = against !== undefined ? loadLabFile(against) : undefined;
-  const oldPlan = against !== undefined && old ? atLabFile(against, () => planPlacement(old)) : undefined;
-  // The VIPs to keep: the last synth's into --out, else the old description's allocation.
-  let vipMemory: VipMemory | undefined = flags.out !== undefined ? vipMemoryOfOutput(flags.out as string) : undefined;
-  if (vipMemory === undefined && old) vipMemory = vipMemoryOf(allocateVips(old));
-  // Every problem at once: the edits' beside the rendering's.
-  const problems: Problem[] = [];
-  if (old && oldPlan) problems.push(...addressEdits(old, oldPlan, lab).problems);
-  // The datastore's CSI and class: the last synth's into --out, else the old description's (modules/management/datastore.ts).
-  const datastoreMemory =
-    (flags.out !== undefined ? datastoreMemoryOfOutput(flags.out as string) : undefined) ??
-    (old ? { csi: old.management.datastore.csi, storageClass: datastoreStorageClass(old.management.datastore) } : undefined);
-  problems.push(...datastoreMemoryProblems(lab.management, datastoreMemory));
-  let renderings: ReturnType<typeof renderTenants> | undefined;
-  try {
-    renderings = renderTenants(lab, plan, { vipMemory });
-  } catch (e) {
-    if (!(e instanceof ProblemError) || e.file !== undefined) throw e;
-    problems.push(...e.problems);
-  }
-  if (old && oldPlan && renderings) {
-    const oldRenderings = atLabFile(against as string, () => renderTenants(old, oldPlan, { vipMemory }));
-    const mds = (r: NonNullable<typeof renderings>) => [...r.values()].flatMap((t) => topologyMachineDeployments(t.cluster));
-    // Every node group the change replaces must surge: upgrades (their steps) and every other template change.
-    problems.push(...upgradeProblems(lab, plan, versionsOfLab(old)), ...replacementProblems(lab, mds(oldRenderings), mds(renderings), old));
-  }
-  if (problems.length > 0) throw configErrorAt(config, problems);
+  const { lab, plan, rendering } = validateLab({
+    config,
+    ...(flags.against !== undefined ? { against: flags.against as string } : {}),
+    ...(flags.out !== undefined ? { out: flags.out as string } : {}),
+  });
   let machines = 0;
   for (const tenant of plan.tenants) for (const pool of tenant.pools) for (const p of pool.placements) machines += machinesAtMost(p.scale);
   process.stdout.write(`${config}: valid — ${lab.proxmox.instances.length} instances, ${lab.tenants.length} tenants, ${machines} machines (at most) placed\n`);
-  printWarnings(process.stdout, config, [...labWarnings(lab), ...versionGuard(lab).warnings, ...supportWarnings(lab, todayUtc())], plan.warnings);
+  printWarnings(process.stdout, config, [...labWarnings(lab), ...rendering.management.warnings, ...supportWarnings(lab, todayUtc())], plan.warnings);
 });

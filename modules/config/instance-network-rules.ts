@@ -8,7 +8,7 @@
  */
 import type { Problem } from './problems';
 import type { Lab, Tenant } from './schema';
-import { editDistance } from './rules';
+import { editDistance } from './rule-helpers';
 import { rulesOf, type LabRule } from './rule';
 import { possibleInstances } from './tenant-instances';
 

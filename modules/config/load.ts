@@ -8,7 +8,7 @@ import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type
 import type { z } from 'zod';
 import { ProblemError, type Problem } from './problems';
 import { lenientLab } from './lenient';
-import { editDistance } from './rules';
+import { editDistance } from './rule-helpers';
 import { RULE_TABLE, checkLab } from './rule-table';
 import { MAX_LAB_BYTES, URL_CREDENTIAL_FIX, checkShape, checkStrings, redactUrl, urlCredentialProblem } from './safety';
 import { labSchema, type Lab } from './schema';

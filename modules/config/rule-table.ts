@@ -9,6 +9,7 @@
 import type { Problem } from './problems';
 import { runRules, type LabRule } from './rule';
 import type { Lab } from './schema';
+import { INSTANCE_RULES } from './instance-rules';
 import { LAB_RULES } from './rules';
 import { QUOTA_RULES } from './quota';
 import { INSTANCE_NETWORK_RULES } from './instance-network-rules';
@@ -21,6 +22,7 @@ import { STORAGE_RULES } from './storage-rules';
 
 /** The rules, by home, in the order `checkLab` runs them. */
 export const RULE_HOMES: readonly { home: string; rules: readonly LabRule[] }[] = [
+  { home: 'modules/config/instance-rules.ts', rules: INSTANCE_RULES },
   { home: 'modules/config/rules.ts', rules: LAB_RULES },
   { home: 'modules/config/quota.ts', rules: QUOTA_RULES },
   { home: 'modules/config/instance-network-rules.ts', rules: INSTANCE_NETWORK_RULES },

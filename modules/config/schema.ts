@@ -4,91 +4,32 @@
  * rules that relate several fields (unique names, references) live in `rules.ts`.
  */
 import { z } from 'zod';
-import { URL_CREDENTIAL_FIX, redactUrl, urlCredentialProblem } from './safety';
-import { pinnedVersions } from '../versions/pins';
 import { identitySchema, tenantAccessSchema } from './identity-schema';
 import { instanceVolumeStoragesSchema, tenantStorageSchema } from './storage-schema';
+import {
+  DNS_NAME_PORT,
+  IDENTITY,
+  INT32_MAX,
+  INTERFACE,
+  PROXMOX_TAG,
+  cidr,
+  dnsLabel,
+  generatedDirectoryOf,
+  ipv4,
+  ipv4Range,
+  kubernetesVersion,
+  nonNegativeInt,
+  poolId,
+  positiveInt,
+  positiveInt32,
+  storageId,
+  urlWithoutCredentials,
+} from './schema-primitives';
+import { managementSchema } from './management-schema';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-// Bounded components: minor and patch of at most 3 and 4 digits. Unbounded, v1.99999999999999999999.0
-// validated, then the upgrade planner walked every minor up to it and synth ran out of memory.
-const K8S_VERSION = /^v1\.(\d{1,3})\.(\d{1,4})$/;
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const IPV4_RANGE_OR_CIDR =
-  /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})(-((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|\/(3[0-2]|[12]?\d))?$/;
-const CIDR = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})\/(3[0-2]|[12]?\d)$/;
-const PROXMOX_TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/i;
-
-// Safe alphabets for the names that land in stacks, Proxmox ACL paths and Kubernetes objects: no
-// '/', no '..' path segment, nothing Terraform or a shell would interpret (see safety.ts).
-/** A Proxmox storage id (PVE's own pattern). */
-const PVE_STORAGE = /^[a-z][a-z0-9._-]*[a-z0-9]$/;
-/** A Proxmox resource pool id: PVE allows letters, digits, '.', '-', '_'; pvekaas asks for a letter or digit first. */
-const PVE_POOL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
-/** A Linux network interface (bridge) name: at most 15 characters. */
-const INTERFACE = /^[A-Za-z][A-Za-z0-9_.-]{0,14}$/;
-/** A Kubernetes group or kubeconfig context name: no spaces, quotes, '$', '{', '%' or '\\'. */
-const IDENTITY = /^[A-Za-z0-9][A-Za-z0-9._@:\/+=-]{0,252}$/;
-/** A file path: letters, digits and . _ ~ / + @ = : , - and spaces (it is shell-quoted where it is printed). */
-const FILE_PATH = /^[A-Za-z0-9._~\/+@=:,-][A-Za-z0-9._~\/+@=:, -]{0,1023}$/;
-/** A version, tag or digest pin. */
-const VERSION_PIN = /^[A-Za-z0-9][A-Za-z0-9._+:@-]{0,127}$/;
-const DNS_NAME_PORT = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:\d{1,5})?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-
-/** The largest 32-bit signed integer: CAPMOX and Kubernetes keep sizes and counts as int32. */
-export const INT32_MAX = 2147483647;
-
-const storageId = (what: string) =>
-  z.string().regex(PVE_STORAGE, {
-    error: `${what} must be a Proxmox storage id: a lowercase letter first, then lowercase letters, digits, '.', '-' or '_' (no '/')`,
-  });
-const poolId = (what: string) =>
-  z
-    .string()
-    .regex(PVE_POOL, { error: `${what} must be a Proxmox pool id: letters, digits, '.', '-' or '_', a letter or digit first, at most 40 characters (no '/')` });
-
-/** A check that refuses a URL with credentials in it (users, passwords, secret query parameters). */
-const credentialCheck =
-  (abort: boolean) =>
-  (value: string, ctx: z.RefinementCtx): void => {
-    const problem = urlCredentialProblem(value);
-    if (problem) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `this URL must not carry credentials: ${problem}`,
-        // Shown redacted: a problem message must not print the secret it is about.
-        params: { fix: URL_CREDENTIAL_FIX, shown: redactUrl(value) },
-        continue: !abort,
-      });
-    }
-  };
-/** Before a pattern: the credentials problem alone, not also the pattern's. */
-const noCredentials = credentialCheck(true);
-
-/** An http(s) URL without credentials in it. */
-const urlWithoutCredentials = (base: z.ZodType<string>) => base.superRefine(credentialCheck(false));
-
-const dnsLabel = (what: string) =>
-  z.string().regex(DNS_LABEL, {
-    error: `${what} must be a lowercase DNS label: a-z, 0-9 and '-', starting and ending with a letter or digit, at most 63 characters`,
-  });
-
-const positiveInt = (what: string) => z.int({ error: `${what} must be a whole number` }).positive({ error: `${what} must be greater than 0` });
-
-/** A positive whole number that CAPMOX or Kubernetes stores as a 32-bit integer. */
-const positiveInt32 = (what: string, where: string) =>
-  positiveInt(what).max(INT32_MAX, { error: `${what} is at most ${INT32_MAX}: ${where} is a 32-bit number` });
-
-const nonNegativeInt = (what: string) => z.int({ error: `${what} must be a whole number` }).nonnegative({ error: `${what} must be 0 or more` });
-
-export const kubernetesVersion = z.string().regex(K8S_VERSION, {
-  error: 'a Kubernetes version is written like v1.35.4 (with the leading v and a patch number; minor and patch of at most 3 and 4 digits)',
-});
-
-export const ipv4 = z.string().regex(IPV4, { error: 'expected an IPv4 address such as 10.0.0.1' });
-export const ipv4Range = z.string().regex(IPV4_RANGE_OR_CIDR, { error: 'expected an IPv4 address, a range "10.0.0.10-10.0.0.50" or a CIDR "10.0.0.0/24"' });
-export const cidr = z.string().regex(CIDR, { error: 'expected an IPv4 CIDR such as 10.244.0.0/16' });
+// Still exported from here, where their importers find them.
+export { INT32_MAX, kubernetesVersion, ipv4, ipv4Range, cidr, GENERATED_DIRECTORIES, generatedDirectoryOf } from './schema-primitives';
+export { managementSchema } from './management-schema';
 
 /** Resources kept free on every Proxmox node, for the host itself and for anything pvekaas does not plan. */
 export const reserveSchema = z
@@ -406,189 +347,6 @@ export const tenantSchema = z.strictObject({
   access: tenantAccessSchema.optional(),
   storage: tenantStorageSchema,
 });
-
-const versionPin = (what: string, example: string) =>
-  z
-    .string()
-    .regex(VERSION_PIN, { error: `a version is letters, digits and . _ + : @ -, e.g. ${pinnedVersions.clusterApi} or sha256:<digest>` })
-    .optional()
-    .describe(`${what} (pinned: ${example}); checked by the version guard`);
-
-const CRON = /^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\S+\s+){4}\S+)$/;
-
-export const managementSchema = z.strictObject({
-  kubernetes: z
-    .union([
-      z.strictObject({
-        configPath: z
-          .string()
-          .regex(FILE_PATH, { error: 'configPath is a file path: letters, digits, spaces and . _ ~ / + @ = : , -' })
-          .superRefine((p, ctx) => {
-            const generated = generatedDirectoryOf(p);
-            if (generated) {
-              ctx.addIssue({
-                code: 'custom',
-                message: `configPath is inside ${generated}/, a directory pvekaas generates and replaces: a kubeconfig kept there is copied, uploaded or deleted with it`,
-                params: { fix: 'keep the kubeconfig outside every generated directory, e.g. ~/.kube/lab-mgmt.yaml' },
-              });
-            }
-          })
-          .describe('kubeconfig path, relative to the working directory of the deploy'),
-        context: z.string().regex(IDENTITY, { error: 'context is a kubeconfig context name: letters, digits and . _ @ : / + = -' }).optional(),
-      }),
-      z.strictObject({
-        host: urlWithoutCredentials(z.url({ protocol: /^https$/ })).describe('API server URL; CA and token come from sensitive variables'),
-      }),
-    ])
-    .default({ configPath: '~/.kube/config' })
-    .describe('how Terraform reaches the management cluster'),
-  clusterDomain: z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { error: 'clusterDomain is a DNS name such as cluster.local' })
-    .default('cluster.local')
-    .describe("the management cluster's DNS domain; kamaji-etcd's peer names and certificates use it"),
-  loadBalancer: z.strictObject({
-    addresses: z.array(ipv4Range).min(1, { error: 'loadBalancer.addresses needs at least one range for tenant VIPs' }),
-    vlan: z.int().min(1).max(4094).optional(),
-    interfaces: z.array(z.string().regex(INTERFACE, { error: 'an interface is a Linux interface name, e.g. eth0' })).default([]),
-  }),
-  healthCheck: z
-    .strictObject({
-      nodeStartupSeconds: positiveInt32('healthCheck.nodeStartupSeconds', 'CAPI nodeStartupTimeoutSeconds')
-        .min(60, { error: 'healthCheck.nodeStartupSeconds is at least 60: a VM needs that long to clone, boot and join' })
-        .default(1200)
-        .describe('a worker machine without a Node after this long is replaced'),
-      unhealthySeconds: positiveInt32('healthCheck.unhealthySeconds', 'CAPI timeoutSeconds')
-        .min(10, { error: 'healthCheck.unhealthySeconds is at least 10: shorter replaces workers for a missed heartbeat' })
-        .default(300)
-        .describe('a worker Node NotReady (Ready False or Unknown) this long is replaced'),
-    })
-    .default({ nodeStartupSeconds: 1200, unhealthySeconds: 300 })
-    .describe("the worker MachineHealthCheck of every tenant (the class's and each secondary Cluster's)"),
-  autoscaler: z
-    .strictObject({
-      scaleDownUnneededSeconds: positiveInt32('autoscaler.scaleDownUnneededSeconds', 'cluster-autoscaler --scale-down-unneeded-time')
-        .optional()
-        .describe('how long a node must be unneeded (idle) before the autoscaler removes it; upstream default 600'),
-      scaleDownDelayAfterAddSeconds: positiveInt32('autoscaler.scaleDownDelayAfterAddSeconds', 'cluster-autoscaler --scale-down-delay-after-add')
-        .optional()
-        .describe('how long after a scale-up scale-down evaluation resumes; upstream default 600'),
-    })
-    .optional()
-    .describe("every tenant's cluster-autoscaler: its scale-down timings (unset: the autoscaler's defaults, 10 minutes each)"),
-  datastore: z
-    .strictObject({
-      replicas: z
-        .union([z.literal(1), z.literal(3), z.literal(5)], { error: 'datastore.replicas is 1, 3 or 5 (etcd needs an odd member count)' })
-        .default(3)
-        .describe('kamaji-etcd members, one per management node'),
-      size: z
-        .string()
-        .regex(/^\d+(Gi|Mi|Ti)$/, { error: 'size is a Kubernetes quantity such as 10Gi' })
-        .default('8Gi'),
-      storageClass: z
-        .string()
-        .regex(DNS_SUBDOMAIN, { error: 'storageClass is a Kubernetes object name: lowercase letters, digits, - and .' })
-        .optional()
-        .describe('StorageClass of the etcd volumes (unset: pvekaas-local-path with csi local-path, else openebs-hostpath)'),
-      csi: z
-        .enum(['openebs-localpv', 'local-path', 'existing'], {
-          error: 'datastore.csi is openebs-localpv or local-path (installed by pvekaas) or existing (storageClass already exists, e.g. k3s local-path)',
-        })
-        .default('openebs-localpv')
-        .describe(
-          'openebs-localpv, local-path (Rancher local-path-provisioner, chart from mirror.charts): pvekaas installs it and creates storageClass; existing: the cluster has it',
-        ),
-      backup: z
-        .strictObject({
-          schedule: z.string().regex(CRON, { error: 'schedule is a cron expression such as "0 */6 * * *"' }).default('0 */6 * * *'),
-          retention: positiveInt('backup.retention')
-            // The Job's retention step is shell arithmetic on it ($((RETENTION + 1))): a number past 2^53 is written 1e+21 and fails it.
-            .max(100000, { error: 'backup.retention is at most 100000 snapshots (one an hour for over 11 years)' })
-            .default(14)
-            .describe('snapshots kept; older ones are deleted after each backup'),
-          s3: z.strictObject({
-            endpoint: urlWithoutCredentials(z.url({ protocol: /^https?$/, error: 'endpoint is the http(s) URL of the S3-compatible service' })),
-            bucket: z
-              .string()
-              .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'bucket is an S3 bucket name: 3-63 lowercase letters, digits, dots and dashes' }),
-            region: z
-              .string()
-              .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'region is letters, digits, - and _, e.g. us-east-1' })
-              .default('us-east-1'),
-            prefix: z
-              .string()
-              .regex(/^([A-Za-z0-9_.-]+\/)*$/, { error: 'prefix is empty or a path ending in "/" of letters, digits, _ . -, e.g. kamaji-etcd/' })
-              .refine((p) => !p.split('/').some((s) => s === '.' || s === '..'), { error: 'prefix must not have a "." or ".." segment' })
-              .default('kamaji-etcd/'),
-          }),
-        })
-        .optional()
-        .describe('scheduled etcd snapshots of the shared datastore to S3; access keys come from sensitive variables'),
-    })
-    .default({ replicas: 3, size: '8Gi', csi: 'openebs-localpv' }),
-  versions: z
-    .strictObject({
-      clusterApi: versionPin('CAPI core and kubeadm bootstrap provider', pinnedVersions.clusterApi),
-      kamajiProvider: versionPin('Kamaji control-plane provider', pinnedVersions.kamajiProvider),
-      proxmoxProvider: versionPin('CAPMOX infrastructure provider', pinnedVersions.proxmoxProvider),
-      inClusterIpam: versionPin('in-cluster IPAM provider', pinnedVersions.inClusterIpam),
-      helmAddon: versionPin('CAAPH add-on provider', pinnedVersions.helmAddon),
-      clusterApiOperator: versionPin('cluster-api-operator chart', pinnedVersions.clusterApiOperator),
-      certManager: versionPin('cert-manager chart', pinnedVersions.certManager),
-      kamajiChart: versionPin('Kamaji chart', pinnedVersions.kamajiChart),
-      kamajiImage: versionPin('Kamaji image edge tag', pinnedVersions.kamajiImage),
-      kamajiImageDigest: versionPin('Kamaji image digest', 'sha256:...'),
-      kamajiEtcd: versionPin('kamaji-etcd chart', pinnedVersions.kamajiEtcd),
-      etcd: versionPin('etcd image', pinnedVersions.etcd),
-      metallb: versionPin('MetalLB chart', pinnedVersions.metallb),
-      localpvProvisioner: versionPin('OpenEBS LocalPV chart', pinnedVersions.localpvProvisioner),
-      localPathProvisioner: versionPin('local-path-provisioner chart (and its image, v<version>)', pinnedVersions.localPathProvisioner),
-      kubectl: versionPin('kubectl image of the provider readiness Job', pinnedVersions.kubectl),
-      rclone: versionPin('rclone image of the datastore backup', pinnedVersions.rclone),
-    })
-    .default({})
-    .describe('overrides of the pinned versions (see modules/versions and docs/management.md)'),
-  mirror: z
-    .strictObject({
-      charts: z
-        .string()
-        .superRefine(noCredentials)
-        .regex(/^(oci|https?):\/\/\S+$/, { error: 'mirror.charts is an oci:// or http(s):// chart repository' })
-        .optional()
-        .describe('OCI or HTTP chart repository replacing every chart repository'),
-      images: z
-        .string()
-        .superRefine(noCredentials)
-        .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, { error: 'mirror.images is a registry prefix without scheme, e.g. registry.lab.example/mirror' })
-        .optional()
-        .describe('registry prefix for every image: <images>/<source registry>/<path>'),
-      providers: z
-        .string()
-        .superRefine(noCredentials)
-        .regex(/^(oci:\/\/)?[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, {
-          error: 'mirror.providers is an OCI repository prefix, e.g. registry.lab.example/mirror/capi-providers',
-        })
-        .optional()
-        .describe('OCI repository prefix of the CAPI provider components (default <images>/capi-providers)'),
-    })
-    .optional(),
-});
-
-/**
- * Directories pvekaas generates by default, relative to the project: synth's and cdktf's `cdktf.out`,
- * deploy's `out`, export-hcl's `hcl`. Each is replaced whole on the next run, so nothing configured
- * may live inside one (a state directory under out/stacks/<stack>/assets was deleted by the next
- * synth). The commands refuse the same for the `--out` they are given (scripts/lib/output-dir.ts).
- */
-export const GENERATED_DIRECTORIES = ['cdktf.out', 'out', 'hcl'] as const;
-
-/** The generated directory a relative path lies in (its first segment, `.` segments skipped), if any. */
-export function generatedDirectoryOf(path: string): string | undefined {
-  if (path.startsWith('/') || path.startsWith('~')) return undefined;
-  const first = path.split(/[\\/]/).find((segment) => segment !== '' && segment !== '.');
-  return GENERATED_DIRECTORIES.find((d) => d === first);
-}
 
 const relativePath = z
   .string()

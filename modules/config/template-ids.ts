@@ -46,6 +46,7 @@ export function templateVmIdPlan(
           message: `instance ${instanceName}: vmIdRange ${range.start}-${range.end} is smaller than its ${sortedNodes.length} nodes`,
           value: range,
           fix: `widen vmIdRange to at least ${sortedNodes.length} ids (one per node and version)`,
+          rule: 'vmid-range.template-ids-collide',
         },
       ],
     };
@@ -71,6 +72,7 @@ export function templateVmIdPlan(
           `(vmIdRange ${range.start}-${range.end} with ${sortedNodes.length} nodes fits ${minors} minor × ${patches} patch versions)`,
         value: range,
         fix: 'drop one of them, or widen vmIdRange (that renumbers and rebuilds every template)',
+        rule: 'vmid-range.template-ids-collide',
       });
       continue;
     }

@@ -45,6 +45,32 @@ export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[]
     ],
   },
   {
+    home: 'modules/tenants/replaced.ts',
+    rules: [
+      {
+        id: 'replace.no-surge',
+        refuses:
+          'a change that replaces node groups of a tenant (a new template, network or instance field) with no surge: CAPI deletes the old machine deployments at once and the pool has fewer Ready Nodes',
+        fix: "surge, then retire (docs/tenants.md): set the tenant's previous as the problem gives it, deploy, and remove previous once the new Nodes are Ready",
+      },
+    ],
+  },
+  {
+    home: 'modules/foresight/upgrade.ts',
+    rules: [
+      {
+        id: 'upgrade.minor-jump',
+        refuses: "a tenant's kubernetesVersion more than one minor away from the version it runs (the control plane moves one minor at a time)",
+        fix: 'deploy the steps one at a time (npm run upgrade-plan shows each)',
+      },
+      {
+        id: 'upgrade.cannot-roll',
+        refuses: 'an upgrade whose rollout cannot run: a missing template of the new version, or no room for the surge machines',
+        fix: 'add the missing templates, make room on the nodes named (or make those pools smaller), or surge with previous',
+      },
+    ],
+  },
+  {
     home: 'modules/foresight/address-edits.ts',
     rules: [
       {
@@ -52,6 +78,21 @@ export const EDIT_HOMES: readonly { home: string; rules: readonly EditRule[] }[]
         refuses:
           "a tenant's node ranges edited so that they leave out addresses its running machines may hold (the lowest of the old pool: IPAM hands those out first, and its webhook refuses dropping an address in use)",
         fix: 'keep those addresses in the node ranges (add new ranges beside the old ones); shrink only once the tenant has fewer machines there',
+      },
+    ],
+  },
+  {
+    home: 'scripts/lib/output-dir.ts',
+    rules: [
+      {
+        id: 'output.state-inside',
+        refuses: 'a delivery.local.stateDir inside the output directory a command replaces (synth --out, review, deploy): the state would go with it',
+        fix: 'keep state outside every generated directory (e.g. stateDir: state), or choose another output directory',
+      },
+      {
+        id: 'output.kubeconfig-inside',
+        refuses: 'a management.kubernetes.configPath inside the output directory a command replaces: the kubeconfig would be copied or deleted with it',
+        fix: 'keep the kubeconfig outside every generated directory (e.g. ~/.kube/lab-mgmt.yaml), or choose another output directory',
       },
     ],
   },

@@ -325,6 +325,7 @@ export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: Readonl
         message: `tenant ${upgrade.tenant} runs ${upgrade.from}; ${upgrade.to} is ${upgrade.steps.length} minor versions away, and the control plane moves one minor at a time (CAPI refuses the jump: lab-tenant lists no intermediate versions)`,
         value: upgrade.to,
         fix: `deploy the steps one at a time: ${upgrade.steps.map((s) => s.version).join(', then ')} (npm run upgrade-plan shows each)`,
+        rule: 'upgrade.minor-jump',
       });
     }
     if (!upgrade.accepted) {
@@ -336,6 +337,7 @@ export function upgradeProblems(lab: Lab, plan: PlacementPlan, previous: Readonl
           upgrade.surgeMode === 'replace' && !upgrade.surging && upgrade.steps.length === 1
             ? `add previous: { kubernetesVersion: ${upgrade.from} } to tenants[${index}] (the surge step; remove it once the new Nodes are Ready: docs/tenants.md, "Surge, then retire")${upgrade.refusals.length > 1 ? ', and make room on the nodes named (or make those pools smaller)' : ''}`
             : 'add the missing templates (proxmox.instances[].images, or version tags), make room on the nodes named (or make those pools smaller), then upgrade',
+        rule: 'upgrade.cannot-roll',
       });
     }
   }

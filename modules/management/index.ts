@@ -232,7 +232,12 @@ export function renderManagement(lab: Pick<Lab, 'management' | 'capmox'>): Manag
   const globalCredentials = capmoxGlobalCredentials(providers);
   if (globalCredentials.length > 0) {
     throw new ProblemError(
-      globalCredentials.map((message) => ({ path: ['management'], message, fix: 'give CAPMOX no configSecret and no PROXMOX_* variables' })),
+      globalCredentials.map((message) => ({
+        path: ['management'],
+        message,
+        fix: 'give CAPMOX no configSecret and no PROXMOX_* variables',
+        rule: 'management.capmox-global-credentials',
+      })),
       { title: 'management: CAPMOX must run without global credentials' },
     );
   }

@@ -120,7 +120,7 @@ export function checkFailover(lab: Lab, plan: PlacementPlan, problems: Problem[]
     const fix = `add nodes or capacity to the other nodes${f.pool.pinned === undefined && f.tenant.mode !== 'Default' ? ' or instances' : ''} the pool may use, make the pool (or others on those nodes) smaller, or remove failover`;
     if (degraded.length > 0)
       plan.warnings.push(`${message} (only a warning while ${degraded.join(', ')} ${degraded.length === 1 ? 'is' : 'are'} down); fix: ${fix}`);
-    else problems.push({ path: ['tenants', f.ti, 'pools', f.pi, 'failover'], message, fix });
+    else problems.push({ path: ['tenants', f.ti, 'pools', f.pi, 'failover'], message, fix, rule: 'failover.no-room' });
   }
   for (const [names, nodes] of blocked) {
     const one = !names.includes(', ');

@@ -67,11 +67,11 @@ export class Placer {
    * Records a problem of a tenant at its path in the description: the pool when there is one,
    * else `at` under the tenant (e.g. its placement.instances), else the tenant.
    */
-  problem(tenant: string, pool: string | undefined, message: string, fix: string, at: string[] = []): void {
+  problem(rule: string, tenant: string, pool: string | undefined, message: string, fix: string, at: string[] = []): void {
     const ti = this.tenants.findIndex((t) => t.name === tenant);
     const pi = pool !== undefined && ti >= 0 ? this.tenants[ti].pools.findIndex((p) => p.name === pool) : -1;
     const path = ti < 0 ? [] : pi >= 0 ? ['tenants', ti, 'pools', pi] : ['tenants', ti, ...at];
-    this.problems.push({ path, message, fix });
+    this.problems.push({ path, message, fix, rule });
   }
 
   // Scratch space reused by every pool, so the hot path allocates only what it returns.
@@ -336,6 +336,7 @@ export function placeWhole(placer: Placer, instance: InstanceModel, demand: Pool
   const { cpu, memoryMiB } = demand.pool.size;
   if (placer.instanceRoom(instance, cpu, memoryMiB) < demand.count) {
     placer.problem(
+      'placement.no-room-on-instance',
       demand.tenant,
       demand.pool.name,
       `tenant ${demand.tenant}, pool ${demand.pool.name} (${why}): does not fit on ${instance.name}: ${placer.shortage([instance], demand)}`,
@@ -402,6 +403,7 @@ export function placeSingleInstance(
     refusals.push(refusal);
   }
   placer.problem(
+    'placement.single-instance-no-room',
     tenant.name,
     undefined,
     `tenant ${tenant.name} (SingleInstance): no eligible instance holds all its ${plural(machines, 'machine')}${countsMax}; ` +
@@ -436,6 +438,7 @@ function placeMultiInstance(
   const placed = placer.splitOverInstances(ranking, demand);
   if (placed < demand.count) {
     placer.problem(
+      'placement.multi-instance-no-room',
       demand.tenant,
       demand.pool.name,
       `tenant ${demand.tenant}, pool ${demand.pool.name} (MultiInstance): does not fit on ${ranking.map((i) => i.name).join(', ')}: ${placer.shortage(ranking, demand)}`,

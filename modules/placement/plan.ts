@@ -66,6 +66,7 @@ export function planPlacementPartial(lab: Lab): { plan: PlacementPlan; problems:
             path: ['tenants', i, 'previous'],
             message: `tenant ${t.name}: the lab as previous describes it does not place (${before.problems.map((p) => p.message).join('; ')}), so it is not what runs now`,
             fix: 'make previous the tenant as it was last deployed (its kubernetesVersion and pools), or remove previous',
+            rule: 'placement.previous-does-not-place',
           })),
       );
     } else {
@@ -105,6 +106,7 @@ function planTenant(placer: Placer, tenant: Tenant): TenantPlan {
     const demand = demandOf(tenant, pool);
     if (!instance) {
       placer.problem(
+        'pool.unknown-instance',
         tenant.name,
         pool.name,
         `tenant ${tenant.name}, pool ${pool.name}: pinned to unknown instance ${pool.instance}`,
@@ -187,6 +189,7 @@ function eligibleInstances(placer: Placer, tenant: Tenant): InstanceModel[] {
     if (instance) eligible.push(instance);
     else
       placer.problem(
+        'tenant.unknown-instance',
         tenant.name,
         undefined,
         `tenant ${tenant.name}: placement.instances names unknown instance ${name}`,

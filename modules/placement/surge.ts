@@ -424,6 +424,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
               ids.size > 0
                 ? `name one of ${[...ids].sort().join(', ')} (npm run upgrade-plan prints the steps)`
                 : 'remove previous.stage: this change replaces no node group',
+            rule: 'surge.stage-unknown-node-group',
           });
         } else if (list === 'hold' && stage?.surge?.includes(id)) {
           problems.push({
@@ -431,6 +432,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
             message: `tenant ${ts.tenant.name}: node group ${id} is both in previous.stage.surge and in previous.stage.hold`,
             value: id,
             fix: 'a node group either surges in this step or is held back: keep it in one list',
+            rule: 'surge.stage-surge-and-hold',
           });
         }
       });
@@ -441,6 +443,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
           path: ['tenants', ts.index, 'previous', 'stage'],
           message: `tenant ${ts.tenant.name}: in this step of its staged surge ${why} (its node groups done count with their new machines, those surging or held with their old ones)`,
           fix: 'surge the node groups where the pool gains machines no later than those where it loses them (npm run --silent upgrade-plan prints steps that keep every pool), or surge them in one step',
+          rule: 'surge.stage-pool-shortfall',
         });
       }
     }
@@ -481,6 +484,7 @@ export function planSurge(lab: Lab, plan: PlacementPlan, previousPlan: Placement
             : versionChange
               ? `an upgrade surges every pool of the tenant at once: make room on ${node.node} (move or shrink another tenant's pools, or add a node to ${node.instance}), or lower the tenant's replicas for the upgrade in a step of its own`
               : `surge one pool at a time: change ${pools.length > 1 ? 'one of the pools ' + pools.join(', ') : 'this pool'} alone (the others as in previous.pools), deploy, remove previous once its new Nodes are Ready, then the next; or make room on ${node.node}`),
+        rule: 'surge.node-no-room',
       });
     }
   }

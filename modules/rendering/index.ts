@@ -9,10 +9,19 @@
  * `management-config`'s ClusterClass and templates and the MetalLB pool of tenant VIPs; every
  * tenant (modules/tenants). Stacks and constructs only translate it into Terraform resources and
  * wire references and dependencies between them; they never see the placement plan. Every problem
- * of every tenant and of the management plane is thrown at once, before anything is synthesized.
+ * of every tenant, of the management plane and of the datastore memory is thrown at once, before
+ * anything is synthesized.
+ *
+ * One road: `validate` and `synth` both take `planAndRenderLab` (placement, then this rendering),
+ * so they refuse the same labs with the same problems (test/synth/one-road.test.ts); every problem
+ * on it carries the id of a rule of docs/rules.md (modules/config/plan-rule-table.ts).
  */
+import { ProblemError, type Problem } from '../config/problems';
 import type { Lab } from '../config/schema';
 import { renderManagement, type ManagementRendering } from '../management';
+import { datastoreMemoryProblems, type DatastoreMemory } from '../management/datastore';
+import { planPlacement } from '../placement';
+import { renderTitle } from '../tenants/problems';
 import { tenantVipPoolManifests } from '../management/chart-values';
 import type { PlacementPlan } from '../placement/types';
 import { renderTenants, type RenderOptions, type TenantRendering } from '../tenants';
@@ -79,12 +88,49 @@ export function renderManagementConfig(lab: Pick<Lab, 'management' | 'capmox'> &
   };
 }
 
+export interface LabRenderOptions extends RenderOptions {
+  /** What the last synth into the output deployed the datastore with (modules/management/datastore.ts): refused if it changed. */
+  datastoreMemory?: DatastoreMemory;
+}
+
+/** The datastore memory's problems, when they are the only ones: the first line they had when synth threw them alone. */
+const DATASTORE_TITLE = "management: the datastore's storage cannot change under a deployed datastore";
+
 /**
  * The lab rendered: every instance, the management plane (past the version guard), management-config
- * and every tenant. Throws one `ProblemError` with every problem of every tenant, or one for the
- * management plane.
+ * and every tenant. Throws one `ProblemError` with every problem found: the datastore memory's, every
+ * tenant's and the management plane's together (a part's own first line when only it has problems).
  */
-export function renderLab(lab: Lab, plan: PlacementPlan, options: RenderOptions = {}): LabRendering {
-  const tenants = renderTenants(lab, plan, options);
-  return { instances: renderInstances(lab, plan), management: renderManagementPlane(lab), managementConfig: renderManagementConfig(lab), tenants };
+export function renderLab(lab: Lab, plan: PlacementPlan, options: LabRenderOptions = {}): LabRendering {
+  const problems: Problem[] = [];
+  const titles: string[] = [];
+  const part = <T>(render: () => T): T | undefined => {
+    try {
+      return render();
+    } catch (e) {
+      if (!(e instanceof ProblemError) || e.file !== undefined) throw e;
+      problems.push(...e.problems);
+      titles.push(e.message.split('\n')[0]);
+      return undefined;
+    }
+  };
+  const datastore = datastoreMemoryProblems(lab.management, options.datastoreMemory);
+  if (datastore.length > 0) {
+    problems.push(...datastore);
+    titles.push(DATASTORE_TITLE);
+  }
+  const tenants = part(() => renderTenants(lab, plan, options.vipMemory !== undefined ? { vipMemory: options.vipMemory } : {}));
+  const management = part(() => renderManagementPlane(lab));
+  if (problems.length > 0 || !tenants || !management)
+    throw new ProblemError(problems, { title: titles.length === 1 ? titles[0] : renderTitle(problems.length) });
+  return { instances: renderInstances(lab, plan), management, managementConfig: renderManagementConfig(lab), tenants };
+}
+
+/**
+ * The one road of `validate` and `synth`: the placement plan (its problems thrown first, as one
+ * `ProblemError`: nothing renders without it), then `renderLab` with every other problem at once.
+ */
+export function planAndRenderLab(lab: Lab, options: LabRenderOptions = {}): { plan: PlacementPlan; rendering: LabRendering } {
+  const plan = planPlacement(lab);
+  return { plan, rendering: renderLab(lab, plan, options) };
 }

@@ -43,6 +43,7 @@ export function machineDeployments(plan: TenantPlan): MachineDeploymentPlan[] {
             path: ['proxmox', 'instances'],
             message: `tenant ${plan.name}: the machine deployments of pool ${other.pool} on ${other.instance}/${other.nodes[0]} and of pool ${md.pool} on ${md.instance}/${md.nodes[0]} would both be named ${md.name}`,
             fix: 'Proxmox node names that differ only in case or punctuation cannot be told apart in Kubernetes names; rename one node in the description',
+            rule: 'node.names-collide',
           },
         ],
         { title: renderTitle(1) },

@@ -46,6 +46,7 @@ export function checkMultiInstance(lab: Lab, tenant: Tenant, plan: TenantPlan, i
         `or set capmox.multiInstance: secondary-clusters to render it on released CAPMOX with one secondary CAPI Cluster per extra instance (not yet proven against the real controllers), ` +
         `or capmox.multiInstance: proposal to render it for a CAPMOX that implements its open multi-instance pull requests #887-#889 (availabilityZones; no release does yet); ` +
         `the placement report (npm run placement) still shows the plan`,
+      rule: 'tenant.multi-instance-refused',
     },
   ];
 }

@@ -45,6 +45,7 @@ export function requireNetwork(tenant: Tenant, index: number): Problem[] {
       path: ['tenants', index, 'network'],
       message: `tenant ${tenant.name} has no network: CAPMOX gives every worker a static address from an in-cluster IPAM pool (it has no DHCP mode)`,
       fix: 'add network: { addresses: [10.10.9.10-10.10.9.60], prefix: 24, gateway: 10.10.9.1, dnsServers: [10.10.9.1] }',
+      rule: 'network.missing',
     },
   ];
 }
@@ -65,6 +66,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
       message: `the service CIDR ${tenant.serviceCIDR} overlaps the pod CIDR ${tenant.podCIDR}`,
       value: tenant.serviceCIDR,
       fix: 'use disjoint CIDRs, e.g. podCIDR: 10.244.0.0/16 and serviceCIDR: 10.96.0.0/12',
+      rule: 'network.service-overlaps-pod',
     });
   }
   const reachable: { what: string; range: Ipv4Range; path: (string | number)[] }[] = [
@@ -84,6 +86,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
           message: `${cidrName} ${text} contains the ${r.what}; inside the tenant cluster that address would be routed to pods or services instead`,
           value: text,
           fix: `choose a ${cidrName} that leaves out the node network, its gateway and DNS servers and the VIP`,
+          rule: 'network.cidr-holds-node-address',
         });
       }
     }
@@ -101,6 +104,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
         message: `node range ${a} is not inside the subnet ${subnet.text} of the gateway ${network.gateway}`,
         value: a,
         fix: "give node addresses from the gateway's subnet, or correct prefix/gateway",
+        rule: 'network.range-outside-subnet',
       });
     }
     if (r.first <= gateway && gateway <= r.last) {
@@ -109,6 +113,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
         message: `node range ${a} contains the gateway ${network.gateway}; IPAM would hand it to a worker`,
         value: a,
         fix: 'leave the gateway out of the node range',
+        rule: 'network.range-holds-gateway',
       });
     }
   });
@@ -124,6 +129,7 @@ export function checkTenantNetwork(input: TenantNetworkInput): Problem[] {
       fix: input.surge
         ? `widen ${netPath.slice(2).join('.')}.addresses to at least ${input.machinesAtMost} addresses, or surge one pool at a time (docs/tenants.md, "Surge, then retire")`
         : `widen ${netPath.slice(2).join('.')}.addresses to at least ${input.machinesAtMost} addresses`,
+      rule: 'network.too-few-addresses',
     });
   }
   return problems;

@@ -318,6 +318,7 @@ export function replacementProblems(
           ? ` and in it ${unknown.join('; ')} (npm run --silent validate -- --config <new> --against <old lab.yaml> prints them exactly)`
           : '') +
         ', deploy, and remove previous once the new Nodes are Ready (deploy checks that)',
+      rule: 'replace.no-surge',
     });
   }
   return problems;

@@ -175,6 +175,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
       path: poolPath,
       message: `the load-balancer pool holds ${size} addresses; VIP allocation ranks at most ${MAX_POOL}`,
       fix: 'give management.loadBalancer.addresses a range of at most a /16 for tenant VIPs',
+      rule: 'vip.pool-too-large',
     });
     return { vips, problems };
   }
@@ -190,6 +191,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
         message: `VIP ${tenant.vip} is outside the load-balancer pool (${poolText}), so MetalLB will not announce it`,
         value: tenant.vip,
         fix: 'take the VIP from management.loadBalancer.addresses, or leave vip out to allocate one',
+        rule: 'vip.outside-pool',
       });
     }
     const remembered = memory.get(tenant.name);
@@ -266,6 +268,7 @@ export function allocateVips(lab: Lab, memory: VipMemory = new Map()): VipAlloca
       path: poolPath,
       message: `the load-balancer pool is exhausted: ${fresh.length} tenant${fresh.length === 1 ? ' needs' : 's need'} a VIP (${fresh.join(', ')}) but ${free} of its ${size} addresses ${free === 1 ? 'is' : 'are'} free`,
       fix: 'add a range to management.loadBalancer.addresses (the VIPs given stay where they are: the memory keeps them)',
+      rule: 'vip.pool-exhausted',
     });
     return { vips, problems };
   }

@@ -22,6 +22,8 @@ export interface VersionProblem {
   severity?: 'error' | 'warning';
   /** `pvekaas`: a warning about pvekaas's own pins (no override of the lab makes it). */
   origin?: 'pvekaas';
+  /** `versions.guard` (modules/config/management-rules.ts) for the errors, wherever they are raised. */
+  rule?: string;
 }
 
 export interface VersionGuard {
@@ -51,6 +53,7 @@ export function versionGuard(lab: VersionGuardInput): VersionGuard {
         message: f.message,
         ...(overridden ? { value: overrides[f.key] } : {}),
         ...(f.fix ? { fix: f.fix } : {}),
+        rule: 'versions.guard',
       };
     });
   // A warning no override of the lab makes is about pvekaas's own pins: said as pvekaas's, with

@@ -459,6 +459,7 @@ export function refuseConfiguredPathsInside(config: string, lab: Lab, out: strin
       message: `stateDir is inside ${flag} ${out} (${dir}${through(resolve(stateBase, stateDir))}), the directory this command replaces: state kept there can be deleted or replaced with it`,
       value: stateDir,
       fix: `keep state outside every generated directory (e.g. stateDir: state), or choose another ${flag}`,
+      rule: 'output.state-inside',
     });
   }
   const kubernetes = lab.management.kubernetes;
@@ -468,6 +469,7 @@ export function refuseConfiguredPathsInside(config: string, lab: Lab, out: strin
       message: `configPath is inside ${flag} ${out} (${dir}${through(resolve(kubernetes.configPath))}), the directory this command replaces: a kubeconfig there is copied, uploaded or deleted with it`,
       value: kubernetes.configPath,
       fix: `keep the kubeconfig outside every generated directory (e.g. ~/.kube/lab-mgmt.yaml), or choose another ${flag}`,
+      rule: 'output.kubeconfig-inside',
     });
   }
   if (problems.length > 0)

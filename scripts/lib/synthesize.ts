@@ -28,12 +28,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { atLabFile, parseLab, readLabText } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
-import { ProblemError, formatWarning, type Problem } from '../../modules/config/problems';
+import { formatWarning, type Problem } from '../../modules/config/problems';
 import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
 import { buildLab } from '../../stacks/app';
-import { renderLab, tenantsOnInstance, type LabRendering } from '../../modules/rendering';
+import { planAndRenderLab, renderLab, tenantsOnInstance, type LabRendering } from '../../modules/rendering';
 import { UserError, todayUtc } from './cli';
 import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
@@ -46,7 +46,6 @@ import { previousTenant } from '../../modules/placement/surge';
 import { vipsJson, type TenantVip, type VipMemory } from '../../modules/tenants/vip';
 import { vipMemoryOfOutput } from './vip-memory';
 import { datastoreMemoryOfOutput } from './datastore-memory';
-import { datastoreMemoryProblems } from '../../modules/management/datastore';
 
 export interface SynthOptions {
   config: string;
@@ -331,17 +330,14 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   const lab = parseLab(labText, options.config);
   // Nothing configured inside the directory about to be replaced (state, a kubeconfig).
   if (options.stateDirFromStack === undefined) refuseConfiguredPathsInside(options.config, lab, options.out);
-  // Placement and rendering problems with the file and the line of the tenant's pool.
-  const plan: PlacementPlan = atLabFile(options.config, () => planPlacement(lab));
   // What the last synth into this output gave each tenant as its VIP: kept (modules/tenants/vip.ts).
   const vipMemory = options.vipMemory ?? vipMemoryOfOutput(options.out);
   // What the last synth into this output gave the datastore's volumes: a StatefulSet cannot change it (modules/management/datastore.ts).
-  const datastoreProblems = datastoreMemoryProblems(lab.management, datastoreMemoryOfOutput(options.out));
-  if (datastoreProblems.length > 0)
-    atLabFile(options.config, () => {
-      throw new ProblemError(datastoreProblems, { title: "management: the datastore's storage cannot change under a deployed datastore" });
-    });
-  const rendering: LabRendering = atLabFile(options.config, () => renderLab(lab, plan, { vipMemory }));
+  const datastoreMemory = datastoreMemoryOfOutput(options.out);
+  // validate's road (planAndRenderLab): placement, then every rendering problem at once, with the file and the line of each.
+  const { plan, rendering }: { plan: PlacementPlan; rendering: LabRendering } = atLabFile(options.config, () =>
+    planAndRenderLab(lab, { vipMemory, ...(datastoreMemory ? { datastoreMemory } : {}) }),
+  );
   const renderings = rendering.tenants;
   const vips = [...renderings.values()].map((t) => t.vip);
   // Stacks are siblings under <out>/stacks/, so one relative path reaches the state directory from all of them.

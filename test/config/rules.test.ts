@@ -10,6 +10,7 @@ import { formatPath, ProblemError, type Problem } from '../../modules/config/pro
 import { RULE_HOMES, RULE_TABLE } from '../../modules/config/rule-table';
 import { rulesDoc } from '../../scripts/rules-doc';
 import { EDIT_HOMES } from '../../modules/foresight/edit-rules';
+import { PLAN_RULE_HOMES } from '../../modules/config/plan-rule-table';
 import { labWarnings } from '../../modules/config/safety';
 import { WARNING_HOMES, WARNING_RULES } from '../../modules/config/warning-rules';
 import { RULE_FIXTURES, WARNING_FIXTURES } from './rule-fixtures';
@@ -86,7 +87,7 @@ describe('the warning rules', () => {
 
 describe('docs/rules.md', () => {
   it('is the rule table (regenerate with npm run docs:rules)', () => {
-    expect(readFileSync(join(root, 'docs/rules.md'), 'utf8')).toBe(rulesDoc(RULE_HOMES, WARNING_HOMES, EDIT_HOMES));
+    expect(readFileSync(join(root, 'docs/rules.md'), 'utf8')).toBe(rulesDoc(RULE_HOMES, WARNING_HOMES, EDIT_HOMES, PLAN_RULE_HOMES));
   });
 
   it('names every rule id', () => {

@@ -9,7 +9,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { formatPath } from '../../modules/config/problems';
+import { formatPath, ProblemError, type Problem } from '../../modules/config/problems';
+import { upgradeProblems } from '../../modules/foresight/upgrade';
+import { renderLab } from '../../modules/rendering';
+import { replacementProblems, topologyMachineDeployments } from '../../modules/tenants/replaced';
+import { refuseConfiguredPathsInside } from '../../scripts/lib/output-dir';
 import type { Lab } from '../../modules/config/schema';
 import { addressEdits } from '../../modules/foresight/address-edits';
 import { EDIT_HOMES } from '../../modules/foresight/edit-rules';
@@ -23,6 +27,17 @@ import { exampleLab } from '../tenants/fixtures';
 function machinesOfTenantA(lab: Lab): number {
   const plan = planPlacement(lab).tenants.find((t) => t.name === 'tenant-a')!;
   return plan.pools.flatMap((p) => p.placements).reduce((n, p) => n + machinesAtMost(p.scale) + 1, 0);
+}
+
+/** The problems refuseConfiguredPathsInside raises for `lab` and the output `<root>/generated`. */
+function outputProblems(lab: Lab): Problem[] {
+  try {
+    refuseConfiguredPathsInside(join(projectRoot, 'examples/lab.yaml'), lab, join(projectRoot, 'generated'), '--out', projectRoot);
+  } catch (e) {
+    if (e instanceof ProblemError) return e.problems;
+    throw e;
+  }
+  return [];
 }
 
 function edited(edit: (lab: Lab) => void): Lab {
@@ -120,6 +135,31 @@ describe('the edit rules (docs/rules.md), each fired by its own fixture', () => 
         planPlacement(before),
         edited((l) => (l.tenants[0].network!.addresses = ['10.10.1.30-10.10.1.60'])),
       ).problems,
+    // tenant-a's workers get bigger machines with no previous: every node group of the pool is replaced at once.
+    'replace.no-surge': () => {
+      const after = edited((l) => (l.tenants[0].pools[0].size.cpu = 8));
+      const mds = (l: Lab) => [...renderLab(l, planPlacement(l)).tenants.values()].flatMap((t) => topologyMachineDeployments(t.cluster));
+      return replacementProblems(after, mds(before), mds(after), before);
+    },
+    // tenant-a (one small worker) ran 1.33 and surges (previous), with a template of every version: 1.35 is still two minors away.
+    'upgrade.minor-jump': () => {
+      const after = edited((l) => {
+        const template = l.proxmox.instances[0].template as { versions?: unknown[] };
+        template.versions = [
+          { kubernetesVersion: 'v1.33.5', templateID: 1001 },
+          { kubernetesVersion: 'v1.34.3', templateID: 1002 },
+        ];
+        l.tenants[0].pools[0].replicas = 1;
+        l.tenants[0].pools[0].size.cpu = 1;
+        l.tenants[0].previous = { kubernetesVersion: 'v1.33.5' } as Lab['tenants'][number]['previous'];
+      });
+      return upgradeProblems(after, planPlacement(after), new Map([['tenant-a', 'v1.33.5']]));
+    },
+    // tenant-a ran 1.34 on pmox-txl, whose one template is 1.35's: the surge machines clone it, so the roll needs previous.
+    'upgrade.cannot-roll': () => upgradeProblems(before, planPlacement(before), new Map([['tenant-a', 'v1.34.3']])),
+    'output.state-inside': () => outputProblems(edited((l) => (l.delivery = { backend: 'local', local: { stateDir: 'generated/state' } }))),
+    'output.kubeconfig-inside': () =>
+      outputProblems(edited((l) => (l.management.kubernetes = { configPath: join(projectRoot, 'generated/mgmt.yaml'), context: 'lab-mgmt' }))),
   };
 
   for (const { rules } of EDIT_HOMES)
