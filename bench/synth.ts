@@ -21,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childrenCpuSeconds } from './cpu-seconds';
 import { benchLab } from './lab-generator';
 
 interface Measure {
@@ -28,18 +29,6 @@ interface Measure {
   cpuSeconds: number;
   maxRssMiB: number;
   rebuilt?: number;
-}
-
-/** CPU seconds (user + system) of this process's waited-for children so far (Linux /proc; 0 elsewhere). */
-function childrenCpuSeconds(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 16 and 17 of stat(5) (cutime, cstime), counted from the state field (3): clock ticks, 100 per second on Linux.
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 function parseArgs(argv: string[]) {

@@ -18,12 +18,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { numberToIp } from '../modules/config/ip';
 import { PoolAddresses, TenantWeights } from '../modules/tenants/vip-weight';
+import { childrenCpuSeconds } from './cpu-seconds';
 import { benchLab } from './lab-generator';
 import { parseLab } from '../modules/config/load';
 import { allocateVips } from '../modules/tenants/vip';
@@ -39,17 +40,6 @@ function parseArgs(argv: string[]) {
     }
   }
   return args;
-}
-
-/** CPU seconds (user + system) of this process's waited-for children so far (Linux /proc; 0 elsewhere). */
-function childrenCpuSeconds(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 const root = join(__dirname, '..', '..');

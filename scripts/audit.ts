@@ -9,7 +9,8 @@
  * drift (for CI); 1: an instance could not be read, or a usage or description error.
  */
 import { loadLabFile } from '../modules/config/load';
-import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
+import { runCommand, UsageError, UserError, type CommandLine } from './lib/cli';
+import { LAB_FLAG, REPORT_FORMAT_FLAG, reportFormat } from './lib/flags';
 import { runAudit } from './lib/audit-run';
 import { readInputFile } from './lib/read-input';
 
@@ -29,23 +30,20 @@ function parseTokens(text: string, from: string): Record<string, string> {
   return parsed as Record<string, string>;
 }
 
-runCommand(async () => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description' },
-      tokens: { type: 'string', value: '<tokens.json>', help: 'read-only API tokens by instance name (or PVEKAAS_AUDIT_TOKENS)' },
-      format: { type: 'string', value: 'markdown|json', help: 'the report format (default: markdown)' },
-    },
-    usage,
-    {
-      about: 'Reads every Proxmox instance with a read-only token and reports drift from the plan.',
-      exitCodes: 'exit codes: 0 no drift; 2 drift (for CI); 1 an instance could not be read, or a usage or description error',
-    },
-  );
+const line: CommandLine = {
+  usage,
+  flags: {
+    config: LAB_FLAG,
+    tokens: { type: 'string', value: '<tokens.json>', help: 'read-only API tokens by instance name (or PVEKAAS_AUDIT_TOKENS)' },
+    format: REPORT_FORMAT_FLAG,
+  },
+  about: 'Reads every Proxmox instance with a read-only token and reports drift from the plan.',
+  exitCodes: 'exit codes: 0 no drift; 2 drift (for CI); 1 an instance could not be read, or a usage or description error',
+};
+
+runCommand(line, async (flags) => {
   if (!flags.config) throw new UsageError(`--config is needed\n\nusage: ${usage}`);
-  const format = (flags.format as string | undefined) ?? 'markdown';
-  if (format !== 'markdown' && format !== 'json') throw new UsageError(`--format must be markdown or json (got ${format})\n\nusage: ${usage}`);
+  const format = reportFormat(flags, usage);
   const lab = loadLabFile(flags.config as string);
   const tokens = flags.tokens
     ? parseTokens(

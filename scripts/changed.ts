@@ -4,24 +4,19 @@
  * run order (removals last, tenants first), each with the reasons in lab terms.
  */
 import { labChanges } from './lib/changes';
-import { parseFlags, runCommand, UsageError } from './lib/cli';
+import { runCommand, type CommandLine } from './lib/cli';
+import { AGAINST_OUT_FLAG, COMPARED_FLAGS, comparedLabs } from './lib/flags';
 
 const usage = 'npm run --silent changed -- --config <new lab.yaml> --against <old lab.yaml> [--against-out <synth output of the old>] [--json]';
 
-runCommand(() => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<new lab.yaml>', help: 'the new lab description' },
-      against: { type: 'string', value: '<old lab.yaml>', help: 'the old lab description' },
-      'against-out': { type: 'string', value: '<dir>', help: 'the synth output of the old description (instead of synthesizing it)' },
-      json: { type: 'boolean', help: 'print JSON instead of text' },
-    },
-    usage,
-    { about: 'Lists the stacks whose synthesized bytes differ between two descriptions, in run order, each with the reasons.' },
-  );
-  if (!flags.config || !flags.against) throw new UsageError(`--config and --against are both needed\n\nusage: ${usage}`);
-  const result = labChanges({ config: flags.config as string, against: flags.against as string, againstOut: flags['against-out'] as string | undefined });
+const line: CommandLine = {
+  usage,
+  flags: { ...COMPARED_FLAGS, 'against-out': AGAINST_OUT_FLAG, json: { type: 'boolean', help: 'print JSON instead of text' } },
+  about: 'Lists the stacks whose synthesized bytes differ between two descriptions, in run order, each with the reasons.',
+};
+
+runCommand(line, (flags) => {
+  const result = labChanges({ ...comparedLabs(flags, usage), againstOut: flags['against-out'] as string | undefined });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ changes: result.changes, unchanged: result.unchanged }, null, 2)}\n`);
     return;

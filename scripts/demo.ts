@@ -13,43 +13,36 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseLab, readLabText } from '../modules/config/load';
+import { parseLab } from '../modules/config/load';
 import type { Lab } from '../modules/config/schema';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { machinesAtLeast, machinesAtMost, planPlacement, renderMarkdown, renderSvg, type PlacementPlan } from '../modules/placement';
 import { atLabFile } from '../modules/config/load';
 import type { InstanceSnapshot } from '../sim';
-import { missingToolchain, projectRoot, readPins } from '../sim/toolchain';
-import { parseFlags, printWarnings, runCommand, UserError } from './lib/cli';
+import { missingToolchain, readPins } from '../sim/toolchain';
+import { printWarnings, runCommand, UserError, type CommandLine } from './lib/cli';
+import { LAB_OR_EXAMPLE_FLAG } from './lib/flags';
 import { tenantKubeParts } from './lib/kube-apiserver';
-import { checkKeptDir, markKeptDir } from './lib/output-dir';
+import { markKeptDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
-import { machineTable, TWIN_BANNER } from './twin';
+import { machineTable, TWIN_BANNER, twinInputs } from './twin';
 import { LabTwin } from '../twin/index';
 
 const usage = 'node dist/scripts/demo.js [--config examples/lab.yaml] [--keep <dir>] [--timeout <seconds>]';
 
-runCommand(async () => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
-      keep: { type: 'string', value: '<dir>', help: 'work in this directory and keep it (default: a temporary one, removed)' },
-      timeout: { type: 'string', value: '<seconds>', help: 'give up after this many seconds (default: 900)' },
-    },
-    usage,
-    { about: 'The main job on a lab through the lab twin (docs/twin.md): every tenant brought up by the real Cluster API controllers, then torn down.' },
-  );
-  const root = projectRoot();
-  const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
-  const timeout = Number(flags.timeout ?? 900);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
-  // Read like every command reads a lab: a regular file only, bounded (a FIFO or /dev/zero is refused);
-  // a kept directory must be new, empty or kept before. Both before anything starts.
-  const labText = readLabText(config);
-  const keep = flags.keep as string | undefined;
-  const kept = keep ? checkKeptDir(keep) : undefined;
+const line: CommandLine = {
+  usage,
+  flags: {
+    config: LAB_OR_EXAMPLE_FLAG,
+    keep: { type: 'string', value: '<dir>', help: 'work in this directory and keep it (default: a temporary one, removed)' },
+    timeout: { type: 'string', value: '<seconds>', help: 'give up after this many seconds (default: 900)' },
+  },
+  about: 'The main job on a lab through the lab twin (docs/twin.md): every tenant brought up by the real Cluster API controllers, then torn down.',
+};
+
+runCommand(line, async (flags) => {
+  const { root, config, timeout, labText, kept } = twinInputs(flags);
   const say = (line = '') => process.stdout.write(`${line}\n`);
 
   // The product first, with Node only (no toolchain): validated, placed, synthesized. Kept after the
@@ -132,13 +125,13 @@ runCommand(async () => {
       `Done in ${Math.round((Date.now() - started) / 1000)} s: every VM above lives in the simulator's memory only, every object in a throwaway API server; all stopped now.`,
     );
     say(
-      keep
+      kept
         ? `Synthesized stacks and state kept in ${work}.`
         : `Real Proxmox: point the lab's endpoints at your clusters and run the same stacks with TF_VAR_proxmox_api_token (docs/proxmox.md).`,
     );
   } finally {
     await twin.stop();
-    if (!keep) twin.cleanup();
+    if (!kept) twin.cleanup();
   }
 });
 

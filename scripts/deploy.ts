@@ -48,7 +48,7 @@ import {
   type ShownStack,
 } from '../modules/review/deploy-plan';
 import { labChanges } from './lib/changes';
-import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
+import { runCommand, UsageError, UserError, type CommandLine } from './lib/cli';
 import { applyStacks, planStacks, stacksToApply, type PlanResult, type StackPlan } from './lib/deploy-plan';
 import { stackGlob, type RunEvent, type RunResult, type StackOutcome } from './lib/deploy-run';
 import { recoverStack } from './lib/deploy-recover';
@@ -89,49 +89,47 @@ function tokens(): Record<string, string> {
 // killed with SIGKILL is waited for by the next deploy.
 const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
-runCommand(async () => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (required: deploy never falls back to the example lab)' },
-      against: { type: 'string', value: '<old lab.yaml>', help: 'deploy only the stacks that changed since this description' },
-      'against-out': { type: 'string', value: '<dir>', help: 'the synth output of the old description (with --against)' },
-      stacks: { type: 'string', value: '<glob,…>', help: 'only the stacks matching these globs' },
-      out: { type: 'string', value: '<dir>', help: 'where the stacks are synthesized (default: out)' },
-      parallel: { type: 'string', value: '<n>', help: 'run up to n stacks at once where the order allows (default: 2)' },
-      yes: { type: 'boolean', help: 'apply the plans without asking (CI); without it deploy asks on the terminal, and refuses with no terminal' },
-      'auto-approve': { type: 'boolean', help: 'the same as --yes' },
-      'plan-only': { type: 'boolean', help: 'plan and show every stack, apply nothing' },
-      plan: { type: 'boolean', help: 'the same as --plan-only' },
-      'detailed-exitcode': { type: 'boolean', help: 'with --plan-only: exit 0 when nothing changes, 2 when something does, 1 on an error' },
-      phase: {
-        type: 'string',
-        value: 'retire',
-        help: 'retire: apply a retire step without reading the management cluster (you checked); by default deploy reads each new machine deployment live and refuses the step until its machines are Ready (their Nodes Ready)',
-      },
+const line: CommandLine = {
+  usage,
+  flags: {
+    config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (required: deploy never falls back to the example lab)' },
+    against: { type: 'string', value: '<old lab.yaml>', help: 'deploy only the stacks that changed since this description' },
+    'against-out': { type: 'string', value: '<dir>', help: 'the synth output of the old description (with --against)' },
+    stacks: { type: 'string', value: '<glob,…>', help: 'only the stacks matching these globs' },
+    out: { type: 'string', value: '<dir>', help: 'where the stacks are synthesized (default: out)' },
+    parallel: { type: 'string', value: '<n>', help: 'run up to n stacks at once where the order allows (default: 2)' },
+    yes: { type: 'boolean', help: 'apply the plans without asking (CI); without it deploy asks on the terminal, and refuses with no terminal' },
+    'auto-approve': { type: 'boolean', help: 'the same as --yes' },
+    'plan-only': { type: 'boolean', help: 'plan and show every stack, apply nothing' },
+    plan: { type: 'boolean', help: 'the same as --plan-only' },
+    'detailed-exitcode': { type: 'boolean', help: 'with --plan-only: exit 0 when nothing changes, 2 when something does, 1 on an error' },
+    phase: {
+      type: 'string',
+      value: 'retire',
+      help: 'retire: apply a retire step without reading the management cluster (you checked); by default deploy reads each new machine deployment live and refuses the step until its machines are Ready (their Nodes Ready)',
     },
-    usage,
-    {
-      about:
-        'Synthesizes the description, plans every stack that changed (saved plan files) in dependency order and shows the plans — in lab terms first, then ' +
-        'per stack the resources to add, change, destroy and replace — and applies exactly those plans once you type yes (or with --yes); stops at the first failure. ' +
-        'A retire step (surge, then retire) is applied only when every new machine deployment has as many Ready machines (their Nodes Ready) as it wants, read live ' +
-        'from the management cluster (refused until then), or with --phase retire.',
-      exitCodes:
-        'exit codes: 0 done (with --plan-only --detailed-exitcode: no changes); 1 refused, failed or not approved (nothing applied after that); ' +
-        '2 with --plan-only --detailed-exitcode: changes present; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (each tofu wrote its state)',
-      check: (f) => [
-        ...(f.config
-          ? []
-          : [
-              '--config <lab.yaml> is required: deploy changes a real lab, so it never falls back to examples/lab.yaml\n' +
-                '  fix: npm run --silent deploy -- --config <your lab.yaml> (the `--` hands the flags to deploy, not to npm)',
-            ]),
-        ...(f['detailed-exitcode'] && !f['plan-only'] && !f.plan ? ['--detailed-exitcode needs --plan-only (it tells whether a plan has changes)'] : []),
-        ...((f['plan-only'] || f.plan) && (f.yes || f['auto-approve']) ? ['--plan-only applies nothing: --yes/--auto-approve make no sense with it'] : []),
-      ],
-    },
-  );
+  },
+  about:
+    'Synthesizes the description, plans every stack that changed (saved plan files) in dependency order and shows the plans — in lab terms first, then ' +
+    'per stack the resources to add, change, destroy and replace — and applies exactly those plans once you type yes (or with --yes); stops at the first failure. ' +
+    'A retire step (surge, then retire) is applied only when every new machine deployment has as many Ready machines (their Nodes Ready) as it wants, read live ' +
+    'from the management cluster (refused until then), or with --phase retire.',
+  exitCodes:
+    'exit codes: 0 done (with --plan-only --detailed-exitcode: no changes); 1 refused, failed or not approved (nothing applied after that); ' +
+    '2 with --plan-only --detailed-exitcode: changes present; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (each tofu wrote its state)',
+  check: (f) => [
+    ...(f.config
+      ? []
+      : [
+          '--config <lab.yaml> is required: deploy changes a real lab, so it never falls back to examples/lab.yaml\n' +
+            '  fix: npm run --silent deploy -- --config <your lab.yaml> (the `--` hands the flags to deploy, not to npm)',
+        ]),
+    ...(f['detailed-exitcode'] && !f['plan-only'] && !f.plan ? ['--detailed-exitcode needs --plan-only (it tells whether a plan has changes)'] : []),
+    ...((f['plan-only'] || f.plan) && (f.yes || f['auto-approve']) ? ['--plan-only applies nothing: --yes/--auto-approve make no sense with it'] : []),
+  ],
+};
+
+runCommand(line, async (flags) => {
   if (flags.phase !== undefined && flags.phase !== 'retire') throw new UsageError(`--phase must be retire (got "${flags.phase}")\n\nusage: ${usage}`);
   if (flags['against-out'] && !flags.against) throw new UsageError(`--against-out needs --against (the old description, for the reasons)\n\nusage: ${usage}`);
   const parallel = flags.parallel === undefined ? 2 : Number(flags.parallel);

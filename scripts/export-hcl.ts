@@ -15,7 +15,8 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { loadLabFile } from '../modules/config/load';
 import { workspaceName } from '../constructs/state-backend';
-import { parseFlags, runCommand } from './lib/cli';
+import { runCommand, type CommandLine } from './lib/cli';
+import { LAB_FLAG } from './lib/flags';
 import { checkOutputDir, exportOutput, refuseConfiguredPathsInside, writeOutputDir } from './lib/output-dir';
 import { synthesizeLab } from './lib/synthesize';
 import { vipMemoryOfOutput } from './lib/vip-memory';
@@ -25,16 +26,16 @@ import { MACHINE_DEPLOYMENTS_FILE } from '../modules/tenants/replaced';
 
 const usage = 'npm run --silent export-hcl -- --config <lab.yaml> --out <dir>';
 
-runCommand(() => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description' },
-      out: { type: 'string', value: '<dir>', help: 'one directory per workspace, replaced atomically' },
-    },
-    usage,
-    { about: 'Writes each stack as HCL with its backend and a README of its variables: a directory per Terraform Cloud workspace.' },
-  );
+const line: CommandLine = {
+  usage,
+  flags: {
+    config: LAB_FLAG,
+    out: { type: 'string', value: '<dir>', help: 'one directory per workspace, replaced atomically' },
+  },
+  about: 'Writes each stack as HCL with its backend and a README of its variables: a directory per Terraform Cloud workspace.',
+};
+
+runCommand(line, (flags) => {
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const outFlag = (flags.out as string | undefined) ?? 'hcl';
   const out = resolve(outFlag);

@@ -9,25 +9,25 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseFlags, runCommand, UsageError } from './lib/cli';
+import { runCommand, UsageError, type CommandLine } from './lib/cli';
 import { interruptRuns } from './lib/interrupt-runs';
 
 const usage = 'npm run test:interrupts -- [--runs <n>] [--seed <n>] [--latency-ms <ms>] [--stacks <glob>] [--concurrency <n>] [--keep]';
 
-runCommand(async () => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      runs: { type: 'string', value: '<n>', help: 'how many interrupted deploys (default: 30)' },
-      seed: { type: 'string', value: '<n>', help: 'the seed of the moments and signals (default: from the clock; printed)' },
-      'latency-ms': { type: 'string', value: '<ms>', help: 'latency of every write to the simulator (default: 3000)' },
-      stacks: { type: 'string', value: '<glob>', help: 'the stacks deploy applies (default: proxmox-*)' },
-      concurrency: { type: 'string', value: '<n>', help: 'runs at once, each with its own simulator (default: 1)' },
-      keep: { type: 'boolean', help: 'keep the scratch directory of a run that did not converge' },
-    },
-    usage,
-    { about: 'Interrupts deploy at random moments and checks that the next deploy converges with no orphan left in the simulator.' },
-  );
+const line: CommandLine = {
+  usage,
+  flags: {
+    runs: { type: 'string', value: '<n>', help: 'how many interrupted deploys (default: 30)' },
+    seed: { type: 'string', value: '<n>', help: 'the seed of the moments and signals (default: from the clock; printed)' },
+    'latency-ms': { type: 'string', value: '<ms>', help: 'latency of every write to the simulator (default: 3000)' },
+    stacks: { type: 'string', value: '<glob>', help: 'the stacks deploy applies (default: proxmox-*)' },
+    concurrency: { type: 'string', value: '<n>', help: 'runs at once, each with its own simulator (default: 1)' },
+    keep: { type: 'boolean', help: 'keep the scratch directory of a run that did not converge' },
+  },
+  about: 'Interrupts deploy at random moments and checks that the next deploy converges with no orphan left in the simulator.',
+};
+
+runCommand(line, async (flags) => {
   const whole = (name: string, fallback: number, min: number) => {
     const raw = flags[name];
     const n = raw === undefined ? fallback : Number(raw);

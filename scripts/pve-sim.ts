@@ -8,26 +8,26 @@
  */
 import { loadLabFile } from '../modules/config/load';
 import { PveSimulator, instanceSpecsFromLab, type FaultSpec, type InstanceSpec } from '../sim';
-import { parseFlags, runCommand, UserError } from './lib/cli';
+import { runCommand, UserError, type CommandLine } from './lib/cli';
 import { readInputFile } from './lib/read-input';
 
 const usage =
   'npm run --silent pve-sim -- [--config examples/lab.yaml] [--instances pmox-txl,pmox-fra] [--port 8006] [--task-ms 250] [--faults faults.json] [--quiet]';
 
-runCommand(async () => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description whose instances to simulate (default: examples/lab.yaml)' },
-      instances: { type: 'string', value: '<a,b>', help: 'simulate only these instances' },
-      port: { type: 'string', value: '<port>', help: 'the first port, one per instance (default: free ports)' },
-      'task-ms': { type: 'string', value: '<ms>', help: 'how long a simulated task runs (default: 250)' },
-      faults: { type: 'string', value: '<faults.json>', help: 'faults to inject (docs/proxmox.md)' },
-      quiet: { type: 'boolean', help: 'print no log lines' },
-    },
-    usage,
-    { about: 'Runs the Proxmox VE API simulator until Ctrl-C: one https endpoint per instance, each printed with its administrator token.' },
-  );
+const line: CommandLine = {
+  usage,
+  flags: {
+    config: { type: 'string', value: '<lab.yaml>', help: 'the lab description whose instances to simulate (default: examples/lab.yaml)' },
+    instances: { type: 'string', value: '<a,b>', help: 'simulate only these instances' },
+    port: { type: 'string', value: '<port>', help: 'the first port, one per instance (default: free ports)' },
+    'task-ms': { type: 'string', value: '<ms>', help: 'how long a simulated task runs (default: 250)' },
+    faults: { type: 'string', value: '<faults.json>', help: 'faults to inject (docs/proxmox.md)' },
+    quiet: { type: 'boolean', help: 'print no log lines' },
+  },
+  about: 'Runs the Proxmox VE API simulator until Ctrl-C: one https endpoint per instance, each printed with its administrator token.',
+};
+
+runCommand(line, async (flags) => {
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const lab = loadLabFile(config);
   const names = ((flags.instances as string | undefined) ?? '').split(',').filter(Boolean);

@@ -11,7 +11,8 @@ import { FileReadError, readRegularFile } from '../modules/config/load';
 import { renderSvg } from '../modules/placement';
 import { checkPlanJson, PlanFormatError, review, type TofuPlanJson } from '../modules/review';
 import { labChanges } from './lib/changes';
-import { parseFlags, runCommand, UsageError, UserError } from './lib/cli';
+import { runCommand, UserError, type CommandLine } from './lib/cli';
+import { AGAINST_OUT_FLAG, COMPARED_FLAGS, comparedLabs } from './lib/flags';
 import { MAX_INPUT_BYTES, readInputFile } from './lib/read-input';
 
 const usage = 'npm run --silent review -- --config <new lab.yaml> --against <old lab.yaml> [--against-out <dir>] [--plans <dir>] [--out <comment.md>]';
@@ -92,26 +93,25 @@ function writeWhole(path: string, text: string): void {
   renameSync(temporary, path);
 }
 
-runCommand(() => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<new lab.yaml>', help: 'the new lab description' },
-      against: { type: 'string', value: '<old lab.yaml>', help: 'the old lab description' },
-      'against-out': { type: 'string', value: '<dir>', help: 'the synth output of the old description (instead of synthesizing it)' },
-      plans: { type: 'string', value: '<dir>', help: 'tofu show -json files <stack>.json (and <stack>.skipped reasons)' },
-      out: { type: 'string', value: '<comment.md>', help: 'write the comment here instead of stdout' },
-    },
-    usage,
-    { about: 'One markdown comment for a pull request: which stacks change and why, the placement diff, each plan, and the warnings.' },
-  );
-  if (!flags.config || !flags.against) throw new UsageError(`--config and --against are both needed\n\nusage: ${usage}`);
+const line: CommandLine = {
+  usage,
+  flags: {
+    ...COMPARED_FLAGS,
+    'against-out': AGAINST_OUT_FLAG,
+    plans: { type: 'string', value: '<dir>', help: 'tofu show -json files <stack>.json (and <stack>.skipped reasons)' },
+    out: { type: 'string', value: '<comment.md>', help: 'write the comment here instead of stdout' },
+  },
+  about: 'One markdown comment for a pull request: which stacks change and why, the placement diff, each plan, and the warnings.',
+};
+
+runCommand(line, (flags) => {
+  const labs = comparedLabs(flags, usage);
   // Plan files first: a bad one stops the review before any synthesis.
   const given = flags.plans ? readPlans(flags.plans as string) : undefined;
   const out = flags.out as string | undefined;
   // Before any work: the comment and the picture replace regular files only.
   if (out) for (const path of [out, join(dirname(out), 'placement.svg')]) checkReplaceable(path);
-  const changed = labChanges({ config: flags.config as string, against: flags.against as string, againstOut: flags['against-out'] as string | undefined });
+  const changed = labChanges({ ...labs, againstOut: flags['against-out'] as string | undefined });
   let picture: string | undefined;
   if (out) {
     mkdirSync(dirname(out), { recursive: true });
@@ -120,8 +120,8 @@ runCommand(() => {
     picture = relative(dirname(out), svg);
   }
   const result = review({
-    before: { lab: changed.before.lab, plan: changed.before.plan, label: flags.against as string },
-    after: { lab: changed.after.lab, plan: changed.after.plan, label: flags.config as string },
+    before: { lab: changed.before.lab, plan: changed.before.plan, label: labs.against },
+    after: { lab: changed.after.lab, plan: changed.after.plan, label: labs.config },
     plans: given?.plans,
     notPlanned: given?.skipped,
     stackChanges: { changes: changed.changes, unchanged: changed.unchanged },

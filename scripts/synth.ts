@@ -2,29 +2,30 @@
 // First: the code cache and lazy archiver, before anything loads cdktf.
 import './lib/fast-start';
 import { relative } from 'node:path';
-import { UserError, parseFlags, printWarnings, runCommand } from './lib/cli';
+import { UserError, printWarnings, runCommand, type CommandLine } from './lib/cli';
+import { LAB_OR_EXAMPLE_FLAG } from './lib/flags';
 import { synthesizeLab } from './lib/synthesize';
 import { refuseUnrollableUpgrades } from './lib/upgrade-guard';
 
 const usage = 'npm run --silent synth -- --config <lab.yaml> --out <dir> [--hcl] [--full] [--jobs <n>]';
 
-runCommand(() => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<lab.yaml>', help: 'the lab description (default: examples/lab.yaml)' },
-      out: { type: 'string', value: '<dir>', help: 'where the stacks go, replaced atomically (default: cdktf.out)' },
-      hcl: { type: 'boolean', help: 'write HCL (cdk.tf) instead of JSON' },
-      full: { type: 'boolean', help: 'synthesize every stack, without the synth cache' },
-      jobs: {
-        type: 'string',
-        value: '<n>',
-        help: 'worker processes synthesizing shares of the stacks at once (default 1: this process); less memory per process, more CPU in all',
-      },
+const line: CommandLine = {
+  usage,
+  flags: {
+    config: LAB_OR_EXAMPLE_FLAG,
+    out: { type: 'string', value: '<dir>', help: 'where the stacks go, replaced atomically (default: cdktf.out)' },
+    hcl: { type: 'boolean', help: 'write HCL (cdk.tf) instead of JSON' },
+    full: { type: 'boolean', help: 'synthesize every stack, without the synth cache' },
+    jobs: {
+      type: 'string',
+      value: '<n>',
+      help: 'worker processes synthesizing shares of the stacks at once (default 1: this process); less memory per process, more CPU in all',
     },
-    usage,
-    { about: 'Synthesizes one stack per Proxmox instance, two for the management plane and one per tenant, and the placement plan.' },
-  );
+  },
+  about: 'Synthesizes one stack per Proxmox instance, two for the management plane and one per tenant, and the placement plan.',
+};
+
+runCommand(line, (flags) => {
   const config = (flags.config as string | undefined) ?? 'examples/lab.yaml';
   const out = (flags.out as string | undefined) ?? 'cdktf.out';
   // An upgrade from the versions the previous synth in --out recorded must be able to roll.

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLabText } from '../modules/config/load';
 import { missingToolchain, projectRoot } from '../sim/toolchain';
-import { parseFlags, runCommand, UserError } from './lib/cli';
+import { parseFlags, runCommand, UserError, type Flags } from './lib/cli';
 import { checkKeptDir, markKeptDir } from './lib/output-dir';
 import { LabTwin, type TwinTenant } from '../twin/index';
 
@@ -84,18 +84,26 @@ async function hold(twin: LabTwin, config: string, write: (text: string) => void
   write('stopping the twin\n');
 }
 
+/**
+ * What a twin run (`twin`, `demo`) reads and checks before anything starts: the lab (`--config`,
+ * else the example lab) read like every command reads one — a regular file only, bounded (a FIFO or
+ * /dev/zero is refused) —, `--timeout` (seconds, default 900), and the `--keep` directory, which
+ * must be new, empty or kept before.
+ */
+export function twinInputs(flags: Flags): { root: string; config: string; timeout: number; labText: string; kept: string | undefined } {
+  const root = projectRoot();
+  const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
+  const timeout = Number(flags.timeout ?? 900);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
+  const labText = readLabText(config);
+  const keep = flags.keep as string | undefined;
+  return { root, config, timeout, labText, kept: keep ? checkKeptDir(keep) : undefined };
+}
+
 if (require.main === module) {
   runCommand(async () => {
     const flags = parseFlags(process.argv.slice(2), { config: 'string', json: 'boolean', timeout: 'string', keep: 'string', hold: 'boolean' }, usage);
-    const root = projectRoot();
-    const config = (flags.config as string | undefined) ?? join(root, 'examples/lab.yaml');
-    const timeout = Number(flags.timeout ?? 900);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UserError(`--timeout must be a positive number of seconds (got ${flags.timeout})`);
-    // Read like every command reads a lab (a regular file only, bounded), and the kept directory
-    // checked, before anything starts.
-    const labText = readLabText(config);
-    const keep = flags.keep as string | undefined;
-    const kept = keep ? checkKeptDir(keep) : undefined;
+    const { root, config, timeout, labText, kept } = twinInputs(flags);
     const missing = missingToolchain(root);
     if (missing) throw new UserError(`the twin runs the real toolchain: ${missing}`);
     const work = kept ? markKeptDir(kept) : mkdtempSync(join(tmpdir(), 'pvekaas-twin-'));
@@ -133,7 +141,7 @@ if (require.main === module) {
       if (flags.hold === true) await hold(twin, config, (json ? process.stderr : process.stdout).write.bind(json ? process.stderr : process.stdout));
     } finally {
       await twin.stop();
-      if (!keep) twin.cleanup();
+      if (!kept) twin.cleanup();
     }
   });
 }

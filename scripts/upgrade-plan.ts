@@ -21,35 +21,29 @@ import { planPlacement, planPlacementPartial, placementTitle } from '../modules/
 import { previousLab, stagedSurges } from '../modules/placement/surge';
 import { planUpgrades, versionsOfLab } from '../modules/foresight/upgrade';
 import { renderStagedMarkdown, renderUpgradeMarkdown, stagedJson, upgradeJson } from '../modules/foresight/render-upgrade';
-import { parseFlags, runCommand, UsageError } from './lib/cli';
+import { runCommand, type CommandLine } from './lib/cli';
+import { COMPARED_FLAGS, REPORT_FORMAT_FLAG, comparedLabs, reportFormat } from './lib/flags';
 import { renderTenants } from '../modules/tenants';
 import { replacementPrevious, replacementProblems, topologyMachineDeployments } from '../modules/tenants/replaced';
 
 const usage = 'npm run --silent upgrade-plan -- --config <new lab.yaml> --against <old lab.yaml> [--format markdown|json]';
 
-runCommand(() => {
-  const flags = parseFlags(
-    process.argv.slice(2),
-    {
-      config: { type: 'string', value: '<new lab.yaml>', help: 'the new lab description' },
-      against: { type: 'string', value: '<old lab.yaml>', help: 'the old lab description' },
-      format: { type: 'string', value: 'markdown|json', help: 'the report format (default: markdown)' },
-    },
-    usage,
-    {
-      about: 'For every tenant whose Kubernetes version changes: the steps, the templates each needs, and whether the surge fits.',
-      exitCodes: 'exit codes: 0 every upgrade can roll; 1 one is refused (the output says why), or a usage or description error',
-    },
-  );
-  if (!flags.config || !flags.against) throw new UsageError(`--config and --against are both needed\n\nusage: ${usage}`);
-  const format = (flags.format as string | undefined) ?? 'markdown';
-  if (format !== 'markdown' && format !== 'json') throw new UsageError(`--format must be markdown or json (got ${format})\n\nusage: ${usage}`);
-  const lab = loadLabFile(flags.config as string);
-  const old = loadLabFile(flags.against as string);
+const line: CommandLine = {
+  usage,
+  flags: { ...COMPARED_FLAGS, format: REPORT_FORMAT_FLAG },
+  about: 'For every tenant whose Kubernetes version changes: the steps, the templates each needs, and whether the surge fits.',
+  exitCodes: 'exit codes: 0 every upgrade can roll; 1 one is refused (the output says why), or a usage or description error',
+};
+
+runCommand(line, (flags) => {
+  const labs = comparedLabs(flags, usage);
+  const format = reportFormat(flags, usage);
+  const lab = loadLabFile(labs.config);
+  const old = loadLabFile(labs.against);
   // A surge that does not fit at once is shown staged below; every other placement problem refuses as before.
   const versions = versionsOfLab(old);
   const { plan, problems } = planPlacementPartial(lab);
-  const file = flags.config as string;
+  const file = labs.config;
   const refuse = (list: typeof problems) =>
     atLabFile(file, () => {
       if (list.length > 0) throw new ProblemError(list, { title: placementTitle(list.length) });
@@ -60,7 +54,7 @@ runCommand(() => {
   const mds = (l: typeof lab, p: typeof plan) => [...renderTenants(l, p).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
   const before = mds(
     old,
-    atLabFile(flags.against as string, () => planPlacement(old)),
+    atLabFile(labs.against, () => planPlacement(old)),
   );
   const after = mds(lab, plan);
   const replaced = replacementProblems(lab, before, after, old);
@@ -95,7 +89,7 @@ runCommand(() => {
         : [];
     const stagedLines = staged.length > 0 ? [...(more.length > 0 ? [''] : []), ...renderStagedMarkdown(staged, surgeLabOf(lab, versions, extra))] : [];
     process.stdout.write(
-      `${[`# Upgrade plan: ${flags.against} → ${flags.config}`, '', ...renderUpgradeMarkdown(upgrades), ...more, ...stagedLines].join('\n').replace(/\n+$/, '')}\n`,
+      `${[`# Upgrade plan: ${labs.against} → ${labs.config}`, '', ...renderUpgradeMarkdown(upgrades), ...more, ...stagedLines].join('\n').replace(/\n+$/, '')}\n`,
     );
   }
   if (upgrades.some((u) => !u.accepted) || replaced.length > 0 || staged.some((s) => !s.fits)) process.exitCode = 1;

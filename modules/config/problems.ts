@@ -1,26 +1,14 @@
+import type { VersionProblem } from '../versions/lab-guard';
+
 /**
  * The one problem model: everything pvekaas finds wrong with a lab description — its shape, its
  * rules, its placement, its rendering, an upgrade — is a `Problem` with the path inside the
  * description, a sentence, the value and a fix. Pure code returns problems (or throws them as one
  * `ProblemError`); the command line points them at their file and lines (`configErrorAt`) once.
+ * Its path, message, value, fix, severity and origin are `VersionProblem`'s (modules/versions/lab-guard.ts,
+ * the bottom of modules/, whose version guard returns them).
  */
-export interface Problem {
-  /** Path inside the description, as segments: ['tenants', 2, 'pools', 0, 'instance']. */
-  path: (string | number)[];
-  /** What is wrong, in a sentence. */
-  message: string;
-  /** The offending value, when there is one. */
-  value?: unknown;
-  /** How to fix it. */
-  fix?: string;
-  /** `error` (the default when absent) refuses the lab; `warning` is reported and the run goes on. */
-  severity?: 'error' | 'warning';
-  /**
-   * `pvekaas`: a warning about pvekaas's own pins, not about anything the description says (issue 43):
-   * printed as pvekaas's (`pvekaas: …`), never at a line of the user's file, and its fix never asks
-   * for anything in the description unless it can help.
-   */
-  origin?: 'pvekaas';
+export interface Problem extends VersionProblem {
   /** The id of the validation rule that found it (modules/config/rule-table.ts; docs/rules.md), when one did. */
   rule?: string;
   /** 1-based line and column in the file, once pointed at it (`configErrorAt`). */

@@ -41,94 +41,12 @@ import type { PlacementPlan } from '../placement/types';
 import type { TenantRendering } from '../tenants';
 import { topologyMachineDeployments } from '../tenants/replaced';
 import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE } from '../tenants/names';
+import { describe } from './status-render';
+import type { LiveCondition, LiveTenant } from './status-live';
 
-/** A condition as CAPI v1beta2, the Kamaji provider and Kubernetes write it (metav1.Condition). */
-export interface LiveCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-
-interface Meta {
-  name: string;
-  namespace?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  deletionTimestamp?: string;
-  generation?: number;
-}
-
-/** cluster.x-k8s.io/v1beta2 Cluster (the fields status reads). */
-export interface LiveCluster {
-  metadata: Meta;
-  spec?: {
-    controlPlaneEndpoint?: { host?: string; port?: number };
-    controlPlaneRef?: { kind?: string; name?: string };
-    infrastructureRef?: { kind?: string; name?: string };
-    topology?: { version?: string };
-  };
-  status?: { phase?: string; conditions?: LiveCondition[]; initialization?: { controlPlaneInitialized?: boolean; infrastructureProvisioned?: boolean } };
-}
-
-/** controlplane.cluster.x-k8s.io/v1alpha2 KamajiControlPlane. */
-export interface LiveKamajiControlPlane {
-  metadata: Meta;
-  spec?: { version?: string; replicas?: number };
-  status?: {
-    ready?: boolean;
-    version?: string;
-    initialization?: { controlPlaneInitialized?: boolean };
-    replicas?: number;
-    readyReplicas?: number;
-    conditions?: LiveCondition[];
-  };
-}
-
-/** kamaji.clastix.io/v1alpha1 TenantControlPlane. */
-export interface LiveTenantControlPlane {
-  metadata: Meta;
-  status?: { controlPlaneEndpoint?: string; kubernetesResources?: { version?: { version?: string; status?: string } } };
-}
-
-/** v1 Service (the control plane's: label `kamaji.clastix.io/component: service`). */
-export interface LiveService {
-  metadata: Meta;
-  spec?: { type?: string; loadBalancerIP?: string };
-  status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
-}
-
-/** cluster.x-k8s.io/v1beta2 MachineDeployment. */
-export interface LiveMachineDeployment {
-  metadata: Meta;
-  spec?: { clusterName?: string; replicas?: number; template?: { spec?: { version?: string } } };
-  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; upToDateReplicas?: number; observedGeneration?: number };
-}
-
-/** cluster.x-k8s.io/v1beta2 Machine. */
-export interface LiveMachine {
-  metadata: Meta;
-  spec?: { clusterName?: string; version?: string; failureDomain?: string; infrastructureRef?: { kind?: string; name?: string }; providerID?: string };
-  status?: { phase?: string; nodeRef?: { name?: string }; conditions?: LiveCondition[]; addresses?: { type: string; address: string }[] };
-}
-
-/** infrastructure.cluster.x-k8s.io/v1alpha2 ProxmoxMachine. */
-export interface LiveProxmoxMachine {
-  metadata: Meta;
-  spec?: { virtualMachineID?: number };
-  status?: { proxmoxNode?: string; addresses?: { type: string; address: string }[] };
-}
-
-/** Everything status reads of one tenant, from its namespace in the management cluster. */
-export interface LiveTenant {
-  clusters: LiveCluster[];
-  kamajiControlPlanes: LiveKamajiControlPlane[];
-  tenantControlPlanes: LiveTenantControlPlane[];
-  services: LiveService[];
-  machineDeployments: LiveMachineDeployment[];
-  machines: LiveMachine[];
-  proxmoxMachines: LiveProxmoxMachine[];
-}
+// The live objects' shapes and the report have files of their own; importers find them here too.
+export * from './status-live';
+export { renderStatusMarkdown, statusJson } from './status-render';
 
 /** A machine deployment the rendering has, and where its machines belong. */
 export interface ExpectedMachineDeployment {
@@ -340,9 +258,6 @@ const CLUSTER_CONDITIONS = [
 function pick(list: readonly LiveCondition[] | undefined, types: readonly string[]): ConditionView[] {
   return types.map((t) => condition(list, t)).filter((c): c is ConditionView => c !== undefined);
 }
-
-const describe = (c: ConditionView) =>
-  `${c.type} ${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ''})` : c.message ? ` (${c.message})` : ''}`;
 
 /** Compares what runs in one tenant's namespace with what the plan and rendering expect. */
 export function tenantStatus(expected: ExpectedTenant, live: LiveTenant): TenantStatus {
@@ -577,70 +492,4 @@ export function tenantStatus(expected: ExpectedTenant, live: LiveTenant): Tenant
     inProgress,
     differences,
   };
-}
-
-const cell = (text: string | number | undefined) => (text === undefined || text === '' ? '-' : String(text).replace(/\|/g, '\\|'));
-
-/** The readable report: per tenant, the control plane, the VIP, the node groups beside the plan, every machine, what is under way and what differs. */
-export function renderStatusMarkdown(statuses: readonly TenantStatus[], options: { extraTenants?: readonly string[] } = {}): string {
-  const lines: string[] = [];
-  for (const t of statuses) {
-    const cp = t.controlPlane;
-    lines.push(
-      `## ${t.name} (${t.mode}): ${t.asPlanned ? 'as planned' : `${t.differences.length} difference${t.differences.length === 1 ? '' : 's'} from the plan`}`,
-      '',
-    );
-    const tcp = cp.tenantControlPlane ? `; TenantControlPlane ${cell(cp.tenantControlPlane.version)} ${cell(cp.tenantControlPlane.status)}` : '';
-    const cpBad = cp.conditions.filter((c) => c.status !== 'True');
-    lines.push(
-      `- control plane: ${cp.version ?? 'no version'} (plan ${cp.plan}${cp.version === cp.plan ? ' ✓' : ' ✗'}), ${cp.ready ? 'ready' : 'NOT ready'}${tcp}${cpBad.length ? `; ${cpBad.map(describe).join(', ')}` : ''}`,
-    );
-    const addresses = t.vip.service
-      ? `Service ${t.vip.service.name} ${t.vip.service.type ?? ''} ${t.vip.service.addresses.join(', ') || 'no address'}`.replace(/ +/g, ' ')
-      : 'no Service';
-    const vipOk = t.vip.endpoint?.split(':')[0] === t.vip.plan && (t.vip.service?.addresses.includes(t.vip.plan) ?? false);
-    lines.push(`- VIP: endpoint ${t.vip.endpoint ?? 'not set'}, ${addresses} (plan ${t.vip.plan}${vipOk ? ' ✓' : ' ✗'})`);
-    for (const c of t.clusters) {
-      const available = c.conditions.find((x) => x.type === 'Available');
-      const bad = c.conditions.filter((x) => x.status !== 'True' && x.type !== 'Available');
-      lines.push(
-        `- Cluster ${c.name} (${c.role}${c.instance ? `, ${c.instance}` : ''}): ${c.phase ?? 'not found'}${available ? `, Available ${available.status}` : ''}${bad.length ? `; ${bad.map(describe).join(', ')}` : ''}`,
-      );
-    }
-    lines.push('', '| pool | instance/node | machines | plan | Ready Nodes | retiring |', '|---|---|---:|---:|---:|---:|');
-    for (const g of t.groups) {
-      const plan = g.plan ? (g.plan.autoscaling ? `${g.plan.autoscaling.min}..${g.plan.autoscaling.max}` : String(g.plan.replicas)) : 'none';
-      const ok = g.plan
-        ? g.plan.autoscaling
-          ? g.machines >= g.plan.autoscaling.min && g.machines <= g.plan.autoscaling.max
-          : g.machines === g.plan.replicas
-        : g.machines === 0;
-      lines.push(`| ${g.pool} | ${g.instance}/${g.node} | ${g.machines}${ok ? '' : ' ✗'} | ${plan} | ${g.readyNodes} | ${g.retiring || '-'} |`);
-    }
-    lines.push('', '| machine | pool | instance/node | VM | IP | phase | Node | Ready | version |', '|---|---|---|---:|---|---|---|---|---|');
-    for (const m of t.machines) {
-      const where = `${m.instance ?? '?'}/${m.node ?? '?'}`;
-      const moved = m.node !== undefined && m.node !== m.group.node;
-      const ready = m.nodeReady ? `${m.nodeReady.status}${m.nodeReady.status !== 'True' && m.nodeReady.reason ? ` (${m.nodeReady.reason})` : ''}` : '-';
-      const tag = m.deleting ? ' (deleting)' : m.role !== 'plan' ? ` (${m.role})` : '';
-      lines.push(
-        `| ${cell(m.name)}${tag} | ${cell(m.pool)} | ${where}${moved ? ` ✗ (group ${m.group.node})` : ''} | ${cell(m.vmid)} | ${cell(m.addresses.join(', '))} | ${cell(m.phase)} | ${cell(m.nodeName)} | ${ready} | ${cell(m.version)} |`,
-      );
-    }
-    if (t.machines.length === 0) lines.push('| (none) | | | | | | | | |');
-    if (t.inProgress.length > 0) lines.push('', 'In progress:', ...t.inProgress.map((x) => `- ${x}`));
-    if (t.differences.length > 0) lines.push('', 'Now ≠ plan:', ...t.differences.map((x) => `- ${x}`));
-    lines.push('');
-  }
-  for (const name of options.extraTenants ?? [])
-    lines.push(`Tenant ${name} runs in the management cluster but is not in the lab (deleted from it and not deployed, or another lab's).`, '');
-  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
-}
-
-/** The `--json` document: every tenant's status, and whether all are as planned. */
-export function statusJson(
-  statuses: readonly TenantStatus[],
-  extraTenants: readonly string[] = [],
-): { asPlanned: boolean; tenants: TenantStatus[]; notInLab: string[] } {
-  return { asPlanned: statuses.every((s) => s.asPlanned) && extraTenants.length === 0, tenants: [...statuses], notInLab: [...extraTenants] };
 }

@@ -21,6 +21,7 @@ import type { Problem } from '../config/problems';
 import { machinesAtMost } from '../config/scale';
 import type { Instance, Lab, PreviousInstance, Tenant } from '../config/schema';
 import type { PlacementPlan, SurgeReservation, TenantPlan } from './types';
+import { canonicalJson } from '../config/canonical-json';
 import { flowYaml } from '../config/flow-yaml';
 
 /** The tenant as it was before the change `previous` describes (without `previous`). */
@@ -61,26 +62,12 @@ export function previousLabOf(lab: Lab, tenant: Tenant): Lab {
   return { ...lab, proxmox: { ...lab.proxmox, instances: lab.proxmox.instances.map((i) => previousInstance(i, was[i.name])) } };
 }
 
-/** JSON with sorted keys, for comparing descriptions. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** The instances whose worker template fields `previous.instances` describes differently from now. */
 export function changedInstances(lab: Lab, tenant: Tenant): Set<string> {
   const out = new Set<string>();
   for (const [name, was] of Object.entries(tenant.previous?.instances ?? {})) {
     const instance = lab.proxmox.instances.find((i) => i.name === name);
-    if (instance && canonical(previousInstance(instance, was)) !== canonical(instance)) out.add(name);
+    if (instance && canonicalJson(previousInstance(instance, was)) !== canonicalJson(instance)) out.add(name);
   }
   return out;
 }
@@ -95,8 +82,8 @@ const networkOn = (t: Tenant, instance: string) => (t.networks && Object.hasOwn(
 export function networkChanged(tenant: Tenant, instance?: string): boolean {
   const before = previousTenant(tenant);
   if (!before) return false;
-  if (instance !== undefined) return canonical(networkOn(before, instance)) !== canonical(networkOn(tenant, instance));
-  return canonical(before.network) !== canonical(tenant.network) || canonical(before.networks ?? {}) !== canonical(tenant.networks ?? {});
+  if (instance !== undefined) return canonicalJson(networkOn(before, instance)) !== canonicalJson(networkOn(tenant, instance));
+  return canonicalJson(before.network) !== canonicalJson(tenant.network) || canonicalJson(before.networks ?? {}) !== canonicalJson(tenant.networks ?? {});
 }
 
 /** The lab as it was: every tenant with `previous` as it was before its change. */

@@ -4,6 +4,7 @@
  * template is a new object. The per-Cluster values are patched in (cluster-class-patches.ts).
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../config/canonical-json';
 import type { MultiInstanceRendering } from './cluster-class-variables';
 import { API, type KubernetesObject } from './manifest';
 import { CLUSTER_CLASS_NAME, CLUSTER_CLASS_NAMESPACE } from './names';
@@ -41,18 +42,6 @@ export const TEMPLATE_NAMES = {
   workerMachine: `${CLUSTER_CLASS_NAME}-worker`,
   workerBootstrap: `${CLUSTER_CLASS_NAME}-worker`,
 };
-
-/** JSON with object keys sorted, so equal content hashes equally whatever the key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** The first 10 hex digits of the SHA-256 of a value's canonical JSON. */
 export function contentHash(value: unknown): string {

@@ -13,8 +13,8 @@ import { CLUSTER_CLASS_NAME, CLUSTER_CLASS_NAMESPACE, WORKER_CLASS } from './nam
 // The variables, templates and patches live in their own files; every name importers used from
 // here is still exported here.
 export { classVariables, proposalVariables, releasedVariables, type ClassVariable, type MultiInstanceRendering } from './cluster-class-variables';
+export { canonicalJson } from '../config/canonical-json';
 export {
-  canonicalJson,
   classTemplates,
   clusterClassTemplates,
   contentHash,

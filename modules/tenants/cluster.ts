@@ -2,6 +2,7 @@
  * A tenant's CAPI `Cluster`: its topology on the `lab-tenant` class, with the variables the class
  * declares and one machine deployment per placement group of the plan.
  */
+import { canonicalJson } from '../config/canonical-json';
 import { tenantProxmoxPool } from '../config/proxmox-access';
 import { fixedTemplateFor, nodeTemplateFor, type FixedTemplate, type Instance, type Lab, type Tenant } from '../config/schema';
 import { templateVmIds } from '../config/template-ids';
@@ -72,20 +73,6 @@ export interface TenantCluster {
 
 /** Annotation on a topology machine deployment: CAPI (v1.12 and v1.13) keeps its version while it is there. */
 export const DEFER_UPGRADE = 'topology.cluster.x-k8s.io/defer-upgrade';
-
-/** JSON with sorted keys, for comparing variable values. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 const VERSION_TAG = /^v\d+\.\d+\.\d+$/i;
 

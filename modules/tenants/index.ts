@@ -418,6 +418,15 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
       }
       if (missing.length === 0) continue;
       const fixed = 'templateID' in instance.template;
+      const poolPath = [
+        'tenants',
+        index,
+        'pools',
+        Math.max(
+          0,
+          tenant.pools.findIndex((p) => p.name === pool.name),
+        ),
+      ];
       if (isFailover) {
         // Failover targets (placement's re-plan with one node down) need the template too: otherwise re-synth after the loss is refused.
         const fix = fixed
@@ -427,16 +436,7 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
               .join(', ')}])`
           : `list ${missing.join(', ')} in the nodes of proxmox.instances[${ii}].images (kubernetesVersion ${tenant.kubernetesVersion}), or set storage.disksShared: true if ${instance.storage.disks} is shared by the nodes`;
         problems.push({
-          path: [
-            'tenants',
-            index,
-            'pools',
-            Math.max(
-              0,
-              tenant.pools.findIndex((p) => p.name === pool.name),
-            ),
-            'failover',
-          ],
+          path: [...poolPath, 'failover'],
           message:
             `tenant ${tenant.name}, pool ${pool.name} (failover): after the loss of a node, re-synth puts machines on ${missing.join(', ')} of ${instanceName}, which ${missing.length === 1 ? 'has' : 'have'} no ${tenant.kubernetesVersion} template, ` +
             `and storage.disks ${instance.storage.disks} is local: Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node '${missing[0]}' (VM uses local storage)")`,
@@ -447,15 +447,7 @@ function nodeTemplateProblems(lab: Lab, tenant: Tenant, tenantPlan: PlacementPla
         continue;
       }
       problems.push({
-        path: [
-          'tenants',
-          index,
-          'pools',
-          Math.max(
-            0,
-            tenant.pools.findIndex((p) => p.name === pool.name),
-          ),
-        ],
+        path: poolPath,
         message:
           `tenant ${tenant.name}, pool ${pool.name}: the plan puts machines on ${missing.join(', ')} of ${instanceName}, which ${missing.length === 1 ? 'has' : 'have'} no ${tenant.kubernetesVersion} template, ` +
           `and storage.disks ${instance.storage.disks} is local: Proxmox VE refuses to clone a template with local disks to another node ("can't clone VM to node '${missing[0]}' (VM uses local storage)")`,

@@ -19,6 +19,7 @@ import type { Problem } from '../config/problems';
 import type { Lab, Tenant } from '../config/schema';
 import { DEFER_UPGRADE } from './cluster';
 import { workerMachineVariables } from './cluster-class';
+import { canonicalJson } from '../config/canonical-json';
 import { flowYaml } from '../config/flow-yaml';
 import { LABEL_INSTANCE, LABEL_POOL, LABEL_PROXMOX_NODE, LABEL_TENANT } from './names';
 
@@ -137,19 +138,6 @@ export function retiredGroups(
     .filter((g) => g.retired.length > 0 && g.before.some((b) => g.after.some((a) => a.name === b.name)));
 }
 
-/** JSON with sorted keys, for comparing values. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObj(value)) {
-    return `{${Object.keys(value)
-      .filter((k) => value[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** What changed in a group's worker template inputs (the variables the worker patches read): variable name → [before, after]. */
 function changedVariables(g: NodeGroupChange, read: ReadonlySet<string>): Map<string, [unknown, unknown]> {
   const b = g.before[0].variables;
@@ -157,7 +145,7 @@ function changedVariables(g: NodeGroupChange, read: ReadonlySet<string>): Map<st
   const out = new Map<string, [unknown, unknown]>();
   for (const name of [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()) {
     if (name === 'allowedNodes' || !read.has(name)) continue; // allowedNodes: per node group by construction
-    if (canonical(b[name]) !== canonical(a[name])) out.set(name, [b[name], a[name]]);
+    if (canonicalJson(b[name]) !== canonicalJson(a[name])) out.set(name, [b[name], a[name]]);
   }
   if (g.before[0].version !== undefined && g.before[0].version !== g.after[0].version) out.set('version', [g.before[0].version, g.after[0].version]);
   return out;
@@ -212,11 +200,11 @@ function suggestedPrevious(
           if (field === 'storage') {
             if (was.storage.disks !== now.storage.disks) setInstance(g.instance, 'storage', { disks: was.storage.disks });
             if (was.storage.disksShared !== now.storage.disksShared) setInstance(g.instance, 'storage', { disksShared: was.storage.disksShared });
-          } else if (canonical(was[field]) !== canonical(now[field])) setInstance(g.instance, field, was[field]);
+          } else if (canonicalJson(was[field]) !== canonicalJson(now[field])) setInstance(g.instance, field, was[field]);
         }
       }
       const [wasNetwork, nowNetwork] = [networkOn(oldTenant, g.instance), networkOn(tenant, g.instance)];
-      if (wasNetwork && canonical(wasNetwork) !== canonical(nowNetwork)) setNetwork(g.instance, wasNetwork);
+      if (wasNetwork && canonicalJson(wasNetwork) !== canonicalJson(nowNetwork)) setNetwork(g.instance, wasNetwork);
       if (vars.has('workerSize')) previous.pools = oldTenant.pools;
       continue;
     }

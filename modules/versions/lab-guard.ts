@@ -13,14 +13,27 @@ export interface VersionGuardInput {
   readonly capmox: { readonly multiInstance: string };
 }
 
-/** A `Problem` (modules/config/problems.ts) of the guard: at the override that caused it, or at `management.versions`. */
+/**
+ * A problem of the guard, at the override that caused it or at `management.versions`: the part of
+ * modules/config/problems.ts `Problem` that pure code fills in (the `Problem` extends it; it is
+ * defined here, below config, because the guard returns it).
+ */
 export interface VersionProblem {
+  /** Path inside the description, as segments: ['tenants', 2, 'pools', 0, 'instance']. */
   path: (string | number)[];
+  /** What is wrong, in a sentence. */
   message: string;
+  /** The offending value, when there is one. */
   value?: unknown;
+  /** How to fix it. */
   fix?: string;
+  /** `error` (the default when absent) refuses the lab; `warning` is reported and the run goes on. */
   severity?: 'error' | 'warning';
-  /** `pvekaas`: a warning about pvekaas's own pins (no override of the lab makes it). */
+  /**
+   * `pvekaas`: a warning about pvekaas's own pins, not about anything the description says (issue 43):
+   * printed as pvekaas's (`pvekaas: …`), never at a line of the user's file, and its fix never asks
+   * for anything in the description unless it can help (no override of the lab makes the guard's).
+   */
   origin?: 'pvekaas';
   /** `versions.guard` (modules/config/management-rules.ts) for the errors, wherever they are raised. */
   rule?: string;

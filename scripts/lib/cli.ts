@@ -33,6 +33,9 @@ export interface FlagSpec {
   [flag: string]: 'string' | 'boolean' | OptionSpec;
 }
 
+/** The parsed flags of a command: a string, `true`, or the values of a repeatable flag. */
+export type Flags = Record<string, string | boolean | string[]>;
+
 /** What --help prints besides the usage line and the options. */
 export interface CommandHelp {
   /** What the command does, in a sentence or two. */
@@ -40,7 +43,7 @@ export interface CommandHelp {
   /** Exit codes, when the command has more than 0 (done) and 1 (refused or failed). */
   readonly exitCodes?: string;
   /** The command's own checks of the parsed flags (required flags, allowed values), reported with the parser's. */
-  readonly check?: (flags: Record<string, string | boolean | string[]>) => string[];
+  readonly check?: (flags: Flags) => string[];
 }
 
 const EXIT_CODES = 'exit codes: 0 done; 1 refused or failed (every problem on stderr, nothing half-written)';
@@ -75,7 +78,7 @@ export function helpText(usage: string, spec: FlagSpec, help: CommandHelp = {}):
  * value on a boolean flag, a flag given twice. `--help` (or `-h`) prints the command's help on
  * stdout and ends it with exit code 0.
  */
-export function parseFlags(argv: string[], spec: FlagSpec, usage: string, help: CommandHelp = {}): Record<string, string | boolean | string[]> {
+export function parseFlags(argv: string[], spec: FlagSpec, usage: string, help: CommandHelp = {}): Flags {
   const options = specOf(spec);
   const { tokens } = parseArgs({
     args: argv,
@@ -91,7 +94,7 @@ export function parseFlags(argv: string[], spec: FlagSpec, usage: string, help: 
     process.stdout.write(`${helpText(usage, spec, help)}\n`);
     throw new HelpShown();
   }
-  const out: Record<string, string | boolean | string[]> = {};
+  const out: Flags = {};
   const problems: string[] = [];
   for (const token of tokens) {
     if (token.kind === 'positional') {
@@ -126,15 +129,28 @@ export function parseFlags(argv: string[], spec: FlagSpec, usage: string, help: 
   return out;
 }
 
+/** A command's command line: its usage line, its flags and what --help says besides. */
+export interface CommandLine extends CommandHelp {
+  readonly usage: string;
+  readonly flags: FlagSpec;
+}
+
 /**
  * Runs a command's body. Whatever happens, the command ends with a message on stderr and exit
  * code 1, never a stack trace: user errors are printed as they are, failed file operations as
  * what could not be done to which path, anything else as an internal error with its message only
  * (`PVEKAAS_DEBUG=1` prints the stack). A reader that closes the pipe early (`validate | head`)
- * ends the command quietly with exit code 1 instead of an EPIPE trace.
+ * ends the command quietly with exit code 1 instead of an EPIPE trace. Given its command line,
+ * the body gets the flags of `process.argv`, parsed (`parseFlags`) within the same guard.
  */
-export function runCommand(body: () => Promise<void> | void): void {
+export function runCommand(body: () => Promise<void> | void): void;
+export function runCommand(line: CommandLine, body: (flags: Flags) => Promise<void> | void): void;
+export function runCommand(first: CommandLine | (() => Promise<void> | void), second?: (flags: Flags) => Promise<void> | void): void {
   guardStreams();
+  const body =
+    typeof first === 'function'
+      ? first
+      : () => (second as (flags: Flags) => Promise<void> | void)(parseFlags(process.argv.slice(2), first.flags, first.usage, first));
   Promise.resolve()
     .then(body)
     .catch((e: unknown) => fail(e));

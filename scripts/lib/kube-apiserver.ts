@@ -9,268 +9,16 @@
  *   await server.stop();                      // in afterAll; a watchdog cleans up if the test process dies
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest, Agent } from 'node:https';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import { crdsDir } from './crd-tree';
-import { pinnedCrdDirs, resolveToolchain } from '../../modules/versions';
-import { projectRoot as findProjectRoot } from '../../sim/toolchain';
 import { freePort } from './ports';
+import { type KubeCommand, kubeBinaries, kubeBinary, loadPinnedCrds, requireKubeBinaries, tenantBinary } from './kube-binaries';
+import { KubeClient, type KubeObject } from './kube-client';
 
-const projectRoot = findProjectRoot();
-
-export const toolchainBin = join(projectRoot, '.toolchain/bin');
-export const kubeBinaries = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
-
-/** Where a Kubernetes command the test servers and the twin's tenant control planes run comes from. */
-export function kubeBinary(command: (typeof kubeBinaries)[number]): string {
-  return join(toolchainBin, command);
-}
-
-/** The commands of a Kubernetes control plane the toolchain builds per minor (Kamaji's TenantControlPlane pod runs the three). */
-export type KubeCommand = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler';
-
-/**
- * The pinned patch of `version`'s minor (toolchain.json `kubernetes.version` for the management
- * minor, `kubernetes.tenantMinors` for the others): what a tenant of that version runs in the lab
- * twin. Throws naming the pinned minors when its minor has none.
- */
-export function pinnedKubernetesFor(version: string): string {
-  const minor = (v: string) => /^v?(\d+)\.(\d+)\./.exec(v)?.slice(1, 3).join('.');
-  const pinned = Object.keys(resolveToolchain().kubernetes.minors);
-  const found = pinned.find((p) => minor(p) === minor(version));
-  if (!found)
-    throw new Error(
-      `the lab twin runs no Kubernetes ${minor(version) ?? version} (${version}): it builds the minors pinned in modules/versions/toolchain.json ` +
-        `(kubernetes.version and kubernetes.tenantMinors: ${pinned.join(', ')}); pin that minor's patch there, or declare one of those`,
-    );
-  return found;
-}
-
-/**
- * The binary of `command` a control plane of Kubernetes `version` runs: k8s.io/kubernetes at the
- * pinned patch of its minor (pinnedKubernetesFor), linked by `scripts/toolchain install` as
- * `.toolchain/kube/<patch>/<command>` (part `kube-<patch>`, or the management's own commands for
- * its minor). Throws with the install command when it is not built.
- */
-export function tenantBinary(command: KubeCommand, version: string): string {
-  const patch = pinnedKubernetesFor(version);
-  const path = join(projectRoot, '.toolchain/kube', patch, command);
-  if (!existsSync(path)) {
-    const part = patch === resolveToolchain().kubernetes.version ? command : `kube-${patch}`;
-    throw new Error(`${command} ${patch} (for Kubernetes ${version}) is not built (missing ${path}): run \`scripts/toolchain install ${part}\``);
-  }
-  return path;
-}
-
-/**
- * The toolchain parts the tenant control planes of these Kubernetes versions need beyond the
- * management's (`scripts/toolchain install <part>`): `kube-<patch>` for each other pinned minor,
- * once. Throws (pinnedKubernetesFor) for a minor the toolchain does not pin.
- */
-export function tenantKubeParts(versions: readonly string[]): string[] {
-  const management = resolveToolchain().kubernetes.version;
-  return [...new Set(versions.map(pinnedKubernetesFor))]
-    .filter((p) => p !== management)
-    .sort()
-    .map((p) => `kube-${p}`);
-}
-
-/** Throws with the fix when the server binaries are not built: the kube tier is part of the test command. */
-export function requireKubeBinaries(): void {
-  const missing = kubeBinaries.filter((b) => !existsSync(join(toolchainBin, b)));
-  if (missing.length > 0) {
-    throw new Error(
-      `the Kubernetes test server is not built (missing in .toolchain/bin: ${missing.join(', ')}): run \`scripts/toolchain install\` ` +
-        '(the README test command does this; a cold build takes several minutes, see docs/kube-tier.md)',
-    );
-  }
-}
-
-/** The CRD sets installed: those of the pinned management plane (modules/versions), from the CRD tree. */
-export const pinnedCrdSets = pinnedCrdDirs();
-
-export const crdRoot = crdsDir(projectRoot, process.env);
-
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; resourceVersion?: string; [key: string]: unknown };
-  [key: string]: unknown;
-}
-
-/** Reads the pinned CRDs (or those of `sets`, directories of the CRD tree), with webhook conversion turned off (see below). */
-export function loadPinnedCrds(sets: readonly string[] = pinnedCrdSets): KubeObject[] {
-  const crds: KubeObject[] = [];
-  for (const set of sets) {
-    const dir = join(crdRoot, set);
-    if (!existsSync(dir)) throw new Error(`pinned CRDs not found: ${dir} (run scripts/toolchain install crds)`);
-    for (const file of readdirSync(dir)
-      .filter((f) => f.endsWith('.yaml'))
-      .sort()) {
-      for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
-        const object = doc.toJS() as KubeObject | null;
-        if (object?.kind !== 'CustomResourceDefinition') continue;
-        crds.push(withoutConversionWebhook(object));
-      }
-    }
-  }
-  return crds;
-}
-
-/**
- * No provider webhook runs here. pvekaas writes every object at its CRD's storage version, so the
- * server never needs to convert; a conversion webhook left in place would only turn a wrong
- * apiVersion into an opaque "service not found" error instead of a clear one.
- */
-export function withoutConversionWebhook(crd: KubeObject): KubeObject {
-  const spec = crd.spec as { conversion?: { strategy?: string } };
-  if (spec.conversion?.strategy !== 'Webhook') return crd;
-  return { ...crd, spec: { ...spec, conversion: { strategy: 'None' } } };
-}
-
-export interface KubeResponse {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
-  body: any;
-  text: string;
-}
-
-export interface ApplyOptions {
-  /** @default 'pvekaas-kube-tier' */
-  fieldManager?: string;
-  /** Server-side dry run: the server validates and admits the object but stores nothing. @default false */
-  dryRun?: boolean;
-  /** Take over fields another manager owns. @default false */
-  force?: boolean;
-}
-
-interface ApiResource {
-  name: string;
-  kind: string;
-  namespaced: boolean;
-}
-
-/** A small client for the test server: plain HTTPS with the admin client certificate. */
-export class KubeClient {
-  private readonly agent: Agent;
-  private readonly resources = new Map<string, ApiResource[]>();
-
-  /** `token`: a bearer token (a pod's ServiceAccount) instead of, or beside, a client certificate. */
-  constructor(
-    readonly url: string,
-    tls: { ca?: string; cert?: string; key?: string },
-    private readonly token?: string,
-  ) {
-    this.agent = new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 4 });
-  }
-
-  /**
-   * Requests sent by every client of this process, by server and `METHOD path` (namespace and name
-   * segments kept, query dropped): where the twin's own polling goes (twin/timeline.ts).
-   */
-  static readonly sent = new Map<string, number>();
-
-  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeResponse> {
-    const key = `${this.url} ${method} ${path.split('?')[0]}`;
-    KubeClient.sent.set(key, (KubeClient.sent.get(key) ?? 0) + 1);
-    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    return new Promise((resolvePromise, reject) => {
-      const req = httpsRequest(
-        new URL(path, this.url),
-        {
-          method,
-          agent: this.agent,
-          headers: {
-            Accept: 'application/json',
-            ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
-            ...(payload === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // Health endpoints answer in plain text.
-            }
-            resolvePromise({ status: res.statusCode ?? 0, body: parsed, text });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.setTimeout(60000, () => req.destroy(new Error(`${method} ${path}: no answer within 60 s`)));
-      req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
-  }
-
-  get(path: string): Promise<KubeResponse> {
-    return this.request('GET', path);
-  }
-
-  post(path: string, body: unknown): Promise<KubeResponse> {
-    return this.request('POST', path, body);
-  }
-
-  delete(path: string, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {}): Promise<KubeResponse> {
-    return this.request('DELETE', path, { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background' });
-  }
-
-  /** Server-side apply (what the hashicorp/kubernetes provider does for kubernetes_manifest). */
-  async apply(object: KubeObject, options: ApplyOptions = {}): Promise<KubeResponse> {
-    const query = new URLSearchParams({ fieldManager: options.fieldManager ?? 'pvekaas-kube-tier' });
-    if (options.force) query.set('force', 'true');
-    if (options.dryRun) query.set('dryRun', 'All');
-    return this.request('PATCH', `${await this.objectPath(object)}?${query}`, object, 'application/apply-patch+yaml');
-  }
-
-  /** Like apply, but throws with the server's message unless it answered 200 or 201. */
-  async applyOrThrow(object: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
-    const r = await this.apply(object, options);
-    if (r.status !== 200 && r.status !== 201) throw new Error(`apply ${describeObject(object)}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-    return r.body as KubeObject;
-  }
-
-  /** The REST path of an object, found through discovery (so it works for every installed CRD). */
-  async objectPath(object: Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<string> {
-    const resource = await this.resourceFor(object.apiVersion, object.kind);
-    const base = object.apiVersion.includes('/') ? `/apis/${object.apiVersion}` : `/api/${object.apiVersion}`;
-    const name = encodeURIComponent(object.metadata.name);
-    if (!resource.namespaced) return `${base}/${resource.name}/${name}`;
-    const namespace = object.metadata.namespace;
-    if (!namespace) throw new Error(`${describeObject(object)} is namespaced (${resource.name}) but has no metadata.namespace`);
-    return `${base}/namespaces/${encodeURIComponent(namespace)}/${resource.name}/${name}`;
-  }
-
-  async resourceFor(apiVersion: string, kind: string): Promise<ApiResource> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (attempt > 0 || !this.resources.has(apiVersion)) {
-        const r = await this.get(apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
-        this.resources.set(apiVersion, r.status === 200 ? (r.body.resources as ApiResource[]).filter((x) => !x.name.includes('/')) : []);
-      }
-      const found = this.resources.get(apiVersion)?.find((x) => x.kind === kind);
-      if (found) return found;
-    }
-    throw new Error(`the server does not serve ${kind} in ${apiVersion} (is its CRD installed, and is that version served?)`);
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
-
-export function describeObject(object: Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>): string {
-  const ns = object.metadata?.namespace ? `${object.metadata.namespace}/` : '';
-  return `${object.kind} ${ns}${object.metadata?.name} (${object.apiVersion})`;
-}
+// The binaries and CRDs, and the client, have files of their own; importers find them here too.
+export * from './kube-binaries';
+export * from './kube-client';
 
 export interface KubeServer {
   /** https://127.0.0.1:<port> */
@@ -604,56 +352,56 @@ async function startKubeServerOnce(options: KubeServerOptions): Promise<KubeServ
       logs,
     );
 
-    if (options.controllerManager ?? true) {
-      const kcm = start('kube-controller-manager', [
-        `--kubeconfig=${kubeconfig}`,
-        '--bind-address=127.0.0.1',
-        '--secure-port=0',
-        '--leader-elect=false',
-        // Only what the tier needs: namespaces are finalised, owned objects collected, and aggregated
-        // ClusterRoles filled (CAPI core's manager role aggregates those labelled for it).
-        // The ServiceAccount controller gives every namespace its `default` ServiceAccount (a pod
-        // that names none, like the datastore backup CronJob's, runs as it).
-        `--controllers=${(options.controllers ?? ['namespace-controller', 'garbage-collector-controller', 'clusterrole-aggregation-controller', 'serviceaccount-controller']).join(',')}`,
-        `--service-account-private-key-file=${join(dir, 'service-account.key')}`,
-        // 1.35 and 1.36 log a controller's start at level 1 only ("Controller starting...",
-        // cmd/kube-controller-manager/app/controllermanager.go RunControllers); 1.34 said "Started controller" at 0.
-        '--v=1',
-      ]);
-      pids.push(kcm.pid as number);
+    // A controller process started beside the API server, watched, and waited for until its log says it runs.
+    const startLogged = async (command: 'kube-controller-manager' | 'kube-scheduler', args: string[], running: RegExp) => {
+      const child = start(command, args);
+      pids.push(child.pid as number);
       startWatchdog(pids);
       await waitFor(
-        'kube-controller-manager',
+        command,
         readyTimeout,
         async () => {
-          exited(kcm, 'kube-controller-manager');
-          return /Started controller|Controller starting\.\.\./.test(readFileSync(logFiles['kube-controller-manager'], 'utf8'));
+          exited(child, command);
+          return running.test(readFileSync(logFiles[command], 'utf8'));
         },
         logs,
+      );
+    };
+
+    if (options.controllerManager ?? true) {
+      await startLogged(
+        'kube-controller-manager',
+        [
+          `--kubeconfig=${kubeconfig}`,
+          '--bind-address=127.0.0.1',
+          '--secure-port=0',
+          '--leader-elect=false',
+          // Only what the tier needs: namespaces are finalised, owned objects collected, and aggregated
+          // ClusterRoles filled (CAPI core's manager role aggregates those labelled for it).
+          // The ServiceAccount controller gives every namespace its `default` ServiceAccount (a pod
+          // that names none, like the datastore backup CronJob's, runs as it).
+          `--controllers=${(options.controllers ?? ['namespace-controller', 'garbage-collector-controller', 'clusterrole-aggregation-controller', 'serviceaccount-controller']).join(',')}`,
+          `--service-account-private-key-file=${join(dir, 'service-account.key')}`,
+          // 1.35 and 1.36 log a controller's start at level 1 only ("Controller starting...",
+          // cmd/kube-controller-manager/app/controllermanager.go RunControllers); 1.34 said "Started controller" at 0.
+          '--v=1',
+        ],
+        /Started controller|Controller starting\.\.\./,
       );
     }
 
     if (options.scheduler) {
-      const scheduler = start('kube-scheduler', [
-        `--kubeconfig=${kubeconfig}`,
-        `--authentication-kubeconfig=${kubeconfig}`,
-        `--authorization-kubeconfig=${kubeconfig}`,
-        '--bind-address=127.0.0.1',
-        '--secure-port=0',
-        '--leader-elect=false',
-      ]);
-      pids.push(scheduler.pid as number);
-      startWatchdog(pids);
-      await waitFor(
+      await startLogged(
         'kube-scheduler',
-        readyTimeout,
-        async () => {
-          exited(scheduler, 'kube-scheduler');
-          return /Attempting to acquire leader lease|Started|successfully acquired|"Starting Kubernetes Scheduler"/.test(
-            readFileSync(logFiles['kube-scheduler'], 'utf8'),
-          );
-        },
-        logs,
+        [
+          `--kubeconfig=${kubeconfig}`,
+          `--authentication-kubeconfig=${kubeconfig}`,
+          `--authorization-kubeconfig=${kubeconfig}`,
+          '--bind-address=127.0.0.1',
+          '--secure-port=0',
+          '--leader-elect=false',
+        ],
+        /Attempting to acquire leader lease|Started|successfully acquired|"Starting Kubernetes Scheduler"/,
       );
     }
 

@@ -42,6 +42,31 @@ export function kubeconfigSource(
 }
 
 /**
+ * The entries a kubeconfig gives for `contextName` (default: its current-context): the context,
+ * its cluster and its user (`{}` when it names none), each looked up by name and still to be
+ * checked by the caller. `fail` words a file that cannot be read or parsed.
+ */
+export function kubeconfigEntries(
+  read: () => string,
+  contextName: string | undefined,
+  fail: (why: string) => Error,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a kubeconfig read by path (clusters, contexts, users), each step checked by the caller
+): { contextName?: string; context?: any; cluster?: any; user: any } {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  let config: any;
+  try {
+    config = parse(read());
+  } catch (e) {
+    throw fail(`cannot be read (${(e as Error).message.split('\n')[0]})`);
+  }
+  const named = (list: unknown, name: unknown) => (Array.isArray(list) ? list.find((x) => x?.name === name) : undefined);
+  const current = contextName ?? config?.['current-context'];
+  const context = named(config?.contexts, current)?.context;
+  const cluster = named(config?.clusters, context?.cluster)?.cluster;
+  return { contextName: current, context, cluster, user: named(config?.users, context?.user)?.user ?? {} };
+}
+
+/**
  * A client for the management cluster through the kubeconfig `file` (or its `text`, e.g. read from
  * a Secret; `file` then names where it came from), context `context` (default: its current-context).
  */
@@ -50,18 +75,7 @@ export function managementAccess(source: { file: string; context?: string; from:
     new UserError(
       `the kubeconfig ${source.file} (${source.from}) ${why}\n  fix: give a kubeconfig of the management cluster (--kubeconfig <file>, --context <name>)`,
     );
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a kubeconfig read by path (clusters, contexts, users), each step checked below
-  let config: any;
-  try {
-    config = parse(source.text ?? readFileSync(expand(source.file), 'utf8'));
-  } catch (e) {
-    throw fail(`cannot be read (${(e as Error).message.split('\n')[0]})`);
-  }
-  const named = (list: unknown, name: unknown) => (Array.isArray(list) ? list.find((x) => x?.name === name) : undefined);
-  const contextName = source.context ?? config?.['current-context'];
-  const context = named(config?.contexts, contextName)?.context;
-  const cluster = named(config?.clusters, context?.cluster)?.cluster;
-  const user = named(config?.users, context?.user)?.user ?? {};
+  const { contextName, context, cluster, user } = kubeconfigEntries(() => source.text ?? readFileSync(expand(source.file), 'utf8'), source.context, fail);
   if (!contextName) throw fail('has no current-context: pass --context <name>');
   if (!context) throw fail(`has no context ${contextName}`);
   if (typeof cluster?.server !== 'string') throw fail(`has no cluster with a server for context ${contextName}`);

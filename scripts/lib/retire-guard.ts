@@ -23,10 +23,10 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
 import type { Lab } from '../../modules/config/schema';
 import { retiredGroups, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
 import { KubeClient } from './kube-apiserver';
+import { kubeconfigEntries } from './kubeconfig';
 import { UserError } from './cli';
 
 export interface RetireStep {
@@ -128,18 +128,7 @@ export function managementClient(lab: Lab): KubeClient {
     new UserError(
       `the retire step needs the management cluster's MachineDeployments, and the kubeconfig ${access.configPath} ${why}\n  fix: make it readable, or pass --phase retire once every new machine deployment is Ready (docs/tenants.md, "Surge, then retire")`,
     );
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a kubeconfig file read by path (clusters, contexts, users), each step checked below
-  let config: any;
-  try {
-    config = parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw fail(`cannot be read (${(e as Error).message.split('\n')[0]})`);
-  }
-  const named = (list: unknown, name: unknown) => (Array.isArray(list) ? list.find((x) => x?.name === name) : undefined);
-  const contextName = access.context ?? config?.['current-context'];
-  const context = named(config?.contexts, contextName)?.context;
-  const cluster = named(config?.clusters, context?.cluster)?.cluster;
-  const user = named(config?.users, context?.user)?.user ?? {};
+  const { contextName, context, cluster, user } = kubeconfigEntries(() => readFileSync(path, 'utf8'), access.context, fail);
   if (!context || !cluster?.server) throw fail(`has no context ${contextName ?? '(none current)'} with a cluster server`);
   const data = (inline: unknown, file: unknown) =>
     typeof inline === 'string'
