@@ -25,21 +25,19 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { App, TerraformStack } from 'cdktf';
+import type { TerraformStack } from 'cdktf';
 import { atLabFile, parseLab, readLabText } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { ProblemError, formatWarning, type Problem } from '../../modules/config/problems';
 import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { buildLab } from '../../stacks/app';
 import { renderLab, tenantsOnInstance, type LabRendering } from '../../modules/rendering';
 import { UserError, todayUtc } from './cli';
 import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
-import { withoutTokenTraces } from './token-traces';
-import { synthesizeOnce } from './lean-synth';
+import { cdktfVersion, leanTenantStack, type LeanStack } from './lean-writer';
 import { tenantVlanOn } from '../../modules/config/proxmox-access';
 import { MACHINE_DEPLOYMENTS_FILE, machineDeploymentsDocument } from '../../modules/tenants/replaced';
 import { previousTenant } from '../../modules/placement/surge';
@@ -72,6 +70,8 @@ export interface SynthOptions {
    * @default the memory of the output in `out` (scripts/lib/vip-memory.ts)
    */
   vipMemory?: VipMemory;
+  /** Every stack through cdktf, none through the lean writer (lean-writer.ts): the reference it is compared with. @default false */
+  cdktfOnly?: boolean;
 }
 
 /** Tenant stacks per cdktf App in a one-process synth: the construct trees of a whole 1,000-tenant lab at once held the peak memory. */
@@ -245,6 +245,13 @@ function synthesizeStacks(o: StacksToSynthesize): void {
   const previousFormat = process.env.SYNTH_HCL_OUTPUT;
   process.env.SYNTH_HCL_OUTPUT = o.hcl ? 'true' : 'false';
   try {
+    // cdktf and the stacks load here, only when a stack goes through cdktf: the lean writer's stacks need neither.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { App, TerraformStack } = require('cdktf') as typeof import('cdktf');
+    const { buildLab } = require('../../stacks/app') as typeof import('../../stacks/app');
+    const { withoutTokenTraces } = require('./token-traces') as typeof import('./token-traces');
+    const { synthesizeOnce } = require('./lean-synth') as typeof import('./lean-synth');
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const app = new App({ outdir: o.outdir, hclOutput: o.hcl, skipValidation: false });
     withoutTokenTraces(() => {
       // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
@@ -385,10 +392,22 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   let used = 1;
   writeOutputDir(options.out, synthOutput, (scratch) => {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
-    if (rebuilt.length > 0) {
+    // The tenant stacks the lean writer writes (JSON output, a local backend, plain data): without cdktf (lean-writer.ts).
+    const lean = new Map<string, LeanStack>();
+    if (!hcl && !options.cdktfOnly) {
+      const version = cdktfVersion();
+      for (const tenant of lab.tenants) {
+        const name = `tenant-${tenant.name}`;
+        if (reused.has(name)) continue;
+        const written = leanTenantStack(name, renderings.get(tenant.name)!, { access: lab.management.kubernetes, delivery: lab.delivery, stateDirFromStack, version });
+        if (written) lean.set(name, written);
+      }
+    }
+    const throughCdktf = rebuilt.filter((s) => !lean.has(s));
+    if (throughCdktf.length > 0) {
       const workers = options.workers ?? 1;
       const batch = options.batch ?? BATCH;
-      const tenantStacks = rebuilt.filter((s) => !sharedStacks.includes(s));
+      const tenantStacks = throughCdktf.filter((s) => !sharedStacks.includes(s));
       if (workers > 1 && tenantStacks.length >= workers) {
         const shares = Array.from({ length: workers }, (_, k) => ({
           shared: k === 0 && !reuseShared,
@@ -423,14 +442,22 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
           rendering,
           stateDirFromStack,
           hcl,
-          tenantStacks: (name) => !reused.has(name),
+          tenantStacks: (name) => !reused.has(name) && !lean.has(name),
           sharedStacks: !reuseShared,
-          everything: reused.size === 0,
+          everything: reused.size === 0 && lean.size === 0,
         });
       }
       if (hcl) fixHclOutput(scratch);
-      manifest = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8'));
+      const written = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8')) as typeof manifest;
+      manifest = { version: written.version, stacks: { ...manifest.stacks, ...written.stacks } };
     }
+    // After cdktf's stacks (its App owns the output directory while it synthesizes).
+    for (const [name, written] of lean) {
+      mkdirSync(join(scratch, 'stacks', name), { recursive: true });
+      writeFileSync(join(scratch, 'stacks', name, 'cdk.tf.json'), stableJson(written.json));
+      manifest.stacks[name] = written.manifest;
+    }
+    if (lean.size > 0) manifest.version ||= cdktfVersion();
     const index: CacheIndex = {
       format: CACHE_FORMAT,
       manifestVersion: manifest.version || previous!.manifestVersion,
@@ -455,7 +482,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
         index.stacks[stack] = { key: keys.get(stack)!, files: stackFiles(dir), manifest: manifest.stacks[stack] };
       }
     }
-    if (reused.size > 0) writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
+    if (reused.size > 0 || lean.size > 0) writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
     // With every tenant's VIP: the memory of the next synth into this output.
     writeFileSync(join(scratch, 'placement.json'), renderJson(plan, undefined, { vips: vipsJson(vips) }));
     // What the replacement guard of the next synth, export-hcl or deploy compares with, in any stack format.
