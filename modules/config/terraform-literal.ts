@@ -11,6 +11,8 @@ const CDKTF_TOKEN = /([$#]\{TfToken\[[^\]]*\]\})/;
 
 /** A string with its literal parts escaped for Terraform and its cdktf tokens kept. */
 export function literalText(text: string): string {
+  // Nothing to escape and no token without a brace (most manifest text): as it is.
+  if (!text.includes('{')) return text;
   return text
     .split(CDKTF_TOKEN)
     .map((part, i) => (i % 2 === 1 ? part : escapeTerraformTemplate(part)))

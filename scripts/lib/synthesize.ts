@@ -37,7 +37,7 @@ import { UserError, todayUtc } from './cli';
 import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
-import { cdktfVersion, leanTenantStack, type LeanStack } from './lean-writer';
+import { cdktfVersion, leanTenantStack, stableStringify, type LeanStack } from './lean-writer';
 import { tenantVlanOn } from '../../modules/config/proxmox-access';
 import { MACHINE_DEPLOYMENTS_FILE, machineDeploymentsDocument } from '../../modules/tenants/replaced';
 import { previousTenant } from '../../modules/placement/surge';
@@ -454,7 +454,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
     // After cdktf's stacks (its App owns the output directory while it synthesizes).
     for (const [name, written] of lean) {
       mkdirSync(join(scratch, 'stacks', name), { recursive: true });
-      writeFileSync(join(scratch, 'stacks', name, 'cdk.tf.json'), stableJson(written.json));
+      writeFileSync(join(scratch, 'stacks', name, 'cdk.tf.json'), stableStringify(written.json));
       manifest.stacks[name] = written.manifest;
     }
     if (lean.size > 0) manifest.version ||= cdktfVersion();
