@@ -126,6 +126,13 @@ function tokenText(s: string): boolean {
   return false;
 }
 
+/** A plain object: its prototype is `Object.prototype`, this realm's or another's (a `vm` context's: jest's, `structuredClone`'s). */
+function plainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as object | null;
+  if (proto === Object.prototype) return true;
+  return proto !== null && Object.getPrototypeOf(proto) === null && (proto as { constructor?: { name?: string } }).constructor?.name === 'Object';
+}
+
 /**
  * Plain data as cdktf resolves it: `undefined` dropped from arrays and objects, everything else
  * as it is; `undefined` (for a fallback to cdktf) where cdktf's resolver would do more than that.
@@ -151,7 +158,7 @@ function plain(value: unknown): unknown {
         }
         return out;
       }
-      if (Object.getPrototypeOf(value) !== Object.prototype) return NOT_PLAIN;
+      if (!plainObject(value)) return NOT_PLAIN;
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(value)) {
         if (x === undefined) continue;
