@@ -163,13 +163,13 @@ export function sourcesFingerprint(): string {
   return fingerprint;
 }
 
-/** manifest.json as cdktf writes it: with the json-stable-stringify cdktf itself uses (its layout of empty arrays included). */
+/**
+ * manifest.json as cdktf writes it: json-stable-stringify's layout (empty arrays included), by the
+ * lean writer's equal serializer (plain JSON data; test/synth/lean-writer.test.ts), which loads
+ * none of json-stable-stringify's 45 modules.
+ */
 function stableJson(value: unknown): string {
-  const stringify = require(require.resolve('json-stable-stringify', { paths: [dirname(require.resolve('cdktf'))] })) as (
-    v: unknown,
-    o: { space: number },
-  ) => string;
-  return stringify(value, { space: 2 });
+  return stableStringify(value);
 }
 
 function readCache(out: string): CacheIndex | undefined {
