@@ -275,18 +275,52 @@ export function synthesizeShare(job: SynthJob, k: number): void {
   const plan = atLabFile(job.config, () => planPlacement(lab));
   const rendering = atLabFile(job.config, () => renderLab(lab, plan, { vipMemory: new Map(job.vipMemory) }));
   const share = job.shares[k];
-  const mine = new Set(share.tenantStacks);
-  synthesizeStacks({
-    outdir: join(job.scratch, `.part-${k}`),
-    lab,
-    plan,
-    rendering,
-    stateDirFromStack: job.stateDirFromStack,
-    hcl: job.hcl,
-    tenantStacks: (name) => mine.has(name),
-    sharedStacks: share.shared,
-    everything: false,
-  });
+  const part = join(job.scratch, `.part-${k}`);
+  // The share's tenant stacks the lean writer writes; the rest through cdktf, as in one process.
+  const lean = job.hcl ? new Map<string, LeanStack>() : leanStacks(lab, rendering, share.tenantStacks, job.stateDirFromStack);
+  const mine = new Set(share.tenantStacks.filter((name) => !lean.has(name)));
+  let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
+  if (share.shared || mine.size > 0) {
+    synthesizeStacks({
+      outdir: part,
+      lab,
+      plan,
+      rendering,
+      stateDirFromStack: job.stateDirFromStack,
+      hcl: job.hcl,
+      tenantStacks: (name) => mine.has(name),
+      sharedStacks: share.shared,
+      everything: false,
+    });
+    manifest = JSON.parse(readFileSync(join(part, 'manifest.json'), 'utf8')) as typeof manifest;
+  }
+  mkdirSync(join(part, 'stacks'), { recursive: true });
+  writeLeanStacks(part, lean, manifest);
+  writeFileSync(join(part, 'manifest.json'), stableJson(manifest));
+}
+
+/** The lean writer's tenant stacks among `names` (lean-writer.ts): those it can write, by stack name. */
+function leanStacks(lab: Lab, rendering: LabRendering, names: Iterable<string>, stateDirFromStack: string): Map<string, LeanStack> {
+  const lean = new Map<string, LeanStack>();
+  const version = cdktfVersion();
+  const byStack = new Map(lab.tenants.map((t) => [`tenant-${t.name}`, t.name]));
+  for (const name of names) {
+    const tenant = byStack.get(name);
+    if (tenant === undefined) continue;
+    const written = leanTenantStack(name, rendering.tenants.get(tenant)!, { access: lab.management.kubernetes, delivery: lab.delivery, stateDirFromStack, version });
+    if (written) lean.set(name, written);
+  }
+  return lean;
+}
+
+/** The lean stacks' files into `<dir>/stacks/`, their entries into `manifest` (after cdktf's stacks: its App owns the directory while it synthesizes). */
+function writeLeanStacks(dir: string, lean: Map<string, LeanStack>, manifest: { version: string; stacks: Record<string, unknown> }): void {
+  for (const [name, written] of lean) {
+    mkdirSync(join(dir, 'stacks', name), { recursive: true });
+    writeFileSync(join(dir, 'stacks', name, 'cdk.tf.json'), stableStringify(written.json));
+    manifest.stacks[name] = written.manifest;
+  }
+  if (lean.size > 0) manifest.version ||= cdktfVersion();
 }
 
 /** The shares synthesized by worker processes, then merged into `<scratch>/stacks` and one manifest.json as cdktf writes it. */
@@ -392,20 +426,14 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   let used = 1;
   writeOutputDir(options.out, synthOutput, (scratch) => {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
+    const workers = options.workers ?? 1;
+    const rebuiltTenants = rebuilt.filter((s) => !sharedStacks.includes(s));
+    // With worker processes, each writes its share's lean stacks (synthesizeShare).
+    const inWorkers = workers > 1 && rebuiltTenants.length >= workers;
     // The tenant stacks the lean writer writes (JSON output, a local backend, plain data): without cdktf (lean-writer.ts).
-    const lean = new Map<string, LeanStack>();
-    if (!hcl && !options.cdktfOnly) {
-      const version = cdktfVersion();
-      for (const tenant of lab.tenants) {
-        const name = `tenant-${tenant.name}`;
-        if (reused.has(name)) continue;
-        const written = leanTenantStack(name, renderings.get(tenant.name)!, { access: lab.management.kubernetes, delivery: lab.delivery, stateDirFromStack, version });
-        if (written) lean.set(name, written);
-      }
-    }
+    const lean = hcl || options.cdktfOnly || inWorkers ? new Map<string, LeanStack>() : leanStacks(lab, rendering, rebuiltTenants, stateDirFromStack);
     const throughCdktf = rebuilt.filter((s) => !lean.has(s));
     if (throughCdktf.length > 0) {
-      const workers = options.workers ?? 1;
       const batch = options.batch ?? BATCH;
       const tenantStacks = throughCdktf.filter((s) => !sharedStacks.includes(s));
       if (workers > 1 && tenantStacks.length >= workers) {
@@ -451,13 +479,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
       const written = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8')) as typeof manifest;
       manifest = { version: written.version, stacks: { ...manifest.stacks, ...written.stacks } };
     }
-    // After cdktf's stacks (its App owns the output directory while it synthesizes).
-    for (const [name, written] of lean) {
-      mkdirSync(join(scratch, 'stacks', name), { recursive: true });
-      writeFileSync(join(scratch, 'stacks', name, 'cdk.tf.json'), stableStringify(written.json));
-      manifest.stacks[name] = written.manifest;
-    }
-    if (lean.size > 0) manifest.version ||= cdktfVersion();
+    writeLeanStacks(scratch, lean, manifest);
     const index: CacheIndex = {
       format: CACHE_FORMAT,
       manifestVersion: manifest.version || previous!.manifestVersion,
