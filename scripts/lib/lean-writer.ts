@@ -354,7 +354,11 @@ export function leanTenantStack(stackName: string, rendering: TenantRendering, o
       rendering.caFileCommand,
       `writes ${identity.caFile}, the public certificate of the tenant API server's CA, beside the people's kubeconfig (needs read access to the <cluster>-ca Secret)`,
     );
-    addOutput('oidc_access', identity.groups, "the identity provider's groups bound in the tenant cluster: admins to cluster-admin, editors to edit, viewers to view");
+    addOutput(
+      'oidc_access',
+      identity.groups,
+      "the identity provider's groups bound in the tenant cluster: admins to cluster-admin, editors to edit, viewers to view",
+    );
   }
 
   const stack: Record<string, unknown> = {

@@ -302,12 +302,12 @@ export function synthesizeShare(job: SynthJob, k: number): void {
 /** The lean writer's tenant stacks among `names` (lean-writer.ts): those it can write, by stack name. */
 function leanStacks(lab: Lab, rendering: LabRendering, names: Iterable<string>, stateDirFromStack: string): Map<string, LeanStack> {
   const lean = new Map<string, LeanStack>();
-  const version = cdktfVersion();
+  const options = { access: lab.management.kubernetes, delivery: lab.delivery, stateDirFromStack, version: cdktfVersion() };
   const byStack = new Map(lab.tenants.map((t) => [`tenant-${t.name}`, t.name]));
   for (const name of names) {
     const tenant = byStack.get(name);
     if (tenant === undefined) continue;
-    const written = leanTenantStack(name, rendering.tenants.get(tenant)!, { access: lab.management.kubernetes, delivery: lab.delivery, stateDirFromStack, version });
+    const written = leanTenantStack(name, rendering.tenants.get(tenant)!, options);
     if (written) lean.set(name, written);
   }
   return lean;

@@ -109,7 +109,7 @@ describe("the lean writer's JSON", () => {
       }),
       { numRuns: 500 },
     );
-    for (const value of [{}, [], { a: [] }, { b: {}, a: [{}, []] }, { 'é': 1, Z: 2, a: 3, _: 4, '-': 5 }, [null, 'x'], 'text', 0]) {
+    for (const value of [{}, [], { a: [] }, { b: {}, a: [{}, []] }, { é: 1, Z: 2, a: 3, _: 4, '-': 5 }, [null, 'x'], 'text', 0]) {
       expect(stableStringify(value)).toBe(cdktfStringify(value, { space: 2 }));
     }
   });
