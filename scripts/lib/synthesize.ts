@@ -3,6 +3,11 @@
  * the placement plan beside them in `<out>/placement.json` and the tenants' topology machine
  * deployments in `<out>/machine-deployments.json` (the replacement guard's, modules/tenants/replaced.ts).
  *
+ * Tenant stacks in JSON with a local backend are written by the lean writer (lean-writer.ts),
+ * without cdktf's runtime, byte for byte as cdktf writes them (test/synth/lean-writer.test.ts);
+ * every other stack, HCL output and Terraform Cloud backends go through cdktf, which is loaded only
+ * then. `cdktfOnly` puts every stack through cdktf (the reference).
+ *
  * Output: built in a scratch directory and put in place only when synthesis succeeded, in a
  * directory pvekaas made (see output-dir.ts): a failed or killed run never leaves half-written
  * output, and files pvekaas did not write (`.terraform/`, state) are never deleted.
