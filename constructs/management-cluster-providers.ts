@@ -13,10 +13,10 @@ import { Construct } from 'constructs';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { HelmV3Provider } from './providers/helm-v3';
 import type { Management } from '../modules/config/schema';
+import { MANAGEMENT_CA_VARIABLE, MANAGEMENT_TOKEN_VARIABLE } from '../modules/config/terraform-literal';
 
 /** The Terraform variable names a host-based connection asks for. */
-export const MANAGEMENT_CA_VARIABLE = 'management_cluster_ca_certificate';
-export const MANAGEMENT_TOKEN_VARIABLE = 'management_cluster_token';
+export { MANAGEMENT_CA_VARIABLE, MANAGEMENT_TOKEN_VARIABLE };
 
 export interface ManagementClusterProvidersProps {
   /** `management.kubernetes` of the lab description. */

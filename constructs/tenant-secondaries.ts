@@ -2,9 +2,10 @@ import { KubernetesManifest } from './providers/kubernetes-manifest';
 import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { SecondaryRendering } from '../modules/tenants/secondary-rendering';
+import { SECONDARY_AUTOSCALED_COMPUTED_FIELDS } from '../modules/config/terraform-literal';
 
 /** computed_fields of an autoscaled secondary MachineDeployment: the replicas, and the provider's defaults again. */
-export const SECONDARY_AUTOSCALED_COMPUTED_FIELDS = ['spec.replicas', 'metadata.labels', 'metadata.annotations'] as const;
+export { SECONDARY_AUTOSCALED_COMPUTED_FIELDS };
 
 export interface TenantSecondariesProps {
   /** The secondary Clusters and their secret mirror (modules/tenants/secondary.ts). */

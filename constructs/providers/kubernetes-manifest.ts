@@ -15,28 +15,9 @@
  */
 import { Manifest, type ManifestConfig } from '@cdktf/provider-kubernetes/lib/manifest';
 import type { Construct } from 'constructs';
-import { escapeTerraformTemplate } from '../../modules/config/safety';
+import { literalManifest } from '../../modules/config/terraform-literal';
 
-/** cdktf's encoded tokens inside strings: `${TfToken[TOKEN.n]}` (strings) and `#{TfToken[TOKEN.n]}` (lists). */
-const CDKTF_TOKEN = /([$#]\{TfToken\[[^\]]*\]\})/;
-
-/** A string with its literal parts escaped for Terraform and its cdktf tokens kept. */
-function literalText(text: string): string {
-  return text
-    .split(CDKTF_TOKEN)
-    .map((part, i) => (i % 2 === 1 ? part : escapeTerraformTemplate(part)))
-    .join('');
-}
-
-/** A manifest value with every literal string (keys too) escaped for Terraform. */
-export function literalManifest(value: unknown): unknown {
-  if (typeof value === 'string') return literalText(value);
-  if (Array.isArray(value)) return value.map(literalManifest);
-  if (value === null || typeof value !== 'object') return value;
-  // Only plain data objects: cdktf tokens and resolvables keep their identity.
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [literalText(k), literalManifest(v)]));
-}
+export { literalManifest };
 
 /** JSON's string escapes, less the two HCL lacks (\b and \f become \u escapes). */
 function hclString(text: string): string {

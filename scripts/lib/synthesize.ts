@@ -3,6 +3,11 @@
  * the placement plan beside them in `<out>/placement.json` and the tenants' topology machine
  * deployments in `<out>/machine-deployments.json` (the replacement guard's, modules/tenants/replaced.ts).
  *
+ * Tenant stacks in JSON with a local backend are written by the lean writer (lean-writer.ts),
+ * without cdktf's runtime, byte for byte as cdktf writes them (test/synth/lean-writer.test.ts);
+ * every other stack, HCL output and Terraform Cloud backends go through cdktf, which is loaded only
+ * then. `cdktfOnly` puts every stack through cdktf (the reference).
+ *
  * Output: built in a scratch directory and put in place only when synthesis succeeded, in a
  * directory pvekaas made (see output-dir.ts): a failed or killed run never leaves half-written
  * output, and files pvekaas did not write (`.terraform/`, state) are never deleted.
@@ -25,21 +30,19 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { App, TerraformStack } from 'cdktf';
+import type { TerraformStack } from 'cdktf';
 import { atLabFile, parseLab, readLabText } from '../../modules/config/load';
 import type { Lab } from '../../modules/config/schema';
 import { formatWarning, type Problem } from '../../modules/config/problems';
 import { labWarnings } from '../../modules/config/safety';
 import { planPlacement, renderJson } from '../../modules/placement';
 import type { PlacementPlan } from '../../modules/placement/types';
-import { buildLab } from '../../stacks/app';
 import { planAndRenderLab, renderLab, tenantsOnInstance, type LabRendering } from '../../modules/rendering';
 import { UserError, todayUtc } from './cli';
 import { supportWarnings } from '../../modules/management';
 import { fixHclOutput } from './hcl-fixups';
 import { checkOutputDir, isOutputDir, refuseConfiguredPathsInside, synthOutput, writeOutputDir } from './output-dir';
-import { withoutTokenTraces } from './token-traces';
-import { synthesizeOnce } from './lean-synth';
+import { cdktfVersion, leanTenantStack, stableStringify, type LeanStack } from './lean-writer';
 import { tenantVlanOn } from '../../modules/config/proxmox-access';
 import { MACHINE_DEPLOYMENTS_FILE, machineDeploymentsDocument } from '../../modules/tenants/replaced';
 import { previousTenant } from '../../modules/placement/surge';
@@ -71,6 +74,8 @@ export interface SynthOptions {
    * @default the memory of the output in `out` (scripts/lib/vip-memory.ts)
    */
   vipMemory?: VipMemory;
+  /** Every stack through cdktf, none through the lean writer (lean-writer.ts): the reference it is compared with. @default false */
+  cdktfOnly?: boolean;
 }
 
 /** Tenant stacks per cdktf App in a one-process synth: the construct trees of a whole 1,000-tenant lab at once held the peak memory. */
@@ -162,13 +167,13 @@ export function sourcesFingerprint(): string {
   return fingerprint;
 }
 
-/** manifest.json as cdktf writes it: with the json-stable-stringify cdktf itself uses (its layout of empty arrays included). */
+/**
+ * manifest.json as cdktf writes it: json-stable-stringify's layout (empty arrays included), by the
+ * lean writer's equal serializer (plain JSON data; test/synth/lean-writer.test.ts), which loads
+ * none of json-stable-stringify's 45 modules.
+ */
 function stableJson(value: unknown): string {
-  const stringify = require(require.resolve('json-stable-stringify', { paths: [dirname(require.resolve('cdktf'))] })) as (
-    v: unknown,
-    o: { space: number },
-  ) => string;
-  return stringify(value, { space: 2 });
+  return stableStringify(value);
 }
 
 function readCache(out: string): CacheIndex | undefined {
@@ -244,6 +249,13 @@ function synthesizeStacks(o: StacksToSynthesize): void {
   const previousFormat = process.env.SYNTH_HCL_OUTPUT;
   process.env.SYNTH_HCL_OUTPUT = o.hcl ? 'true' : 'false';
   try {
+    // cdktf and the stacks load here, only when a stack goes through cdktf: the lean writer's stacks need neither.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { App, TerraformStack } = require('cdktf') as typeof import('cdktf');
+    const { buildLab } = require('../../stacks/app') as typeof import('../../stacks/app');
+    const { withoutTokenTraces } = require('./token-traces') as typeof import('./token-traces');
+    const { synthesizeOnce } = require('./lean-synth') as typeof import('./lean-synth');
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const app = new App({ outdir: o.outdir, hclOutput: o.hcl, skipValidation: false });
     withoutTokenTraces(() => {
       // Reusing the shared stacks, only the changed tenant stacks are built, with an empty stack of
@@ -267,18 +279,52 @@ export function synthesizeShare(job: SynthJob, k: number): void {
   const plan = atLabFile(job.config, () => planPlacement(lab));
   const rendering = atLabFile(job.config, () => renderLab(lab, plan, { vipMemory: new Map(job.vipMemory) }));
   const share = job.shares[k];
-  const mine = new Set(share.tenantStacks);
-  synthesizeStacks({
-    outdir: join(job.scratch, `.part-${k}`),
-    lab,
-    plan,
-    rendering,
-    stateDirFromStack: job.stateDirFromStack,
-    hcl: job.hcl,
-    tenantStacks: (name) => mine.has(name),
-    sharedStacks: share.shared,
-    everything: false,
-  });
+  const part = join(job.scratch, `.part-${k}`);
+  // The share's tenant stacks the lean writer writes; the rest through cdktf, as in one process.
+  const lean = job.hcl ? new Map<string, LeanStack>() : leanStacks(lab, rendering, share.tenantStacks, job.stateDirFromStack);
+  const mine = new Set(share.tenantStacks.filter((name) => !lean.has(name)));
+  let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
+  if (share.shared || mine.size > 0) {
+    synthesizeStacks({
+      outdir: part,
+      lab,
+      plan,
+      rendering,
+      stateDirFromStack: job.stateDirFromStack,
+      hcl: job.hcl,
+      tenantStacks: (name) => mine.has(name),
+      sharedStacks: share.shared,
+      everything: false,
+    });
+    manifest = JSON.parse(readFileSync(join(part, 'manifest.json'), 'utf8')) as typeof manifest;
+  }
+  mkdirSync(join(part, 'stacks'), { recursive: true });
+  writeLeanStacks(part, lean, manifest);
+  writeFileSync(join(part, 'manifest.json'), stableJson(manifest));
+}
+
+/** The lean writer's tenant stacks among `names` (lean-writer.ts): those it can write, by stack name. */
+function leanStacks(lab: Lab, rendering: LabRendering, names: Iterable<string>, stateDirFromStack: string): Map<string, LeanStack> {
+  const lean = new Map<string, LeanStack>();
+  const options = { access: lab.management.kubernetes, delivery: lab.delivery, stateDirFromStack, version: cdktfVersion() };
+  const byStack = new Map(lab.tenants.map((t) => [`tenant-${t.name}`, t.name]));
+  for (const name of names) {
+    const tenant = byStack.get(name);
+    if (tenant === undefined) continue;
+    const written = leanTenantStack(name, rendering.tenants.get(tenant)!, options);
+    if (written) lean.set(name, written);
+  }
+  return lean;
+}
+
+/** The lean stacks' files into `<dir>/stacks/`, their entries into `manifest` (after cdktf's stacks: its App owns the directory while it synthesizes). */
+function writeLeanStacks(dir: string, lean: Map<string, LeanStack>, manifest: { version: string; stacks: Record<string, unknown> }): void {
+  for (const [name, written] of lean) {
+    mkdirSync(join(dir, 'stacks', name), { recursive: true });
+    writeFileSync(join(dir, 'stacks', name, 'cdk.tf.json'), stableStringify(written.json));
+    manifest.stacks[name] = written.manifest;
+  }
+  if (lean.size > 0) manifest.version ||= cdktfVersion();
 }
 
 /** The shares synthesized by worker processes, then merged into `<scratch>/stacks` and one manifest.json as cdktf writes it. */
@@ -381,10 +427,16 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
   let used = 1;
   writeOutputDir(options.out, synthOutput, (scratch) => {
     let manifest: { version: string; stacks: Record<string, unknown> } = { version: '', stacks: {} };
-    if (rebuilt.length > 0) {
-      const workers = options.workers ?? 1;
+    const workers = options.workers ?? 1;
+    const rebuiltTenants = rebuilt.filter((s) => !sharedStacks.includes(s));
+    // With worker processes, each writes its share's lean stacks (synthesizeShare).
+    const inWorkers = workers > 1 && rebuiltTenants.length >= workers;
+    // The tenant stacks the lean writer writes (JSON output, a local backend, plain data): without cdktf (lean-writer.ts).
+    const lean = hcl || options.cdktfOnly || inWorkers ? new Map<string, LeanStack>() : leanStacks(lab, rendering, rebuiltTenants, stateDirFromStack);
+    const throughCdktf = rebuilt.filter((s) => !lean.has(s));
+    if (throughCdktf.length > 0) {
       const batch = options.batch ?? BATCH;
-      const tenantStacks = rebuilt.filter((s) => !sharedStacks.includes(s));
+      const tenantStacks = throughCdktf.filter((s) => !sharedStacks.includes(s));
       if (workers > 1 && tenantStacks.length >= workers) {
         const shares = Array.from({ length: workers }, (_, k) => ({
           shared: k === 0 && !reuseShared,
@@ -419,14 +471,16 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
           rendering,
           stateDirFromStack,
           hcl,
-          tenantStacks: (name) => !reused.has(name),
+          tenantStacks: (name) => !reused.has(name) && !lean.has(name),
           sharedStacks: !reuseShared,
-          everything: reused.size === 0,
+          everything: reused.size === 0 && lean.size === 0,
         });
       }
       if (hcl) fixHclOutput(scratch);
-      manifest = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8'));
+      const written = JSON.parse(readFileSync(join(scratch, 'manifest.json'), 'utf8')) as typeof manifest;
+      manifest = { version: written.version, stacks: { ...manifest.stacks, ...written.stacks } };
     }
+    writeLeanStacks(scratch, lean, manifest);
     const index: CacheIndex = {
       format: CACHE_FORMAT,
       manifestVersion: manifest.version || previous!.manifestVersion,
@@ -451,7 +505,7 @@ export function synthesizeLab(options: SynthOptions): SynthResult {
         index.stacks[stack] = { key: keys.get(stack)!, files: stackFiles(dir), manifest: manifest.stacks[stack] };
       }
     }
-    if (reused.size > 0) writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
+    if (reused.size > 0 || lean.size > 0) writeFileSync(join(scratch, 'manifest.json'), stableJson(manifest));
     // With every tenant's VIP: the memory of the next synth into this output.
     writeFileSync(join(scratch, 'placement.json'), renderJson(plan, undefined, { vips: vipsJson(vips) }));
     // What the replacement guard of the next synth, export-hcl or deploy compares with, in any stack format.
