@@ -30,6 +30,11 @@ export const PLAN_RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   // modules/placement/failover.ts
   'failover.no-room': (d) => Object.assign(d.tenants[0].pools[0], { replicas: 12, failover: true }),
   // modules/tenants/index.ts
+  // tenant-c's machines all on pmox-fra before (its primary then), on both instances now: the old
+  // pmox-fra machine deployments were the primary Cluster's and would have to retire in a secondary one.
+  'surge.retiring-cannot-stay': (d) => {
+    d.tenants[2].previous = { pools: [{ name: 'workers', replicas: 5, size: { cpu: 2, memoryMiB: 8192, diskGiB: 40 }, instance: 'pmox-fra' }] };
+  },
   'tenant.reserved-namespace': (d) => (d.tenants[0].name = 'kube-system'),
   'template.node-down': (d) => (d.proxmox.instances[0].nodes[0].down = true),
   'template.missing-on-node': (d) => (d.proxmox.instances[1].images[0].nodes = ['pmox-fra-1']),
@@ -74,9 +79,9 @@ export const PLAN_RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
  * for one of them fails the test until it is taken off.
  */
 export const WITHOUT_FIXTURE: Record<string, string> = {
-  'surge.stage-pool-shortfall': 'fired by test/tenants/surge-staged.test.ts on its own lab; no edit of the example lab found yet',
+  'surge.stage-pool-shortfall':
+    "fired by test/tenants/surge-staged.test.ts on a hand-made plan (poolShortfalls): the example lab's placement spreads a pool the same way before and after, so no edit of it makes a done group lose what a held one gains",
   'tenant.nothing-placed': 'a guard: placement refuses a pool it cannot place, and the schema refuses a pool of no machines',
-  'surge.retiring-cannot-stay': 'needs a secondary-clusters tenant whose first instance changes in a surge; not written yet',
   'management.capmox-global-credentials':
     "a guard over pvekaas's own provider resources: no field of the description gives CAPMOX a configSecret or PROXMOX_* variables",
 };
