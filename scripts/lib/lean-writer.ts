@@ -27,11 +27,17 @@ import {
   literalManifest,
 } from '../../modules/config/terraform-literal';
 import type { TenantRendering } from '../../modules/tenants';
+import { resolveToolchain } from '../../modules/versions';
 
-/** The provider pins of the bindings cdktf writes into `required_providers` (@cdktf/provider-kubernetes 12.1.1, @cdktf/provider-helm 12.1.2). */
+/**
+ * The provider pins cdktf writes into `required_providers`: each binding's provider release, which
+ * is the toolchain's pin (test/versions holds the bindings and the pins equal; the lean writer's
+ * property test compares the bytes with cdktf's).
+ */
+const pinnedProviders = resolveToolchain().providers;
 export const REQUIRED_PROVIDERS = {
-  kubernetes: { source: 'kubernetes', version: '2.38.0' },
-  helm: { source: 'helm', version: '3.1.1' },
+  kubernetes: { source: 'kubernetes', version: pinnedProviders.kubernetes.version },
+  helm: { source: 'helm', version: pinnedProviders.helm.version },
 };
 
 /** cdktf's version (manifest.json and each stack's metadata), read from its package.json without loading cdktf. */

@@ -13,7 +13,7 @@ import { parse, stringify } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { planPlacement } from '../../modules/placement';
 import { renderLab } from '../../modules/rendering';
-import { cdktfVersion, leanTenantStack, makeUniqueId, stableStringify } from '../../scripts/lib/lean-writer';
+import { REQUIRED_PROVIDERS, cdktfVersion, leanTenantStack, makeUniqueId, stableStringify } from '../../scripts/lib/lean-writer';
 import { synthesizeLab } from '../../scripts/lib/synthesize';
 import { projectRoot } from '../support/toolchain';
 import { apply, attempt, edit, tree } from './lab-edits';
@@ -29,6 +29,14 @@ const cdktfStringify = require(require.resolve('json-stable-stringify', { paths:
 ) => string;
 
 describe('the lean writer', () => {
+  it("asks for the provider releases cdktf's bindings ask for (the toolchain's pins)", () => {
+    // Read as text: the bindings' provider class records its release in terraformGeneratorMetadata.
+    for (const [name, { version }] of Object.entries(REQUIRED_PROVIDERS)) {
+      const binding = readFileSync(require.resolve(`@cdktf/provider-${name}/lib/provider/index.js`), 'utf8');
+      expect([name, /providerVersion: '([^']+)'/.exec(binding)?.[1]]).toEqual([name, version]);
+    }
+  });
+
   it('writes the bytes cdktf writes, over random labs', () => {
     let run = 0;
     fc.assert(
