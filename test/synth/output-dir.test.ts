@@ -296,7 +296,11 @@ describe('interrupted synth (issue 26)', () => {
 
   it('ends the workers of synth --jobs with their parent, even on SIGKILL, and the next synth completes', async () => {
     const out = join(work, 'jobs-out');
-    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', big, '--out', out, '--jobs', '2', '--full'], {
+    // A lab large enough that its workers live long enough to be seen: the lean writer makes a
+    // 150-tenant share a matter of a second, which a loaded machine's /proc scan can miss.
+    const huge = join(work, 'huge.yaml');
+    writeFileSync(huge, benchLab(600));
+    const child = spawn(process.execPath, [join(projectRoot, 'dist/scripts/synth.js'), '--config', huge, '--out', out, '--jobs', '2', '--full'], {
       cwd: projectRoot,
       stdio: 'ignore',
     });
@@ -307,10 +311,10 @@ describe('interrupted synth (issue 26)', () => {
     child.kill('SIGKILL');
     await ended;
     expect(await waitFor(() => processesWith(job).length === 0, 3000)).toBe(true);
-    const again = cli('synth.js', ['--config', big, '--out', out, '--jobs', '2']);
+    const again = cli('synth.js', ['--config', huge, '--out', out, '--jobs', '2']);
     expect({ status: again.status, stderr: again.status === 0 ? '' : again.stderr }).toEqual({ status: 0, stderr: '' });
     expect(scratch(work).filter((e) => e.startsWith('.jobs-out.'))).toEqual([]);
-    expect(Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).stacks)).toHaveLength(155);
+    expect(Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).stacks)).toHaveLength(605);
   }, 300_000);
 });
 
