@@ -16,6 +16,12 @@ export interface KubeResponse {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
   body: any;
   text: string;
+  /**
+   * The seconds of a Retry-After header, when the server sent one (an API server shutting down answers
+   * 503 with `Retry-After: 1`, apiserver pkg/server/filters/waitgroup.go); client-go waits that long
+   * and retries (rest/with_retry.go checkWait, up to 10 times).
+   */
+  retryAfter?: number;
 }
 
 export interface ApplyOptions {
@@ -80,7 +86,13 @@ export class KubeClient {
             } catch {
               // Health endpoints answer in plain text.
             }
-            resolvePromise({ status: res.statusCode ?? 0, body: parsed, text });
+            const after = Number(res.headers['retry-after']);
+            resolvePromise({
+              status: res.statusCode ?? 0,
+              body: parsed,
+              text,
+              ...(Number.isFinite(after) && res.headers['retry-after'] ? { retryAfter: after } : {}),
+            });
           });
           res.on('error', reject);
         },
