@@ -1,5 +1,5 @@
 /** Shared by the lab twin suites: start a twin on a lab text, and compare machines with the plan. */
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { machinesAtLeast } from '../../modules/placement/scale';
@@ -179,8 +179,24 @@ export async function watchReadyNodes(
   };
 }
 
-/** The sampled minimum per pool and the step durations, as lines for the test log. */
+/**
+ * The sampled minimum per pool and the step durations, as lines for the test log. With
+ * `PVEKAAS_DAY_TWO_FIGURES` set (bench/upgrade.ts), the same figures are also appended to that file
+ * as one JSON line, with the suite that measured them: the day-two table's rows.
+ */
 export function readyReport(title: string, samples: ReadySamples, steps: { step: string; seconds: number }[]): string {
+  const figures = process.env.PVEKAAS_DAY_TWO_FIGURES;
+  if (figures) {
+    const record = {
+      suite: (expect.getState().testPath ?? '').split('/').pop(),
+      title,
+      pools: [...samples.pools].map(([pool, p]) => ({ pool, fewest: p.min, replicas: p.replicas, at: p.at })),
+      api: [...samples.api].map(([tenant, a]) => ({ tenant, samples: a.samples, unanswered: a.failures.length, versions: a.versions })),
+      steps: steps.map((s) => ({ step: s.step, seconds: Math.round(s.seconds) })),
+      unseen: samples.lost.length,
+    };
+    appendFileSync(figures, `${JSON.stringify(record)}\n`);
+  }
   return [
     `${title}: ${samples.events} Node events watched${samples.lost.length ? `, ${samples.lost.length} watches listed again (states unseen)` : ', none unseen'}${samples.bridged.length ? `; ${samples.bridged.length} Node watch gap(s) bridged by the Nodes Ready through them` : ''}`,
     ...[...samples.pools].map(([pool, p]) => `  ${pool}: fewest Ready Nodes ${p.min} (asks for ${p.replicas})${p.at ? `, first seen during ${p.at}` : ''}`),
