@@ -67,6 +67,12 @@ describe('surge.held-cannot-heal', () => {
       t.previous = { pools: [{ name: 'workers', replicas: 3, size: { cpu: 2, memoryMiB: 8192, diskGiB: 40 } }], stage: step1.stage };
     });
     expect(held(resize)).toEqual([]);
+    // The same, previous naming the unchanged version.
+    const sameVersion = labWith((t) => {
+      t.kubernetesVersion = 'v1.35.4';
+      t.previous = { kubernetesVersion: 'v1.35.4', pools: [{ name: 'workers', replicas: 3, size: { cpu: 2, memoryMiB: 8192, diskGiB: 40 } }], stage: step1.stage };
+    });
+    expect(held(sameVersion)).toEqual([]);
   });
 
   it('on a patch upgrade warns too, with ControlPlaneVersionSkew alone (a topology MachineSet must match the control plane exactly)', () => {
