@@ -32,14 +32,6 @@ export function surgeNextPrevious(tenant: Tenant, group: string): Record<string,
   return { ...was, stage: { surge: [group], ...(rest.length > 0 ? { hold: rest } : {}) } };
 }
 
-/** The `previous` that surges `group` beside this step's surge, the other held groups still held. */
-export function surgeWithPrevious(tenant: Tenant, group: string): Record<string, unknown> {
-  const stage = tenant.previous?.stage ?? {};
-  const rest = (stage.hold ?? []).filter((g) => g !== group);
-  const { stage: _stage, ...was } = tenant.previous ?? {};
-  return { ...was, stage: { surge: [...(stage.surge ?? []), group], ...(rest.length > 0 ? { hold: rest } : {}) } };
-}
-
 /** One warning per held group (`tenants[i].previous.stage.hold[j]`) of a staged surge of an upgrade. */
 export function heldVersionWarnings(lab: Lab): Problem[] {
   return lab.tenants.flatMap((tenant, i): Problem[] => {
@@ -57,9 +49,8 @@ export function heldVersionWarnings(lab: Lab): Problem[] {
           `if it loses a machine, CAPI's MachineSet preflight refuses the ${from} replacement (${checks.join(', ')}), so pool ${pool} stays below its replicas there until the group surges`,
         value: group,
         fix:
-          `if it loses a machine, surge it next: once this step's new Nodes are Ready, set tenants[${i}].previous: ${flowYaml(surgeNextPrevious(tenant, group))} and deploy ` +
-          `(or now, beside this step's surge: tenants[${i}].previous: ${flowYaml(surgeWithPrevious(tenant, group))}; validate says whether that fits); ` +
-          `npm run --silent upgrade-plan says per step which held groups this is and whether surging them fits; before step 1, make room so the groups surge together`,
+          `surge it next if it does: once this step's new Nodes are Ready, set tenants[${i}].previous: ${flowYaml(surgeNextPrevious(tenant, group))} ` +
+          `and deploy (npm run --silent upgrade-plan says it fits); or, before step 1, make room so the groups surge together`,
         severity: 'warning',
       };
     });

@@ -53,7 +53,7 @@ export const WARNING_RULES: readonly LabRule[] = [
     id: 'surge.held-cannot-heal',
     refuses:
       "a held-back node group (previous.stage.hold) of a staged surge of an upgrade: until its own step it cannot replace a lost machine (CAPI's MachineSet preflight refuses an old-version machine beside the moved control plane)",
-    fix: "if it loses a machine, surge it next (the previous the warning names); or, before step 1, make room so the groups surge together",
+    fix: 'if it loses a machine, surge it next (the previous the warning names); or, before step 1, make room so the groups surge together',
     check: heldVersionWarnings,
   },
 ];

@@ -36,20 +36,21 @@ describe('surge.held-cannot-heal', () => {
   it('warns once per held group of a step of a minor upgrade, at its path, naming both refusing preflight checks', () => {
     expect(step1.stage.hold).toEqual(['workers/pmox-txl/pmox-txl-1']);
     const warnings = held(labWith((t) => (t.previous = step1)));
-    expect(warnings.map((w) => [formatPath(w.path), w.severity, w.value])).toEqual([['tenants[0].previous.stage.hold[0]', 'warning', 'workers/pmox-txl/pmox-txl-1']]);
+    expect(warnings.map((w) => [formatPath(w.path), w.severity, w.value])).toEqual([
+      ['tenants[0].previous.stage.hold[0]', 'warning', 'workers/pmox-txl/pmox-txl-1'],
+    ]);
     expect(warnings[0].message).toContain('stays at v1.35.4 while the control plane runs v1.36.3');
     expect(warnings[0].message).toContain('(ControlPlaneVersionSkew, KubeadmVersionSkew)');
   });
 
-  it("names as fix the previous that upgrade-plan prints for the held group, surging it next", () => {
+  it('names as fix the previous that upgrade-plan prints for the held group, surging it next', () => {
     const [w] = held(labWith((t) => (t.previous = step1)));
     const markdown = renderStagedMarkdown([staged], oneStep).join('\n');
     const printed = /- workers\/pmox-txl\/pmox-txl-1: set `tenants\[0\]\.previous: (\{.*?\})`/.exec(markdown);
     expect(printed).not.toBeNull();
     expect(printed![1]).toBe('{ kubernetesVersion: v1.35.4, stage: { surge: [workers/pmox-txl/pmox-txl-1] } }');
     expect(w.fix).toContain(`set tenants[0].previous: ${printed![1]} and deploy`);
-    // Beside this step's surge: step 1's surge with the held group added, nothing held.
-    expect(w.fix).toContain(`tenants[0].previous: { kubernetesVersion: v1.35.4, stage: { surge: [${[...step1.stage.surge, ...step1.stage.hold].join(', ')}] } }`);
+    expect(w.fix!.length).toBeLessThanOrEqual(400); // printed whole (formatWarning bounds a fix at 400)
   });
 
   it('keeps the other held groups held in the fix, one warning each', () => {
@@ -70,7 +71,11 @@ describe('surge.held-cannot-heal', () => {
     // The same, previous naming the unchanged version.
     const sameVersion = labWith((t) => {
       t.kubernetesVersion = 'v1.35.4';
-      t.previous = { kubernetesVersion: 'v1.35.4', pools: [{ name: 'workers', replicas: 3, size: { cpu: 2, memoryMiB: 8192, diskGiB: 40 } }], stage: step1.stage };
+      t.previous = {
+        kubernetesVersion: 'v1.35.4',
+        pools: [{ name: 'workers', replicas: 3, size: { cpu: 2, memoryMiB: 8192, diskGiB: 40 } }],
+        stage: step1.stage,
+      };
     });
     expect(held(sameVersion)).toEqual([]);
   });
@@ -89,11 +94,17 @@ describe('surge.held-cannot-heal', () => {
   });
 
   it('upgrade-plan prints, per step, the held groups and the previous that surges each next', () => {
-    const r = spawnSync(process.execPath, [join(root, 'bin/pvekaas'), 'upgrade-plan', '--config', 'examples/lab-staged.yaml', '--against', 'examples/lab-staged-before.yaml'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'bin/pvekaas'), 'upgrade-plan', '--config', 'examples/lab-staged.yaml', '--against', 'examples/lab-staged-before.yaml'],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(r.stdout).toContain(
       '   **Held back in step 1** — workers/pmox-txl/pmox-txl-1 stays at v1.35.4 beside the control plane at v1.36.3: a machine lost there is not replaced',
     );
-    expect(r.stdout).toContain('   - workers/pmox-txl/pmox-txl-1: set `tenants[0].previous: { kubernetesVersion: v1.35.4, stage: { surge: [workers/pmox-txl/pmox-txl-1] } }`, deploy (it fits: alone it holds no more than step 2, which fits).');
+    expect(r.stdout).toContain(
+      '   - workers/pmox-txl/pmox-txl-1: set `tenants[0].previous: { kubernetesVersion: v1.35.4, stage: { surge: [workers/pmox-txl/pmox-txl-1] } }`, deploy (it fits: alone it holds no more than step 2, which fits).',
+    );
     expect(r.stdout).not.toContain('Held back in step 2');
   }, 120_000);
 });
