@@ -9,8 +9,9 @@
  *     MachineSet version must equal the control plane's, so any upgrade, patch or minor;
  *   - KubeadmVersionSkew (kubeadmVersionPreflightCheck): with a KubeadmConfigTemplate, the minor must
  *     equal the control plane's, so a minor upgrade.
- * Skipping them (annotation machineset.cluster.x-k8s.io/skip-preflight-checks) is no fix: the old
- * kubeadm joining a newer-minor control plane is refused by kubeadm's own skew policy. So the group
+ * Skipping them (annotation machineset.cluster.x-k8s.io/skip-preflight-checks) is no fix offered: the
+ * old kubeadm would join a newer-minor control plane outside kubeadm's skew policy (same minor, the
+ * policy kubeadmVersionPreflightCheck cites). So the group
  * stays below its replicas until it surges: said before the step, with what to do.
  */
 import { flowYaml } from './flow-yaml';
