@@ -9,6 +9,7 @@ import type { Problem } from './problems';
 import type { LabRule } from './rule';
 import type { Lab } from './schema';
 import { possibleInstances } from './tenant-instances';
+import { heldVersionWarnings } from './held-version';
 
 /** The Kubernetes versions tenants run (or still run, in previous) on an instance. */
 function versionsUsedOn(lab: Lab, instance: string): Set<string> {
@@ -47,6 +48,13 @@ export const WARNING_RULES: readonly LabRule[] = [
               ],
         );
       }),
+  },
+  {
+    id: 'surge.held-cannot-heal',
+    refuses:
+      "a held-back node group (previous.stage.hold) of a staged surge of an upgrade: until its own step it cannot replace a lost machine (CAPI's MachineSet preflight refuses an old-version machine beside the moved control plane)",
+    fix: 'if it loses a machine, surge it next (the previous the warning names); or, before step 1, make room so the groups surge together',
+    check: heldVersionWarnings,
   },
 ];
 

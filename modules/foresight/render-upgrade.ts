@@ -6,6 +6,7 @@ import type { TenantUpgrade } from './upgrade';
 import type { StagedSurge } from '../placement/surge';
 import type { Lab } from '../config/schema';
 import { flowYaml } from '../config/flow-yaml';
+import { refusingChecks } from '../config/held-version';
 
 const HOW: Record<string, string> = { image: 'image', tags: 'version tag', templateID: 'template id', missing: '**missing**' };
 
@@ -181,6 +182,7 @@ export function renderStagedMarkdown(staged: readonly StagedSurge[], lab: Lab, h
             : ''),
         `   **Retire ${k + 1}** — once the new Nodes of this step are Ready (deploy's retire guard checks): ${step.retire ? `set \`tenants[${s.index}].previous: ${flowYaml(step.retire)}\`` : 'remove `previous`'}, deploy.`,
       );
+      lines.push(...heldLines(s, k, from, tenant.kubernetesVersion));
     });
     lines.push(
       '',
@@ -189,6 +191,27 @@ export function renderStagedMarkdown(staged: readonly StagedSurge[], lab: Lab, h
     );
   }
   return lines;
+}
+
+/**
+ * Per step of a staged upgrade, the held groups that cannot replace a lost machine until they surge
+ * (modules/config/held-version.ts: CAPI's MachineSet preflight), and the `previous` that surges one
+ * next. It fits: the group is in a later step that fits, and alone it holds no more than that step.
+ */
+function heldLines(s: StagedSurge, k: number, from: string | undefined, to: string): string[] {
+  const checks = from === undefined ? [] : refusingChecks(from, to);
+  const held = s.stages.slice(k + 1).flatMap((x, m) => x.groups.map((g) => ({ g, step: k + m + 2 })));
+  if (checks.length === 0 || held.length === 0) return [];
+  const base = { ...(s.steps[k].retire ?? {}) };
+  delete base.stage;
+  return [
+    `   **Held back in step ${k + 1}** — ${held.map((h) => h.g).join(', ')} stay${held.length === 1 ? 's' : ''} at ${from} beside the control plane at ${to}: a machine lost there is not replaced (CAPI's MachineSet preflight refuses it: ${checks.join(', ')}) until the group surges. If one loses a machine, surge it next, once this step's new Nodes are Ready:`,
+    ...held.map((h) => {
+      const rest = held.filter((x) => x.g !== h.g).map((x) => x.g);
+      const previous = { ...base, stage: { surge: [h.g], ...(rest.length > 0 ? { hold: rest } : {}) } };
+      return `   - ${h.g}: set \`tenants[${s.index}].previous: ${flowYaml(previous)}\`, deploy (it fits: alone it holds no more than step ${h.step}, which fits).`;
+    }),
+  ];
 }
 
 export function stagedJson(staged: readonly StagedSurge[]) {

@@ -164,4 +164,10 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
 export const WARNING_FIXTURES: Record<string, (doc: Doc) => void> = {
   // A v1.36.1 image on pmox-fra, where every tenant runs v1.35.4.
   'image.unused': (d) => d.proxmox.instances[1].images.push({ kubernetesVersion: 'v1.36.1', nodes: ['pmox-fra-1', 'pmox-fra-2', 'pmox-fra-3'], ...FRA_IMAGE }),
+  // tenant-a (pmox-txl) in step 1 of a staged surge from v1.35.4 to v1.36.3, one group held back.
+  'surge.held-cannot-heal': (d) => {
+    d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.36.3', templateID: 1001 }];
+    d.tenants[0].kubernetesVersion = 'v1.36.3';
+    d.tenants[0].previous = { kubernetesVersion: 'v1.35.4', stage: { surge: ['workers/pmox-txl/pmox-txl-2'], hold: ['workers/pmox-txl/pmox-txl-1'] } };
+  },
 };
