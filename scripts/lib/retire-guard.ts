@@ -202,7 +202,7 @@ export async function guardRetire(lab: Lab, steps: RetireStep[], phase: string |
   }
   if (refused.length > 0) {
     throw new UserError(
-      `the retire step would drop old machine deployments before the new ones are Ready:\n  ${refused.join('\n  ')}\n  fix: wait until kubectl -n <tenant namespace> get machinedeployments shows READY = REPLICAS for the new ones and deploy again (or keep previous); --phase retire skips this check`,
+      `the retire step would drop old machine deployments before the new ones are Ready:\n  ${refused.join('\n  ')}\n  fix: wait until kubectl -n <tenant namespace> get machinedeployments shows READY = REPLICAS for the new ones and deploy again (an autoscaled pool: with the floor named above; or keep previous); --phase retire skips this check`,
     );
   }
   return lines;
