@@ -1,6 +1,6 @@
 /**
- * The floor of an autoscaled pool through surge, then retire (docs/tenants.md, "Autoscaled pools"
- * during a surge): `pools[].autoscaling.floor`, by `<instance>/<node>`, the least the new machine
+ * The floor of an autoscaled pool through surge, then retire (docs/tenants.md, "Surge, then retire",
+ * its autoscaled pools): `pools[].autoscaling.floor`, by `<instance>/<node>`, the least the new machine
  * deployments of that node group may have until the retire step is done — the pool's size there
  * now, which the retire step takes from the old ones. It is rendered as their min-size annotation
  * (the retiring ones keep their bounds), so:
