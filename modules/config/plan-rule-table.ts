@@ -130,6 +130,21 @@ export const PLAN_RULE_HOMES: readonly PlanRuleHome[] = [
     ],
   },
   {
+    home: 'modules/tenants/floor.ts',
+    rules: [
+      {
+        id: 'pool.floor-unknown-node-group',
+        refuses: "an autoscaling.floor entry naming no node group of the pool in the tenant's topology Cluster (<instance>/<node>)",
+        fix: 'name a node group of the pool (npm run placement shows them; the retire guard names the one it needs), or remove the entry',
+      },
+      {
+        id: 'pool.floor-above-node-max',
+        refuses: "an autoscaling.floor entry above its node group's max in the plan (placement splits the pool's max over its nodes)",
+        fix: 'make it at most that max, or raise autoscaling.max so that the plan gives the node group room for it',
+      },
+    ],
+  },
+  {
     home: 'modules/tenants/network.ts',
     rules: [
       {

@@ -136,6 +136,42 @@ export const LAB_RULES: readonly LabRule[] = [
       ),
   },
   {
+    id: 'pool.floor-above-max',
+    refuses: 'an autoscaling.floor entry above autoscaling.max (the new node group could never hold it)',
+    fix: 'make the floor at most max (it is the pool size now on that node, which max bounds)',
+    check: (lab) =>
+      perPool(lab, (pool, at) =>
+        Object.entries(pool.autoscaling?.floor ?? {})
+          .filter(([, n]) => n > pool.autoscaling!.max)
+          .map(([key, n]) => ({
+            path: [...at, 'autoscaling', 'floor', key],
+            message: `autoscaling.floor ${key} (${n}) is above autoscaling.max (${pool.autoscaling!.max})`,
+            value: n,
+            fix: 'make the floor at most max (it is the pool size now on that node, which max bounds)',
+          })),
+      ),
+  },
+  {
+    id: 'pool.floor-in-previous',
+    refuses: 'autoscaling.floor in previous.pools (the retiring machine deployments keep their bounds; the floor is for the new ones)',
+    fix: 'move the floor to the pool in pools (tenants[].pools[].autoscaling.floor), where it stays through the retire step',
+    check: (lab) =>
+      perTenant(lab, (tenant, base) =>
+        (tenant.previous?.pools ?? []).flatMap((pool, pi) =>
+          pool.autoscaling?.floor === undefined
+            ? []
+            : [
+                {
+                  path: [...base, 'previous', 'pools', pi, 'autoscaling', 'floor'],
+                  message: `previous.pools ${pool.name} has autoscaling.floor, which applies only to the new machine deployments`,
+                  value: pool.autoscaling.floor,
+                  fix: `move it to the pool ${pool.name} in pools (tenants[].pools[].autoscaling.floor), where it stays through the retire step`,
+                },
+              ],
+        ),
+      ),
+  },
+  {
     id: 'pool.unknown-instance',
     refuses: 'a pool pinned (pools[].instance) to an instance the lab does not have',
     fix: 'name an instance of proxmox.instances',

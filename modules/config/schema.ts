@@ -222,7 +222,19 @@ export const poolSchema = z
     name: dnsLabel('a pool name'),
     replicas: positiveInt('replicas').optional().describe('fixed number of machines'),
     autoscaling: z
-      .strictObject({ min: nonNegativeInt('autoscaling.min'), max: positiveInt('autoscaling.max') })
+      .strictObject({
+        min: nonNegativeInt('autoscaling.min'),
+        max: positiveInt('autoscaling.max'),
+        floor: z
+          .record(
+            z.string().regex(/^[^/\s]+\/[^/\s]+$/, { error: 'a floor key is <instance>/<node>, e.g. pmox-txl/pmox-txl-1 (the retire guard names it)' }),
+            positiveInt('autoscaling.floor'),
+          )
+          .optional()
+          .describe(
+            'surge, then retire (docs/tenants.md): by <instance>/<node>, the min size of the new machine deployments there until the retire is done (the pool size now)',
+          ),
+      })
       .optional()
       .describe('cluster-autoscaler bounds; capacity is reserved for max'),
     size: z.strictObject({

@@ -10,6 +10,7 @@ import { nodeGroupId, stageState } from '../placement/surge';
 import type { TenantPlan } from '../placement/types';
 import { contentHash, workerMachineTemplateName, workerMachineVariables, type MultiInstanceRendering } from './cluster-class';
 import type { TemplateSourceValue, TopologyVariable } from './cluster-class-variables';
+import { floorOf } from './floor';
 import { autoscalerAnnotations, machineDeployments, nodeLabels, type MachineDeploymentPlan } from './machine-deployments';
 import { API, type KubernetesObject } from './manifest';
 import { dnsServiceIP } from './network';
@@ -69,6 +70,8 @@ export interface TenantCluster {
   retiringProblems: string[];
   /** Every machine deployment's worker template inputs: its Cluster's variables with its overrides over them, by name. */
   workerVariables: Map<string, Map<string, unknown>>;
+  /** The node groups `autoscaling.floor` may name (./floor.ts): the topology's, a staged surge's held ones too. */
+  floorGroups: MachineDeploymentPlan[];
 }
 
 /** Annotation on a topology machine deployment: CAPI (v1.12 and v1.13) keeps its version while it is there. */
@@ -256,7 +259,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
   const retiringTopology: typeof topologyMachineDeployments = [];
   const topologyMachineDeployments = inTopology.map((md) => {
     const overrides = overridesOf(md);
-    const annotations = autoscalerAnnotations(md);
+    const annotations = autoscalerAnnotations(md, floorOf(tenant, md));
     return {
       class: WORKER_CLASS,
       name: md.name,
@@ -353,5 +356,7 @@ export function tenantCluster(input: TenantClusterInput): TenantCluster {
       },
     },
   };
-  return { cluster, machineDeployments: shown, instances, retiring, retiringProblems, workerVariables };
+  // The node groups a floor may name: the machine deployments in the topology, held ones too (./floor.ts).
+  const floorGroups = rendering === 'secondary-clusters' ? mds.filter((md) => md.instance === primary.name) : mds;
+  return { cluster, machineDeployments: shown, instances, retiring, retiringProblems, workerVariables, floorGroups };
 }

@@ -16,6 +16,7 @@ import { mirroredRepository } from '../versions/mirror';
 import { autoscalerImageTag, autoscalerValues } from './autoscaler';
 import { autoscalerImageTags as autoscalerImageTagsTable } from '../versions/cni';
 import { tenantCluster, type RetiringMachineDeployment } from './cluster';
+import { floorProblems } from './floor';
 import { cniHelmChartProxy } from './cni';
 import { maxMachines, type MachineDeploymentPlan } from './machine-deployments';
 import type { KubernetesObject } from './manifest';
@@ -216,7 +217,7 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
     }));
   }
   const retiringInput = before && beforePlan ? { tenant: before, plan: beforePlan, lab: previousLabOf(lab, tenant) } : undefined;
-  const { cluster, machineDeployments, instances, retiring, retiringProblems } = tenantCluster({
+  const { cluster, machineDeployments, instances, retiring, retiringProblems, floorGroups } = tenantCluster({
     lab,
     tenant,
     plan: tenantPlan,
@@ -224,6 +225,8 @@ function renderOne(lab: Lab, plan: PlacementPlan, name: string, shared: LabWide)
     rendering,
     retiring: retiringInput,
   });
+  const floors = floorProblems(tenant, base, floorGroups);
+  if (floors.length > 0) return floors;
   if (retiringProblems.length > 0) {
     return retiringProblems.map((message) => ({
       path: [...base, 'previous'],

@@ -73,15 +73,16 @@ export function nodeLabels(md: MachineDeploymentPlan): Record<string, string> {
 /**
  * Autoscaler annotations of an autoscaled machine deployment: its bounds, and the capacity of one
  * machine, which the autoscaler needs to scale a node group up from zero (CAPMOX does not report
- * capacity for its templates).
+ * capacity for its templates). `floor`: the node group's `autoscaling.floor` (./floor.ts), the min while above it.
  */
-export function autoscalerAnnotations(md: MachineDeploymentPlan): Record<string, string> {
+export function autoscalerAnnotations(md: MachineDeploymentPlan, floor?: number): Record<string, string> {
   if (md.scale.kind !== 'autoscaled') return {};
   const labels = Object.entries(nodeLabels(md))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
   return {
-    [AUTOSCALER_MIN]: String(md.scale.min),
+    // A floor (surge, then retire: ./floor.ts) raises the min until the retire step is done.
+    [AUTOSCALER_MIN]: String(Math.max(md.scale.min, floor ?? 0)),
     [AUTOSCALER_MAX]: String(md.scale.max),
     [`${CAPACITY}/cpu`]: String(md.size.cpu),
     [`${CAPACITY}/memory`]: `${md.size.memoryMiB}Mi`,

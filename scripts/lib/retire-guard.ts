@@ -17,14 +17,19 @@
  * is at least `spec.replicas` and at least 1. For an autoscaled pool also the pool's current size:
  * the new machine deployments of a node group must hold as many Ready machines as the old ones run
  * (their live `spec.replicas`, the autoscaler's), since CAPI starts a new autoscaled
- * MachineDeployment at its min-size annotation (internal/webhooks/machinedeployment.go,
- * `calculateMachineDeploymentReplicas`), not at the old one's size.
+ * MachineDeployment at its min-size annotation (CAPI v1.13.6 internal/webhooks/machinedeployment.go,
+ * `calculateMachineDeploymentReplicas`), not at the old one's size; and their live min-size
+ * annotation must be at least that too, or the autoscaler may scale them down (their Nodes carry no
+ * Pods yet) before or during the retire. That min comes from the description's
+ * `autoscaling.floor` (modules/tenants/floor.ts, with the upstream code it rests on); the refusal
+ * names the entry to add, never a `kubectl scale` (which the autoscaler's scale-down undoes).
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Lab } from '../../modules/config/schema';
 import { retiredGroups, type RenderedMachineDeployment } from '../../modules/tenants/replaced';
+import { AUTOSCALER_MIN } from '../../modules/tenants/machine-deployments';
 import { KubeClient } from './kube-apiserver';
 import { kubeconfigEntries } from './kubeconfig';
 import { UserError } from './cli';
@@ -37,8 +42,8 @@ export interface RetireStep {
   retired: string[];
   /** The new ones that carry their pools on (each must be Ready). */
   carried: string[];
-  /** Per node group of an autoscaled pool: the new ones must hold as many Ready machines as the old ones have now. */
-  autoscaled: { pool: string; node: string; retired: string[]; carried: string[] }[];
+  /** Per node group of an autoscaled pool: the new ones must hold as many Ready machines as the old ones have now, and have a min size of that. */
+  autoscaled: { pool: string; instance: string; node: string; retired: string[]; carried: string[] }[];
 }
 
 /** The retire steps in a change: per tenant, the machine deployments dropped and those that must be Ready first. */
@@ -52,14 +57,21 @@ export function retireSteps(before: readonly RenderedMachineDeployment[], after:
     step.carried.push(...carried.map((m) => m.name));
     // A topology machine deployment without replicas is the autoscaler's (modules/tenants/cluster.ts).
     if (carried.some((m) => m.replicas === undefined))
-      step.autoscaled.push({ pool: g.pool, node: g.node, retired: [...g.retired].sort(), carried: carried.map((m) => m.name).sort() });
+      step.autoscaled.push({ pool: g.pool, instance: g.instance, node: g.node, retired: [...g.retired].sort(), carried: carried.map((m) => m.name).sort() });
     steps.set(g.tenant, step);
   }
   return [...steps.values()].map((s) => ({ ...s, retired: [...new Set(s.retired)].sort(), carried: [...new Set(s.carried)].sort() }));
 }
 
+/** Where the pool's floor goes in the description: `tenants[i].pools[j].autoscaling.floor` (by name when the lab is not known). */
+function floorPath(lab: Lab | undefined, step: RetireStep, pool: string): string {
+  const ti = lab?.tenants.findIndex((t) => t.name === step.tenant) ?? -1;
+  const pi = ti < 0 ? -1 : lab!.tenants[ti].pools.findIndex((p) => p.name === pool);
+  return ti < 0 || pi < 0 ? `autoscaling.floor of tenant ${step.tenant}'s pool ${pool}` : `tenants[${ti}].pools[${pi}].autoscaling.floor`;
+}
+
 type LiveMachineDeployment = {
-  metadata?: { name?: string; generation?: number };
+  metadata?: { name?: string; generation?: number; annotations?: Record<string, string> };
   spec?: { replicas?: number };
   status?: { observedGeneration?: number; readyReplicas?: number };
 };
@@ -73,7 +85,7 @@ async function live(client: KubeClient, step: RetireStep, name: string): Promise
 }
 
 /** Why each carried machine deployment is not Ready yet (empty when the retire step may go). */
-export async function notReady(client: KubeClient, step: RetireStep): Promise<string[]> {
+export async function notReady(client: KubeClient, step: RetireStep, lab?: Lab): Promise<string[]> {
   const out: string[] = [];
   for (const name of step.carried) {
     const items = await live(client, step, name);
@@ -93,7 +105,9 @@ export async function notReady(client: KubeClient, step: RetireStep): Promise<st
     }
   }
   // An autoscaled pool keeps its current size: the old machine deployments' live replicas (the
-  // autoscaler's), which a new one does not start at (CAPI gives it the min-size annotation's).
+  // autoscaler's). The new ones must hold that many Ready machines and have a min-size annotation of
+  // at least that (the description's autoscaling.floor, modules/tenants/floor.ts), or the
+  // autoscaler may take them below it once they look unneeded, before or during the retire.
   for (const g of step.autoscaled) {
     const sum = async (names: string[], field: (m: LiveMachineDeployment) => number) => {
       let n = 0;
@@ -104,11 +118,23 @@ export async function notReady(client: KubeClient, step: RetireStep): Promise<st
       return n;
     };
     const size = await sum(g.retired, (m) => m.spec?.replicas ?? 0);
+    const min = await sum(g.carried, (m) => Number.parseInt(m.metadata?.annotations?.[AUTOSCALER_MIN] ?? '0', 10) || 0);
     const ready = await sum(g.carried, (m) => m.status?.readyReplicas ?? 0);
-    if (ready < size) {
+    const replicas = await sum(g.carried, (m) => m.spec?.replicas ?? 0);
+    const pool = `autoscaled pool ${g.pool} on ${g.instance}/${g.node}: the old machine deployments run ${size} machines`;
+    if (min < size) {
       out.push(
-        `autoscaled pool ${g.pool} on ${g.node}: the old machine deployments run ${size} machines, the new ones have ${ready} Ready — scale the new one to ${size} first ` +
-          `(kubectl -n ${step.namespace} scale machinedeployment -l topology.cluster.x-k8s.io/deployment-name=${g.carried[0]} --replicas=${size}; the autoscaler takes it from there)`,
+        `${pool}, the new ones' min size is ${min} (so the autoscaler may take them below ${size}) — ` +
+          `set ${floorPath(lab, step, g.pool)}: { ${g.instance}/${g.node}: ${size} } in the description, keep it in this retire step, ` +
+          `deploy the surge step (with previous) with it, then this one once the new ones hold ${size} Ready; remove the floor after the retire`,
+      );
+    } else if (ready < size) {
+      out.push(
+        `${pool}, the new ones (min size ${min}) have ${ready} Ready` +
+          (replicas < size
+            ? ` of ${replicas}: CAPI sets a MachineDeployment's replicas from its min size only when it makes it (the floor came later); ` +
+              `the autoscaler grows it when Pods need the room and no longer takes it below ${min}`
+            : ` — wait for them`),
       );
     }
   }
@@ -164,7 +190,7 @@ export async function guardRetire(lab: Lab, steps: RetireStep[], phase: string |
     for (const s of steps) {
       let why: string[];
       try {
-        why = await notReady(kube, s);
+        why = await notReady(kube, s, lab);
       } catch (e) {
         why = [`the management cluster cannot be read: ${(e as Error).message}`];
       }
@@ -176,7 +202,7 @@ export async function guardRetire(lab: Lab, steps: RetireStep[], phase: string |
   }
   if (refused.length > 0) {
     throw new UserError(
-      `the retire step would drop old machine deployments before the new ones are Ready:\n  ${refused.join('\n  ')}\n  fix: wait until kubectl -n <tenant namespace> get machinedeployments shows READY = REPLICAS for the new ones and deploy again (or keep previous); --phase retire skips this check`,
+      `the retire step would drop old machine deployments before the new ones are Ready:\n  ${refused.join('\n  ')}\n  fix: wait until kubectl -n <tenant namespace> get machinedeployments shows READY = REPLICAS for the new ones and deploy again (an autoscaled pool: with the floor named above; or keep previous); --phase retire skips this check`,
     );
   }
   return lines;

@@ -36,6 +36,9 @@ export const PLAN_RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
     d.tenants[2].previous = { pools: [{ name: 'workers', replicas: 5, size: { cpu: 2, memoryMiB: 8192, diskGiB: 40 }, instance: 'pmox-fra' }] };
   },
   'tenant.reserved-namespace': (d) => (d.tenants[0].name = 'kube-system'),
+  // modules/tenants/floor.ts: tenant-b's workers are 1..3 on pmox-txl-1 and 0..3 on pmox-txl-2 (npm run placement).
+  'pool.floor-unknown-node-group': (d) => (d.tenants[1].pools[0].autoscaling.floor = { 'pmox-txl/pmox-txl-9': 2 }),
+  'pool.floor-above-node-max': (d) => (d.tenants[1].pools[0].autoscaling.floor = { 'pmox-txl/pmox-txl-1': 4 }),
   'template.node-down': (d) => (d.proxmox.instances[0].nodes[0].down = true),
   'template.missing-on-node': (d) => (d.proxmox.instances[1].images[0].nodes = ['pmox-fra-1']),
   'template.missing-on-failover-node': (d) => {

@@ -52,6 +52,11 @@ export const RULE_FIXTURES: Record<string, (doc: Doc) => void> = {
   'pool.no-size': (d) => delete d.tenants[0].pools[0].replicas,
   'pool.replicas-and-autoscaling': (d) => (d.tenants[0].pools[0].autoscaling = { min: 1, max: 3 }),
   'pool.autoscaling-min-above-max': (d) => (d.tenants[1].pools[0].autoscaling = { min: 7, max: 6 }),
+  'pool.floor-above-max': (d) => (d.tenants[1].pools[0].autoscaling.floor = { 'pmox-txl/pmox-txl-1': 7 }),
+  'pool.floor-in-previous': (d) => {
+    d.tenants[1].previous = { pools: structuredClone(d.tenants[1].pools) };
+    d.tenants[1].previous.pools[0].autoscaling.floor = { 'pmox-txl/pmox-txl-1': 2 };
+  },
   'pool.unknown-instance': (d) => (d.tenants[1].pools[1].instance = 'pmox-frx'),
   'previous.newer': (d) => {
     d.proxmox.instances[0].template.versions = [{ kubernetesVersion: 'v1.35.5', templateID: 1001 }];

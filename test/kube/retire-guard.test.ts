@@ -2,7 +2,9 @@
  * Deploy's retire guard against the real API server (surge, then retire; issue 21): the retire
  * step's new machine deployments are read live as the pinned CAPI v1.12 makes them (MachineDeployments
  * labelled with their Cluster and topology name, the v1beta2 CRD from the pinned CRD tree), through
- * the lab's management kubeconfig; the step is refused until each one has all its machines Ready.
+ * the lab's management kubeconfig; the step is refused until each one has all its machines Ready, and
+ * for an autoscaled pool until the new ones have a min-size annotation (autoscaling.floor) and Ready
+ * machines of at least the old ones' live replicas.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { parse, stringify } from 'yaml';
 import { parseLab } from '../../modules/config/load';
 import { planPlacement } from '../../modules/placement';
 import { renderTenants } from '../../modules/tenants';
+import { AUTOSCALER_MAX, AUTOSCALER_MIN } from '../../modules/tenants/machine-deployments';
 import { topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { guardRetire, managementClient, retireSteps, type RetireStep } from '../../scripts/lib/retire-guard';
 import { startKubeServer, type KubeServer } from '../support/kube-apiserver';
@@ -33,13 +36,19 @@ function lab(change: (d: any) => void, kubeconfig: string) {
 const mds = (l: ReturnType<typeof lab>) => [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
 
 /** A MachineDeployment as CAPI's topology controller names and labels it, with a status as its controller writes it. */
-async function machineDeployment(s: KubeServer, step: RetireStep, topologyName: string, cluster: string, replicas: number, ready: number) {
+async function machineDeployment(s: KubeServer, step: RetireStep, topologyName: string, cluster: string, replicas: number, ready: number, min?: number) {
   const labels = { 'cluster.x-k8s.io/cluster-name': cluster, 'topology.cluster.x-k8s.io/owned': '', 'topology.cluster.x-k8s.io/deployment-name': topologyName };
   const name = `${cluster}-${topologyName}`;
   const created = await s.client.applyOrThrow({
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'MachineDeployment',
-    metadata: { name, namespace: step.namespace, labels },
+    metadata: {
+      name,
+      namespace: step.namespace,
+      labels,
+      // As CAPI's topology controller copies them from the Cluster's topology (the rendered autoscaler bounds).
+      ...(min === undefined ? {} : { annotations: { [AUTOSCALER_MIN]: String(min), [AUTOSCALER_MAX]: '6' } }),
+    },
     spec: {
       clusterName: cluster,
       replicas,
@@ -107,7 +116,7 @@ describe("deploy's retire guard, live", () => {
     managementClient(retire).close();
   }, 120000);
 
-  it('an autoscaled pool keeps its current size: the new machine deployments must hold as many Ready machines as the old ones run', async () => {
+  it("an autoscaled pool keeps its current size: the new machine deployments need a min size (the description's floor) and as many Ready machines as the old ones run", async () => {
     const s = started(server);
     const storage = (d: any) => (d.proxmox.instances[0].storage.disks = 'ceph-ssd');
     const surge = lab((d) => (storage(d), (d.tenants[1].previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' } } } })), s.kubeconfig);
@@ -120,13 +129,33 @@ describe("deploy's retire guard, live", () => {
     for (let i = 0; i < 120 && (await s.client.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${step.namespace}/machinedeployments`)).status !== 200; i++)
       await new Promise((r) => setTimeout(r, 500));
     const [g] = step.autoscaled;
+    const refusal = async () => {
+      try {
+        await guardRetire(retire, [step], undefined);
+        return 'passed';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const pool = `autoscaled pool workers on ${g.instance}/${g.node}: the old machine deployments run 4 machines`;
     // The autoscaler grew the old one to 4; CAPI made the new one at its min size (1), Ready.
-    for (const name of g.retired) await machineDeployment(s, step, name, step.cluster, 4, 4);
-    for (const name of step.carried) await machineDeployment(s, step, name, step.cluster, 1, 1);
-    await expect(guardRetire(retire, [step], undefined)).rejects.toThrow(
-      new RegExp(`autoscaled pool workers on ${g.node}: the old machine deployments run 4 machines, the new ones have 1 Ready — scale the new one to 4 first`),
+    for (const name of g.retired) await machineDeployment(s, step, name, step.cluster, 4, 4, 1);
+    for (const name of step.carried) await machineDeployment(s, step, name, step.cluster, 1, 1, 1);
+    const floorFix = `set tenants[1].pools[0].autoscaling.floor: { ${g.instance}/${g.node}: 4 } in the description`;
+    expect(await refusal()).toContain(`${pool}, the new ones' min size is 1 (so the autoscaler may take them below 4) — ${floorFix}`);
+    // Scaled to 4 by hand, all Ready: still refused, since the autoscaler may take them back to 1 (no kubectl scale in the fix).
+    for (const name of g.carried) await machineDeployment(s, step, name, step.cluster, 4, 4, 1);
+    expect(await refusal()).toContain(floorFix);
+    expect(await refusal()).not.toMatch(/\bscale\b.*--replicas/);
+    // The floor deployed after CAPI made them (their replicas stay 2): refused, saying why and what grows them.
+    for (const name of g.carried) await machineDeployment(s, step, name, step.cluster, 2, 2, 4);
+    expect(await refusal()).toContain(
+      `${pool}, the new ones (min size 4) have 2 Ready of 2: CAPI sets a MachineDeployment's replicas from its min size only when it makes it`,
     );
-    for (const name of g.carried) await machineDeployment(s, step, name, step.cluster, 4, 4);
+    // The floor in the surge step: CAPI made them at 4, three Ready so far.
+    for (const name of g.carried) await machineDeployment(s, step, name, step.cluster, 4, 3, 4);
+    expect(await refusal()).toContain(`${pool}, the new ones (min size 4) have 3 Ready — wait for them`);
+    for (const name of g.carried) await machineDeployment(s, step, name, step.cluster, 4, 4, 4);
     expect(await guardRetire(retire, [step], undefined)).toEqual([expect.stringContaining('every new machine deployment Ready')]);
   }, 120000);
 });

@@ -144,6 +144,57 @@ describe('surge, then retire: an instance-level edit', () => {
       expect(s.machines).toBe(machinesAtMost(b.placements.find((p) => p.node === s.node)!.scale));
   });
 
+  it("an autoscaled pool's floor (autoscaling.floor): the new machine deployments' min size through the surge and the retire step, the old ones' bounds untouched, gone after", () => {
+    const edit = (d: any) => (txl(d).storage.disks = 'ceph-ssd');
+    const keep = (d: any) => (d.tenants[1].previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-vm' } } } });
+    const node = (m: any) => m.metadata.labels['node.cluster.x-k8s.io/proxmox-node'];
+    const workers = (l: ReturnType<typeof lab>) =>
+      topologyMds(render(l, 'tenant-b')).filter((m) => m.metadata.labels['node.cluster.x-k8s.io/pool'] === 'workers');
+    const old = workers(lab());
+    expect(old.length).toBe(2);
+    const [held, free] = old.map(node);
+    const declared = Object.fromEntries(old.map((m) => [node(m), m.metadata.annotations[AUTOSCALER_MIN]]));
+    const floor = (d: any) => (d.tenants[1].pools[0].autoscaling.floor = { [`pmox-txl/${held}`]: 3 });
+    const min = (mds: any[]) => Object.fromEntries(mds.map((m) => [`${m.name} ${node(m)}`, m.metadata.annotations[AUTOSCALER_MIN]]));
+    const surge = workers(lab((d) => (edit(d), keep(d), floor(d))));
+    const oldNames = new Set(old.map((m) => m.name));
+    const fresh = surge.filter((m) => !oldNames.has(m.name));
+    // The retiring ones keep their bounds as they were; the new one on the floor's node has min 3, the other its own.
+    expect(min(surge.filter((m) => oldNames.has(m.name)))).toEqual(min(old));
+    expect(Object.fromEntries(fresh.map((m) => [node(m), m.metadata.annotations[AUTOSCALER_MIN]]))).toEqual({ [held]: '3', [free]: declared[free] });
+    for (const m of surge) expect(m.metadata.annotations[AUTOSCALER_MAX]).toBe(old.find((o) => node(o) === node(m))!.metadata.annotations[AUTOSCALER_MAX]);
+    // The retire step keeps the floor on the same machine deployments (the floor is no template input: same names).
+    const retire = workers(lab((d) => (edit(d), floor(d))));
+    expect(min(retire)).toEqual(min(fresh));
+    // After the retire, without the floor: the declared min again, on the same names.
+    const after = workers(lab(edit));
+    expect(Object.fromEntries(after.map((m) => [m.name, m.metadata.annotations[AUTOSCALER_MIN]]))).toEqual(
+      Object.fromEntries(fresh.map((m) => [m.name, declared[node(m)]])),
+    );
+    // The retire guard's step sees the pool as autoscaled on both nodes.
+    const steps = retiredGroups(allMds(lab((d) => (edit(d), keep(d), floor(d)))), allMds(lab((d) => (edit(d), floor(d)))));
+    expect(steps.filter((g) => g.tenant === 'tenant-b' && g.pool === 'workers').map((g) => g.node)).toEqual([held, free].sort());
+  });
+
+  it('refuses a floor on a node group the pool does not have there, or above its max in the plan, at its path', () => {
+    const problems = problemsOf(() =>
+      render(
+        lab((d) => (d.tenants[1].pools[0].autoscaling.floor = { 'pmox-txl/pmox-txl-9': 2, 'pmox-txl/pmox-txl-1': 6 })),
+        'tenant-b',
+      ),
+    );
+    expect(problems).toEqual([
+      expect.objectContaining({
+        path: 'tenants.1.pools.0.autoscaling.floor.pmox-txl/pmox-txl-9',
+        fix: expect.stringContaining('pmox-txl/pmox-txl-1, pmox-txl/pmox-txl-2'),
+      }),
+      expect.objectContaining({
+        path: 'tenants.1.pools.0.autoscaling.floor.pmox-txl/pmox-txl-1',
+        message: expect.stringContaining("(6) is above the node group's max there (3 in the plan)"),
+      }),
+    ]);
+  });
+
   it('control: the same edit with previous as it is now keeps nothing (the old names go)', () => {
     const before = lab();
     const wrong = lab((d) => ((txl(d).storage.disks = 'ceph-ssd'), (tenantA(d).previous = { instances: { 'pmox-txl': { storage: { disks: 'ceph-ssd' } } } })));

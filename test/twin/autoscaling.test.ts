@@ -276,7 +276,7 @@ describe('autoscaling in the lab twin', () => {
 });
 
 describe('an autoscaled pool through surge, then retire', () => {
-  it('resizes edge (2 → 4 cpu) while Pods hold it at 2: its Ready Nodes never drop below 2, the retire guard waits until the new group holds 2 Ready, the old VMs go', async () => {
+  it('resizes edge (2 → 4 cpu) at 2 machines with autoscaling.floor 2: CAPI makes the new group at 2, the autoscaler keeps it there while its Nodes are idle, the guard lets the retire go, Ready Nodes never below 2', async () => {
     // The pool at a size of the autoscaler's making: two Pods that fit only on new Nodes.
     const small = await createPods('edge', 2, 'held');
     await twin.waitFor('edge grown to 2 for its Pods', 6 * 60 * 1000, async () => (await Promise.all(small.map(pod))).every((p) => p.spec?.nodeName));
@@ -286,45 +286,39 @@ describe('an autoscaled pool through surge, then retire', () => {
       async () => (await twin.tenant(TENANT)).machines.filter((m) => m.pool === 'edge' && m.ready).length === 2,
     );
 
-    // The resize, surge then retire (docs/tenants.md): previous.pools keeps the old group as it is.
-    const resized = (surge: boolean) => {
+    // The resize, surge then retire (docs/tenants.md): previous.pools keeps the old group as it is;
+    // autoscaling.floor (the pool's size on pve-a-1 now, 2) is the new group's min until the retire is done.
+    const MIN_KEY = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+    const resized = (surge: boolean, floor: boolean) => {
       const doc = parseDocument(labText);
       if (surge) doc.setIn(['tenants', 0, 'previous'], doc.createNode({ pools: (doc.getIn(['tenants', 0, 'pools']) as any).toJSON() }));
       doc.setIn(['tenants', 0, 'pools', 0, 'size'], doc.createNode({ cpu: 4, memoryMiB: 8192, diskGiB: 20 }));
+      if (floor) doc.setIn(['tenants', 0, 'pools', 0, 'autoscaling', 'floor'], doc.createNode({ 'pve-a/pve-a-1': 2 }));
       return doc.toString();
     };
     const mdsOf = (text: string) => {
       const l = parseLab(text, 'autoscaling.yaml');
       return [...renderTenants(l, planPlacement(l)).values()].flatMap((t) => topologyMachineDeployments(t.cluster));
     };
-    const steps = retireSteps(mdsOf(resized(true)), mdsOf(resized(false)));
+    const steps = retireSteps(mdsOf(resized(true, true)), mdsOf(resized(false, true)));
     expect(steps.map((s) => ({ tenant: s.tenant, autoscaled: s.autoscaled.map((g) => g.pool) }))).toEqual([{ tenant: TENANT, autoscaled: ['edge'] }]);
+    const [newName] = steps[0].autoscaled[0].carried;
+    const newMd = async () => {
+      const mds = await list(mgmt(), `${CAPI}/namespaces/${NS}/machinedeployments`);
+      return mds.find((m) => m.metadata.labels?.['topology.cluster.x-k8s.io/deployment-name'] === newName);
+    };
     const oldVms = workerVmUuids(twin, 'pve-a');
     expect(oldVms.size).toBe(2);
     // The floor: the pool's current size (what the autoscaler holds it at), sampled in the tenant's API server.
     const sampler = await sampleReadyNodes(twin, new Map([[TENANT, new Map([['edge', 2]])]]));
     const timing: { step: string; seconds: number }[] = [];
     let last = '';
-    let refusal = '';
-    let big: string[] = [];
     let samples: Awaited<ReturnType<typeof sampler.stop>>;
     try {
       sampler.phase('surge');
       let t0 = Date.now();
-      await twin.update(resized(true));
-      // The new group starts at its min (0): the guard refuses the retire step and says what to scale.
-      await twin.waitFor('the retire guard refusing on the size of the pool', 2 * 60 * 1000, async () => {
-        try {
-          await guardRetire(twin.lab, steps, undefined, mgmt());
-          return false;
-        } catch (e) {
-          refusal = (e as Error).message;
-          return /autoscaled pool edge on pve-a-1: the old machine deployments run 2 machines, the new ones have 0 Ready/.test(refusal);
-        }
-      });
-      expect(refusal).toContain(`--replicas=2`);
-      // Pods that fit only the new size (3 cpu): the autoscaler grows the new group, the old one's template cannot hold them.
-      big = await createPods('edge', 2, 'resized', { cpu: '3', memory: '4Gi' });
+      await twin.update(resized(true, true));
+      // CAPI made the new group at its min-size annotation, the floor (no Pods for the new size needed).
       await waitForRetireGuard(
         twin,
         'the retire guard passing: the new group holds 2 Ready machines beside the old',
@@ -333,10 +327,19 @@ describe('an autoscaled pool through surge, then retire', () => {
         oldVms,
         (m) => (last = m),
       );
-      timing.push({ step: 'surge (new size grown beside the old, guard passing)', seconds: (Date.now() - t0) / 1000 });
+      timing.push({ step: 'surge (new group made at the floor beside the old, guard passing)', seconds: (Date.now() - t0) / 1000 });
+      const made = await newMd();
+      expect({ replicas: made.spec.replicas, min: made.metadata.annotations[MIN_KEY] }).toEqual({ replicas: 2, min: '2' });
+      // Its Nodes idle past the scale-down times (20 s unneeded, 20 s after a scale-up): the autoscaler keeps it at 2.
+      const idleUntil = Date.now() + 3 * IDLE_MS;
+      while (Date.now() < idleUntil) {
+        expect((await newMd()).spec.replicas).toBe(2);
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+      await guardRetire(twin.lab, steps, undefined, mgmt());
       sampler.phase('retire');
       t0 = Date.now();
-      await twin.update(resized(false));
+      await twin.update(resized(false, true));
       await twin.waitFor('edge on the new size only, the old VMs gone', 6 * 60 * 1000, async () => {
         const t = await twin.tenant(TENANT);
         const edge = t.machines.filter((m) => m.pool === 'edge');
@@ -344,15 +347,20 @@ describe('an autoscaled pool through surge, then retire', () => {
         return twin.sim.listVms().filter((v) => oldVms.has(v.uuid)).length === 0 && edge.length === 2 && edge.every((m) => m.cpu === 4 && m.ready);
       });
       timing.push({ step: 'retire (old size drained and deleted)', seconds: (Date.now() - t0) / 1000 });
-      // Stopped before the Pods go: without them the autoscaler may shrink the pool (as without a surge).
+      // Stopped before the floor goes: without it the autoscaler may shrink the pool (as without a surge).
       samples = await sampler.stop();
     } catch (e) {
       process.stdout.write(`${readyReport('autoscaled edge resize (failed)', await sampler.stop(), timing)}\n`);
       throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
-    } finally {
-      await deletePods([...small, ...big]);
     }
-    process.stdout.write(`${readyReport('autoscaled edge resize (2 → 4 cpu) at 2 machines', samples, timing)}\n`);
+    try {
+      // After the retire, without the floor: the declared min (0) on the same MachineDeployment.
+      await twin.update(resized(false, false));
+      await twin.waitFor('the declared min back on the new group', 2 * 60 * 1000, async () => (await newMd())?.metadata.annotations?.[MIN_KEY] === '0');
+    } finally {
+      await deletePods(small);
+    }
+    process.stdout.write(`${readyReport('autoscaled edge resize (2 → 4 cpu) at 2 machines, floor 2', samples, timing)}\n`);
     expect(samples.lost).toEqual([]);
     expect({ notes: samples.notes, skew: samples.skew }).toEqual({ notes: [], skew: [] });
     expect(samples.pools.get(`${TENANT}/edge`)!.min).toBeGreaterThanOrEqual(2);
