@@ -48,6 +48,11 @@ export const NOT_RUN: readonly { file: string; command: string; reason: string }
       'reads a running Proxmox VE (here: the example lab on the simulator, a VM moved, one left over); test/foresight/audit.test.ts audits moves and orphans on the simulator (its own lab)',
   },
   { file: 'docs/placement.md', command: 'pvekaas bench:placement', reason: 'a benchmark: its figures are the timings of one run on one machine' },
+  {
+    file: 'docs/twin.md',
+    command: 'npm run --silent bench:upgrade',
+    reason: 'a benchmark of three twin suites (about 20 minutes): its figures are one run on one machine',
+  },
 ];
 
 /** Top-level entries of the project not linked into the scratch directory: what the documented commands write. */
