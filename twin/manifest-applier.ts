@@ -46,6 +46,8 @@ export interface KubeResponseLike {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API server's JSON for the path asked; the caller reads the kind it asked for
   body: any;
   text: string;
+  /** The seconds of the response's Retry-After header, when it had a numeric one. */
+  retryAfter?: number;
 }
 
 /** What the applier needs of a Kubernetes client (scripts/lib/kube-apiserver.ts KubeClient has it). */
@@ -64,6 +66,50 @@ export const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Prom
 
 /** The provider polls every second (waiter.go waiterSleepTime, apply.go delete loop). */
 export const POLL_MS = 1000;
+
+/** How many times client-go's REST client asks again (client-go v0.36.3 rest/request.go: `maxRetries: 10` in NewRequest). */
+export const CLIENT_GO_MAX_RETRIES = 10;
+
+/**
+ * One request sent as the provider's client-go REST client sends it (hashicorp/kubernetes 2.38.0
+ * talks to the API server through client-go's dynamic client): an answer of 429 or any 5xx with a
+ * numeric Retry-After header (API Priority and Fairness throttling, "apiserver is shutting down",
+ * "storage is (re)initializing") is waited out and the request sent again, whatever its verb (its body
+ * is bytes, so it rewinds), up to CLIENT_GO_MAX_RETRIES times (rest/request.go `checkWait`,
+ * rest/with_retry.go `IsNextRetry`); a GET cut by a connection reset or EOF is sent again after a
+ * second (request.go `isErrRetryableFunc`: GET only). Any other answer or error is the caller's,
+ * as client-go returns it: a 500 without Retry-After (a webhook that timed out) fails the apply.
+ */
+export async function sendLikeClientGo<T extends KubeResponseLike>(
+  verb: string,
+  send: () => Promise<T>,
+  clock: Clock = realClock,
+  maxRetries = CLIENT_GO_MAX_RETRIES,
+): Promise<T> {
+  for (let retries = 0; ; retries++) {
+    let r: T;
+    try {
+      r = await send();
+    } catch (e) {
+      const resetOrEof = /ECONNRESET|socket hang up|EOF|socket disconnected/.test((e as Error).message);
+      if (verb !== 'GET' || !resetOrEof || retries >= maxRetries) throw e;
+      await clock.sleep(1000);
+      continue;
+    }
+    const wait = (r.status === 429 || r.status >= 500) && r.retryAfter !== undefined;
+    if (!wait || retries >= maxRetries) return r;
+    await clock.sleep(r.retryAfter! * 1000);
+  }
+}
+
+/** `client` with every request sent as client-go sends it (sendLikeClientGo). */
+export function clientGoRest(client: KubeClientLike, clock: Clock = realClock): KubeClientLike {
+  return {
+    request: (method, path, body, contentType) => sendLikeClientGo(method, () => client.request(method, path, body, contentType), clock),
+    get: (path) => sendLikeClientGo('GET', () => client.get(path), clock),
+    objectPath: (object) => client.objectPath(object),
+  };
+}
 
 export interface WaitConfig {
   rollout?: boolean;
@@ -252,12 +298,15 @@ export class ManifestApplier {
   readonly types: TypeSource;
 
   constructor(
-    private readonly client: KubeClientLike,
+    client: KubeClientLike,
     private readonly clock: Clock = realClock,
     types?: TypeSource,
   ) {
-    this.types = types ?? new ServerTypes(client);
+    this.client = clientGoRest(client, clock);
+    this.types = types ?? new ServerTypes(this.client);
   }
+
+  private readonly client: KubeClientLike;
 
   private async live(path: string): Promise<Record<string, unknown> | undefined> {
     const r = await this.client.get(path);

@@ -11,6 +11,7 @@ import {
   goDuration,
   ManifestApplier,
   manifestResource,
+  sendLikeClientGo,
   type AppliedState,
   type Clock,
   type KubeClientLike,
@@ -118,6 +119,9 @@ class FakeServer implements KubeClientLike {
   readonly objects = new Map<string, Obj>();
   readonly requests: { method: string; path: string; body?: unknown }[] = [];
   conflict?: string;
+  /** The next `busy` writes are answered `busyAnswer` (429 with Retry-After: API Priority and Fairness throttling). */
+  busy = 0;
+  busyAnswer: KubeResponseLike = { status: 429, body: { status: 'Failure', message: 'Too many requests, please try again later.' }, text: '', retryAfter: 1 };
   constructor(private readonly mutate: (o: Obj, update: boolean) => void = () => {}) {}
   async objectPath(o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }): Promise<string> {
     return `/apis/${o.apiVersion}/namespaces/${o.metadata.namespace}/${o.kind.toLowerCase()}s/${o.metadata.name}`;
@@ -129,6 +133,10 @@ class FakeServer implements KubeClientLike {
   async request(method: string, path: string, body?: unknown): Promise<KubeResponseLike> {
     const bare = path.split('?')[0];
     this.requests.push({ method, path, body });
+    if (method !== 'GET' && this.busy > 0) {
+      this.busy--;
+      return structuredClone(this.busyAnswer);
+    }
     if (method === 'PATCH') {
       if (this.conflict) return { status: 409, body: { status: 'Failure', message: this.conflict }, text: '' };
       const old = this.objects.get(bare);
@@ -488,5 +496,50 @@ describe('int-or-string', () => {
     await applier.apply(resource(m2 as ManifestResource['manifest']), state);
     const sent = server.requests.filter((q) => q.method === 'PATCH').pop()!.body as Obj;
     expect(sent.spec.rollout.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: 0 });
+  });
+});
+
+describe("the provider's client-go retries", () => {
+  const m = () => md({ replicas: 1 }) as ManifestResource['manifest'];
+
+  it('waits out a 429 with Retry-After and sends the PATCH again, as client-go does, up to 10 times', async () => {
+    const server = new FakeServer();
+    const clock = new FakeClock();
+    server.busy = 3;
+    const { state } = await new ManifestApplier(server, clock, types).apply(resource(m()));
+    expect(server.requests.filter((q) => q.method === 'PATCH')).toHaveLength(4);
+    expect(clock.t).toBe(3000);
+    expect(server.objects.has(state.path)).toBe(true);
+    // The eleventh answer is the provider's error: client-go stopped asking.
+    const again = new FakeServer();
+    again.busy = 11;
+    await expect(new ManifestApplier(again, new FakeClock(), types).apply(resource(m()))).rejects.toThrow(/Too many requests/);
+    expect(again.requests.filter((q) => q.method === 'PATCH')).toHaveLength(11);
+  });
+
+  it('fails at once on a 500 without Retry-After (a webhook that timed out), as the provider would', async () => {
+    const server = new FakeServer();
+    server.busy = 1;
+    server.busyAnswer = {
+      status: 500,
+      body: { status: 'Failure', message: 'Internal error occurred: failed calling webhook "validation.cluster.cluster.x-k8s.io": context deadline exceeded' },
+      text: '',
+    };
+    await expect(new ManifestApplier(server, new FakeClock(), types).apply(resource(m()))).rejects.toThrow(/failed calling webhook/);
+    expect(server.requests.filter((q) => q.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('asks a GET again after a connection reset, but never a write', async () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const reset = () => {
+      calls++;
+      return calls === 1 ? Promise.reject(new Error('read ECONNRESET')) : Promise.resolve({ status: 200, body: {}, text: '' });
+    };
+    await expect(sendLikeClientGo('GET', reset, clock)).resolves.toMatchObject({ status: 200 });
+    expect({ calls, waited: clock.t }).toEqual({ calls: 2, waited: 1000 });
+    calls = 0;
+    await expect(sendLikeClientGo('PATCH', reset, clock)).rejects.toThrow(/ECONNRESET/);
+    expect(calls).toBe(1);
   });
 });

@@ -19,7 +19,17 @@ import { topologyMachineDeployments } from '../../modules/tenants/replaced';
 import { LabTwin, type TwinTenant } from '../../twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
 import { guardRetire, retireSteps } from '../../scripts/lib/retire-guard';
-import { ensureDefaultServiceAccount, printTimes, projectRoot, readyReport, sampleReadyNodes, timed, waitForRetireGuard, workerVmUuids } from './support';
+import {
+  ensureDefaultServiceAccount,
+  printTimes,
+  projectRoot,
+  readyReport,
+  sampleReadyNodes,
+  timed,
+  waitForRetireGuard,
+  whatFailed,
+  workerVmUuids,
+} from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -351,7 +361,7 @@ describe('an autoscaled pool through surge, then retire', () => {
       samples = await sampler.stop();
     } catch (e) {
       process.stdout.write(`${readyReport('autoscaled edge resize (failed)', await sampler.stop(), timing)}\n`);
-      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+      throw new Error(`${whatFailed(e)}\nlast seen: ${last}\n${twin.diagnostics()}`);
     }
     try {
       // After the retire, without the floor: the declared min (0) on the same MachineDeployment.

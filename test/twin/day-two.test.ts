@@ -33,6 +33,7 @@ import {
   sampleReadyNodes,
   startTwin,
   waitForRetireGuard,
+  whatFailed,
   workerVmUuids,
 } from './support';
 
@@ -190,7 +191,7 @@ describe('day two in the twin', () => {
     } catch (e) {
       // The samples so far say whether the pools kept their Nodes (the mutation control reads them).
       process.stdout.write(`${readyReport(`upgrade ${FROM} → ${TO} (failed)`, await sampler.stop(), steps)}\n`);
-      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen:\n${last}\n${twin.diagnostics()}`);
+      throw new Error(`${whatFailed(e)}\nlast seen:\n${last}\n${twin.diagnostics()}`);
     }
     const samples = await sampler.stop();
     process.stdout.write(`${readyReport(`upgrade ${FROM} → ${TO}`, samples, steps)}\n`);
@@ -270,7 +271,7 @@ describe('a resize without an outage', () => {
       steps.push({ step: 'retire (old size drained and deleted)', seconds: (Date.now() - t0) / 1000 });
     } catch (e) {
       await sampler.stop();
-      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+      throw new Error(`${whatFailed(e)}\nlast seen: ${last}\n${twin.diagnostics()}`);
     }
     const samples = await sampler.stop();
     process.stdout.write(`${readyReport('resize of tenant-a (disk 40 → 50 GiB)', samples, steps)}\n`);
@@ -385,7 +386,7 @@ describe('an instance-level edit without an outage', () => {
       timing.push({ step: 'retire (machines on ceph-vm drained and deleted)', seconds: (Date.now() - t0) / 1000 });
     } catch (e) {
       await sampler.stop();
-      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+      throw new Error(`${whatFailed(e)}\nlast seen: ${last}\n${twin.diagnostics()}`);
     }
     const samples = await sampler.stop();
     process.stdout.write(`${readyReport('storage of pmox-txl (ceph-vm → ceph-ssd)', samples, timing)}\n`);

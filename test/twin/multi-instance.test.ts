@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { LabTwin, TwinMachine, TwinTenant } from '../../twin/index';
 import type { KubeClient } from '../../scripts/lib/kube-apiserver';
-import { ensureDefaultServiceAccount, projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes } from './support';
+import { ensureDefaultServiceAccount, projectRoot, readyReport, sampleReadyNodes, startTwin, printTimes, whatFailed } from './support';
 
 jest.setTimeout(20 * 60 * 1000);
 
@@ -448,7 +448,7 @@ describe('a MultiInstance tenant over three instances on released CAPMOX (second
       steps.push({ step: 'retire (old primary workers drained and deleted)', seconds: (Date.now() - t0) / 1000 });
     } catch (e) {
       process.stdout.write(`${readyReport(`MultiInstance upgrade ${FROM} → ${TO} (failed)`, await sampler.stop(), steps)}\n`);
-      throw new Error(`${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+      throw new Error(`${whatFailed(e)}\nlast seen: ${last}\n${twin.diagnostics()}`);
     }
     kept.push(...upgrade);
     const samples = await sampler.stop();

@@ -34,6 +34,7 @@ import {
   sampleReadyNodes,
   startTwin,
   waitForRetireGuard,
+  whatFailed,
   workerVmUuids,
 } from './support';
 
@@ -117,7 +118,7 @@ describe('a staged surge in the twin', () => {
       } catch (e) {
         const s = await sampler.stop();
         process.stdout.write(`${readyReport(`staged surge, ${stepNames[k]} (failed)`, s, [{ step: stepNames[k], seconds: (Date.now() - t0) / 1000 }])}\n`);
-        throw new Error(`${stepNames[k]}: ${(e as Error).message.split('\n')[0]}\nlast seen: ${last}\n${twin.diagnostics()}`);
+        throw new Error(`${stepNames[k]}: ${whatFailed(e)}\nlast seen: ${last}\n${twin.diagnostics()}`);
       }
       const s = await sampler.stop();
       reports.push(readyReport(`staged surge, ${stepNames[k]}`, s, [{ step: stepNames[k], seconds: (Date.now() - t0) / 1000 }]));

@@ -324,3 +324,14 @@ export async function ensureDefaultServiceAccount(api: KubeClient): Promise<void
   });
   if (sa.status !== 201 && sa.status !== 409) throw new Error(`ServiceAccount default: HTTP ${sa.status}: ${sa.body?.message}`);
 }
+
+/**
+ * What a failed step said, without the twin's diagnostics its message may carry (the caller adds them
+ * once): every line up to the first `--- <part> ---` log section, at most 40. A tofu apply's errors
+ * span lines; its first line alone ("tofu apply of management failed:") says nothing.
+ */
+export function whatFailed(e: unknown): string {
+  const lines = String((e as Error)?.message ?? e).split('\n');
+  const end = lines.findIndex((l, i) => i > 0 && /^--- .* ---$/.test(l));
+  return lines.slice(0, Math.min(end < 0 ? lines.length : end, 40)).join('\n');
+}

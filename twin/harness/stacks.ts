@@ -10,7 +10,15 @@ import { join, resolve } from 'node:path';
 import type { SimulatedLab } from '../../scripts/lib/lab-run';
 import type { KubeServer } from '../../scripts/lib/kube-apiserver';
 import type { RunningControllers } from '../controllers';
-import { ApplyError, ManifestApplier, manifestResource, type AppliedState, type ManifestResource, type PlanAction } from '../manifest-applier';
+import {
+  ApplyError,
+  ManifestApplier,
+  manifestResource,
+  sendLikeClientGo,
+  type AppliedState,
+  type ManifestResource,
+  type PlanAction,
+} from '../manifest-applier';
 import {
   readStack,
   resolveExpressions,
@@ -91,7 +99,7 @@ export abstract class TwinStacks {
         return Object.fromEntries(Object.entries(state.outputs ?? {}).map(([k, v]) => [k, v.value]));
       },
       secretData: async (namespace, name) => {
-        const r = await this.mgmt.client.get(`/api/v1/namespaces/${namespace}/secrets/${name}`);
+        const r = await sendLikeClientGo('GET', () => this.mgmt.client.get(`/api/v1/namespaces/${namespace}/secrets/${name}`));
         if (r.status !== 200) throw new Error(`${stack.stack}: data source Secret ${namespace}/${name}: HTTP ${r.status}`);
         return Object.fromEntries(
           Object.entries((r.body.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
@@ -174,7 +182,7 @@ export abstract class TwinStacks {
     if (type !== 'kubernetes_manifest') {
       // kubernetes_namespace_v1, kubernetes_secret_v1, kubernetes_config_map_v1: the object the
       // provider writes, applied server-side; a changed name replaces it (destroyed after).
-      const r = await this.mgmt.client.apply(object as never, { fieldManager: 'Terraform' });
+      const r = await sendLikeClientGo('PATCH', () => this.mgmt.client.apply(object as never, { fieldManager: 'Terraform' }));
       if (r.status !== 200 && r.status !== 201)
         throw new Error(
           `${o.address} (${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}) refused: HTTP ${r.status}: ${r.body?.message ?? r.text}`,
@@ -288,9 +296,9 @@ export abstract class TwinStacks {
 
   protected async deleteAndWait(what: string, path: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const r = await this.mgmt.client.delete(path);
+    const r = await sendLikeClientGo('DELETE', () => this.mgmt.client.delete(path));
     if (r.status !== 200 && r.status !== 202 && r.status !== 404) throw new Error(`deleting ${what}: HTTP ${r.status}: ${r.body?.message ?? r.text}`);
-    while ((await this.mgmt.client.get(path)).status !== 404) {
+    while ((await sendLikeClientGo('GET', () => this.mgmt.client.get(path))).status !== 404) {
       if (Date.now() > deadline) throw new Error(`${what} still exists after ${timeoutMs / 1000} s:\n${this.controllers?.logs(undefined, 10)}`);
       await sleep(500);
     }
