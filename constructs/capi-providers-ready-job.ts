@@ -14,9 +14,9 @@ import type { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ClusterRoleBindingV1 } from '@cdktf/provider-kubernetes/lib/cluster-role-binding-v1';
 import { ClusterRoleV1 } from '@cdktf/provider-kubernetes/lib/cluster-role-v1';
-import { JobV1 } from '@cdktf/provider-kubernetes/lib/job-v1';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { ServiceAccountV1 } from '@cdktf/provider-kubernetes/lib/service-account-v1';
+import { LeanKubernetesResource } from './lean-kubernetes-resource';
 
 /** One provider to wait for. */
 export interface AwaitedProvider {
@@ -81,43 +81,46 @@ export class CapiProvidersReadyJob extends Construct {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name },
       subject: [{ kind: 'ServiceAccount', name: account.metadata.name, namespace: props.namespace }],
     });
-    new JobV1(this, 'job', {
+    // kubernetes_job_v1 without its 5 MB binding, the same JSON (lean-kubernetes-resource.ts).
+    new LeanKubernetesResource(this, 'job', 'kubernetes_job_v1', {
       provider: props.provider,
-      metadata: { name: this.jobName, namespace: props.namespace, labels },
-      spec: {
-        backoffLimit: 2,
-        activeDeadlineSeconds: minutes * 60,
-        template: {
-          metadata: { labels },
-          spec: {
-            serviceAccountName: account.metadata.name,
-            restartPolicy: 'Never',
-            securityContext: { runAsNonRoot: true, runAsUser: '65532', seccompProfile: { type: 'RuntimeDefault' } },
-            container: providers.map((p) => ({
-              name: `${p.resource.replace(/providers$/, '')}-${p.name}`.slice(0, 63),
-              image: props.kubectlImage,
-              imagePullPolicy: 'IfNotPresent',
-              command: ['/bin/kubectl'],
-              args: [
-                'wait',
-                `--for=jsonpath={.status.installedVersion}=${p.version}`,
-                `--timeout=${minutes * 60}s`,
-                '--namespace',
-                p.namespace,
-                `${p.resource}/${p.name}`,
-              ],
-              // kubectl keeps a discovery cache under $HOME; the root filesystem is read-only.
-              env: [{ name: 'HOME', value: '/tmp' }],
-              volumeMount: [{ name: 'tmp', mountPath: '/tmp' }],
-              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-            })),
-            volume: [{ name: 'tmp', emptyDir: {} }],
+      dependsOn: [binding, ...(props.dependsOn ?? [])],
+      config: {
+        metadata: { name: this.jobName, namespace: props.namespace, labels },
+        spec: {
+          backoffLimit: 2,
+          activeDeadlineSeconds: minutes * 60,
+          template: {
+            metadata: { labels },
+            spec: {
+              serviceAccountName: account.metadata.name,
+              restartPolicy: 'Never',
+              securityContext: { runAsNonRoot: true, runAsUser: '65532', seccompProfile: { type: 'RuntimeDefault' } },
+              container: providers.map((p) => ({
+                name: `${p.resource.replace(/providers$/, '')}-${p.name}`.slice(0, 63),
+                image: props.kubectlImage,
+                imagePullPolicy: 'IfNotPresent',
+                command: ['/bin/kubectl'],
+                args: [
+                  'wait',
+                  `--for=jsonpath={.status.installedVersion}=${p.version}`,
+                  `--timeout=${minutes * 60}s`,
+                  '--namespace',
+                  p.namespace,
+                  `${p.resource}/${p.name}`,
+                ],
+                // kubectl keeps a discovery cache under $HOME; the root filesystem is read-only.
+                env: [{ name: 'HOME', value: '/tmp' }],
+                volumeMount: [{ name: 'tmp', mountPath: '/tmp' }],
+                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+              })),
+              volume: [{ name: 'tmp', emptyDir: {} }],
+            },
           },
         },
+        waitForCompletion: true,
+        timeouts: { create: `${minutes}m`, update: `${minutes}m` },
       },
-      waitForCompletion: true,
-      timeouts: { create: `${minutes}m`, update: `${minutes}m` },
-      dependsOn: [binding, ...(props.dependsOn ?? [])],
     });
   }
 }

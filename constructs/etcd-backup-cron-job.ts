@@ -14,9 +14,9 @@
  */
 import { TerraformVariable, type ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import type { CronJobV1 as CronJobV1Type } from '@cdktf/provider-kubernetes/lib/cron-job-v1';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
+import { LeanKubernetesResource } from './lean-kubernetes-resource';
 
 export interface EtcdBackupTarget {
   readonly schedule: string;
@@ -95,89 +95,96 @@ export class EtcdBackupCronJob extends Construct {
       { name: 'ETCDCTL_CERT', value: '/certs/tls.crt' },
       { name: 'ETCDCTL_KEY', value: '/certs/tls.key' },
     ];
-    // Loaded here: the CronJob binding is large, and most labs have no backups configured.
-    const { CronJobV1 } = require('@cdktf/provider-kubernetes/lib/cron-job-v1') as { CronJobV1: typeof CronJobV1Type };
-    new CronJobV1(this, 'cron-job', {
+    // kubernetes_cron_job_v1 without its 5 MB binding, the same JSON (lean-kubernetes-resource.ts).
+    new LeanKubernetesResource(this, 'cron-job', 'kubernetes_cron_job_v1', {
       provider: props.provider,
-      metadata: { name: this.cronJobName, namespace: props.namespace, labels },
-      spec: {
-        schedule: target.schedule,
-        timezone: 'Etc/UTC',
-        concurrencyPolicy: 'Forbid',
-        startingDeadlineSeconds: 3600,
-        successfulJobsHistoryLimit: 3,
-        failedJobsHistoryLimit: 3,
-        jobTemplate: {
-          metadata: { labels },
-          spec: {
-            backoffLimit: 2,
-            activeDeadlineSeconds: 3600,
-            template: {
-              metadata: { labels },
-              spec: {
-                restartPolicy: 'Never',
-                automountServiceAccountToken: false,
-                securityContext: { runAsNonRoot: true, runAsUser: '65532', runAsGroup: '65532', fsGroup: '65532', seccompProfile: { type: 'RuntimeDefault' } },
-                volume: [
-                  { name: 'client-certs', secret: { secretName: `${props.etcdName}-client-certs`, defaultMode: '0440' } },
-                  { name: 'backup', emptyDir: {} },
-                  { name: 'tmp', emptyDir: {} },
-                ],
-                initContainer: [
-                  {
-                    name: 'snapshot',
-                    image: props.etcdImage,
-                    imagePullPolicy: 'IfNotPresent',
-                    command: ['etcdctl', 'snapshot', 'save', '/backup/snapshot.db'],
-                    env: etcdEnv,
-                    volumeMount: [
-                      { name: 'client-certs', mountPath: '/certs', readOnly: true },
-                      { name: 'backup', mountPath: '/backup' },
-                    ],
-                    securityContext: hardened,
+      dependsOn: [credentials, ...(props.dependsOn ?? [])],
+      config: {
+        metadata: { name: this.cronJobName, namespace: props.namespace, labels },
+        spec: {
+          schedule: target.schedule,
+          timezone: 'Etc/UTC',
+          concurrencyPolicy: 'Forbid',
+          startingDeadlineSeconds: 3600,
+          successfulJobsHistoryLimit: 3,
+          failedJobsHistoryLimit: 3,
+          jobTemplate: {
+            metadata: { labels },
+            spec: {
+              backoffLimit: 2,
+              activeDeadlineSeconds: 3600,
+              template: {
+                metadata: { labels },
+                spec: {
+                  restartPolicy: 'Never',
+                  automountServiceAccountToken: false,
+                  securityContext: {
+                    runAsNonRoot: true,
+                    runAsUser: '65532',
+                    runAsGroup: '65532',
+                    fsGroup: '65532',
+                    seccompProfile: { type: 'RuntimeDefault' },
                   },
-                  {
-                    name: 'verify',
-                    image: props.etcdImage,
-                    imagePullPolicy: 'IfNotPresent',
-                    command: ['etcdutl', 'snapshot', 'status', '/backup/snapshot.db', '--write-out=table'],
-                    volumeMount: [{ name: 'backup', mountPath: '/backup', readOnly: true }],
-                    securityContext: hardened,
-                  },
-                ],
-                container: [
-                  {
-                    name: 'upload',
-                    image: props.rcloneImage,
-                    imagePullPolicy: 'IfNotPresent',
-                    command: ['/bin/sh', '-c', UPLOAD_SCRIPT],
-                    env: [
-                      { name: 'HOME', value: '/tmp' },
-                      { name: 'RETENTION', value: String(target.retention) },
-                      { name: 'S3_BUCKET', value: target.s3.bucket },
-                      { name: 'S3_PREFIX', value: target.s3.prefix },
-                      { name: 'RCLONE_CONFIG_TARGET_TYPE', value: 's3' },
-                      { name: 'RCLONE_CONFIG_TARGET_PROVIDER', value: 'Other' },
-                      { name: 'RCLONE_CONFIG_TARGET_ENDPOINT', value: target.s3.endpoint },
-                      { name: 'RCLONE_CONFIG_TARGET_REGION', value: target.s3.region },
-                      { name: 'RCLONE_CONFIG_TARGET_FORCE_PATH_STYLE', value: 'true' },
-                      { name: 'RCLONE_CONFIG_TARGET_NO_CHECK_BUCKET', value: 'true' },
-                      { name: 'RCLONE_CONFIG_TARGET_ACCESS_KEY_ID', valueFrom: fromSecret('access-key-id') },
-                      { name: 'RCLONE_CONFIG_TARGET_SECRET_ACCESS_KEY', valueFrom: fromSecret('secret-access-key') },
-                    ],
-                    volumeMount: [
-                      { name: 'backup', mountPath: '/backup', readOnly: true },
-                      { name: 'tmp', mountPath: '/tmp' },
-                    ],
-                    securityContext: hardened,
-                  },
-                ],
+                  volume: [
+                    { name: 'client-certs', secret: { secretName: `${props.etcdName}-client-certs`, defaultMode: '0440' } },
+                    { name: 'backup', emptyDir: {} },
+                    { name: 'tmp', emptyDir: {} },
+                  ],
+                  initContainer: [
+                    {
+                      name: 'snapshot',
+                      image: props.etcdImage,
+                      imagePullPolicy: 'IfNotPresent',
+                      command: ['etcdctl', 'snapshot', 'save', '/backup/snapshot.db'],
+                      env: etcdEnv,
+                      volumeMount: [
+                        { name: 'client-certs', mountPath: '/certs', readOnly: true },
+                        { name: 'backup', mountPath: '/backup' },
+                      ],
+                      securityContext: hardened,
+                    },
+                    {
+                      name: 'verify',
+                      image: props.etcdImage,
+                      imagePullPolicy: 'IfNotPresent',
+                      command: ['etcdutl', 'snapshot', 'status', '/backup/snapshot.db', '--write-out=table'],
+                      volumeMount: [{ name: 'backup', mountPath: '/backup', readOnly: true }],
+                      securityContext: hardened,
+                    },
+                  ],
+                  container: [
+                    {
+                      name: 'upload',
+                      image: props.rcloneImage,
+                      imagePullPolicy: 'IfNotPresent',
+                      command: ['/bin/sh', '-c', UPLOAD_SCRIPT],
+                      env: [
+                        { name: 'HOME', value: '/tmp' },
+                        { name: 'RETENTION', value: String(target.retention) },
+                        { name: 'S3_BUCKET', value: target.s3.bucket },
+                        { name: 'S3_PREFIX', value: target.s3.prefix },
+                        { name: 'RCLONE_CONFIG_TARGET_TYPE', value: 's3' },
+                        { name: 'RCLONE_CONFIG_TARGET_PROVIDER', value: 'Other' },
+                        { name: 'RCLONE_CONFIG_TARGET_ENDPOINT', value: target.s3.endpoint },
+                        { name: 'RCLONE_CONFIG_TARGET_REGION', value: target.s3.region },
+                        { name: 'RCLONE_CONFIG_TARGET_FORCE_PATH_STYLE', value: 'true' },
+                        { name: 'RCLONE_CONFIG_TARGET_NO_CHECK_BUCKET', value: 'true' },
+                        { name: 'RCLONE_CONFIG_TARGET_ACCESS_KEY_ID', valueFrom: fromSecret('access-key-id') },
+                        { name: 'RCLONE_CONFIG_TARGET_SECRET_ACCESS_KEY', valueFrom: fromSecret('secret-access-key') },
+                      ],
+                      volumeMount: [
+                        { name: 'backup', mountPath: '/backup', readOnly: true },
+                        { name: 'tmp', mountPath: '/tmp' },
+                      ],
+                      securityContext: hardened,
+                    },
+                  ],
+                },
               },
             },
           },
         },
       },
-      dependsOn: [credentials, ...(props.dependsOn ?? [])],
     });
   }
 }
