@@ -28,12 +28,12 @@ function build(stack: TerraformStack): KubernetesProvider {
   new CapiProvidersReadyJob(stack, 'capi-providers-ready', {
     provider,
     namespace: 'capi-operator-system',
-    kubectlImage: 'registry.example/kubectl:v1.36.3',
+    kubectlImage: 'registry.example/kubectl:v9.36.1',
     timeoutMinutes: 25,
     providers: [
-      { resource: 'infrastructureproviders', name: 'proxmox', namespace: 'capmox-system', version: 'v0.9.0' },
-      { resource: 'coreproviders', name: 'cluster-api', namespace: 'capi-system', version: 'v1.13.6' },
-      { resource: 'bootstrapproviders', name: 'kubeadm', namespace: 'capi-kubeadm-bootstrap-system', version: 'v1.13.6' },
+      { resource: 'infrastructureproviders', name: 'proxmox', namespace: 'capmox-system', version: 'v9.0.2' },
+      { resource: 'coreproviders', name: 'cluster-api', namespace: 'capi-system', version: 'v9.1.3' },
+      { resource: 'bootstrapproviders', name: 'kubeadm', namespace: 'capi-kubeadm-bootstrap-system', version: 'v9.1.3' },
     ],
   });
   new EtcdBackupCronJob(stack, 'datastore-backup', {
@@ -42,8 +42,8 @@ function build(stack: TerraformStack): KubernetesProvider {
     etcdName: 'kamaji-etcd',
     clusterDomain: 'cluster.local',
     target: { schedule: '17 */4 * * *', retention: 9, s3: { endpoint: 'https://s3.lab.example', bucket: 'etcd', region: 'eu-1', prefix: 'lab/' } },
-    etcdImage: 'registry.example/etcd:v3.6.5',
-    rcloneImage: 'registry.example/rclone:1.71',
+    etcdImage: 'registry.example/etcd:v9.6.1',
+    rcloneImage: 'registry.example/rclone:9.71',
   });
   return provider;
 }
