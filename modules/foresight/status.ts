@@ -164,6 +164,14 @@ export interface MachineView {
   nodeName?: string;
   /** The Machine's NodeReady condition (CAPI's mirror of the Node's Ready): True, False, Unknown, or absent without a Node. */
   nodeReady?: ConditionView;
+  /**
+   * The Machine's OwnerRemediated condition while it is False: a MachineHealthCheck found it
+   * unhealthy and its MachineSet has not replaced it yet (reason WaitingForRemediation), or will
+   * not now (RemediationDeferred: a preflight check refuses a machine of this version, e.g. a held
+   * group of a staged surge below a newer control plane; CAPI core
+   * internal/controllers/machineset/machineset_controller.go reconcileUnhealthyMachines).
+   */
+  remediation?: ConditionView;
   deleting: boolean;
 }
 
@@ -399,6 +407,8 @@ export function tenantStatus(expected: ExpectedTenant, live: LiveTenant): Tenant
       clusterInstance.get(cluster) ?? (m.spec?.failureDomain && expected.instances.includes(m.spec.failureDomain) ? m.spec.failureDomain : undefined);
     const addresses = [...(m.status?.addresses ?? []), ...(pm?.status?.addresses ?? [])].filter((a) => a.type === 'InternalIP').map((a) => a.address);
     const nodeReady = m.status?.nodeRef?.name ? condition(m.status?.conditions, 'NodeReady') : undefined;
+    const ownerRemediated = condition(m.status?.conditions, 'OwnerRemediated');
+    const remediation = ownerRemediated?.status === 'False' ? ownerRemediated : undefined;
     return {
       name: m.metadata.name,
       cluster,
@@ -414,6 +424,7 @@ export function tenantStatus(expected: ExpectedTenant, live: LiveTenant): Tenant
       role: md?.role ?? 'unplanned',
       ...(m.status?.nodeRef?.name ? { nodeName: m.status.nodeRef.name } : {}),
       ...(nodeReady ? { nodeReady } : {}),
+      ...(remediation ? { remediation } : {}),
       deleting: m.metadata.deletionTimestamp !== undefined,
     };
   });
@@ -424,8 +435,15 @@ export function tenantStatus(expected: ExpectedTenant, live: LiveTenant): Tenant
       continue;
     }
     if (m.role === 'unplanned' && !m.machineDeployment) differences.push(`machine ${m.name} belongs to no MachineDeployment status knows`);
-    if (m.role !== 'plan') continue;
     const where = `${m.group.instance}/${m.group.node}`;
+    if (m.remediation?.reason === 'RemediationDeferred')
+      differences.push(
+        `machine ${m.name} (${m.pool} on ${where}, ${m.version ?? '?'}) is unhealthy and CAPI defers its replacement: ${m.remediation.message ?? 'no message'} — ` +
+          `the group stays a machine short until a step surges it (a held group of a staged upgrade: validate's warning surge.held-cannot-heal names the previous that does)`,
+      );
+    else if (m.remediation)
+      inProgress.push(`machine ${m.name} (${m.pool} on ${where}) is unhealthy, waiting for its MachineSet to replace it (${describe(m.remediation)})`);
+    if (m.role !== 'plan') continue;
     if (m.node !== undefined && (m.node !== m.group.node || (m.instance !== undefined && m.instance !== m.group.instance)))
       differences.push(`machine ${m.name} (pool ${m.pool}) runs on ${m.instance ?? '?'}/${m.node}; its node group is ${where}`);
     if (m.phase !== 'Running') differences.push(`machine ${m.name} (${m.pool} on ${where}) is ${m.phase ?? 'without a phase'}, not Running`);

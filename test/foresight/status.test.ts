@@ -40,6 +40,36 @@ describe('status: now beside the plan', () => {
     expect(renderStatusMarkdown([s])).toContain('| workers | pmox-txl/pmox-txl-1 | 2 | 2 | 1 | - |');
   });
 
+  it("reports a machine whose replacement CAPI defers (a held group of a staged surge), with CAPI's preflight message, and one waiting for its MachineSet", () => {
+    const live = asPlanned(a, { 'workers-pmox-txl-1-878c3e': { machines: 2, nodeReady: ['True', 'Unknown'] } });
+    const stopped = live.machines.find((m) => m.status?.conditions?.some((c) => c.type === 'NodeReady' && c.status === 'Unknown'))!;
+    // As CAPI core writes it: the MHC marks the machine, the MachineSet's preflight refuses a v1.35 replacement under a v1.36 control plane.
+    const message =
+      'MachineSet version (1.35.4) and ControlPlane version (1.36.3) do not conform to kubeadm version skew policy as kubeadm only supports joining with the same major+minor version as the control plane ("KubeadmVersionSkew" preflight check failed)';
+    stopped.status!.conditions!.push(ready('HealthCheckSucceeded', 'False', 'UnhealthyNode'), ready('OwnerRemediated', 'False', 'RemediationDeferred'));
+    stopped.status!.conditions![stopped.status!.conditions!.length - 1].message = message;
+    const s = tenantStatus(a, live);
+    const deferred = s.machines.find((m) => m.name === stopped.metadata.name)!;
+    expect(deferred.remediation).toMatchObject({ type: 'OwnerRemediated', status: 'False', reason: 'RemediationDeferred', message });
+    expect(s.differences).toContain(
+      `machine ${stopped.metadata.name} (workers on pmox-txl/pmox-txl-1, v1.35.4) is unhealthy and CAPI defers its replacement: ${message} — ` +
+        `the group stays a machine short until a step surges it (a held group of a staged upgrade: validate's warning surge.held-cannot-heal names the previous that does)`,
+    );
+    expect(s.asPlanned).toBe(false);
+    expect(statusJson([s]).tenants[0].machines.find((m) => m.name === stopped.metadata.name)?.remediation?.reason).toBe('RemediationDeferred');
+    // Not deferred: the MachineSet will replace it; in progress, not a difference of its own.
+    const last = stopped.status!.conditions![stopped.status!.conditions!.length - 1];
+    Object.assign(last, { reason: 'WaitingForRemediation', message: 'Waiting for remediation' });
+    const waiting = tenantStatus(a, live);
+    expect(waiting.differences.join('\n')).not.toContain('defers');
+    expect(waiting.inProgress).toContain(
+      `machine ${stopped.metadata.name} (workers on pmox-txl/pmox-txl-1) is unhealthy, waiting for its MachineSet to replace it (OwnerRemediated False (WaitingForRemediation: Waiting for remediation))`,
+    );
+    // A healthy machine's OwnerRemediated (True after a remediation) is not shown.
+    Object.assign(last, { status: 'True', reason: 'OwnerRemediated' });
+    expect(tenantStatus(a, live).machines.find((m) => m.name === stopped.metadata.name)!.remediation).toBeUndefined();
+  });
+
   it('reports a group below its planned size (a scale edit not deployed yet, or a machine lost), and one scaling', () => {
     const fewer = tenantStatus(a, asPlanned(a, { 'workers-pmox-txl-1-878c3e': { machines: 1 } }));
     expect(fewer.differences).toEqual(['pool workers on pmox-txl/pmox-txl-1: 1 machine(s), the plan has 2']);

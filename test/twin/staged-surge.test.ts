@@ -13,10 +13,11 @@
  *   writes it on the Machine's OwnerRemediated condition, reason RemediationDeferred), so the pool
  *   is one Node short until surge 2 makes the group's new machines and retire 2 deletes the old.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseLab } from '../../modules/config/load';
+import { runStatus } from '../../scripts/lib/status-run';
 import { planPlacement, planPlacementPartial } from '../../modules/placement';
 import { previousLab, stagedSurges } from '../../modules/placement/surge';
 import { renderTenants } from '../../modules/tenants';
@@ -165,6 +166,15 @@ describe('a staged surge in the twin', () => {
       process.stdout.write(`held machine ${heldVictim!.name}: OwnerRemediated ${condition.status} ${condition.reason}:\n${condition.message}\n`);
       expect(condition.message).toContain(
         `MachineSet version (${FROM.slice(1)}) and ControlPlane version (${TO.slice(1)}) do not conform to kubeadm version skew policy as kubeadm only supports joining with the same major+minor version as the control plane ("KubeadmVersionSkew" preflight check failed)`,
+      );
+      // `status` says so, with CAPI's reason: the group a machine short until a step surges it.
+      const config = join(dirname(twin.out), 'status-lab.yaml');
+      writeFileSync(config, texts[0]);
+      const status = await runStatus({ config, kubeconfig: twin.management.kubeconfig, json: true, env: {}, tenants: ['tenant-a'] });
+      const differences = (JSON.parse(status.output) as { tenants: { differences: string[] }[] }).tenants[0].differences;
+      expect(status.code).toBe(2);
+      expect(differences.find((d) => d.startsWith(`machine ${heldVictim!.name} `))).toContain(
+        `is unhealthy and CAPI defers its replacement: ${condition.message}`,
       );
       await waitForRetireGuard(
         twin,
