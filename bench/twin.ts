@@ -18,6 +18,8 @@ import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { CONTROLLERS } from '../twin/controllers';
 import { LabTwin } from '../twin/index';
+import { tenantNamespace } from '../modules/tenants/names';
+import { BRING_UP_PHASES, bringUpSplit, type BringUpObjects, type BringUpSplit } from './bring-up';
 
 const INSTANCES = ['pve-a', 'pve-b', 'pve-c'];
 
@@ -161,6 +163,55 @@ async function main(): Promise<void> {
       fromApplyStartSeconds: converged.has(name) ? Math.round((converged.get(name)! - applyStart.get(name)!) / 100) / 10 : null,
       loadAverage: loadAt.get(name) ?? null,
     }));
+    // Who waited, per tenant: from the objects the real controllers wrote (bench/bring-up.ts).
+    const mgmt = twin.management.client;
+    const items = async (path: string) => {
+      const r = await mgmt.get(path);
+      return (r.status === 200 ? r.body.items : []) as never[];
+    };
+    const splits = new Map<string, BringUpSplit | string>();
+    for (const name of names) {
+      if (!applyStart.has(name)) continue;
+      const ns = encodeURIComponent(tenantNamespace({ name }));
+      const cluster = await mgmt.get(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/clusters/${encodeURIComponent(name)}`);
+      const objects: BringUpObjects = {
+        ...(cluster.status === 200 ? { cluster: cluster.body } : {}),
+        machines: await items(`/apis/cluster.x-k8s.io/v1beta2/namespaces/${ns}/machines`),
+        ipAddressClaims: await items(`/apis/ipam.cluster.x-k8s.io/v1beta2/namespaces/${ns}/ipaddressclaims`),
+        ipAddresses: await items(`/apis/ipam.cluster.x-k8s.io/v1beta2/namespaces/${ns}/ipaddresses`),
+      };
+      splits.set(name, bringUpSplit(applyStart.get(name)!, objects));
+    }
+    const split = [...splits.values()].filter((x): x is BringUpSplit => typeof x !== 'string');
+    const bringUp = {
+      tenants: split.length,
+      unsplit: Object.fromEntries([...splits].filter(([, x]) => typeof x === 'string')),
+      firstReadyNode: {
+        p50: percentile(
+          split.map((x) => x.total),
+          50,
+        ),
+        p95: percentile(
+          split.map((x) => x.total),
+          95,
+        ),
+      },
+      phases: Object.fromEntries(
+        BRING_UP_PHASES.map((p) => [
+          p,
+          {
+            p50: percentile(
+              split.map((x) => x.seconds[p]),
+              50,
+            ),
+            p95: percentile(
+              split.map((x) => x.seconds[p]),
+              95,
+            ),
+          },
+        ]),
+      ),
+    };
     const seconds = perTenant.map((t) => t.seconds).filter((s): s is number => s !== null);
     const fromStart = perTenant.map((t) => t.fromApplyStartSeconds).filter((s): s is number => s !== null);
     const processes = managementProcesses(twin.management.dir).map((p) => ({
@@ -192,7 +243,8 @@ async function main(): Promise<void> {
       loadAverageAtEnd: load(),
       processes,
       throttledLogLines,
-      perTenant,
+      bringUp,
+      perTenant: perTenant.map((t) => ({ ...t, bringUp: splits.get(t.tenant) ?? null })),
     };
     if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
@@ -214,6 +266,12 @@ async function main(): Promise<void> {
           .map(([c, k]) => `${c} ${k}`)
           .join(', ')}\n`,
       );
+      process.stdout.write(
+        `apply started → first Ready Node (${bringUp.tenants} tenants): p50 ${bringUp.firstReadyNode.p50} s, p95 ${bringUp.firstReadyNode.p95} s; who waits (p50 / p95 s): ${BRING_UP_PHASES.map(
+          (p) => `${p} ${bringUp.phases[p].p50} / ${bringUp.phases[p].p95}`,
+        ).join(', ')}\n`,
+      );
+      for (const [t, why] of Object.entries(bringUp.unsplit)) process.stdout.write(`  ${t}: not split (${why})\n`);
       for (const t of perTenant) process.stdout.write(`  ${t.tenant} ${t.mode.padEnd(14)} ${t.seconds ?? '—'} s (load ${t.loadAverage?.join(' ') ?? '—'})\n`);
     }
     if (!result.allConverged) process.exitCode = 1;
