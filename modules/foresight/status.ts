@@ -407,8 +407,23 @@ export function tenantStatus(expected: ExpectedTenant, live: LiveTenant): Tenant
       clusterInstance.get(cluster) ?? (m.spec?.failureDomain && expected.instances.includes(m.spec.failureDomain) ? m.spec.failureDomain : undefined);
     const addresses = [...(m.status?.addresses ?? []), ...(pm?.status?.addresses ?? [])].filter((a) => a.type === 'InternalIP').map((a) => a.address);
     const nodeReady = m.status?.nodeRef?.name ? condition(m.status?.conditions, 'NodeReady') : undefined;
-    const ownerRemediated = condition(m.status?.conditions, 'OwnerRemediated');
-    const remediation = ownerRemediated?.status === 'False' ? ownerRemediated : undefined;
+    // Its whole message: CAPI lists each failed preflight check on a line of its own ("* ...").
+    const owner = m.status?.conditions?.find((c) => c.type === 'OwnerRemediated');
+    const remediation =
+      owner?.status === 'False'
+        ? {
+            ...view(owner),
+            ...(owner.message
+              ? {
+                  message: owner.message
+                    .split('\n')
+                    .map((l) => l.replace(/^\s*\* /, '').trim())
+                    .filter(Boolean)
+                    .join('; '),
+                }
+              : {}),
+          }
+        : undefined;
     return {
       name: m.metadata.name,
       cluster,

@@ -44,10 +44,15 @@ describe('status: now beside the plan', () => {
     const live = asPlanned(a, { 'workers-pmox-txl-1-878c3e': { machines: 2, nodeReady: ['True', 'Unknown'] } });
     const stopped = live.machines.find((m) => m.status?.conditions?.some((c) => c.type === 'NodeReady' && c.status === 'Unknown'))!;
     // As CAPI core writes it: the MHC marks the machine, the MachineSet's preflight refuses a v1.35 replacement under a v1.36 control plane.
-    const message =
+    const kubeadm =
       'MachineSet version (1.35.4) and ControlPlane version (1.36.3) do not conform to kubeadm version skew policy as kubeadm only supports joining with the same major+minor version as the control plane ("KubeadmVersionSkew" preflight check failed)';
+    const controlPlane =
+      'MachineSet version (v1.35.4) is not yet the same as the ControlPlane version (v1.36.3), waiting for version to be propagated to the MachineSet ("ControlPlaneVersionSkew" preflight check failed)';
+    // CAPI lists each failed check on a line of its own; status keeps them all, on one line.
+    const written = `* ${kubeadm}\n* ${controlPlane}`;
+    const message = `${kubeadm}; ${controlPlane}`;
     stopped.status!.conditions!.push(ready('HealthCheckSucceeded', 'False', 'UnhealthyNode'), ready('OwnerRemediated', 'False', 'RemediationDeferred'));
-    stopped.status!.conditions![stopped.status!.conditions!.length - 1].message = message;
+    stopped.status!.conditions![stopped.status!.conditions!.length - 1].message = written;
     const s = tenantStatus(a, live);
     const deferred = s.machines.find((m) => m.name === stopped.metadata.name)!;
     expect(deferred.remediation).toMatchObject({ type: 'OwnerRemediated', status: 'False', reason: 'RemediationDeferred', message });
