@@ -7,8 +7,10 @@
  * 2. **Kamaji**: the Cluster exists → its control plane is initialized (the Cluster's
  *    `ControlPlaneInitialized` condition, CAPI core mirrors the KamajiControlPlane's);
  * 3. **CAPI**: → the first worker Machine exists (topology controller, MachineDeployment, MachineSet);
- * 4. **CAPMOX before IPAM**: → the Machine's first IPAddressClaim exists (CAPMOX reconciles the
- *    ProxmoxMachine, made with the Machine, and claims its addresses);
+ * 4. **bootstrap and CAPMOX**: → the Machine's first IPAddressClaim exists (the kubeadm bootstrap
+ *    provider writes the Machine's join data, which an infrastructure provider waits for by the
+ *    Cluster API contract; then CAPMOX reconciles the ProxmoxMachine, made with the Machine, and
+ *    claims its addresses);
  * 5. **IPAM**: → the last IPAddress of the Machine's claims exists (in-cluster IPAM allocates);
  * 6. **CAPMOX clone and start**: → the Machine's `InfrastructureReady` is True (the VM cloned,
  *    configured and started, its ProxmoxMachine ready);
@@ -39,7 +41,7 @@ export interface BringUpObjects {
   ipAddresses: { metadata: Meta }[];
 }
 
-export const BRING_UP_PHASES = ['OpenTofu', 'Kamaji', 'CAPI', 'CAPMOX before IPAM', 'IPAM', 'CAPMOX clone and start', 'kubelet join'] as const;
+export const BRING_UP_PHASES = ['OpenTofu', 'Kamaji', 'CAPI', 'bootstrap and CAPMOX', 'IPAM', 'CAPMOX clone and start', 'kubelet join'] as const;
 export type BringUpPhase = (typeof BRING_UP_PHASES)[number];
 
 export interface BringUpSplit {

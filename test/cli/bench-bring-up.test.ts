@@ -45,7 +45,7 @@ describe('bring-up split by who waits', () => {
     const split = bringUpSplit(T0 + 1000, objects());
     expect(split).toEqual({
       machine: 'tenant-a-workers-a',
-      seconds: { OpenTofu: 3, Kamaji: 36, CAPI: 5, 'CAPMOX before IPAM': 3, IPAM: 4, 'CAPMOX clone and start': 18, 'kubelet join': 25 },
+      seconds: { OpenTofu: 3, Kamaji: 36, CAPI: 5, 'bootstrap and CAPMOX': 3, IPAM: 4, 'CAPMOX clone and start': 18, 'kubelet join': 25 },
       total: 94,
     });
     if (typeof split === 'string') throw new Error(split);
