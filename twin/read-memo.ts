@@ -14,6 +14,7 @@
  * helpers say whether a write would change anything, with the semantics of the write it stands for.
  */
 import type { KubeClient, KubeObject } from '../scripts/lib/kube-apiserver';
+import { sendLikeClientGo } from './manifest-applier';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- unstructured objects read by path
 type Obj = KubeObject & { spec?: any; status?: any; data?: Record<string, string> };
@@ -95,16 +96,12 @@ export class ReadMemo {
   }
 
   /**
-   * A GET, retried while the API server answers 429 as client-go's REST client retries it (up to 10
-   * times, after the Retry-After second the API server sends, e.g. "storage is (re)initializing"
-   * while a new CRD's watch cache fills).
+   * A GET as client-go's REST client sends it (manifest-applier.ts sendLikeClientGo): a 429 or 5xx
+   * with Retry-After asked again after it, up to 10 times (e.g. "storage is (re)initializing" while a
+   * new CRD's watch cache fills), a reset or EOF asked again after a second.
    */
-  private async read(path: string): ReturnType<KubeClient['get']> {
-    for (let attempt = 1; ; attempt++) {
-      const r = await this.client.get(path);
-      if (r.status !== 429 || attempt >= 10) return r;
-      await new Promise((done) => setTimeout(done, 1000));
-    }
+  private read(path: string): ReturnType<KubeClient['get']> {
+    return sendLikeClientGo('GET', () => this.client.get(path));
   }
 
   /** What a write at `path` (or its status) answered: what the rest of the pass reads. */
