@@ -16,7 +16,9 @@ import { ClusterRoleBindingV1 } from '@cdktf/provider-kubernetes/lib/cluster-rol
 import { ClusterRoleV1 } from '@cdktf/provider-kubernetes/lib/cluster-role-v1';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { ServiceAccountV1 } from '@cdktf/provider-kubernetes/lib/service-account-v1';
-import { LeanKubernetesResource } from './lean-kubernetes-resource';
+// Types only (erased at compile): the binding checks the config, its 5 MB of classes never load.
+import type { JobV1Config } from '@cdktf/provider-kubernetes/lib/job-v1';
+import { LeanKubernetesResource, type LeanConfig } from './lean-kubernetes-resource';
 
 /** One provider to wait for. */
 export interface AwaitedProvider {
@@ -120,7 +122,7 @@ export class CapiProvidersReadyJob extends Construct {
         },
         waitForCompletion: true,
         timeouts: { create: `${minutes}m`, update: `${minutes}m` },
-      },
+      } satisfies LeanConfig<JobV1Config>,
     });
   }
 }

@@ -16,7 +16,9 @@ import { TerraformVariable, type ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
-import { LeanKubernetesResource } from './lean-kubernetes-resource';
+// Types only (erased at compile): the binding checks the config, its 5 MB of classes never load.
+import type { CronJobV1Config } from '@cdktf/provider-kubernetes/lib/cron-job-v1';
+import { LeanKubernetesResource, type LeanConfig } from './lean-kubernetes-resource';
 
 export interface EtcdBackupTarget {
   readonly schedule: string;
@@ -184,7 +186,7 @@ export class EtcdBackupCronJob extends Construct {
             },
           },
         },
-      },
+      } satisfies LeanConfig<CronJobV1Config>,
     });
   }
 }

@@ -81,6 +81,9 @@ export function terraformStruct(struct: Record<string, unknown>, where = 'resour
   return Object.fromEntries([...attributes.sort(byName), ...blocks.sort(byName)]);
 }
 
+/** The binding's config without what the resource itself takes (the constructs check theirs with `satisfies LeanConfig<JobV1Config>`). */
+export type LeanConfig<C> = Omit<C, 'provider' | 'dependsOn' | 'count' | 'forEach' | 'lifecycle' | 'provisioners' | 'connection'>;
+
 export interface LeanKubernetesResourceConfig {
   readonly provider: TerraformProvider;
   readonly dependsOn?: ITerraformDependable[];
